@@ -1,0 +1,80 @@
+#include "http/http.hpp"
+
+#include <strings.h>
+
+#include "cadastre/json.hpp"
+
+namespace cadastre::http {
+
+const std::string* Headers::find(std::string_view name) const {
+  for (const auto& [k, v] : items)
+    if (k.size() == name.size() && strncasecmp(k.data(), name.data(), k.size()) == 0) return &v;
+  return nullptr;
+}
+
+void Headers::set(std::string name, std::string value) {
+  for (auto& [k, v] : items) {
+    if (k.size() == name.size() && strncasecmp(k.data(), name.data(), k.size()) == 0) {
+      v = std::move(value);
+      return;
+    }
+  }
+  items.emplace_back(std::move(name), std::move(value));
+}
+
+std::optional<std::string> Request::query_value(std::string_view name) const {
+  for (const auto& [k, v] : query)
+    if (k == name) return v;
+  return std::nullopt;
+}
+
+const std::string& Request::param(std::string_view name) const {
+  static const std::string empty;
+  auto it = params.find(std::string(name));
+  return it == params.end() ? empty : it->second;
+}
+
+std::optional<std::string> Request::bearer_token() const {
+  const std::string* h = header("Authorization");
+  if (!h || h->size() < 7 || strncasecmp(h->data(), "Bearer ", 7) != 0) return std::nullopt;
+  std::string token = h->substr(7);
+  while (!token.empty() && token.front() == ' ') token.erase(0, 1);
+  while (!token.empty() && token.back() == ' ') token.pop_back();
+  if (token.empty()) return std::nullopt;
+  return token;
+}
+
+std::string error_body(errc code, std::string_view message) {
+  JsonWriter w;
+  w.begin_object().key("mensagem").value(message).key("tipo").value("erro").key("codigo").value(code_string(code));
+  w.end_object();
+  return std::move(w).str();
+}
+
+Response Response::json(std::string body, int status) {
+  Response r;
+  r.status = status;
+  r.body = std::move(body);
+  return r;
+}
+
+Response Response::text(std::string body, std::string content_type, int status) {
+  Response r;
+  r.status = status;
+  r.body = std::move(body);
+  r.content_type = std::move(content_type);
+  return r;
+}
+
+Response Response::no_content() {
+  Response r;
+  r.status = 204;
+  r.content_type.clear();
+  return r;
+}
+
+Response Response::error(errc code, std::string_view message) {
+  return json(error_body(code, message), http_status(code));
+}
+
+}  // namespace cadastre::http

@@ -1,0 +1,108 @@
+// cadastre_http: the server support shared by cadastre-server, cadastre-gateway and
+// cadastre-platform. Handlers see these plain types; cpp-httplib stays inside server.cpp.
+#pragma once
+
+#include <any>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "cadastre/error.hpp"
+
+namespace cadastre::http {
+
+/// Case-insensitive header lookup over a list of (name, value).
+struct Headers {
+  std::vector<std::pair<std::string, std::string>> items;
+  const std::string* find(std::string_view name) const;
+  void set(std::string name, std::string value);
+  void add(std::string name, std::string value) { items.emplace_back(std::move(name), std::move(value)); }
+};
+
+/// One part of a multipart/form-data body.
+struct FilePart {
+  std::string name, filename, content_type, content;
+};
+
+struct Request {
+  std::string method;  ///< "GET", "POST", ... ("HEAD" is served by GET routes)
+  std::string path;    ///< decoded path, e.g. "/geo/campinas/lote/"
+  std::vector<std::pair<std::string, std::string>> query;  ///< decoded query fields
+  Headers headers;
+  std::string body;
+  std::vector<FilePart> files;                 ///< multipart parts, when any
+  std::map<std::string, std::string> params;   ///< path parameters of the matched route
+  std::string remote_addr;
+  std::string request_id;
+  std::string route;   ///< pattern of the matched route (for logs and metrics)
+  std::string tenant;  ///< tenant slug once resolved (for the access log)
+  std::any auth;       ///< whatever the route's auth scheme established (service-defined)
+
+  const std::string* header(std::string_view name) const { return headers.find(name); }
+  /// First value of query field `name`.
+  std::optional<std::string> query_value(std::string_view name) const;
+  /// Path parameter `name` (empty when absent).
+  const std::string& param(std::string_view name) const;
+  /// The bearer token of the Authorization header, when present.
+  std::optional<std::string> bearer_token() const;
+};
+
+struct Response {
+  int status = 200;
+  std::string body;
+  std::string content_type = "application/json; charset=utf-8";
+  Headers headers;
+
+  static Response json(std::string body, int status = 200);
+  static Response text(std::string body, std::string content_type, int status = 200);
+  static Response no_content();
+  /// The shared error shape {"mensagem","tipo":"erro","codigo"} with the catalog status.
+  static Response error(errc code, std::string_view message);
+  static Response error(const Error& e) { return error(e.code(), e.what()); }
+};
+
+/// Renders the shared error body.
+std::string error_body(errc code, std::string_view message);
+
+using Handler = std::function<Response(Request&)>;
+
+/// A documented parameter (path parameters are derived from the pattern automatically).
+struct Param {
+  std::string name;
+  std::string in = "query";  ///< "query" or "header"
+  std::string type = "string";  ///< OpenAPI type: string, integer, number, boolean
+  bool required = false;
+  std::string description;
+};
+
+/// One entry of a service's route table: it drives dispatch, auth and the OpenAPI document.
+struct Route {
+  std::string method;   ///< GET, POST, PUT, DELETE, PATCH
+  std::string pattern;  ///< "/geo/{municipio}/{camada}/"; a last segment "{name*}" takes the rest
+  std::string auth;     ///< auth scheme name registered with the server ("none" for public)
+  std::string tag;      ///< OpenAPI tag (section of the spec)
+  std::string summary;
+  std::vector<Param> params;
+  std::string request_body;  ///< description of the body; empty when the route takes none
+  std::string request_content_type = "application/json";
+  std::string response_content_type = "application/json";
+  Handler handler;
+};
+
+/// Auth hook: inspects the request for `route`, fills Request::auth, throws Error to refuse.
+using AuthHook = std::function<void(Request&, const Route&)>;
+
+/// Description of an auth scheme for the OpenAPI document.
+struct AuthScheme {
+  std::string name;
+  std::string openapi_json;  ///< a securitySchemes entry, e.g. {"type":"http","scheme":"bearer"}
+  AuthHook hook;
+};
+
+}  // namespace cadastre::http

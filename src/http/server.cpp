@@ -1,0 +1,231 @@
+#include "http/server.hpp"
+
+#include <httplib.h>
+
+#include <algorithm>
+#include <iostream>
+#include <mutex>
+#include <random>
+#include <stdexcept>
+
+#include "cadastre/json.hpp"
+#include "http/docs_page.hpp"
+
+namespace cadastre::http {
+namespace {
+
+std::string new_request_id() {
+  thread_local std::mt19937_64 rng{std::random_device{}()};
+  static constexpr char hex[] = "0123456789abcdef";
+  std::uint64_t v = rng();
+  std::string id(16, '0');
+  for (int i = 0; i < 16; ++i) id[i] = hex[(v >> (i * 4)) & 0xF];
+  return id;
+}
+
+// Accept a caller's request id only if it is short and plain, so it is safe in logs.
+bool acceptable_request_id(const std::string& id) {
+  return !id.empty() && id.size() <= 128 &&
+         std::all_of(id.begin(), id.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'; });
+}
+
+std::string utc_now_iso() {
+  auto now = std::chrono::system_clock::now();
+  auto t = std::chrono::system_clock::to_time_t(now);
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms));
+  return buf;
+}
+
+errc errc_for_status(int status) {
+  switch (status) {
+    case 404: return errc::route_not_found;
+    case 405: return errc::method_not_allowed;
+    case 413: return errc::payload_too_large;
+    case 415: return errc::unsupported_media_type;
+    case 503: return errc::unavailable;
+    default: return status >= 500 ? errc::internal : errc::invalid_argument;
+  }
+}
+
+const char* kAllowHeaders = "Authorization, Content-Type, X-Auth-Token, X-Tn-Token, X-Request-Id, X-Origin, If-None-Match";
+const char* kExposeHeaders = "ETag, X-Request-Id, X-Target-URL, Retry-After, Location, Content-Disposition";
+}  // namespace
+
+struct Server::Impl {
+  httplib::Server svr;
+  std::mutex log_mutex;
+  std::atomic<bool> bound{false};
+};
+
+Server::Server(ServiceInfo info, ServerOptions options)
+    : impl_(std::make_unique<Impl>()), info_(std::move(info)), options_(std::move(options)), metrics_(info_.metrics_prefix) {
+  add_auth_scheme({"none", "", [](Request&, const Route&) {}});
+  add({"GET", info_.openapi_path, "none", "Documentação", "Contrato OpenAPI 3 deste serviço", {}, {}, "application/json",
+       "application/json", [this](Request&) { return Response::json(openapi()); }});
+  add({"GET", "/docs", "none", "Documentação", "Página interativa do contrato (funciona sem internet)", {}, {},
+       "application/json", "text/html",
+       [this](Request&) { return Response::text(docs_page(info_.title, info_.openapi_path), "text/html; charset=utf-8"); }});
+  add({"GET", "/metrics", "none", "Operação", "Métricas no formato de texto do Prometheus", {}, {}, "application/json",
+       "text/plain", [this](Request&) { return Response::text(metrics_.render(), "text/plain; version=0.0.4"); }});
+}
+
+Server::~Server() { stop(); }
+
+void Server::add_auth_scheme(AuthScheme scheme) { schemes_.push_back(std::move(scheme)); }
+
+void Server::add(Route route) {
+  bool known = std::any_of(schemes_.begin(), schemes_.end(), [&](const AuthScheme& s) { return s.name == route.auth; });
+  if (!known) throw std::invalid_argument("unknown auth scheme '" + route.auth + "' for " + route.pattern);
+  router_.add(std::move(route));
+}
+
+Response Server::handle(Request& req) {
+  auto started = std::chrono::steady_clock::now();
+  const std::string* incoming_id = req.header("X-Request-Id");
+  req.request_id = incoming_id && acceptable_request_id(*incoming_id) ? *incoming_id : new_request_id();
+
+  Response res;
+  Router::Match m;
+  bool preflight = req.method == "OPTIONS";
+  try {
+    m = router_.match(preflight ? "GET" : req.method, req.path);
+    if (preflight) {
+      if (!m.route && m.allowed.empty()) {
+        res = Response::error(errc::route_not_found, "rota não encontrada: " + req.path);
+      } else {
+        // The methods a browser may use on this path.
+        auto probe = [&](const char* method) { return router_.match(method, req.path).route != nullptr; };
+        std::string allow = "OPTIONS";
+        for (const char* method : {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"})
+          if (probe(method)) allow = allow + ", " + method;
+        res = Response::no_content();
+        res.headers.set("Allow", allow);
+        res.headers.set("Access-Control-Allow-Methods", allow);
+        res.headers.set("Access-Control-Allow-Headers", kAllowHeaders);
+        res.headers.set("Access-Control-Max-Age", "600");
+      }
+      req.route = m.route ? m.route->pattern : "unmatched";
+    } else if (!m.route) {
+      req.route = "unmatched";
+      if (m.allowed.empty()) {
+        res = Response::error(errc::route_not_found, "rota não encontrada: " + req.method + " " + req.path);
+      } else {
+        std::string allow;
+        for (const auto& a : m.allowed) allow += (allow.empty() ? "" : ", ") + a;
+        res = Response::error(errc::method_not_allowed, "método " + req.method + " não permitido; use " + allow);
+        res.headers.set("Allow", allow);
+      }
+    } else {
+      req.route = m.route->pattern;
+      req.params = std::move(m.params);
+      if (auto it = req.params.find("municipio"); it != req.params.end()) req.tenant = it->second;
+      for (const auto& s : schemes_)
+        if (s.name == m.route->auth) s.hook(req, *m.route);
+      res = m.route->handler(req);
+    }
+  } catch (const Error& e) {
+    res = Response::error(e);
+    if (e.code() == errc::unavailable) res.headers.set("Retry-After", "5");
+    if (e.code() == errc::unauthenticated && !res.headers.find("WWW-Authenticate"))
+      res.headers.set("WWW-Authenticate", "Bearer");
+  } catch (const std::exception& e) {
+    res = Response::error(errc::internal, "erro interno; informe o X-Request-Id " + req.request_id);
+    std::lock_guard lock(impl_->log_mutex);
+    (options_.log ? *options_.log : std::cerr)
+        << "{\"level\":\"error\",\"request_id\":" << json_quote(req.request_id) << ",\"route\":" << json_quote(req.route)
+        << ",\"error\":" << json_quote(e.what()) << "}\n";
+  }
+
+  // CORS: tokens travel in headers and no cookies are used, so allowing any origin is safe.
+  if (const std::string* origin = req.header("Origin")) {
+    const auto& allowed = options_.cors_origins;
+    bool any = std::find(allowed.begin(), allowed.end(), "*") != allowed.end();
+    if (any || std::find(allowed.begin(), allowed.end(), *origin) != allowed.end()) {
+      res.headers.set("Access-Control-Allow-Origin", any ? "*" : *origin);
+      res.headers.set("Access-Control-Expose-Headers", kExposeHeaders);
+      if (!any) res.headers.set("Vary", "Origin");
+    }
+  }
+  res.headers.set("X-Request-Id", req.request_id);
+
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  metrics_.observe(req.method, req.route, res.status, seconds);
+  if (options_.access_log) {
+    JsonWriter w;
+    w.begin_object().key("ts").value(utc_now_iso()).key("method").value(req.method).key("path").value(req.path);
+    w.key("route").value(req.route).key("status").value(res.status).key("ms").value(seconds * 1000.0);
+    w.key("tenant").value(req.tenant).key("request_id").value(req.request_id).key("remote").value(req.remote_addr);
+    w.end_object();
+    std::lock_guard lock(impl_->log_mutex);
+    (options_.log ? *options_.log : std::cerr) << w.str() << '\n';
+  }
+  return res;
+}
+
+bool Server::bind() {
+  auto& svr = impl_->svr;
+  svr.set_tcp_nodelay(true);
+  svr.set_keep_alive_max_count(static_cast<std::size_t>(options_.keep_alive_max));
+  svr.set_keep_alive_timeout(options_.keep_alive_timeout.count());
+  svr.set_read_timeout(options_.read_timeout.count(), 0);
+  svr.set_write_timeout(options_.write_timeout.count(), 0);
+  svr.set_payload_max_length(options_.payload_max);
+  int threads = std::max(1, options_.threads);
+  svr.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
+
+  auto dispatch = [this](const httplib::Request& hreq, httplib::Response& hres) {
+    Request req;
+    req.method = hreq.method;
+    req.path = hreq.path;
+    req.body = hreq.body;
+    req.remote_addr = hreq.remote_addr;
+    for (const auto& [k, v] : hreq.params) req.query.emplace_back(k, v);
+    for (const auto& [k, v] : hreq.headers) req.headers.add(k, v);
+    for (const auto& [k, f] : hreq.files) req.files.push_back({f.name, f.filename, f.content_type, f.content});
+    Response res = handle(req);
+    hres.status = res.status;
+    for (const auto& [k, v] : res.headers.items) hres.set_header(k, v);
+    if (res.status != 204 && res.status != 304) hres.set_content(std::move(res.body), res.content_type);
+  };
+  svr.Get(".*", dispatch);
+  svr.Post(".*", dispatch);
+  svr.Put(".*", dispatch);
+  svr.Patch(".*", dispatch);
+  svr.Delete(".*", dispatch);
+  svr.Options(".*", dispatch);
+  // Errors cpp-httplib raises itself (oversized body, malformed request) get the shared shape.
+  svr.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& hres) {
+    if (!hres.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+    errc code = errc_for_status(hres.status);
+    std::string msg = hres.status == 413 ? "corpo da requisição excede o limite" : "requisição inválida";
+    hres.set_content(error_body(code, msg), "application/json; charset=utf-8");
+    return httplib::Server::HandlerResponse::Handled;
+  }));
+
+  if (options_.port == 0) {
+    port_ = svr.bind_to_any_port(options_.host);
+    if (port_ <= 0) return false;
+  } else {
+    if (!svr.bind_to_port(options_.host, options_.port)) return false;
+    port_ = options_.port;
+  }
+  impl_->bound = true;
+  return true;
+}
+
+void Server::serve() { impl_->svr.listen_after_bind(); }
+
+void Server::stop() {
+  if (impl_ && impl_->bound) impl_->svr.stop();
+}
+
+bool Server::running() const noexcept { return impl_->svr.is_running(); }
+
+std::string Server::base_url() const { return "http://" + options_.host + ":" + std::to_string(port_); }
+
+}  // namespace cadastre::http

@@ -1,0 +1,65 @@
+#include "server/app.hpp"
+
+#include "cadastre/json.hpp"
+
+namespace cadastre::server {
+
+const Context& context(const http::Request& req) {
+  const auto* c = std::any_cast<Context>(&req.auth);
+  if (!c) throw Error(errc::internal, "rota sem contexto de autenticação");
+  return *c;
+}
+
+App::App(AppOptions options) : options_(std::move(options)) {
+  store::PoolOptions platform = options_.pool;
+  platform.dsn = options_.platform_dsn;
+  platform.application_name = "cadastre-server:plataforma";
+  platform_ = std::make_unique<store::Pool>(platform);
+  identity_ = std::make_unique<store::Identity>(*platform_, options_.token_ttl);
+  store::PoolOptions tenant = options_.pool;
+  tenant.application_name = "cadastre-server";
+  tenants_ = std::make_unique<store::TenantPools>(tenant);
+
+  http::ServiceInfo info{"cadastre-server", "0.1.0",
+                         "API do cadastro territorial multimunicipal: camadas, buscas, consultas geoespaciais, "
+                         "mídia, domínios, avaliação, agendamento e vistorias.",
+                         "/openapi.json", "cadastre"};
+  server_ = std::make_unique<http::Server>(info, options_.http);
+  server_->metrics().add_provider([this](std::string& out) {
+    auto line = [&](const std::string& name, const std::string& pool, double v) {
+      out += "cadastre_db_pool_" + name + "{pool=\"" + http::prom_label(pool) + "\"} " + std::to_string(v) + "\n";
+    };
+    auto emit = [&](const std::string& pool, const store::PoolStats& s) {
+      line("size", pool, static_cast<double>(s.size));
+      line("open", pool, static_cast<double>(s.open));
+      line("in_use", pool, static_cast<double>(s.in_use));
+      line("waiting", pool, static_cast<double>(s.waiting));
+      line("timeouts_total", pool, static_cast<double>(s.timeouts));
+      line("reconnects_total", pool, static_cast<double>(s.reconnects));
+    };
+    out += "# TYPE cadastre_db_pool_in_use gauge\n";
+    emit("plataforma", platform_->stats());
+    for (const auto& [slug, s] : tenants_->stats()) emit(slug, s);
+  });
+
+  add_auth_schemes(*this);
+  add_health_routes(*this);
+  add_user_routes(*this);
+}
+
+App::~App() { stop(); }
+
+bool App::start() {
+  if (!server_->bind()) return false;
+  thread_ = std::thread([this] { server_->serve(); });
+  // listen_after_bind() flips is_running shortly after the thread starts.
+  for (int i = 0; i < 500 && !server_->running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  return server_->running();
+}
+
+void App::stop() {
+  server_->stop();
+  if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace cadastre::server

@@ -1,0 +1,48 @@
+// GET /geo/{municipio}/usuarios/permissoes/: the caller, the tenant and the effective
+// read/write permission on every layer of the tenant's `cadastro` schema.
+#include <soci/soci.h>
+
+#include "cadastre/json.hpp"
+#include "server/app.hpp"
+
+namespace cadastre::server {
+
+void add_user_routes(App& app) {
+  app.server().add(
+      {"GET", "/geo/{municipio}/usuarios/permissoes/", "bearer", "Geoespacial avançado",
+       "Usuário autenticado, município e permissões de leitura/escrita por camada", {}, {}, "application/json",
+       "application/json", [&app](http::Request& req) {
+         const Context& ctx = context(req);
+         auto perms = app.identity().permissions(ctx.user.user_id);
+         std::vector<std::string> layers = ctx.db->with([](soci::session& s) {
+           std::vector<std::string> out;
+           soci::rowset<std::string> rs = (s.prepare << "select c.relname::text from pg_class c join pg_namespace n on n.oid = c.relnamespace "
+                                                        "where n.nspname = 'cadastro' and c.relkind in ('r','v','m','p') order by 1");
+           for (const auto& r : rs) out.push_back(r);
+           return out;
+         });
+         JsonWriter w;
+         w.begin_object().key("usuario").begin_object();
+         w.key("id").value(ctx.user.user_id).key("email").value(ctx.user.email).key("nome").value(ctx.user.nome);
+         w.key("adm").value(ctx.user.admin).end_object();
+         w.key("municipio").begin_object().key("id").value(ctx.tenant.id).key("slug").value(ctx.tenant.slug);
+         w.key("nome").value(ctx.tenant.nome).end_object();
+         w.key("regras").begin_array();
+         for (const auto& p : perms) {
+           w.begin_object().key("camada").value(p.camada).key("leitura").value(p.leitura).key("escrita").value(p.escrita);
+           w.end_object();
+         }
+         w.end_array();
+         w.key("camadas").begin_array();
+         for (const auto& layer : layers) {
+           w.begin_object().key("camada").value(layer);
+           w.key("leitura").value(store::layer_allowed(perms, layer, false, ctx.user.admin));
+           w.key("escrita").value(store::layer_allowed(perms, layer, true, ctx.user.admin));
+           w.end_object();
+         }
+         w.end_array().end_object();
+         return http::Response::json(std::move(w).str());
+       }});
+}
+
+}  // namespace cadastre::server

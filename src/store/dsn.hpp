@@ -1,0 +1,16 @@
+// libpq keyword/value connection strings ("host=... port=... dbname=...").
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace cadastre::store {
+
+/// Returns `dsn` with its dbname replaced (or added).
+std::string dsn_with(std::string_view dsn, std::string_view key, std::string_view value);
+/// The value of `key` in `dsn`, or empty.
+std::string dsn_get(std::string_view dsn, std::string_view key);
+/// Quotes a value for a libpq connection string when needed.
+std::string dsn_quote(std::string_view value);
+
+}  // namespace cadastre::store

@@ -1,0 +1,214 @@
+#include "store/identity.hpp"
+
+#include <soci/soci.h>
+
+#include "cadastre/error.hpp"
+#include "store/crypto.hpp"
+
+namespace cadastre::store {
+namespace {
+constexpr std::size_t kMaxCachedTokens = 100000;
+constexpr auto kTenantTtl = std::chrono::seconds(30);
+
+constexpr const char* kPrincipalSelect =
+    "select u.id, u.email, u.nome, u.tenant_id, t.slug, u.adm, coalesce(u.senha_hash, '') "
+    "from plataforma.usuarios u join plataforma.tenants t on t.id = u.tenant_id "
+    "where u.ativo and t.ativo and ";
+
+std::optional<std::pair<Principal, std::string>> fetch_principal(soci::session& s, const std::string& where,
+                                                                 const std::string& key) {
+  Principal p;
+  std::string hash;
+  int adm = 0;
+  long long uid = 0, tid = 0;
+  s << std::string(kPrincipalSelect) + where, soci::into(uid), soci::into(p.email), soci::into(p.nome),
+      soci::into(tid), soci::into(p.tenant_slug), soci::into(adm), soci::into(hash), soci::use(key);
+  if (!s.got_data()) return std::nullopt;
+  p.user_id = uid;
+  p.tenant_id = tid;
+  p.admin = adm != 0;
+  return std::make_pair(std::move(p), std::move(hash));
+}
+}  // namespace
+
+bool layer_allowed(const std::vector<LayerPermission>& perms, std::string_view camada, bool write, bool admin) {
+  if (admin) return true;
+  const LayerPermission* fallback = nullptr;
+  for (const auto& p : perms) {
+    if (p.camada == camada) return write ? p.escrita : p.leitura;
+    if (p.camada == "*") fallback = &p;
+  }
+  return fallback && (write ? fallback->escrita : fallback->leitura);
+}
+
+Identity::Identity(Pool& platform, std::chrono::milliseconds token_ttl) : pool_(platform), ttl_(token_ttl) {}
+
+std::optional<Principal> Identity::authenticate(std::string_view token) {
+  // Tokens are 64 hex characters; anything else cannot match and never reaches SQL.
+  if (token.size() != 64 || token.find_first_not_of("0123456789abcdef") != std::string_view::npos) return std::nullopt;
+  std::string hash = sha256_hex(token);
+  auto now = std::chrono::steady_clock::now();
+  {
+    std::lock_guard lock(mutex_);
+    auto it = tokens_.find(hash);
+    if (it != tokens_.end()) {
+      if (it->second.expires > now) return it->second.principal;
+      tokens_.erase(it);
+    }
+  }
+  auto found = pool_.with([&](soci::session& s) { return fetch_principal(s, "u.auth_token_hash = :h", hash); });
+  if (!found) return std::nullopt;
+  std::lock_guard lock(mutex_);
+  if (tokens_.size() >= kMaxCachedTokens) tokens_.clear();
+  tokens_[hash] = {found->first, now + ttl_};
+  return found->first;
+}
+
+std::optional<Principal> Identity::login(std::string_view email, std::string_view password) {
+  auto found = pool_.with([&](soci::session& s) { return fetch_principal(s, "lower(u.email) = lower(:e)", std::string(email)); });
+  if (!found || found->second.empty() || !verify_password(found->second, password)) return std::nullopt;
+  return found->first;
+}
+
+std::optional<Tenant> Identity::load_tenant(const char* where, const std::string& key) {
+  return pool_.with([&](soci::session& s) -> std::optional<Tenant> {
+    Tenant t;
+    long long id = 0;
+    int ativo = 0;
+    soci::indicator uf_ind, ibge_ind;
+    s << std::string("select id, slug, nome, uf, codigo_ibge, dsn, fuso_horario, config::text, ativo "
+                     "from plataforma.tenants where ") + where,
+        soci::into(id), soci::into(t.slug), soci::into(t.nome), soci::into(t.uf, uf_ind),
+        soci::into(t.codigo_ibge, ibge_ind), soci::into(t.dsn), soci::into(t.fuso_horario), soci::into(t.config_json),
+        soci::into(ativo), soci::use(key);
+    if (!s.got_data()) return std::nullopt;
+    t.id = id;
+    t.ativo = ativo != 0;
+    return t;
+  });
+}
+
+std::optional<Tenant> Identity::tenant(std::string_view slug) {
+  auto now = std::chrono::steady_clock::now();
+  {
+    std::lock_guard lock(mutex_);
+    auto it = tenants_.find(slug);
+    if (it != tenants_.end() && it->second.second > now) return it->second.first;
+  }
+  auto t = load_tenant("slug = :s", std::string(slug));
+  if (t) {
+    std::lock_guard lock(mutex_);
+    tenants_[t->slug] = {*t, now + kTenantTtl};
+  }
+  return t;
+}
+
+std::optional<Tenant> Identity::tenant_by_id(std::int64_t id) { return load_tenant("id = :i::bigint", std::to_string(id)); }
+
+std::vector<Tenant> Identity::tenants() {
+  std::vector<std::string> slugs = pool_.with([](soci::session& s) {
+    std::vector<std::string> out;
+    soci::rowset<std::string> rs = (s.prepare << "select slug from plataforma.tenants order by id");
+    for (const auto& slug : rs) out.push_back(slug);
+    return out;
+  });
+  std::vector<Tenant> out;
+  for (const auto& slug : slugs)
+    if (auto t = load_tenant("slug = :s", slug)) out.push_back(std::move(*t));
+  return out;
+}
+
+std::vector<LayerPermission> Identity::permissions(std::int64_t user_id) {
+  return pool_.with([&](soci::session& s) {
+    std::vector<LayerPermission> out;
+    long long uid = user_id;
+    soci::rowset<soci::row> rs = (s.prepare << "select camada, leitura::int, escrita::int from plataforma.permissoes_camada "
+                                               "where usuario_id = :u order by camada",
+                                  soci::use(uid));
+    for (const auto& r : rs) out.push_back({r.get<std::string>(0), r.get<int>(1) != 0, r.get<int>(2) != 0});
+    return out;
+  });
+}
+
+void Identity::reload() {
+  std::lock_guard lock(mutex_);
+  tokens_.clear();
+  tenants_.clear();
+}
+
+bool Identity::ping() {
+  try {
+    pool_.run([](soci::session& s) {
+      int one = 0;
+      s << "select 1", soci::into(one);
+    });
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+std::int64_t Identity::add_tenant(const NewTenant& t) {
+  return pool_.with([&](soci::session& s) {
+    long long id = 0;
+    soci::indicator uf_ind = t.uf.empty() ? soci::i_null : soci::i_ok;
+    soci::indicator ibge_ind = t.codigo_ibge.empty() ? soci::i_null : soci::i_ok;
+    s << "insert into plataforma.tenants (slug, nome, uf, codigo_ibge, dsn, fuso_horario) "
+         "values (:slug, :nome, :uf, :ibge, :dsn, :tz) "
+         "on conflict (slug) do update set nome = excluded.nome, uf = excluded.uf, "
+         "codigo_ibge = excluded.codigo_ibge, dsn = excluded.dsn, fuso_horario = excluded.fuso_horario "
+         "returning id",
+        soci::use(t.slug), soci::use(t.nome), soci::use(t.uf, uf_ind), soci::use(t.codigo_ibge, ibge_ind),
+        soci::use(t.dsn), soci::use(t.fuso_horario), soci::into(id);
+    return static_cast<std::int64_t>(id);
+  });
+}
+
+std::int64_t Identity::add_user(const NewUser& u) {
+  auto tenant_row = tenant(u.tenant_slug);
+  if (!tenant_row) throw Error(errc::not_found, "município não cadastrado: " + u.tenant_slug, "tenant");
+  std::string hash = u.password.empty() ? std::string() : hash_password(u.password);
+  return pool_.with([&](soci::session& s) {
+    long long id = 0, tid = tenant_row->id;
+    int adm = u.admin ? 1 : 0;
+    soci::indicator hash_ind = hash.empty() ? soci::i_null : soci::i_ok;
+    s << "insert into plataforma.usuarios (tenant_id, email, nome, senha_hash, adm) "
+         "values (:t, :e, :n, :h, :a::int::boolean) "
+         "on conflict (email) do update set tenant_id = excluded.tenant_id, nome = excluded.nome, "
+         "senha_hash = coalesce(excluded.senha_hash, plataforma.usuarios.senha_hash), adm = excluded.adm, ativo = true "
+         "returning id",
+        soci::use(tid), soci::use(u.email), soci::use(u.nome), soci::use(hash, hash_ind), soci::use(adm),
+        soci::into(id);
+    return static_cast<std::int64_t>(id);
+  });
+}
+
+std::string Identity::issue_token(std::string_view email) {
+  std::string token = random_token();
+  std::string hash = sha256_hex(token), mail(email);
+  pool_.run([&](soci::session& s) {
+    soci::statement st = (s.prepare << "update plataforma.usuarios set auth_token_hash = :h, token_emitido_em = now() "
+                                       "where lower(email) = lower(:e)",
+                          soci::use(hash), soci::use(mail));
+    st.execute(true);
+    if (st.get_affected_rows() != 1) throw Error(errc::not_found, "usuário não encontrado: " + mail, "email");
+  });
+  reload();
+  return token;
+}
+
+void Identity::set_permission(std::string_view email, std::string_view camada, bool leitura, bool escrita) {
+  std::string mail(email), layer(camada);
+  int r = leitura ? 1 : 0, w = escrita ? 1 : 0;
+  pool_.run([&](soci::session& s) {
+    soci::statement st =
+        (s.prepare << "insert into plataforma.permissoes_camada (usuario_id, camada, leitura, escrita) "
+                      "select id, :c, :r::int::boolean, :w::int::boolean from plataforma.usuarios where lower(email) = lower(:e) "
+                      "on conflict (usuario_id, camada) do update set leitura = excluded.leitura, escrita = excluded.escrita",
+         soci::use(layer), soci::use(r), soci::use(w), soci::use(mail));
+    st.execute(true);
+    if (st.get_affected_rows() != 1) throw Error(errc::not_found, "usuário não encontrado: " + mail, "email");
+  });
+}
+
+}  // namespace cadastre::store

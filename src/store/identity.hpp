@@ -1,0 +1,95 @@
+// The identity store (platform database, schema `plataforma`): tenants, users, session
+// tokens and per-layer permissions. Validated tokens are cached for a few seconds so the
+// hot path does not hit PostgreSQL on every request; deactivating a user or re-issuing a
+// token therefore takes effect within `token_ttl`.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "store/pool.hpp"
+
+namespace cadastre::store {
+
+struct Tenant {
+  std::int64_t id = 0;
+  std::string slug, nome, uf, codigo_ibge, dsn, fuso_horario;
+  std::string config_json = "{}";
+  bool ativo = true;
+};
+
+/// The authenticated caller.
+struct Principal {
+  std::int64_t user_id = 0;
+  std::string email, nome;
+  std::int64_t tenant_id = 0;
+  std::string tenant_slug;
+  bool admin = false;
+};
+
+struct LayerPermission {
+  std::string camada;  ///< layer name, or "*" for the user's default
+  bool leitura = false, escrita = false;
+};
+
+/// Whether `perms` let a user read (or write) `camada`; administrators may do anything.
+bool layer_allowed(const std::vector<LayerPermission>& perms, std::string_view camada, bool write, bool admin);
+
+struct NewTenant {
+  std::string slug, nome, uf, codigo_ibge, dsn;
+  std::string fuso_horario = "America/Sao_Paulo";
+};
+
+struct NewUser {
+  std::string tenant_slug, email, nome, password;
+  bool admin = false;
+};
+
+class Identity {
+ public:
+  explicit Identity(Pool& platform, std::chrono::milliseconds token_ttl = std::chrono::seconds(5));
+
+  /// The user holding `token`, if it is valid and both user and tenant are active.
+  std::optional<Principal> authenticate(std::string_view token);
+  /// The user with this email and password (argon2id check), if valid and active.
+  std::optional<Principal> login(std::string_view email, std::string_view password);
+  std::optional<Tenant> tenant(std::string_view slug);
+  std::optional<Tenant> tenant_by_id(std::int64_t id);
+  std::vector<Tenant> tenants();
+  std::vector<LayerPermission> permissions(std::int64_t user_id);
+  /// Drops the token and tenant caches (used by cache reloads and tests).
+  void reload();
+  /// True when the identity store answers a trivial query.
+  bool ping();
+
+  std::int64_t add_tenant(const NewTenant& t);
+  std::int64_t add_user(const NewUser& u);
+  /// Issues a new session token for the user (replacing the previous one) and returns it.
+  /// Only its SHA-256 is stored: the caller must show it now or lose it.
+  std::string issue_token(std::string_view email);
+  void set_permission(std::string_view email, std::string_view camada, bool leitura, bool escrita);
+
+  Pool& pool() noexcept { return pool_; }
+
+ private:
+  struct CachedPrincipal {
+    Principal principal;
+    std::chrono::steady_clock::time_point expires;
+  };
+  std::optional<Tenant> load_tenant(const char* where, const std::string& key);
+
+  Pool& pool_;
+  std::chrono::milliseconds ttl_;
+  std::mutex mutex_;
+  std::unordered_map<std::string, CachedPrincipal> tokens_;  // key: token hash
+  std::map<std::string, std::pair<Tenant, std::chrono::steady_clock::time_point>, std::less<>> tenants_;
+};
+
+}  // namespace cadastre::store

@@ -1,0 +1,165 @@
+#include "store/pool.hpp"
+
+#include <libpq-fe.h>
+#include <soci/postgresql/soci-postgresql.h>
+#include <soci/soci.h>
+
+#include <string_view>
+
+#include "cadastre/error.hpp"
+#include "store/dsn.hpp"
+
+namespace cadastre::store {
+namespace {
+
+// Maps PostgreSQL SQLSTATEs to the error catalog. Messages stay generic for 5xx; for user
+// errors PostgreSQL's own message (constraint names, offending value) helps the caller.
+Error translate(const soci::soci_error& e) {
+  std::string state;
+  if (auto* pe = dynamic_cast<const soci::postgresql_soci_error*>(&e)) state = pe->sqlstate();
+  std::string_view cls = std::string_view(state).substr(0, std::min<std::size_t>(2, state.size()));
+  std::string msg = e.get_error_message();
+  if (state == "23505") return Error(errc::conflict, "registro duplicado: " + msg);
+  if (state == "23503") return Error(errc::conflict, "registro referenciado ou referência inexistente: " + msg);
+  if (state == "23502") return Error(errc::missing_field, "campo obrigatório ausente: " + msg);
+  if (state == "23514" || state == "23P01") return Error(errc::invalid_argument, "valor viola uma regra: " + msg);
+  if (cls == "22") return Error(errc::invalid_argument, "valor inválido: " + msg);
+  if (state == "57014") return Error(errc::unavailable, "consulta excedeu o tempo limite");
+  if (cls == "08" || cls == "57" || cls == "53") return Error(errc::unavailable, "banco de dados indisponível");
+  if (state == "40001" || state == "40P01") return Error(errc::conflict, "conflito de concorrência; tente novamente");
+  return Error(errc::internal, "erro de banco de dados: " + msg);
+}
+
+}  // namespace
+
+PGconn* native_connection(soci::session& s) noexcept {
+  // Only PostgreSQL sessions are ever created here; the backend's typeinfo is not exported
+  // by Debian's libsoci, so a static_cast after the null check replaces dynamic_cast.
+  auto* be = static_cast<soci::postgresql_session_backend*>(s.get_backend());
+  return be ? be->conn_ : nullptr;
+}
+
+bool connection_broken(soci::session& s) noexcept {
+  PGconn* c = native_connection(s);
+  return c == nullptr || PQstatus(c) != CONNECTION_OK;
+}
+
+Pool::Pool(PoolOptions options) : options_(std::move(options)) {
+  std::string dsn = options_.dsn;
+  dsn = dsn_with(dsn, "connect_timeout", std::to_string(options_.connect_timeout.count()));
+  dsn = dsn_with(dsn, "application_name", options_.application_name);
+  dsn = dsn_with(dsn, "options", "-c statement_timeout=" + std::to_string(options_.statement_timeout.count()));
+  connect_string_ = std::move(dsn);
+  sessions_.resize(options_.size);
+  for (std::size_t i = options_.size; i > 0; --i) free_.push_back(i - 1);
+  counters_.size = options_.size;
+}
+
+Pool::~Pool() = default;
+
+std::unique_ptr<soci::session> Pool::open() {
+  try {
+    return std::make_unique<soci::session>(soci::postgresql, connect_string_);
+  } catch (const soci::soci_error&) {
+    std::lock_guard lock(mutex_);
+    ++counters_.failures;
+    throw Error(errc::unavailable, "banco de dados indisponível");
+  }
+}
+
+Pool::Lease Pool::lease() {
+  std::size_t slot;
+  {
+    std::unique_lock lock(mutex_);
+    ++waiting_;
+    bool got = available_.wait_for(lock, options_.wait, [&] { return !free_.empty(); });
+    --waiting_;
+    if (!got) {
+      ++counters_.timeouts;
+      throw Error(errc::unavailable, "todas as conexões ao banco de dados estão ocupadas");
+    }
+    slot = free_.back();
+    free_.pop_back();
+    ++counters_.leases;
+  }
+  // Opening happens outside the lock so a slow or dead server does not block the pool.
+  auto& s = sessions_[slot];
+  bool fresh = false;
+  try {
+    if (s && connection_broken(*s)) {
+      s.reset();
+      std::lock_guard lock(mutex_);
+      ++counters_.reconnects;
+      --counters_.open;
+    }
+    if (!s) {
+      s = open();
+      fresh = true;
+      std::lock_guard lock(mutex_);
+      ++counters_.open;
+    }
+  } catch (...) {
+    release(slot);
+    throw;
+  }
+  return Lease(this, slot, s.get(), fresh);
+}
+
+void Pool::release(std::size_t slot) noexcept {
+  {
+    std::lock_guard lock(mutex_);
+    free_.push_back(slot);
+  }
+  available_.notify_one();
+}
+
+Pool::Lease::Lease(Lease&& other) noexcept
+    : pool_(other.pool_), slot_(other.slot_), session_(other.session_), fresh_(other.fresh_) {
+  other.pool_ = nullptr;
+}
+
+Pool::Lease::~Lease() {
+  if (!pool_) return;
+  // A session left inside a failed transaction would poison the next user.
+  if (!connection_broken(*session_)) {
+    PGconn* c = native_connection(*session_);
+    if (PQtransactionStatus(c) != PQTRANS_IDLE) {
+      PGresult* r = PQexec(c, "rollback");
+      PQclear(r);
+    }
+  }
+  pool_->release(slot_);
+}
+
+void Pool::run(const std::function<void(soci::session&)>& fn) {
+  for (int attempt = 0;; ++attempt) {
+    Lease l = lease();
+    try {
+      fn(*l);
+      return;
+    } catch (const soci::soci_error& e) {
+      if (connection_broken(*l)) {
+        // Stale connection from before a server restart: retry once on a new one.
+        if (!l.fresh() && attempt == 0) continue;
+        throw Error(errc::unavailable, "banco de dados indisponível");
+      }
+      throw translate(e);
+    }
+  }
+}
+
+PoolStats Pool::stats() const {
+  std::lock_guard lock(mutex_);
+  PoolStats s = counters_;
+  s.in_use = options_.size - free_.size();
+  s.waiting = waiting_;
+  return s;
+}
+
+void in_transaction(soci::session& s, const std::function<void()>& fn) {
+  soci::transaction tx(s);
+  fn();
+  tx.commit();
+}
+
+}  // namespace cadastre::store

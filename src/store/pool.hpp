@@ -1,0 +1,118 @@
+// A bounded pool of PostgreSQL sessions (SOCI) for one database.
+//
+// Connections open lazily and are re-opened when libpq reports them broken, so the pool
+// recovers by itself when PostgreSQL comes back after an outage. Waiting for a free
+// connection is bounded: past `wait` the caller gets Error(errc::unavailable), which the
+// servers answer with 503 + Retry-After instead of hanging.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace soci {
+class session;
+}
+typedef struct pg_conn PGconn;
+
+namespace cadastre::store {
+
+struct PoolOptions {
+  std::string dsn;                                     ///< libpq connection string
+  std::size_t size = 8;                                ///< connections at most
+  std::chrono::milliseconds wait{2000};                ///< longest wait for a free connection
+  std::chrono::milliseconds statement_timeout{15000};  ///< per statement, server side
+  std::chrono::seconds connect_timeout{3};
+  std::string application_name = "libcadastre";
+};
+
+struct PoolStats {
+  std::size_t size = 0, open = 0, in_use = 0, waiting = 0;
+  std::uint64_t leases = 0, timeouts = 0, reconnects = 0, failures = 0;
+};
+
+class Pool {
+ public:
+  explicit Pool(PoolOptions options);
+  ~Pool();
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
+
+  /// Exclusive use of one session until destroyed.
+  class Lease {
+   public:
+    Lease(Lease&& other) noexcept;
+    Lease& operator=(Lease&&) = delete;
+    ~Lease();
+    soci::session& operator*() const noexcept { return *session_; }
+    soci::session* operator->() const noexcept { return session_; }
+    /// True when the connection was opened for this lease (not reused).
+    bool fresh() const noexcept { return fresh_; }
+
+   private:
+    friend class Pool;
+    Lease(Pool* pool, std::size_t slot, soci::session* s, bool fresh) noexcept
+        : pool_(pool), slot_(slot), session_(s), fresh_(fresh) {}
+    Pool* pool_;
+    std::size_t slot_;
+    soci::session* session_;
+    bool fresh_;
+  };
+
+  /// Waits up to options.wait for a session; Error(unavailable) when none comes or the
+  /// database cannot be reached.
+  Lease lease();
+
+  /// Runs `fn(session)` on a leased session, translating database errors into
+  /// cadastre::Error (unique/foreign-key violations → conflict, bad input → 400s, lost
+  /// connection or timeout → unavailable). When a reused connection turns out to be
+  /// broken (PostgreSQL restarted), it is reopened and `fn` runs once more: `fn` must
+  /// therefore be safe to repeat, which holds for reads and for writes done in one
+  /// transaction that did not commit.
+  void run(const std::function<void(soci::session&)>& fn);
+
+  /// Like run(), returning fn's value.
+  template <class F>
+  auto with(F&& fn) -> decltype(fn(std::declval<soci::session&>())) {
+    using R = decltype(fn(std::declval<soci::session&>()));
+    if constexpr (std::is_void_v<R>) {
+      run(fn);
+    } else {
+      R result{};
+      run([&](soci::session& s) { result = fn(s); });
+      return result;
+    }
+  }
+
+  PoolStats stats() const;
+  const PoolOptions& options() const noexcept { return options_; }
+
+ private:
+  void release(std::size_t slot) noexcept;
+  std::unique_ptr<soci::session> open();
+
+  PoolOptions options_;
+  std::string connect_string_;
+  mutable std::mutex mutex_;
+  std::condition_variable available_;
+  std::vector<std::unique_ptr<soci::session>> sessions_;
+  std::vector<std::size_t> free_;
+  std::size_t waiting_ = 0;
+  PoolStats counters_;
+};
+
+/// The libpq connection behind a session (for COPY and other libpq-only features).
+PGconn* native_connection(soci::session& s) noexcept;
+
+/// True when libpq reports the session's connection as broken.
+bool connection_broken(soci::session& s) noexcept;
+
+/// Runs `fn` inside a transaction on `s`: commits when fn returns, rolls back when it throws.
+void in_transaction(soci::session& s, const std::function<void()>& fn);
+
+}  // namespace cadastre::store

@@ -1,0 +1,79 @@
+#include "store/tenants.hpp"
+
+#include <libpq-fe.h>
+
+#include <memory>
+
+#include "cadastre/error.hpp"
+#include "store/dsn.hpp"
+#include "store/migrate.hpp"
+
+namespace cadastre::store {
+namespace {
+using Conn = std::unique_ptr<PGconn, decltype(&PQfinish)>;
+
+std::string quote_literal(PGconn* c, const std::string& s) {
+  char* q = PQescapeLiteral(c, s.c_str(), s.size());
+  std::string out(q);
+  PQfreemem(q);
+  return out;
+}
+std::string quote_ident(PGconn* c, const std::string& s) {
+  char* q = PQescapeIdentifier(c, s.c_str(), s.size());
+  std::string out(q);
+  PQfreemem(q);
+  return out;
+}
+}  // namespace
+
+Pool& TenantPools::pool(const Tenant& t) {
+  std::lock_guard lock(mutex_);
+  auto it = pools_.find(t.id);
+  if (it != pools_.end() && dsns_[t.id] == t.dsn) return *it->second.second;
+  PoolOptions o = base_;
+  o.dsn = t.dsn;
+  o.application_name = base_.application_name + ":" + t.slug;
+  auto& slot = pools_[t.id];
+  slot = {t.slug, std::make_unique<Pool>(o)};
+  dsns_[t.id] = t.dsn;
+  return *slot.second;
+}
+
+std::map<std::string, PoolStats> TenantPools::stats() const {
+  std::lock_guard lock(mutex_);
+  std::map<std::string, PoolStats> out;
+  for (const auto& [id, entry] : pools_) out[entry.first] = entry.second->stats();
+  return out;
+}
+
+void create_database(const std::string& server_dsn, const std::string& dbname) {
+  Conn c(connect_or_throw(dsn_with(server_dsn, "dbname", "postgres")), &PQfinish);
+  std::string exists_sql = "select 1 from pg_database where datname = " + quote_literal(c.get(), dbname);
+  std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(c.get(), exists_sql.c_str()), &PQclear);
+  if (PQresultStatus(r.get()) == PGRES_TUPLES_OK && PQntuples(r.get()) == 1) return;
+  exec_sql(c.get(), "create database " + quote_ident(c.get(), dbname));
+}
+
+void drop_database(const std::string& server_dsn, const std::string& dbname) {
+  Conn c(connect_or_throw(dsn_with(server_dsn, "dbname", "postgres")), &PQfinish);
+  exec_sql(c.get(), "set client_min_messages = warning");
+  exec_sql(c.get(), "drop database if exists " + quote_ident(c.get(), dbname) + " with (force)");
+}
+
+Tenant provision_tenant(Identity& identity, const std::string& platform_dsn, const NewTenant& nt) {
+  NewTenant t = nt;
+  if (t.dsn.empty()) {
+    std::string db = "cad_" + t.slug;
+    create_database(platform_dsn, db);
+    t.dsn = dsn_with(platform_dsn, "dbname", db);
+  }
+  Conn c(connect_or_throw(t.dsn), &PQfinish);
+  migrate(c.get(), "tenant");
+  identity.add_tenant(t);
+  identity.reload();
+  auto row = identity.tenant(t.slug);
+  if (!row) throw Error(errc::internal, "município não registrado após a criação: " + t.slug);
+  return *row;
+}
+
+}  // namespace cadastre::store

@@ -1,0 +1,41 @@
+// One connection pool per tenant database, created on first use. A request can only
+// obtain the pool of the tenant it was authorised for (see the servers' auth layer).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "store/identity.hpp"
+#include "store/pool.hpp"
+
+namespace cadastre::store {
+
+class TenantPools {
+ public:
+  /// `base` supplies size/timeouts for every tenant pool; its dsn is ignored.
+  explicit TenantPools(PoolOptions base) : base_(std::move(base)) {}
+
+  /// The pool of `t` (re-created if the tenant's DSN changed).
+  Pool& pool(const Tenant& t);
+  /// Stats of every open pool, keyed by tenant slug.
+  std::map<std::string, PoolStats> stats() const;
+
+ private:
+  PoolOptions base_;
+  mutable std::mutex mutex_;
+  std::map<std::int64_t, std::pair<std::string, std::unique_ptr<Pool>>> pools_;  // id → (slug, pool)
+  std::map<std::int64_t, std::string> dsns_;
+};
+
+/// Creates database `dbname` on the server of `server_dsn` if missing (no-op otherwise).
+void create_database(const std::string& server_dsn, const std::string& dbname);
+/// Drops database `dbname` if it exists (terminating its connections); for tests.
+void drop_database(const std::string& server_dsn, const std::string& dbname);
+
+/// Creates (if needed) and migrates a tenant database, registers the tenant and returns it.
+/// The tenant database is `cad_<slug>` on the same server as the platform database.
+Tenant provision_tenant(Identity& identity, const std::string& platform_dsn, const NewTenant& t);
+
+}  // namespace cadastre::store

@@ -1,0 +1,117 @@
+#include "support/harness.hpp"
+
+#include <doctest/doctest.h>
+#include <libpq-fe.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "store/dsn.hpp"
+#include "store/migrate.hpp"
+
+namespace cadastre::test {
+
+std::string cluster_dsn() {
+  const char* dsn = std::getenv("CADASTRE_TEST_PG_DSN");
+  if (!dsn || !*dsn) FAIL("CADASTRE_TEST_PG_DSN is not set: run the tests through ./scripts/test");
+  return dsn;
+}
+
+std::string unique_db_name(const std::string& suffix) { return "t" + std::to_string(getpid()) + "_" + suffix; }
+
+std::string query_value(const std::string& dsn, const std::string& sql) {
+  PGconn* c = store::connect_or_throw(dsn);
+  PGresult* r = PQexec(c, sql.c_str());
+  std::string out;
+  if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+    std::string msg = PQerrorMessage(c);
+    PQclear(r);
+    PQfinish(c);
+    FAIL("query failed: " << sql << ": " << msg);
+  }
+  if (PQntuples(r) > 0) out = PQgetvalue(r, 0, 0);
+  PQclear(r);
+  PQfinish(c);
+  return out;
+}
+
+Stack::Stack(std::vector<std::string> slugs, server::AppOptions options) {
+  std::string server = cluster_dsn();
+  std::string plat_db = unique_db_name("plat");
+  store::drop_database(server, plat_db);
+  store::create_database(server, plat_db);
+  databases_.push_back(plat_db);
+  platform_dsn_ = store::dsn_with(server, "dbname", plat_db);
+  {
+    PGconn* c = store::connect_or_throw(platform_dsn_);
+    store::migrate(c, "platform");
+    PQfinish(c);
+  }
+  store::PoolOptions po;
+  po.dsn = platform_dsn_;
+  po.size = 2;
+  admin_pool_ = std::make_unique<store::Pool>(po);
+  admin_identity_ = std::make_unique<store::Identity>(*admin_pool_);
+  for (const auto& slug : slugs) {
+    std::string db = unique_db_name(slug);
+    store::drop_database(server, db);
+    store::create_database(server, db);
+    databases_.push_back(db);
+    store::NewTenant t;
+    t.slug = slug;
+    t.nome = "Município " + slug;
+    t.uf = "SP";
+    t.dsn = store::dsn_with(server, "dbname", db);
+    store::provision_tenant(*admin_identity_, platform_dsn_, t);
+    tenant_dsns_[slug] = t.dsn;
+    users_[slug] = add_user(slug, "usuario@" + slug + ".gov.br", {"*:rw"});
+  }
+  options.platform_dsn = platform_dsn_;
+  options.http.port = 0;
+  options.http.access_log = false;
+  if (options.pool.size == 8) options.pool.size = 4;
+  app_ = std::make_unique<server::App>(options);
+  REQUIRE(app_->start());
+}
+
+Stack::~Stack() {
+  app_.reset();
+  admin_identity_.reset();
+  admin_pool_.reset();
+  std::string server = cluster_dsn();
+  for (const auto& db : databases_) {
+    try {
+      store::drop_database(server, db);
+    } catch (const std::exception&) {
+      // The cluster may be down in a failing restart test; leftovers go with the cluster.
+    }
+  }
+}
+
+TestUser Stack::add_user(const std::string& slug, const std::string& email, std::vector<std::string> perms, bool admin) {
+  TestUser u;
+  u.email = email;
+  u.password = "senha-" + slug;
+  u.id = admin_identity_->add_user({slug, email, "Usuário " + slug, u.password, admin});
+  for (const auto& p : perms) {
+    auto colon = p.find(':');
+    std::string layer = p.substr(0, colon), mode = p.substr(colon + 1);
+    admin_identity_->set_permission(email, layer, mode.find('r') != std::string::npos, mode.find('w') != std::string::npos);
+  }
+  u.token = admin_identity_->issue_token(email);
+  return u;
+}
+
+httplib::Client Stack::client() const {
+  httplib::Client c("127.0.0.1", app_->server().port());
+  c.set_read_timeout(30, 0);
+  c.set_connection_timeout(5, 0);
+  return c;
+}
+
+std::string Stack::tenant_dsn(const std::string& slug) const { return tenant_dsns_.at(slug); }
+const TestUser& Stack::user(const std::string& slug) const { return users_.at(slug); }
+
+httplib::Headers Stack::bearer(const std::string& token) { return {{"Authorization", "Bearer " + token}}; }
+
+}  // namespace cadastre::test
