@@ -60,7 +60,23 @@ void drop_database(const std::string& server_dsn, const std::string& dbname) {
   exec_sql(c.get(), "drop database if exists " + quote_ident(c.get(), dbname) + " with (force)");
 }
 
+void check_tenant_slug(const std::string& slug) {
+  bool shape = slug.size() >= 2 && slug.size() <= 63 && slug[0] >= 'a' && slug[0] <= 'z' &&
+               slug.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") == std::string::npos;
+  if (!shape)
+    throw Error(errc::invalid_identifier, "nome de município inválido: use 2 a 63 letras minúsculas, dígitos ou '_', começando por letra", "slug");
+  // First path segments of the services' routes cannot be tenant names: /{municipio}/...
+  // routes would be shadowed by them.
+  static const char* reserved[] = {"crud", "geo", "explorer", "dbrest", "mapoteca", "equacao", "midia",
+                                   "visualizador360", "caracterizacao", "dominio", "aplicativo", "portal",
+                                   "agendamento", "atendimento", "tiles", "ldap", "integracao_rest", "cad",
+                                   "docs", "metrics", "health", "rest", "plataforma", "outros", "swagger"};
+  for (const char* r : reserved)
+    if (slug == r) throw Error(errc::invalid_identifier, "nome de município reservado: " + slug, "slug");
+}
+
 Tenant provision_tenant(Identity& identity, const std::string& platform_dsn, const NewTenant& nt) {
+  check_tenant_slug(nt.slug);
   NewTenant t = nt;
   if (t.dsn.empty()) {
     std::string db = "cad_" + t.slug;

@@ -1,0 +1,216 @@
+// cadastre-admin: migrations, tenants, users, tokens and demo data.
+//
+//   cadastre-admin [--platform-dsn DSN] migrate
+//   cadastre-admin tenant add SLUG --nome NOME [--uf UF] [--ibge CODIGO] [--dsn DSN] [--fuso TZ]
+//   cadastre-admin tenant list
+//   cadastre-admin user add --tenant SLUG --email E --nome N [--password P] [--admin] [--perm camada:rw]...
+//   cadastre-admin token issue --email E
+//   cadastre-admin demo load --tenant SLUG [--lots N] [--seed S] [--replace]
+//   cadastre-admin demo setup [--lots N] [--lots2 N] [--seed S]      (everything ./scripts/demo needs)
+//
+// The platform DSN comes from --platform-dsn or CADASTRE_PLATFORM_DSN; its database is
+// created when missing. Tenant databases default to cad_<slug> on the same server.
+#include <libpq-fe.h>
+
+#include <iostream>
+#include <memory>
+
+#include "cadastre/error.hpp"
+#include "cli/flags.hpp"
+#include "store/crypto.hpp"
+#include "store/demo.hpp"
+#include "store/dsn.hpp"
+#include "store/identity.hpp"
+#include "store/migrate.hpp"
+#include "store/tenants.hpp"
+
+using namespace cadastre;
+
+namespace {
+
+const char* kUsage =
+    "uso: cadastre-admin [--platform-dsn DSN] <comando>\n"
+    "  migrate                                    aplica as migrações (plataforma e todos os municípios)\n"
+    "  tenant add SLUG --nome N [--uf UF] [--ibge C] [--dsn DSN] [--fuso TZ]\n"
+    "  tenant list\n"
+    "  user add --tenant SLUG --email E --nome N [--password P] [--admin] [--perm camada:rw]...\n"
+    "  token issue --email E                      emite um novo token (mostrado uma única vez)\n"
+    "  demo load --tenant SLUG [--lots N] [--seed S] [--replace]\n"
+    "  demo setup [--lots N] [--lots2 N] [--seed S]   municípios, usuários, tokens e dados de demonstração\n";
+
+using Conn = std::unique_ptr<PGconn, decltype(&PQfinish)>;
+
+struct Platform {
+  std::string dsn;
+  std::unique_ptr<store::Pool> pool;
+  std::unique_ptr<store::Identity> identity;
+
+  explicit Platform(std::string d) : dsn(std::move(d)) {
+    store::PoolOptions o;
+    o.dsn = dsn;
+    o.size = 2;
+    o.application_name = "cadastre-admin";
+    pool = std::make_unique<store::Pool>(o);
+    identity = std::make_unique<store::Identity>(*pool, std::chrono::milliseconds(0));
+  }
+};
+
+void migrate_all(const std::string& platform_dsn) {
+  std::string db = store::dsn_get(platform_dsn, "dbname");
+  if (db.empty()) throw Error(errc::invalid_argument, "o DSN da plataforma precisa de dbname");
+  store::create_database(platform_dsn, db);
+  {
+    Conn c(store::connect_or_throw(platform_dsn), &PQfinish);
+    for (const auto& name : store::migrate(c.get(), "platform")) std::cout << "plataforma: aplicada " << name << "\n";
+  }
+  Platform p(platform_dsn);
+  for (const auto& t : p.identity->tenants()) {
+    Conn c(store::connect_or_throw(t.dsn), &PQfinish);
+    for (const auto& name : store::migrate(c.get(), "tenant")) std::cout << t.slug << ": aplicada " << name << "\n";
+  }
+  std::cout << "migrações em dia\n";
+}
+
+store::Tenant add_tenant(Platform& p, const std::string& slug, const cli::Flags& f) {
+  store::NewTenant t;
+  t.slug = slug;
+  t.nome = f.get("nome", slug);
+  t.uf = f.get("uf", "");
+  t.codigo_ibge = f.get("ibge", "");
+  t.dsn = f.get("dsn", "");
+  t.fuso_horario = f.get("fuso", "America/Sao_Paulo");
+  return store::provision_tenant(*p.identity, p.dsn, t);
+}
+
+void add_user(Platform& p, const std::string& tenant, const std::string& email, const std::string& nome,
+              const std::string& password, bool admin, const std::vector<std::string>& perms) {
+  p.identity->add_user({tenant, email, nome, password, admin});
+  for (const auto& perm : perms) {
+    auto colon = perm.find(':');
+    if (colon == std::string::npos) throw Error(errc::invalid_argument, "--perm espera camada:r, camada:w ou camada:rw", "perm");
+    std::string mode = perm.substr(colon + 1);
+    p.identity->set_permission(email, perm.substr(0, colon), mode.find('r') != std::string::npos,
+                               mode.find('w') != std::string::npos);
+  }
+}
+
+store::DemoReport load_demo(const store::Tenant& t, std::int64_t lots, std::uint64_t seed, bool replace, double lon,
+                            double lat) {
+  Conn c(store::connect_or_throw(t.dsn), &PQfinish);
+  store::DemoOptions o;
+  o.lots = lots;
+  o.seed = seed;
+  o.replace = replace;
+  o.center_lon = lon;
+  o.center_lat = lat;
+  return store::load_demo(c.get(), o);
+}
+
+void print_report(const std::string& slug, const store::DemoReport& r) {
+  std::cout << slug << ": " << r.lotes << " lotes, " << r.imobiliarios << " unidades, " << r.edificacoes
+            << " edificações, " << r.quadras << " quadras, " << r.faces << " faces, " << r.logradouros
+            << " logradouros, " << r.bairros << " bairros, " << r.pessoas << " pessoas, " << r.panoramas
+            << " panoramas em " << r.seconds << " s\n";
+}
+
+// Everything the demo needs, idempotently: two municipalities with data, a user each,
+// fresh tokens. Prints shell assignments (KEY='value') on stdout for var/demo.env.
+void demo_setup(const std::string& platform_dsn, const cli::Flags& f) {
+  migrate_all(platform_dsn);
+  Platform p(platform_dsn);
+  auto lots = f.get_int("lots", 2000);
+  auto lots2 = f.get_int("lots2", 300);
+  auto seed = static_cast<std::uint64_t>(f.get_int("seed", 1));
+
+  store::NewTenant campinas{"campinas", "Campinas", "SP", "3509502", "", "America/Sao_Paulo"};
+  store::NewTenant valinhos{"valinhos", "Valinhos", "SP", "3556206", "", "America/Sao_Paulo"};
+  auto t1 = store::provision_tenant(*p.identity, p.dsn, campinas);
+  auto t2 = store::provision_tenant(*p.identity, p.dsn, valinhos);
+  std::cerr << "carregando a cidade de demonstração...\n";
+  print_report(t1.slug, load_demo(t1, lots, seed, true, -47.0608, -22.9056));
+  print_report(t2.slug, load_demo(t2, lots2, seed + 1, true, -46.9958, -22.9706));
+
+  const std::string email = "demo@campinas.sp.gov.br", password = "demo-campinas";
+  add_user(p, "campinas", email, "Equipe de Demonstração", password, true, {"*:rw"});
+  add_user(p, "valinhos", "demo@valinhos.sp.gov.br", "Equipe de Valinhos", "demo-valinhos", false, {"*:rw"});
+  std::string token = p.identity->issue_token(email);
+  std::string token2 = p.identity->issue_token("demo@valinhos.sp.gov.br");
+
+  auto q = [](const std::string& v) { return "'" + v + "'"; };
+  std::cout << "DEMO_MUNICIPIO=" << q(t1.slug) << "\n"
+            << "DEMO_TENANT_ID=" << q(std::to_string(t1.id)) << "\n"
+            << "DEMO_TOKEN=" << q(token) << "\n"
+            << "DEMO_TN_TOKEN=" << q(store::base64_encode(std::to_string(t1.id))) << "\n"
+            << "DEMO_EMAIL=" << q(email) << "\n"
+            << "DEMO_PASSWORD=" << q(password) << "\n"
+            << "DEMO2_MUNICIPIO=" << q(t2.slug) << "\n"
+            << "DEMO2_TOKEN=" << q(token2) << "\n";
+}
+
+int run(int argc, char** argv) {
+  cli::Flags f(argc, argv, 1,
+               {"platform-dsn", "nome", "uf", "ibge", "dsn", "fuso", "tenant", "email", "password", "perm", "lots",
+                "lots2", "seed", "center-lon", "center-lat"},
+               {"admin", "replace", "help"});
+  const auto& args = f.positional();
+  if (f.has("help") || args.empty()) {
+    std::cout << kUsage;
+    return args.empty() && !f.has("help") ? 2 : 0;
+  }
+  std::string platform_dsn = f.get("platform-dsn", "", "CADASTRE_PLATFORM_DSN");
+  if (platform_dsn.empty()) throw Error(errc::invalid_argument, "informe --platform-dsn ou CADASTRE_PLATFORM_DSN");
+  auto need = [&](const std::string& name) {
+    auto v = f.get(name);
+    if (!v || v->empty()) throw Error(errc::missing_field, "falta --" + name, name);
+    return *v;
+  };
+  const std::string& cmd = args[0];
+  std::string sub = args.size() > 1 ? args[1] : "";
+
+  if (cmd == "migrate") {
+    migrate_all(platform_dsn);
+  } else if (cmd == "tenant" && sub == "add" && args.size() == 3) {
+    Platform p(platform_dsn);
+    auto t = add_tenant(p, args[2], f);
+    std::cout << "município " << t.slug << " (id " << t.id << ") pronto em " << store::dsn_get(t.dsn, "dbname") << "\n";
+  } else if (cmd == "tenant" && sub == "list") {
+    Platform p(platform_dsn);
+    for (const auto& t : p.identity->tenants())
+      std::cout << t.id << "\t" << t.slug << "\t" << t.nome << "\t" << (t.ativo ? "ativo" : "inativo") << "\t"
+                << store::dsn_get(t.dsn, "dbname") << "\n";
+  } else if (cmd == "user" && sub == "add") {
+    Platform p(platform_dsn);
+    add_user(p, need("tenant"), need("email"), need("nome"), f.get("password", ""), f.has("admin"), f.all("perm"));
+    std::cout << "usuário " << need("email") << " pronto\n";
+  } else if (cmd == "token" && sub == "issue") {
+    Platform p(platform_dsn);
+    std::cout << p.identity->issue_token(need("email")) << "\n";
+  } else if (cmd == "demo" && sub == "load") {
+    Platform p(platform_dsn);
+    auto t = p.identity->tenant(need("tenant"));
+    if (!t) throw Error(errc::not_found, "município não cadastrado: " + need("tenant"));
+    double lon = std::stod(f.get("center-lon", "-47.0608")), lat = std::stod(f.get("center-lat", "-22.9056"));
+    print_report(t->slug, load_demo(*t, f.get_int("lots", 2000), static_cast<std::uint64_t>(f.get_int("seed", 1)),
+                                    f.has("replace"), lon, lat));
+  } else if (cmd == "demo" && sub == "setup") {
+    demo_setup(platform_dsn, f);
+  } else {
+    std::cerr << kUsage;
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const Error& e) {
+    std::cerr << "cadastre-admin: " << e.what() << " [" << code_string(e.code()) << "]\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "cadastre-admin: " << e.what() << "\n";
+    return 2;
+  }
+}
