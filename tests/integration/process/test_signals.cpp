@@ -1,0 +1,95 @@
+// The real cadastre-server binary: SIGTERM lets an in-flight request finish and exits 0.
+#include <arpa/inet.h>
+#include <doctest/doctest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <thread>
+
+#include "support/harness.hpp"
+
+using namespace cadastre;
+
+namespace {
+int free_port() {
+  int s = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  socklen_t len = sizeof a;
+  getsockname(s, reinterpret_cast<sockaddr*>(&a), &len);
+  close(s);
+  return ntohs(a.sin_port);
+}
+
+int connect_to(int port) {
+  int s = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    close(s);
+    return -1;
+  }
+  return s;
+}
+
+void send_all(int s, const std::string& data) {
+  std::size_t sent = 0;
+  while (sent < data.size()) {
+    ssize_t n = send(s, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
+    REQUIRE(n > 0);
+    sent += static_cast<std::size_t>(n);
+  }
+}
+}  // namespace
+
+TEST_CASE("SIGTERM stops accepting, finishes the in-flight request and exits 0") {
+  test::Stack stack({"alfa"});  // a migrated platform database for the binary to use
+  int port = free_port();
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    std::string p = std::to_string(port);
+    execl(CADASTRE_SERVER_BIN, CADASTRE_SERVER_BIN, "--platform-dsn", stack.platform_dsn().c_str(), "--port", p.c_str(),
+          "--no-access-log", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int s = -1;
+  for (int i = 0; i < 200 && s < 0; ++i) {
+    s = connect_to(port);
+    if (s < 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  REQUIRE(s >= 0);
+  // Half a request: headers and part of the body. The server is now mid-request.
+  send_all(s, "POST /health-check/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{\"a\":");
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  REQUIRE(kill(pid, SIGTERM) == 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  send_all(s, "1234}");
+  std::string response;
+  char buf[4096];
+  for (ssize_t n; (n = recv(s, buf, sizeof buf, 0)) > 0;) {
+    response.append(buf, static_cast<std::size_t>(n));
+    if (response.find("\r\n\r\n") != std::string::npos && response.find("}") != std::string::npos) break;
+  }
+  close(s);
+  CHECK(response.rfind("HTTP/1.1 405", 0) == 0);  // answered, in the error shape
+  CHECK(response.find("metodo_nao_permitido") != std::string::npos);
+
+  int status = 0;
+  for (int i = 0; i < 100 && waitpid(pid, &status, WNOHANG) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  if (waitpid(pid, &status, WNOHANG) == 0 && !WIFEXITED(status)) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    FAIL("server did not exit within 5 s of SIGTERM");
+  }
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(connect_to(port) < 0);  // no longer accepting
+}
