@@ -51,7 +51,8 @@ void create_database(const std::string& server_dsn, const std::string& dbname) {
   std::string exists_sql = "select 1 from pg_database where datname = " + quote_literal(c.get(), dbname);
   std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(c.get(), exists_sql.c_str()), &PQclear);
   if (PQresultStatus(r.get()) == PGRES_TUPLES_OK && PQntuples(r.get()) == 1) return;
-  exec_sql(c.get(), "create database " + quote_ident(c.get(), dbname));
+  // FILE_COPY: a plain file copy of the template, much faster than WAL-logging every block.
+  exec_sql(c.get(), "create database " + quote_ident(c.get(), dbname) + " strategy = file_copy");
 }
 
 void drop_database(const std::string& server_dsn, const std::string& dbname) {
