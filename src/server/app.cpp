@@ -45,6 +45,7 @@ App::App(AppOptions options) : options_(std::move(options)) {
   add_auth_schemes(*this);
   add_health_routes(*this);
   add_user_routes(*this);
+  add_layer_routes(*this);
 }
 
 App::~App() { stop(); }

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "http/server.hpp"
+#include "store/catalog.hpp"
 #include "store/identity.hpp"
 #include "store/pool.hpp"
 #include "store/tenants.hpp"
@@ -39,6 +40,7 @@ class App {
   http::Server& server() noexcept { return *server_; }
   store::Identity& identity() noexcept { return *identity_; }
   store::TenantPools& tenants() noexcept { return *tenants_; }
+  store::CatalogCache& catalogs() noexcept { return catalogs_; }
   const AppOptions& options() const noexcept { return options_; }
 
   /// Binds and serves on a background thread (tests); stop() joins it.
@@ -50,6 +52,7 @@ class App {
   std::unique_ptr<store::Pool> platform_;
   std::unique_ptr<store::Identity> identity_;
   std::unique_ptr<store::TenantPools> tenants_;
+  store::CatalogCache catalogs_;
   std::unique_ptr<http::Server> server_;
   std::thread thread_;
 };
@@ -58,5 +61,6 @@ class App {
 void add_auth_schemes(App& app);
 void add_health_routes(App& app);
 void add_user_routes(App& app);
+void add_layer_routes(App& app);
 
 }  // namespace cadastre::server

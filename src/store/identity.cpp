@@ -119,7 +119,13 @@ std::vector<Tenant> Identity::tenants() {
 }
 
 std::vector<LayerPermission> Identity::permissions(std::int64_t user_id) {
-  return pool_.with([&](soci::session& s) {
+  auto now = std::chrono::steady_clock::now();
+  {
+    std::lock_guard lock(mutex_);
+    auto it = permissions_.find(user_id);
+    if (it != permissions_.end() && it->second.second > now) return it->second.first;
+  }
+  auto loaded = pool_.with([&](soci::session& s) {
     std::vector<LayerPermission> out;
     long long uid = user_id;
     soci::rowset<soci::row> rs = (s.prepare << "select camada, leitura::int, escrita::int from plataforma.permissoes_camada "
@@ -128,12 +134,17 @@ std::vector<LayerPermission> Identity::permissions(std::int64_t user_id) {
     for (const auto& r : rs) out.push_back({r.get<std::string>(0), r.get<int>(1) != 0, r.get<int>(2) != 0});
     return out;
   });
+  std::lock_guard lock(mutex_);
+  if (permissions_.size() >= kMaxCachedTokens) permissions_.clear();
+  permissions_[user_id] = {loaded, now + ttl_};
+  return loaded;
 }
 
 void Identity::reload() {
   std::lock_guard lock(mutex_);
   tokens_.clear();
   tenants_.clear();
+  permissions_.clear();
 }
 
 bool Identity::ping() {

@@ -63,6 +63,7 @@ class Identity {
   std::optional<Tenant> tenant(std::string_view slug);
   std::optional<Tenant> tenant_by_id(std::int64_t id);
   std::vector<Tenant> tenants();
+  /// The user's layer rules (cached like tokens, for token_ttl).
   std::vector<LayerPermission> permissions(std::int64_t user_id);
   /// Drops the token and tenant caches (used by cache reloads and tests).
   void reload();
@@ -90,6 +91,7 @@ class Identity {
   std::mutex mutex_;
   std::unordered_map<std::string, CachedPrincipal> tokens_;  // key: token hash
   std::map<std::string, std::pair<Tenant, std::chrono::steady_clock::time_point>, std::less<>> tenants_;
+  std::map<std::int64_t, std::pair<std::vector<LayerPermission>, std::chrono::steady_clock::time_point>> permissions_;
 };
 
 }  // namespace cadastre::store

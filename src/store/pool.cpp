@@ -12,13 +12,24 @@
 namespace cadastre::store {
 namespace {
 
+// SOCI wraps PostgreSQL's text as "Cannot execute query. Fatal error. ERROR:  <primary>\n
+// DETAIL: ...\nCONTEXT: ...": keep only the primary message, which names the problem
+// without echoing SQL text or bound values.
+std::string primary_message(const std::string& full) {
+  std::string_view m = full;
+  if (auto p = m.find("ERROR:"); p != std::string_view::npos) m.remove_prefix(p + 6);
+  while (!m.empty() && m.front() == ' ') m.remove_prefix(1);
+  if (auto nl = m.find('\n'); nl != std::string_view::npos) m = m.substr(0, nl);
+  return std::string(m);
+}
+
 // Maps PostgreSQL SQLSTATEs to the error catalog. Messages stay generic for 5xx; for user
 // errors PostgreSQL's own message (constraint names, offending value) helps the caller.
 Error translate(const soci::soci_error& e) {
   std::string state;
   if (auto* pe = dynamic_cast<const soci::postgresql_soci_error*>(&e)) state = pe->sqlstate();
   std::string_view cls = std::string_view(state).substr(0, std::min<std::size_t>(2, state.size()));
-  std::string msg = e.get_error_message();
+  std::string msg = primary_message(e.get_error_message());
   if (state == "23505") return Error(errc::conflict, "registro duplicado: " + msg);
   if (state == "23503") return Error(errc::conflict, "registro referenciado ou referência inexistente: " + msg);
   if (state == "23502") return Error(errc::missing_field, "campo obrigatório ausente: " + msg);

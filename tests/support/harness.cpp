@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "store/demo.hpp"
 #include "store/dsn.hpp"
 #include "store/migrate.hpp"
 
@@ -158,4 +159,20 @@ const TestUser& Stack::user(const std::string& slug) const { return users_.at(sl
 
 httplib::Headers Stack::bearer(const std::string& token) { return {{"Authorization", "Bearer " + token}}; }
 
+}  // namespace cadastre::test
+
+namespace cadastre::test {
+void Stack::load_demo(const std::string& slug, long long lots, unsigned long long seed) {
+  PGconn* c = store::connect_or_throw(tenant_dsn(slug));
+  store::DemoOptions o;
+  o.lots = lots;
+  o.seed = seed;
+  try {
+    store::load_demo(c, o);
+  } catch (...) {
+    PQfinish(c);
+    throw;
+  }
+  PQfinish(c);
+}
 }  // namespace cadastre::test

@@ -37,6 +37,8 @@ class Stack {
   const TestUser& user(const std::string& slug) const;
   /// Creates another user of `slug` with the given layer permissions ("*:r", "lote:rw"...).
   TestUser add_user(const std::string& slug, const std::string& email, std::vector<std::string> perms, bool admin = false);
+  /// Loads the deterministic demo city (`lots` lots) into tenant `slug`'s database.
+  void load_demo(const std::string& slug, long long lots, unsigned long long seed = 1);
   /// Headers with Authorization: Bearer <token>.
   static httplib::Headers bearer(const std::string& token);
 

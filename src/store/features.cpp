@@ -1,0 +1,117 @@
+#include "store/features.hpp"
+
+#include <cstdlib>
+
+#include "cadastre/error.hpp"
+
+namespace cadastre::store {
+namespace {
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.12g", v);
+  return buf;
+}
+}  // namespace
+
+FeatureQuery resolve(const Layer& layer, const query::ListQuery& q) {
+  FeatureQuery out;
+  out.layer = &layer;
+  for (const auto& f : q.filters) {
+    const Column& c = layer.require_column(f.field, f.field);
+    if (c.geometry) throw Error(errc::invalid_argument, "não é possível filtrar por geometria com '" + f.field + "'", f.field);
+    if (f.type == query::FilterType::exact && c.numeric()) {
+      // A clear 400 naming the field, instead of PostgreSQL's cast error.
+      char* end = nullptr;
+      std::strtod(f.value.c_str(), &end);
+      if (f.value.empty() || end != f.value.c_str() + f.value.size())
+        throw Error(errc::invalid_argument, "o campo '" + f.field + "' espera um número, recebido '" + f.value + "'", f.field);
+    }
+    out.filters.push_back(f);
+  }
+  for (const auto& s : q.sort) {
+    const Column& c = layer.require_column(s.field, "sort");
+    if (c.geometry) throw Error(errc::invalid_argument, "não é possível ordenar por geometria", "sort");
+    out.sort.push_back(s);
+  }
+  if (q.bbox) {
+    if (layer.geometry_column.empty())
+      throw Error(errc::invalid_argument, "a camada " + layer.name + " não tem geometria para filtrar por bbox", "minLongitude");
+    out.bbox = geom::BBox{q.bbox->min_lon, q.bbox->min_lat, q.bbox->max_lon, q.bbox->max_lat};
+    out.bbox->validate();
+  }
+  out.paging = q.paging;
+  return out;
+}
+
+std::string feature_expression(const Layer& layer, std::string_view alias) {
+  std::string a(alias);
+  std::string id = layer.primary_key.empty() ? "null" : a + "." + query::quote_identifier(layer.primary_key);
+  std::string geometry = "null";
+  std::string properties = "to_jsonb(" + a + ")";
+  if (!layer.geometry_column.empty()) {
+    std::string g = a + "." + query::quote_identifier(layer.geometry_column);
+    geometry = "ST_AsGeoJSON(ST_Transform(" + g + ", 4326), 7)::json";
+    properties += " - " + std::string("'") + layer.geometry_column + "'";  // identifier rules: no quotes inside
+  }
+  return "json_build_object('type', 'Feature', 'id', " + id + ", 'geometry', " + geometry + ", 'properties', " +
+         properties + ")";
+}
+
+std::string filter_value(const query::Filter& f) {
+  return f.type == query::FilterType::exact ? f.value : query::like_pattern(f.type, f.value);
+}
+
+void append_where(Sql& sql, const FeatureQuery& q) {
+  const Layer& layer = *q.layer;
+  bool first = true;
+  auto next = [&] {
+    sql << (first ? " where " : " and ");
+    first = false;
+  };
+  for (const auto& f : q.filters) {
+    const Column& c = *layer.column(f.field);
+    std::string col = "t." + query::quote_identifier(c.name);
+    next();
+    if (f.type == query::FilterType::exact) {
+      sql << col << " = ";
+      sql.bind(f.value, c.type);
+    } else {
+      sql << (c.textual() ? col : col + "::text") << " " << query::sql_operator(f.type) << " ";
+      sql.bind(filter_value(f));
+      sql << " escape '\\'";
+    }
+  }
+  if (q.bbox) {
+    next();
+    const auto& b = *q.bbox;
+    sql << "ST_Intersects(t." << query::quote_identifier(layer.geometry_column) << ", ST_MakeEnvelope(";
+    sql.bind(number_text(b.min_lon), "float8") << ", ";
+    sql.bind(number_text(b.min_lat), "float8") << ", ";
+    sql.bind(number_text(b.max_lon), "float8") << ", ";
+    sql.bind(number_text(b.max_lat), "float8") << ", 4674))";
+  }
+  if (!q.extra_where.empty()) {
+    next();
+    sql << "(" << q.extra_where << ")";
+  }
+}
+
+void append_feature_page(Sql& sql, const FeatureQuery& q) {
+  const Layer& layer = *q.layer;
+  sql << "select coalesce(json_agg(" << feature_expression(layer, "t") << "), '[]')::text, count(*)::text from (select * from "
+      << layer.qualified() << " t";
+  append_where(sql, q);
+  sql << " order by ";
+  for (const auto& s : q.sort) sql << "t." << query::quote_identifier(s.field) << (s.descending ? " desc" : " asc") << ", ";
+  // A unique key last keeps pages stable: no record appears on two pages or none.
+  if (!layer.primary_key.empty()) sql << "t." << query::quote_identifier(layer.primary_key);
+  else sql << "t.ctid";
+  sql << " limit " << std::to_string(q.paging.size) << " offset " << std::to_string(q.paging.offset) << ") t";
+}
+
+void append_count(Sql& sql, const FeatureQuery& q) {
+  sql << "select count(*)::text from " << q.layer->qualified() << " t";
+  append_where(sql, q);
+}
+
+}  // namespace cadastre::store

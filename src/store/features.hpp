@@ -1,0 +1,47 @@
+// GeoJSON output of layer records, built by PostgreSQL in one statement per request
+// (json_build_object/json_agg/ST_AsGeoJSON) and sent on as text, so the server never
+// materialises rows. Output is RFC 7946: lon/lat in EPSG:4326 (SIRGAS 2000 and WGS 84
+// coincide at the centimetre level; the transform is exact here since PROJ's SIRGAS 2000
+// to WGS 84 is a null transformation), 7 decimals (≈ 1 cm).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cadastre/bbox.hpp"
+#include "cadastre/query.hpp"
+#include "store/catalog.hpp"
+#include "store/sql.hpp"
+
+namespace cadastre::store {
+
+/// A list request resolved against a layer: every field name has been checked.
+struct FeatureQuery {
+  const Layer* layer = nullptr;
+  std::vector<query::Filter> filters;
+  std::optional<geom::BBox> bbox;
+  std::vector<query::Sort> sort;
+  query::Paging paging;
+  /// Extra condition on `t` written by server code (trusted), with its values bound in
+  /// the same Sql passed to the builders; empty for none.
+  std::string extra_where;
+};
+
+/// Resolves a list query against `layer`: unknown filter/sort fields → 400 unknown_field.
+FeatureQuery resolve(const Layer& layer, const query::ListQuery& q);
+
+/// SQL expression of one record of `layer` (alias `alias`) as a GeoJSON Feature (json).
+std::string feature_expression(const Layer& layer, std::string_view alias);
+
+/// Appends to `sql` a statement returning one row: (features json array text, count).
+void append_feature_page(Sql& sql, const FeatureQuery& q);
+/// Appends a statement returning one row: the number of matching records.
+void append_count(Sql& sql, const FeatureQuery& q);
+/// Appends " where ..." for the filters, bbox and extra condition of `q` (alias t).
+void append_where(Sql& sql, const FeatureQuery& q);
+
+/// The bound value text for a filter (LIKE pattern for contains/icontains).
+std::string filter_value(const query::Filter& f);
+
+}  // namespace cadastre::store

@@ -1,0 +1,52 @@
+// Building SQL with bound values. Identifiers enter only through query::quote_identifier
+// (after a catalog check); every value goes through bind(), which returns a placeholder,
+// so no value text ever becomes SQL. Results come back as text (NULL → nullopt): the
+// queries cast what they select to text or JSON, which is what the routes send on.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace soci {
+class session;
+}
+
+namespace cadastre::store {
+
+using Value = std::optional<std::string>;
+using Row = std::vector<Value>;
+
+class Sql {
+ public:
+  Sql() = default;
+  explicit Sql(std::string text) : text_(std::move(text)) {}
+
+  /// Appends raw SQL text (trusted: literals written in our code or quoted identifiers).
+  Sql& operator<<(std::string_view text) {
+    text_ += text;
+    return *this;
+  }
+  /// Binds a value and appends its placeholder; `cast` (e.g. "numeric(12,2)", from the
+  /// catalog) is appended as ::cast so PostgreSQL parses the text as that type.
+  Sql& bind(Value value, std::string_view cast = {});
+  /// Returns the placeholder for a bound value without appending it.
+  std::string placeholder(Value value, std::string_view cast = {});
+
+  const std::string& text() const noexcept { return text_; }
+  const std::vector<Value>& params() const noexcept { return params_; }
+
+ private:
+  std::string text_;
+  std::vector<Value> params_;
+};
+
+/// Runs `q` and returns every row, each column as text.
+std::vector<Row> fetch(soci::session& s, const Sql& q);
+/// The first column of the first row (nullopt when no row or NULL).
+Value fetch_value(soci::session& s, const Sql& q);
+/// Runs a statement; returns the affected row count.
+long long execute(soci::session& s, const Sql& q);
+
+}  // namespace cadastre::store
