@@ -58,7 +58,7 @@ void add_encravado(std::vector<LotPlan>& row, double S, double tm, Rng& rng) {
   const double tf = tm * rng.uniform(0.5, 0.6);
   LotPlan back = row[i];
   back.t0 = tf;
-  back.situacao = Situacao::encravado;  // testada is the width of its back boundary (no street frontage)
+  back.situacao = Situacao::encravado;  // no street frontage: testada is its boundary with the front lot
   row[i].t1 = tf;
   row.insert(row.begin() + static_cast<std::ptrdiff_t>(i) + 1, back);
 }

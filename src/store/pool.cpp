@@ -25,7 +25,9 @@ std::string primary_message(const std::string& full) {
 
 // Maps PostgreSQL SQLSTATEs to the error catalog. Messages stay generic for 5xx; for user
 // errors PostgreSQL's own message (constraint names, offending value) helps the caller.
-Error translate(const soci::soci_error& e) {
+}  // namespace
+
+Error database_error(const soci::soci_error& e) {
   std::string state;
   if (auto* pe = dynamic_cast<const soci::postgresql_soci_error*>(&e)) state = pe->sqlstate();
   std::string_view cls = std::string_view(state).substr(0, std::min<std::size_t>(2, state.size()));
@@ -40,8 +42,6 @@ Error translate(const soci::soci_error& e) {
   if (state == "40001" || state == "40P01") return Error(errc::conflict, "conflito de concorrência; tente novamente");
   return Error(errc::internal, "erro de banco de dados: " + msg);
 }
-
-}  // namespace
 
 PGconn* native_connection(soci::session& s) noexcept {
   // Only PostgreSQL sessions are ever created here; the backend's typeinfo is not exported
@@ -154,7 +154,7 @@ void Pool::run(const std::function<void(soci::session&)>& fn) {
         if (!l.fresh() && attempt == 0) continue;
         throw Error(errc::unavailable, "banco de dados indisponível");
       }
-      throw translate(e);
+      throw database_error(e);
     }
   }
 }

@@ -15,8 +15,11 @@
 #include <string>
 #include <vector>
 
+#include "cadastre/error.hpp"
+
 namespace soci {
 class session;
+class soci_error;
 }
 typedef struct pg_conn PGconn;
 
@@ -111,6 +114,10 @@ PGconn* native_connection(soci::session& s) noexcept;
 
 /// True when libpq reports the session's connection as broken.
 bool connection_broken(soci::session& s) noexcept;
+
+/// The catalog error for a database error (constraint violations → 409/400, lost
+/// connection → 503, ...), with PostgreSQL's primary message only.
+Error database_error(const soci::soci_error& e);
 
 /// Runs `fn` inside a transaction on `s`: commits when fn returns, rolls back when it throws.
 void in_transaction(soci::session& s, const std::function<void()>& fn);
