@@ -61,14 +61,15 @@ void migrate_all(const std::string& platform_dsn) {
   store::create_database(platform_dsn, db);
   {
     Conn c(store::connect_or_throw(platform_dsn), &PQfinish);
-    for (const auto& name : store::migrate(c.get(), "platform")) std::cout << "plataforma: aplicada " << name << "\n";
+    for (const auto& name : store::migrate(c.get(), "platform")) std::cerr << "plataforma: aplicada " << name << "\n";
   }
   Platform p(platform_dsn);
   for (const auto& t : p.identity->tenants()) {
     Conn c(store::connect_or_throw(t.dsn), &PQfinish);
-    for (const auto& name : store::migrate(c.get(), "tenant")) std::cout << t.slug << ": aplicada " << name << "\n";
+    for (const auto& name : store::migrate(c.get(), "tenant")) std::cerr << t.slug << ": aplicada " << name << "\n";
   }
-  std::cout << "migrações em dia\n";
+  // Progress goes to stderr: `demo setup` keeps stdout for the KEY='value' lines.
+  std::cerr << "migrações em dia\n";
 }
 
 store::Tenant add_tenant(Platform& p, const std::string& slug, const cli::Flags& f) {
@@ -107,10 +108,10 @@ store::DemoReport load_demo(const store::Tenant& t, std::int64_t lots, std::uint
 }
 
 void print_report(const std::string& slug, const store::DemoReport& r) {
-  std::cout << slug << ": " << r.lotes << " lotes, " << r.imobiliarios << " unidades, " << r.edificacoes
+  std::cerr << slug << ": " << r.lotes << " lotes, " << r.imobiliarios << " unidades, " << r.edificacoes
             << " edificações, " << r.quadras << " quadras, " << r.faces << " faces, " << r.logradouros
             << " logradouros, " << r.bairros << " bairros, " << r.pessoas << " pessoas, " << r.panoramas
-            << " panoramas em " << r.seconds << " s\n";
+            << " panoramas, " << r.perfis_lidar << " amostras LIDAR em " << r.seconds << " s\n";
 }
 
 // Everything the demo needs, idempotently: two municipalities with data, a user each,

@@ -46,6 +46,7 @@ App::App(AppOptions options) : options_(std::move(options)) {
   add_health_routes(*this);
   add_user_routes(*this);
   add_layer_routes(*this);
+  add_tile_routes(*this);
   add_crud_routes(*this);
   add_domain_routes(*this);
   add_geo_routes(*this);

@@ -62,6 +62,7 @@ void add_auth_schemes(App& app);
 void add_health_routes(App& app);
 void add_user_routes(App& app);
 void add_layer_routes(App& app);
+void add_tile_routes(App& app);
 void add_crud_routes(App& app);
 void add_domain_routes(App& app);
 void add_geo_routes(App& app);

@@ -27,10 +27,10 @@ std::int64_t bump_generation(soci::session& s, std::string_view layer) {
 
 std::int64_t generation(soci::session& s, std::string_view layer) {
   std::string l(layer);
-  long long g = 1;
+  long long g = 0;
   soci::indicator ind = soci::i_null;
   s << "select geracao from auditoria.geracao_camada where camada = :c", soci::use(l), soci::into(g, ind);
-  return ind == soci::i_ok ? g : 1;
+  return ind == soci::i_ok ? g : 0;
 }
 
 }  // namespace cadastre::store

@@ -23,7 +23,7 @@ void record_audit(soci::session& s, std::string_view table, std::string_view rec
 
 /// Bumps the generation of `layer` (creating it at 1) and returns the new value.
 std::int64_t bump_generation(soci::session& s, std::string_view layer);
-/// The current generation of `layer` (1 when never written through the API).
+/// The current generation of `layer`: 0 until the first write, which makes it 1.
 std::int64_t generation(soci::session& s, std::string_view layer);
 
 }  // namespace cadastre::store

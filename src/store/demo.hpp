@@ -12,7 +12,8 @@ struct DemoOptions {
 };
 struct DemoReport {                 // counts of rows loaded, for the CLI and the tests
   std::int64_t bairros = 0, logradouros = 0, quadras = 0, faces = 0, lotes = 0, edificacoes = 0,
-               imobiliarios = 0, pessoas = 0, proprietarios = 0, panoramas = 0;
+               imobiliarios = 0, pessoas = 0, proprietarios = 0, panoramas = 0,
+               perfis_lidar = 0;  // LIDAR samples along the first streets
   double seconds = 0;
 };
 /// Loads the demo city into the tenant database behind `conn` (schema from

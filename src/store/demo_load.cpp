@@ -102,10 +102,17 @@ DemoReport load_demo(PGconn* conn, const DemoOptions& options) {
     r.imobiliarios = demo::copy_imobiliarios(conn, city);
     r.proprietarios = demo::copy_proprietarios(conn, city);
     r.panoramas = demo::copy_panoramas(conn, city);
+    r.perfis_lidar = demo::insert_lidar_profiles(conn, options.replace);
     reset_sequences(conn, r);
     std::string analyze = "analyze ";
     for (const char* t : kTables) analyze += fmt::format("{}cadastro.{}", analyze.size() > 8 ? ", " : "", t);
     demo::exec(conn, analyze);
+    // New data under the same URLs: bump every layer's generation so cached tiles and
+    // other ETag-validated reads are refetched.
+    std::string layers;
+    for (const char* t : kTables) layers += fmt::format("{}('{}')", layers.empty() ? "" : ", ", t);
+    demo::exec(conn, "insert into auditoria.geracao_camada (camada) values " + layers + ", ('perfil_lidar') " +
+                         "on conflict (camada) do update set geracao = auditoria.geracao_camada.geracao + 1, alterada = now()");
     if (!own) demo::exec(conn, fmt::format("set local client_min_messages = '{}'", messages));
     demo::exec(conn, own ? "commit" : "release savepoint cadastre_demo");
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

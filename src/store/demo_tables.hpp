@@ -23,6 +23,10 @@ std::int64_t copy_imobiliarios(PGconn* conn, const City& city);
 /// imobiliario_pessoa rows (owners).
 std::int64_t copy_proprietarios(PGconn* conn, const City& city);
 std::int64_t copy_panoramas(PGconn* conn, const City& city);
+/// LIDAR elevation samples every 5 m along the first 40 streets (after the streets are
+/// loaded); a smooth deterministic terrain plus a few building returns. Replaces the demo's
+/// earlier samples when `replace`, and adds none when the table already has data.
+std::int64_t insert_lidar_profiles(PGconn* conn, bool replace);
 
 /// "2025-MM-DD HH:MM:SS-03" for a 0-based day of 2025 and seconds after midnight
 /// (seconds beyond one day roll over into the following days).
