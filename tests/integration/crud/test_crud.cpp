@@ -210,3 +210,23 @@ TEST_CASE("writes need write permission on the layer and a token of the tenant")
   CHECK(f.post("/crud/alfa/bairro%22%3B--/", "{}")->status == 400);
   CHECK(f.db("select count(*) from cadastro.bairro where codigo like 'P%'") == "0");
 }
+
+TEST_CASE("every /crud route refuses another tenant's token with 403 and changes nothing") {
+  Fixture f;
+  const std::string beta = f.stack.user("beta").token;
+  auto before = f.db("select count(*) from auditoria.registro");
+  auto expect_403 = [](const httplib::Result& r, const char* what) {
+    REQUIRE_MESSAGE(r, what);
+    CHECK_MESSAGE(r->status == 403, what);
+    CHECK_MESSAGE(codigo(r->body) == "municipio_nao_permitido", what);
+  };
+  expect_403(f.post("/crud/alfa/bairro/", bairro("T1", "x"), beta), "POST");
+  expect_403(f.put("/crud/alfa/lote/", R"({"id": 1, "numero": 1})", beta), "PUT");
+  expect_403(f.del("/crud/alfa/lote/?id=1", beta), "DELETE");
+  expect_403(f.post("/crud/alfa/bairro/import/", "[" + bairro("T2", "x") + "]", beta), "import");
+  expect_403(f.put("/crud/alfa/lote/update/", R"([{"id": 1, "numero": 1}])", beta), "update");
+  expect_403(f.post("/crud/alfa/geo_image/save/", "{}", beta), "geo_image/save");
+  expect_403(f.put("/crud/alfa/geo_image/update/", "{}", beta), "geo_image/update");
+  expect_403(f.stack.client().Get("/crud/alfa/perfis/", Stack::bearer(beta)), "perfis");
+  CHECK(f.db("select count(*) from auditoria.registro") == before);
+}
