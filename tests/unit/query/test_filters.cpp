@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "cadastre/query.hpp"
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 
 using namespace cadastre;
 using namespace cadastre::query;

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "cadastre/query.hpp"
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 
 using namespace cadastre;
 using namespace cadastre::query;

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "cadastre/valuation.hpp"
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 
 using namespace cadastre;
 using namespace cadastre::valuation;
