@@ -1,7 +1,5 @@
 // GET /geo/{municipio}/usuarios/permissoes/: the caller, the tenant and the effective
 // read/write permission on every layer of the tenant's `cadastro` schema.
-#include <soci/soci.h>
-
 #include "cadastre/json.hpp"
 #include "server/app.hpp"
 
@@ -14,13 +12,8 @@ void add_user_routes(App& app) {
        "application/json", [&app](http::Request& req) {
          const Context& ctx = context(req);
          auto perms = app.identity().permissions(ctx.user.user_id);
-         std::vector<std::string> layers = ctx.db->with([](soci::session& s) {
-           std::vector<std::string> out;
-           soci::rowset<std::string> rs = (s.prepare << "select c.relname::text from pg_class c join pg_namespace n on n.oid = c.relnamespace "
-                                                        "where n.nspname = 'cadastro' and c.relkind in ('r','v','m','p') order by 1");
-           for (const auto& r : rs) out.push_back(r);
-           return out;
-         });
+         // The layer list comes from the tenant's cached catalog: no query on the hot path.
+         auto catalog = app.catalogs().get(ctx.tenant, *ctx.db);
          JsonWriter w;
          w.begin_object().key("usuario").begin_object();
          w.key("id").value(ctx.user.user_id).key("email").value(ctx.user.email).key("nome").value(ctx.user.nome);
@@ -34,7 +27,7 @@ void add_user_routes(App& app) {
          }
          w.end_array();
          w.key("camadas").begin_array();
-         for (const auto& layer : layers) {
+         for (const auto& [layer, _] : catalog->layers()) {
            w.begin_object().key("camada").value(layer);
            w.key("leitura").value(store::layer_allowed(perms, layer, false, ctx.user.admin));
            w.key("escrita").value(store::layer_allowed(perms, layer, true, ctx.user.admin));
