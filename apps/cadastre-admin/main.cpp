@@ -19,6 +19,7 @@
 #include "cli/flags.hpp"
 #include "store/crypto.hpp"
 #include "store/demo.hpp"
+#include "store/demo_agenda.hpp"
 #include "store/dsn.hpp"
 #include "store/identity.hpp"
 #include "store/migrate.hpp"
@@ -129,6 +130,10 @@ void demo_setup(const std::string& platform_dsn, const cli::Flags& f) {
   auto t2 = store::provision_tenant(*p.identity, p.dsn, valinhos);
   std::cerr << "carregando a cidade de demonstração...\n";
   print_report(t1.slug, load_demo(t1, lots, seed, true, -47.0608, -22.9056));
+  {
+    Conn c(store::connect_or_throw(t1.dsn), &PQfinish);
+    std::cerr << t1.slug << ": agenda de vistorias com " << store::load_demo_agenda(c.get()) << " reservas\n";
+  }
   print_report(t2.slug, load_demo(t2, lots2, seed + 1, true, -46.9958, -22.9706));
 
   const std::string email = "demo@campinas.sp.gov.br", password = "demo-campinas";

@@ -1,7 +1,7 @@
 // cadastre-server: the tenant-scoped cadastre API and tile service.
 //
 //   cadastre-server --platform-dsn "host=... dbname=cadastre_platform" [--host 127.0.0.1]
-//                   [--port 8080] [--threads 16] [--pool-size 16] [--pool-wait-ms 2000]
+//                   [--port 8080] [--threads 64] [--pool-size 16] [--pool-wait-ms 2000]
 //                   [--statement-timeout-ms 15000] [--cors-origins "*"] [--no-access-log]
 //
 // Every flag can also come from the environment (CADASTRE_PLATFORM_DSN, CADASTRE_PORT...).
@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
     if (o.platform_dsn.empty()) throw std::invalid_argument("informe --platform-dsn (ou CADASTRE_PLATFORM_DSN)");
     o.http.host = f.get("host", "127.0.0.1", "CADASTRE_HOST");
     o.http.port = static_cast<int>(f.get_int("port", 8080, "CADASTRE_PORT"));
-    o.http.threads = static_cast<int>(f.get_int("threads", 16, "CADASTRE_THREADS"));
+    o.http.threads = static_cast<int>(f.get_int("threads", 64, "CADASTRE_THREADS"));
     o.http.payload_max = static_cast<std::size_t>(f.get_int("payload-max-mb", 32, "CADASTRE_PAYLOAD_MAX_MB")) << 20;
     o.http.access_log = !f.has("no-access-log");
     o.pool.size = static_cast<std::size_t>(f.get_int("pool-size", 16, "CADASTRE_POOL_SIZE"));

@@ -21,9 +21,13 @@ namespace cadastre::http {
 struct ServerOptions {
   std::string host = "127.0.0.1";
   int port = 0;                      ///< 0: any free port (see Server::port())
-  int threads = 16;                  ///< worker threads (cpp-httplib thread pool)
+  /// Worker threads. cpp-httplib serves each connection on one thread for its whole
+  /// keep-alive life, so this bounds the connections served at once: size it above the
+  /// expected concurrent clients (a proxy in front pools connections).
+  int threads = 64;
   int keep_alive_max = 100000;       ///< requests per keep-alive connection
-  std::chrono::seconds keep_alive_timeout{30};
+  /// An idle keep-alive connection releases its thread after this long.
+  std::chrono::seconds keep_alive_timeout{5};
   std::chrono::seconds read_timeout{30};
   std::chrono::seconds write_timeout{30};
   std::size_t payload_max = 32 * 1024 * 1024;  ///< largest request body (413 beyond)

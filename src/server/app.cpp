@@ -50,6 +50,7 @@ App::App(AppOptions options) : options_(std::move(options)) {
   add_crud_routes(*this);
   add_domain_routes(*this);
   add_geo_routes(*this);
+  add_scheduling_routes(*this);
 }
 
 App::~App() { stop(); }

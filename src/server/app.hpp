@@ -66,5 +66,6 @@ void add_tile_routes(App& app);
 void add_crud_routes(App& app);
 void add_domain_routes(App& app);
 void add_geo_routes(App& app);
+void add_scheduling_routes(App& app);
 
 }  // namespace cadastre::server
