@@ -113,7 +113,8 @@ TEST_CASE("openapi.json is OpenAPI 3 and lists every route the server dispatches
   auto paths = doc["paths"].get_object().value();
   std::size_t n = 0;
   for (const auto& route : stack.app().server().router().routes()) {
-    std::string path = route.pattern;
+    std::string path = route.pattern;  // "{rest*}" is documented as "{rest}"
+    for (auto pos = path.find("*}"); pos != std::string::npos; pos = path.find("*}")) path.erase(pos, 1);
     std::string method = route.method;
     std::transform(method.begin(), method.end(), method.begin(), ::tolower);
     simdjson::dom::element op;
