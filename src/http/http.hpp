@@ -33,6 +33,7 @@ struct FilePart {
 struct Request {
   std::string method;  ///< "GET", "POST", ... ("HEAD" is served by GET routes)
   std::string path;    ///< decoded path, e.g. "/geo/campinas/lote/"
+  std::string target;  ///< raw request-target as sent (path and query, undecoded), for proxies
   std::vector<std::pair<std::string, std::string>> query;  ///< decoded query fields
   Headers headers;
   std::string body;

@@ -182,6 +182,7 @@ bool Server::bind() {
     Request req;
     req.method = hreq.method;
     req.path = hreq.path;
+    req.target = hreq.target;
     req.body = hreq.body;
     req.remote_addr = hreq.remote_addr;
     for (const auto& [k, v] : hreq.params) req.query.emplace_back(k, v);

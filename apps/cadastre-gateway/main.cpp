@@ -1,0 +1,102 @@
+// cadastre-gateway: the single entry point; authenticates, forwards per tenant, circuit
+// breakers and external map providers (docs/gateway.md).
+//
+//   cadastre-gateway --config gateway.json [--platform-dsn DSN] [--host 127.0.0.1]
+//                    [--port 8090] [--threads 64] [--pool-size 8] [--cors-origins "*"]
+//                    [--no-access-log]
+//   cadastre-gateway --print-demo-config CADASTRE_URL [--platform-url URL]
+//
+// Every flag can also come from the environment (CADASTRE_GATEWAY_CONFIG,
+// CADASTRE_PLATFORM_DSN, CADASTRE_GATEWAY_PORT...). The platform DSN comes from the flag,
+// else the environment, else the config file. SIGTERM/SIGINT stop accepting connections,
+// let in-flight requests finish and exit 0.
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "cli/flags.hpp"
+#include "gateway/app.hpp"
+#include "gateway/demo_config.hpp"
+
+using namespace cadastre;
+
+namespace {
+const char* kUsage =
+    "uso: cadastre-gateway --config ARQUIVO [--platform-dsn DSN] [--host H] [--port P] [--threads N]\n"
+    "       [--pool-size N] [--pool-wait-ms MS] [--payload-max-mb N] [--cors-origins a,b] [--no-access-log]\n"
+    "     cadastre-gateway --print-demo-config URL_DO_CADASTRE_SERVER [--platform-url URL]\n";
+}
+
+int main(int argc, char** argv) {
+  // Block the stop signals in every thread; one thread waits for them with sigwait.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+
+  gateway::AppOptions o;
+  try {
+    cli::Flags f(argc, argv, 1,
+                 {"config", "platform-dsn", "host", "port", "threads", "pool-size", "pool-wait-ms", "payload-max-mb",
+                  "cors-origins", "print-demo-config", "platform-url"},
+                 {"no-access-log", "help"});
+    if (f.has("help")) {
+      std::cout << kUsage;
+      return 0;
+    }
+    if (auto cadastre_url = f.get("print-demo-config")) {
+      std::cout << gateway::demo_config_json(*cadastre_url, f.get("platform-url", "")) << "\n";
+      return 0;
+    }
+    std::string path = f.get("config", "", "CADASTRE_GATEWAY_CONFIG");
+    if (path.empty()) throw std::invalid_argument("informe --config (ou CADASTRE_GATEWAY_CONFIG)");
+    o.config = gateway::load_config(path);
+    o.config.platform_dsn = f.get("platform-dsn", o.config.platform_dsn, "CADASTRE_PLATFORM_DSN");
+    if (o.config.platform_dsn.empty())
+      throw std::invalid_argument("informe --platform-dsn, CADASTRE_PLATFORM_DSN ou platform_dsn no arquivo de configuração");
+    o.http.host = f.get("host", "127.0.0.1", "CADASTRE_GATEWAY_HOST");
+    o.http.port = static_cast<int>(f.get_int("port", 8090, "CADASTRE_GATEWAY_PORT"));
+    // Each kept-alive client connection holds a worker while it is open, and a worker waits
+    // for its destination, so the gateway needs more threads than cadastre-server.
+    o.http.threads = static_cast<int>(f.get_int("threads", 64, "CADASTRE_GATEWAY_THREADS"));
+    o.http.payload_max = static_cast<std::size_t>(f.get_int("payload-max-mb", 8, "CADASTRE_PAYLOAD_MAX_MB")) << 20;
+    o.http.access_log = !f.has("no-access-log");
+    o.pool.size = static_cast<std::size_t>(f.get_int("pool-size", 8, "CADASTRE_POOL_SIZE"));
+    o.pool.wait = std::chrono::milliseconds(f.get_int("pool-wait-ms", 2000, "CADASTRE_POOL_WAIT_MS"));
+    std::string origins = f.get("cors-origins", "*", "CADASTRE_CORS_ORIGINS");
+    o.http.cors_origins.clear();
+    std::stringstream ss(origins);
+    for (std::string item; std::getline(ss, item, ',');)
+      if (!item.empty()) o.http.cors_origins.push_back(item);
+  } catch (const std::exception& e) {
+    std::cerr << "cadastre-gateway: " << e.what() << "\n" << kUsage;
+    return 2;
+  }
+
+  gateway::App app(std::move(o));
+  if (!app.server().bind()) {
+    std::cerr << "cadastre-gateway: não foi possível escutar na porta pedida\n";
+    return 1;
+  }
+  std::atomic<bool> signalled{false};
+  std::thread waiter([&app, &signalled, stop_signals] {
+    int sig = 0;
+    sigwait(&stop_signals, &sig);
+    signalled = true;
+    app.log("{\"level\":\"info\",\"msg\":\"encerrando\",\"signal\":" + std::to_string(sig) + "}");
+    app.server().stop();
+  });
+  app.log("{\"level\":\"info\",\"msg\":\"cadastre-gateway escutando\",\"url\":\"" + app.server().base_url() + "\"}");
+  app.server().serve();
+  // serve() returned: a signal arrived, or the listener failed and the waiter still waits.
+  if (!signalled) kill(getpid(), SIGTERM);
+  waiter.join();
+  return 0;
+}

@@ -1,0 +1,87 @@
+// The gateway's configuration file (JSON, read with simdjson). docs/gateway.md is the
+// reference and apps/cadastre-gateway/gateway.example.json a commented example; keys that
+// start with '_' are comments, any other unknown key is an error (typos must not pass).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gateway/breakers.hpp"
+#include "gateway/jwt.hpp"
+
+namespace cadastre::gateway {
+
+/// The twelve provider labels of the spec, in the spec's order.
+const std::vector<std::string>& provider_labels();
+
+inline constexpr std::string_view kLandRegistry = "land-registry";
+inline constexpr std::string_view kMapExportCityA = "map-export-city-a";
+inline constexpr std::string_view kCityDVectorTiles = "city-d-vector-tiles";
+
+struct Timeouts {
+  std::chrono::milliseconds connect{2000};
+  std::chrono::milliseconds read{15000};
+  std::chrono::milliseconds write{10000};
+};
+
+struct UpstreamLimits {
+  std::size_t max_idle_per_host = 64;        ///< kept-alive connections per destination host
+  std::chrono::milliseconds idle{20000};     ///< idle connections older than this are closed
+  std::size_t max_response_bytes = 64u << 20;  ///< larger upstream bodies → 502
+};
+
+/// How the gateway obtains the token of an authenticated provider (OAuth 2 client
+/// credentials: POST token_url with grant_type=client_credentials, client_id,
+/// client_secret and scope; the answer's access_token/token and expires_in/expires).
+struct ProviderTokenConfig {
+  std::string token_url;
+  std::string client_id, client_secret, scope;
+  std::string query_param = "token";  ///< query field that carries the token ("" = none)
+  std::string header;                 ///< header that carries "Bearer <token>" ("" = none)
+  std::chrono::milliseconds max_ttl{3600000};        ///< never kept longer than this
+  std::chrono::milliseconds refresh_margin{30000};   ///< renewed this long before expiry
+};
+
+struct ProviderConfig {
+  std::string label;
+  std::string url;  ///< template: {tema} (land-registry), {z} {x} {y} (city-d-vector-tiles)
+  std::optional<ProviderTokenConfig> token;
+};
+
+/// Destination templates of one tenant ({municipio} is its slug).
+struct TenantDestinations {
+  std::string rest, tiles;
+};
+
+struct Config {
+  std::string platform_dsn;  ///< identity store; --platform-dsn overrides it
+  TenantDestinations tenant_default;
+  std::map<std::string, TenantDestinations, std::less<>> tenant_overrides;  ///< by slug
+  std::string platform_rest, platform_tiles;
+  std::string readiness_url;  ///< probed by /health-check/readiness (default: platform_rest)
+  std::map<std::string, ProviderConfig, std::less<>> providers;  ///< by label
+  JwtOptions intranet;
+  std::map<std::string, BreakerPolicy, std::less<>> breakers;  ///< rest, tiles, auth
+  Timeouts timeouts;
+  UpstreamLimits upstream;
+  std::chrono::milliseconds token_cache_ttl{5000};  ///< validated credentials kept in process
+
+  /// The templates for tenant `slug` (its override, else the default ones).
+  const TenantDestinations& destinations_for(std::string_view slug) const;
+};
+
+/// Parses and validates a configuration; throws std::invalid_argument naming the key.
+/// `base_dir` resolves relative file names (rs256_public_key_file).
+Config parse_config(std::string_view json, const std::string& base_dir = ".");
+/// Reads `path` and parses it.
+Config load_config(const std::string& path);
+
+/// Default breaker policies (used for names the file does not mention).
+std::map<std::string, BreakerPolicy, std::less<>> default_breakers();
+
+}  // namespace cadastre::gateway
