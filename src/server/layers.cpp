@@ -10,6 +10,7 @@ LayerRef layer_for(App& app, const http::Request& req, std::string_view camada, 
   query::check_identifier(camada, "camada");
   LayerRef ref;
   ref.catalog = app.catalogs().get(ctx.tenant, *ctx.db);
+  if (!ref.catalog->find(camada)) ref.catalog = app.catalogs().reload(ctx.tenant, *ctx.db);  // a new table?
   ref.layer = &ref.catalog->require(camada);
   auto perms = app.identity().permissions(ctx.user.user_id);
   if (!store::layer_allowed(perms, camada, write, ctx.user.admin)) {

@@ -53,6 +53,7 @@ DomainTable domain_table(App& app, const Request& req, bool write) {
   }
   DomainTable t;
   t.catalog = app.catalogs().get(ctx.tenant, *ctx.db, "dominio");
+  if (!t.catalog->find(campo)) t.catalog = app.catalogs().reload(ctx.tenant, *ctx.db, "dominio");  // a new table?
   t.layer = t.catalog->find(campo);
   // Only tables shaped as domain tables are served: key id, with codigo and descricao.
   if (!t.layer || t.layer->is_view || t.layer->primary_key != "id" || !t.layer->column("codigo") ||

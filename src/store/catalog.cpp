@@ -93,12 +93,24 @@ std::shared_ptr<const Catalog> CatalogCache::get(const Tenant& t, Pool& db, std:
   {
     std::lock_guard lock(mutex_);
     auto it = cache_.find(key);
-    if (it != cache_.end()) return it->second;
+    if (it != cache_.end()) return it->second.catalog;
   }
   auto loaded = std::make_shared<const Catalog>(db.with([&](soci::session& s) { return Catalog::load(s, schema); }));
   std::lock_guard lock(mutex_);
-  cache_[key] = loaded;
+  cache_[key] = {loaded, std::chrono::steady_clock::now()};
   return loaded;
+}
+
+std::shared_ptr<const Catalog> CatalogCache::reload(const Tenant& t, Pool& db, std::string_view schema) {
+  std::pair<std::int64_t, std::string> key{t.id, std::string(schema)};
+  {
+    std::lock_guard lock(mutex_);
+    auto it = cache_.find(key);
+    if (it != cache_.end() && std::chrono::steady_clock::now() - it->second.loaded < min_reload_interval_)
+      return it->second.catalog;
+    cache_.erase(key);
+  }
+  return get(t, db, schema);
 }
 
 void CatalogCache::invalidate(std::int64_t tenant_id) {

@@ -5,6 +5,7 @@
 // 400. Names reach SQL only through query::quote_identifier.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -68,13 +69,27 @@ class Catalog {
 /// (schema changes are rare and explicit: /portal/cache-reloader or a migration).
 class CatalogCache {
  public:
+  /// `min_reload_interval` throttles reloads triggered by unknown names (see reload()).
+  explicit CatalogCache(std::chrono::milliseconds min_reload_interval = std::chrono::seconds(2))
+      : min_reload_interval_(min_reload_interval) {}
+
   std::shared_ptr<const Catalog> get(const Tenant& t, Pool& db, std::string_view schema = "cadastro");
+  /// Reloads the catalog unless it was loaded less than min_reload_interval ago, and
+  /// returns the current one. Called when a name is not found, so a table created after
+  /// start-up becomes addressable without a restart, while a flood of unknown names costs
+  /// at most one catalog query per interval.
+  std::shared_ptr<const Catalog> reload(const Tenant& t, Pool& db, std::string_view schema = "cadastro");
   void invalidate(std::int64_t tenant_id);
   void clear();
 
  private:
+  struct Entry {
+    std::shared_ptr<const Catalog> catalog;
+    std::chrono::steady_clock::time_point loaded;
+  };
+  std::chrono::milliseconds min_reload_interval_;
   std::mutex mutex_;
-  std::map<std::pair<std::int64_t, std::string>, std::shared_ptr<const Catalog>> cache_;
+  std::map<std::pair<std::int64_t, std::string>, Entry> cache_;
 };
 
 }  // namespace cadastre::store

@@ -127,3 +127,16 @@ TEST_CASE("novos lists the most recent records first") {
   for (auto f : a->json()["features"].get_array()) ids.push_back(int64_t(f["id"]));
   CHECK(ids == std::vector<int64_t>{300, 299, 298});
 }
+
+TEST_CASE("a table created after start-up becomes a layer without a restart") {
+  auto& stack = city();
+  CHECK(get("/alfa/lote/")->status == 200);  // the catalog is loaded and cached now
+  db("create table if not exists cadastro.arvore (id serial primary key, especie text not null, "
+     "geom geometry(Point, 4674)); insert into cadastro.arvore (especie, geom) values "
+     "('ipê-amarelo', ST_SetSRID(ST_MakePoint(-47.06, -22.905), 4674)) returning 1");
+  std::this_thread::sleep_for(std::chrono::milliseconds(2100));  // past the reload throttle
+  auto a = get("/alfa/arvore/");
+  REQUIRE(a->status == 200);
+  CHECK(std::string_view(a->json()["features"].at(0)["properties"]["especie"]) == "ipê-amarelo");
+  (void)stack;
+}
