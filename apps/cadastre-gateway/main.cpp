@@ -10,16 +10,12 @@
 // CADASTRE_PLATFORM_DSN, CADASTRE_GATEWAY_PORT...). The platform DSN comes from the flag,
 // else the environment, else the config file. SIGTERM/SIGINT stop accepting connections,
 // let in-flight requests finish and exit 0.
-#include <signal.h>
-#include <unistd.h>
 
-#include <atomic>
-#include <csignal>
 #include <iostream>
 #include <sstream>
-#include <thread>
 
 #include "cli/flags.hpp"
+#include "cli/serve.hpp"
 #include "gateway/app.hpp"
 #include "gateway/demo_config.hpp"
 
@@ -33,13 +29,7 @@ const char* kUsage =
 }
 
 int main(int argc, char** argv) {
-  // Block the stop signals in every thread; one thread waits for them with sigwait.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGTERM);
-  sigaddset(&stop_signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-  std::signal(SIGPIPE, SIG_IGN);
+  const sigset_t stop_signals = cli::block_stop_signals();
 
   gateway::AppOptions o;
   try {
@@ -85,18 +75,7 @@ int main(int argc, char** argv) {
     std::cerr << "cadastre-gateway: não foi possível escutar na porta pedida\n";
     return 1;
   }
-  std::atomic<bool> signalled{false};
-  std::thread waiter([&app, &signalled, stop_signals] {
-    int sig = 0;
-    sigwait(&stop_signals, &sig);
-    signalled = true;
-    app.log("{\"level\":\"info\",\"msg\":\"encerrando\",\"signal\":" + std::to_string(sig) + "}");
-    app.server().stop();
-  });
-  app.log("{\"level\":\"info\",\"msg\":\"cadastre-gateway escutando\",\"url\":\"" + app.server().base_url() + "\"}");
-  app.server().serve();
-  // serve() returned: a signal arrived, or the listener failed and the waiter still waits.
-  if (!signalled) kill(getpid(), SIGTERM);
-  waiter.join();
+  cli::serve_until_signal(app.server(), stop_signals, "cadastre-gateway",
+                          [&app](const std::string& line) { app.log(line); });
   return 0;
 }

@@ -6,28 +6,18 @@
 //
 // Every flag can also come from the environment (CADASTRE_PLATFORM_DSN, CADASTRE_PORT...).
 // SIGTERM/SIGINT stop accepting connections, let in-flight requests finish and exit 0.
-#include <signal.h>
-#include <unistd.h>
 
-#include <atomic>
-#include <csignal>
 #include <iostream>
 #include <sstream>
-#include <thread>
 
 #include "cli/flags.hpp"
+#include "cli/serve.hpp"
 #include "server/app.hpp"
 
 using namespace cadastre;
 
 int main(int argc, char** argv) {
-  // Block the stop signals in every thread; one thread waits for them with sigwait.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGTERM);
-  sigaddset(&stop_signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-  std::signal(SIGPIPE, SIG_IGN);
+  const sigset_t stop_signals = cli::block_stop_signals();
 
   server::AppOptions o;
   try {
@@ -66,18 +56,7 @@ int main(int argc, char** argv) {
     std::cerr << "cadastre-server: não foi possível escutar em " << o.http.host << ":" << o.http.port << "\n";
     return 1;
   }
-  std::atomic<bool> signalled{false};
-  std::thread waiter([&app, &signalled, stop_signals] {
-    int sig = 0;
-    sigwait(&stop_signals, &sig);
-    signalled = true;
-    std::cerr << "{\"level\":\"info\",\"msg\":\"encerrando\",\"signal\":" << sig << "}\n";
-    app.server().stop();
-  });
-  std::cerr << "{\"level\":\"info\",\"msg\":\"cadastre-server escutando\",\"url\":\"" << app.server().base_url() << "\"}\n";
-  app.server().serve();
-  // serve() returned: a signal arrived, or the listener failed and the waiter still waits.
-  if (!signalled) kill(getpid(), SIGTERM);
-  waiter.join();
+  cli::serve_until_signal(app.server(), stop_signals, "cadastre-server",
+                          [](const std::string& line) { std::cerr << line << "\n"; });
   return 0;
 }

@@ -34,6 +34,26 @@ std::string page_link(const http::Request& req, long long page, long long size) 
 
 query::QueryParams query_params(const http::Request& req) { return req.query; }
 
+std::vector<http::Param> with_paging(std::vector<http::Param> params) {
+  static const std::vector<http::Param> paging = {
+      {"page", "query", "integer", false, "página (1 em diante)"},
+      {"limit", "query", "integer", false, "itens por página (padrão 10, máximo 1000)"},
+      {"page_size", "query", "integer", false, "sinônimo de limit"},
+      {"offset", "query", "integer", false, "registros a pular (alternativa a page)"},
+      {"type", "query", "string", false, "exact, contains ou icontains (filtros campo=valor)"},
+      {"sort", "query", "string", false, "campo ou -campo"},
+  };
+  params.insert(params.end(), paging.begin(), paging.end());
+  return params;
+}
+
+std::vector<http::Param> with_paging_and_bbox() {
+  return with_paging({{"minLongitude", "query", "number", false, "bbox (SIRGAS 2000)"},
+                      {"minLatitude", "query", "number", false, "bbox"},
+                      {"maxLongitude", "query", "number", false, "bbox"},
+                      {"maxLatitude", "query", "number", false, "bbox"}});
+}
+
 http::Response feature_collection(const http::Request& req, const std::string& features_json, long long returned,
                                   const query::Paging& paging) {
   JsonWriter w;

@@ -28,20 +28,6 @@ using http::Response;
 constexpr std::int64_t kBodyDefaultLimit = 100;  // features per layer of camadas/intersect
 constexpr std::size_t kBodyMaxLayers = 20;
 
-const std::vector<Param> kPagingParams = {
-    {"page", "query", "integer", false, "página (1 em diante)"},
-    {"limit", "query", "integer", false, "itens por página (padrão 10, máximo 1000)"},
-    {"page_size", "query", "integer", false, "sinônimo de limit"},
-    {"offset", "query", "integer", false, "registros a pular (alternativa a page)"},
-    {"type", "query", "string", false, "exact, contains ou icontains (filtros campo=valor)"},
-    {"sort", "query", "string", false, "campo ou -campo"},
-};
-
-std::vector<Param> with_paging(std::vector<Param> params) {
-  params.insert(params.end(), kPagingParams.begin(), kPagingParams.end());
-  return params;
-}
-
 // The request's query fields without the ones a route reads itself (so they are not taken
 // for field filters).
 query::QueryParams list_params(const Request& req, std::initializer_list<std::string_view> own) {

@@ -17,18 +17,7 @@ using http::Param;
 using http::Request;
 using http::Response;
 
-const std::vector<Param> kListParams = {
-    {"page", "query", "integer", false, "página (1 em diante)"},
-    {"limit", "query", "integer", false, "itens por página (padrão 10, máximo 1000)"},
-    {"page_size", "query", "integer", false, "sinônimo de limit"},
-    {"offset", "query", "integer", false, "registros a pular (alternativa a page)"},
-    {"type", "query", "string", false, "exact, contains ou icontains (filtros campo=valor)"},
-    {"sort", "query", "string", false, "campo ou -campo"},
-    {"minLongitude", "query", "number", false, "bbox (SIRGAS 2000)"},
-    {"minLatitude", "query", "number", false, "bbox"},
-    {"maxLongitude", "query", "number", false, "bbox"},
-    {"maxLatitude", "query", "number", false, "bbox"},
-};
+const std::vector<Param> kListParams = with_paging_and_bbox();
 
 struct Page {
   std::string features;

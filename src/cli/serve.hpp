@@ -1,0 +1,50 @@
+// Process lifecycle shared by the services' main(): SIGTERM/SIGINT stop accepting, let
+// in-flight requests finish, and return so main() exits 0.
+#pragma once
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <functional>
+#include <string>
+#include <thread>
+
+#include "http/server.hpp"
+
+namespace cadastre::cli {
+
+/// Blocks SIGTERM and SIGINT (and ignores SIGPIPE). Call first in main(), before any
+/// thread starts, so every thread inherits the mask and only serve_until_signal's waiter
+/// receives them.
+inline sigset_t block_stop_signals() {
+  sigset_t stop;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGTERM);
+  sigaddset(&stop, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+  return stop;
+}
+
+/// Serves a bound `server` until a stop signal arrives; `log` receives one JSON line when
+/// listening and one when stopping.
+inline void serve_until_signal(http::Server& server, const sigset_t& stop, const std::string& name,
+                               const std::function<void(const std::string&)>& log) {
+  std::atomic<bool> signalled{false};
+  std::thread waiter([&server, &signalled, &log, stop] {
+    int sig = 0;
+    sigwait(&stop, &sig);
+    signalled = true;
+    log("{\"level\":\"info\",\"msg\":\"encerrando\",\"signal\":" + std::to_string(sig) + "}");
+    server.stop();
+  });
+  log("{\"level\":\"info\",\"msg\":\"" + name + " escutando\",\"url\":\"" + server.base_url() + "\"}");
+  server.serve();
+  // serve() returned: a signal arrived, or the listener failed and the waiter still waits.
+  if (!signalled) kill(getpid(), SIGTERM);
+  waiter.join();
+}
+
+}  // namespace cadastre::cli
