@@ -35,6 +35,11 @@ App::App(AppOptions options) : options_(std::move(options)), started_(std::chron
                          "do usuário, à instância fixa da plataforma e a provedores externos de mapas, com disjuntores "
                          "(circuit breakers) por destino. Toda resposta traz X-Target-URL com o endereço de destino.",
                          "/openapi.json", "cadastre_gateway"};
+  // The spec puts X-Target-URL on every response: answers that reach no destination
+  // (405, preflight, /metrics, /openapi.json, /docs) say so with "none".
+  options_.http.finalize = [](const http::Request&, http::Response& res) {
+    if (!res.headers.find("X-Target-URL")) res.headers.set("X-Target-URL", "none");
+  };
   server_ = std::make_unique<http::Server>(info, options_.http);
 
   add_auth_scheme(*this);

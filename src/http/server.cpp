@@ -152,6 +152,7 @@ Response Server::handle(Request& req) {
     }
   }
   res.headers.set("X-Request-Id", req.request_id);
+  if (options_.finalize) options_.finalize(req, res);
 
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   metrics_.observe(req.method, req.route, res.status, seconds);

@@ -33,6 +33,10 @@ struct ServerOptions {
   std::size_t payload_max = 32 * 1024 * 1024;  ///< largest request body (413 beyond)
   std::vector<std::string> cors_origins = {"*"};  ///< allowed origins; "*" allows any
   bool access_log = true;            ///< one JSON line per request on `log`
+  /// Called on every response just before it is sent, including those the server makes
+  /// itself (404, 405, CORS preflight, /metrics, /openapi.json, /docs): services add the
+  /// headers their contract puts on every answer.
+  std::function<void(const Request&, Response&)> finalize;
   std::ostream* log = nullptr;       ///< default std::cerr
 };
 

@@ -156,3 +156,24 @@ TEST_CASE("every gateway route is in the OpenAPI document with its auth scheme")
   CHECK(paths["/outros/geo-state-ows/{caminho}"]["get"]["security"].get_array().size() == 0);
   CHECK(!doc["components"]["securitySchemes"]["gateway"].error());
 }
+
+TEST_CASE("answers that reach no destination still carry X-Target-URL, as none") {
+  test::Destinations d;
+  Gateway gw(test::config_for(d));
+  auto cli = gw.client();
+  auto metrics = cli.Get("/metrics");
+  REQUIRE(metrics);
+  CHECK(metrics->get_header_value("X-Target-URL") == "none");
+  auto wrong_method = cli.Delete("/rest/lote/", alfa_auth());
+  REQUIRE(wrong_method);
+  CHECK(wrong_method->status == 405);
+  CHECK(wrong_method->get_header_value("X-Target-URL") == "none");
+  auto preflight = cli.Options("/rest/lote/", {{"Origin", "https://mapa.example"}, {"Access-Control-Request-Method", "GET"}});
+  REQUIRE(preflight);
+  CHECK(preflight->get_header_value("X-Target-URL") == "none");
+  CHECK(cli.Get("/openapi.json")->get_header_value("X-Target-URL") == "none");
+  // A forwarded answer keeps its destination.
+  auto forwarded = cli.Get("/rest/lote/", alfa_auth());
+  REQUIRE(forwarded);
+  CHECK(forwarded->get_header_value("X-Target-URL") == d.rest.url() + "/alfa/lote/");
+}
