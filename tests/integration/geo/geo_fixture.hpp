@@ -2,57 +2,23 @@
 // "alfa" (every test only reads it), helpers to call the server and to ask the database.
 #pragma once
 
-#include <doctest/doctest.h>
-#include <simdjson.h>
-
 #include <cmath>
 #include <map>
 #include <set>
 
-#include "support/harness.hpp"
+#include "support/city.hpp"
 
 namespace cadastre::test {
 
-inline Stack& city() {
-  static std::unique_ptr<Stack> stack = [] {
-    auto s = std::make_unique<Stack>(std::vector<std::string>{"alfa", "beta"});
-    s->load_demo("alfa", 300);
-    return s;
-  }();
-  return *stack;
-}
-
-struct Answer {
-  int status = 0;
-  std::string body, content_type;
-  simdjson::dom::parser parser;
-  simdjson::dom::element json() {
-    simdjson::dom::element e;
-    REQUIRE_MESSAGE(parser.parse(body).get(e) == simdjson::SUCCESS, body);
-    return e;
-  }
-  std::string codigo() { return std::string(std::string_view(json()["codigo"])); }
-  std::string mensagem() { return std::string(std::string_view(json()["mensagem"])); }
-};
-
-inline std::unique_ptr<Answer> answer(const httplib::Result& r, const std::string& what) {
-  REQUIRE_MESSAGE(r, what);
-  auto a = std::make_unique<Answer>();
-  a->status = r->status;
-  a->body = r->body;
-  a->content_type = r->get_header_value("Content-Type");
-  return a;
-}
+inline Stack& city() { return demo_city(300); }
 
 inline std::unique_ptr<Answer> get(const std::string& path, const std::string& token) {
-  auto cli = city().client();
-  return answer(cli.Get(path, Stack::bearer(token)), path);
+  return call(city(), "GET", path, Stack::bearer(token));
 }
 inline std::unique_ptr<Answer> get(const std::string& path) { return get(path, city().user("alfa").token); }
 
 inline std::unique_ptr<Answer> post(const std::string& path, const std::string& body, const std::string& token) {
-  auto cli = city().client();
-  return answer(cli.Post(path, Stack::bearer(token), body, "application/json"), path);
+  return call(city(), "POST", path, Stack::bearer(token), body);
 }
 inline std::unique_ptr<Answer> post(const std::string& path, const std::string& body) {
   return post(path, body, city().user("alfa").token);

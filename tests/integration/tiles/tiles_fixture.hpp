@@ -3,58 +3,24 @@
 // a given zoom that holds the first lot of the city.
 #pragma once
 
-#include <doctest/doctest.h>
-#include <simdjson.h>
-
 #include <memory>
 #include <string>
 
 #include "cadastre/tiles.hpp"
-#include "support/harness.hpp"
+#include "support/city.hpp"
 
 namespace cadastre::test {
 
-inline Stack& city() {
-  static std::unique_ptr<Stack> stack = [] {
-    auto s = std::make_unique<Stack>(std::vector<std::string>{"alfa", "beta"});
-    s->load_demo("alfa", 300);
-    return s;
-  }();
-  return *stack;
-}
-
-struct Reply {
-  int status = 0;
-  std::string body;
-  httplib::Headers headers;
-  simdjson::dom::parser parser;
-  std::string header(const std::string& name) const {
-    auto it = headers.find(name);
-    return it == headers.end() ? std::string() : it->second;
-  }
-  simdjson::dom::element json() {
-    simdjson::dom::element e;
-    REQUIRE_MESSAGE(parser.parse(body).get(e) == simdjson::SUCCESS, body);
-    return e;
-  }
-  std::string codigo() { return std::string(std::string_view(json()["codigo"])); }
-};
+inline Stack& city() { return demo_city(300); }
 
 /// GET with the token (none when empty) and any extra headers.
-inline std::unique_ptr<Reply> fetch(const std::string& path, const std::string& token, httplib::Headers extra = {}) {
-  auto cli = city().client();
+inline std::unique_ptr<Answer> fetch(const std::string& path, const std::string& token, httplib::Headers extra = {}) {
   httplib::Headers h = token.empty() ? httplib::Headers{} : Stack::bearer(token);
   h.insert(extra.begin(), extra.end());
-  auto r = cli.Get(path, h);
-  REQUIRE_MESSAGE(r, path);
-  auto out = std::make_unique<Reply>();
-  out->status = r->status;
-  out->body = r->body;
-  out->headers = r->headers;
-  return out;
+  return call(city(), "GET", path, h);
 }
 
-inline std::unique_ptr<Reply> fetch(const std::string& path) { return fetch(path, city().user("alfa").token); }
+inline std::unique_ptr<Answer> fetch(const std::string& path) { return fetch(path, city().user("alfa").token); }
 
 inline std::string db(const std::string& sql) { return query_value(city().tenant_dsn("alfa"), sql); }
 
