@@ -32,7 +32,11 @@ struct Timeouts {
 struct UpstreamLimits {
   std::size_t max_idle_per_host = 64;        ///< kept-alive connections per destination host
   std::chrono::milliseconds idle{20000};     ///< idle connections older than this are closed
-  std::size_t max_response_bytes = 64u << 20;  ///< larger upstream bodies → 502
+  /// Largest body read whole into memory; larger ones stream through (forwarded calls).
+  std::size_t inline_body_bytes = 256u << 10;
+  /// Largest body accepted: a larger announced length → 502 before anything is sent on;
+  /// a streamed body that grows past it is cut off (the caller's connection is closed).
+  std::size_t max_response_bytes = 1024u << 20;
 };
 
 /// How the gateway obtains the token of an authenticated provider (OAuth 2 client

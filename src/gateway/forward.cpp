@@ -35,6 +35,7 @@ http::Response Forwarder::forward(const std::string& method, const Destination& 
   req.origin = origin;
   req.target = d.url.target();
   req.headers = std::move(headers);
+  req.stream_large_body = true;
   UpstreamResult res = pool_.send(req);
 
   using O = UpstreamResult::Outcome;
@@ -45,6 +46,10 @@ http::Response Forwarder::forward(const std::string& method, const Destination& 
     const std::string* type = find_header(res.headers, "Content-Type");
     r.content_type = type && !type->empty() ? *type : "application/octet-stream";
     r.body = std::move(res.body);
+    if (res.rest) {  // a large body: the rest crosses while it arrives
+      r.stream = [rest = res.rest](const http::Response::BodyWriter& write) { return rest->pump(write); };
+      r.stream_length = res.content_length;
+    }
     // A HEAD answer has no body to measure: keep the length the destination announced.
     if (method == "HEAD")
       if (const std::string* length = find_header(res.headers, "Content-Length")) r.headers.set("Content-Length", *length);

@@ -1,48 +1,274 @@
 #include "gateway/upstream.hpp"
 
-#include <httplib.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include "gateway/url.hpp"
+#include "gateway/wire.hpp"
 
 namespace cadastre::gateway {
-namespace {
 
 using Clock = std::chrono::steady_clock;
+using Outcome = UpstreamResult::Outcome;
 
-void set_timeouts(httplib::Client& c, const Timeouts& t) {
-  auto split = [](std::chrono::milliseconds ms, auto setter) {
-    setter(static_cast<time_t>(ms.count() / 1000), static_cast<time_t>((ms.count() % 1000) * 1000));
-  };
-  split(t.connect, [&](time_t s, time_t us) { c.set_connection_timeout(s, us); });
-  split(t.read, [&](time_t s, time_t us) { c.set_read_timeout(s, us); });
-  split(t.write, [&](time_t s, time_t us) { c.set_write_timeout(s, us); });
-}
+/// One kept-alive connection to a destination: the socket and the bytes read past the
+/// last response (none, unless the destination misbehaves).
+class UpstreamConnection {
+ public:
+  UpstreamConnection(int fd, std::string host) : fd_(fd), host_(std::move(host)) {}
+  ~UpstreamConnection() { ::close(fd_); }
+  UpstreamConnection(const UpstreamConnection&) = delete;
+  UpstreamConnection& operator=(const UpstreamConnection&) = delete;
+
+  int fd() const noexcept { return fd_; }
+  const std::string& host() const noexcept { return host_; }  ///< the Host header value
+  std::string buffer;  ///< received, not yet consumed
+
+  /// Sets the per-call read and write time-outs (SO_RCVTIMEO / SO_SNDTIMEO).
+  void set_timeouts(std::chrono::milliseconds read, std::chrono::milliseconds write) {
+    if (read != read_) set_option(SO_RCVTIMEO, read_ = read);
+    if (write != write_) set_option(SO_SNDTIMEO, write_ = write);
+  }
+
+  /// True when the destination has not closed (or written to) the idle connection.
+  bool usable() const {
+    char c;
+    ssize_t n = ::recv(fd_, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+  }
+
+ private:
+  void set_option(int name, std::chrono::milliseconds ms) {
+    timeval tv{static_cast<time_t>(ms.count() / 1000), static_cast<suseconds_t>((ms.count() % 1000) * 1000)};
+    ::setsockopt(fd_, SOL_SOCKET, name, &tv, sizeof tv);
+  }
+
+  int fd_;
+  std::string host_;
+  std::chrono::milliseconds read_{0}, write_{0};
+};
+
+namespace {
 
 bool idempotent(const std::string& method) { return method == "GET" || method == "HEAD"; }
 
+struct Failure {
+  Outcome outcome;
+  std::string detail;
+};
+
+bool would_block() { return errno == EAGAIN || errno == EWOULDBLOCK; }
+
+// Connects with a bounded wait: a non-blocking connect() polled for `timeout`, then the
+// socket is made blocking again (reads and writes are bounded by SO_RCVTIMEO/SO_SNDTIMEO).
+std::unique_ptr<UpstreamConnection> connect_to(const std::string& origin, std::chrono::milliseconds timeout,
+                                               Failure& failure) {
+  auto url = parse_url(origin);
+  if (!url || url->scheme != "http") {
+    failure = {Outcome::connect_failed, "destino não suportado (apenas http): " + origin};
+    return nullptr;
+  }
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  const std::string port = std::to_string(url->port);
+  if (int rc = ::getaddrinfo(url->host.c_str(), port.c_str(), &hints, &found); rc != 0) {
+    failure = {Outcome::connect_failed, std::string("resolução de nome: ") + ::gai_strerror(rc)};
+    return nullptr;
+  }
+  std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> list(found, &::freeaddrinfo);
+  failure = {Outcome::connect_failed, "sem endereço"};
+  for (addrinfo* a = found; a; a = a->ai_next) {
+    int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
+    if (fd < 0) continue;
+    int rc = ::connect(fd, a->ai_addr, a->ai_addrlen);
+    if (rc < 0 && errno == EINPROGRESS) {
+      pollfd p{fd, POLLOUT, 0};
+      rc = ::poll(&p, 1, static_cast<int>(timeout.count()));
+      if (rc == 0) {
+        ::close(fd);
+        failure = {Outcome::timeout, "tempo de conexão esgotado"};
+        continue;
+      }
+      int err = 0;
+      socklen_t len = sizeof err;
+      if (rc < 0 || ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0 || err != 0) {
+        ::close(fd);
+        failure = {Outcome::connect_failed, std::string("conexão: ") + std::strerror(err ? err : errno)};
+        continue;
+      }
+    } else if (rc < 0) {
+      failure = {Outcome::connect_failed, std::string("conexão: ") + std::strerror(errno)};
+      ::close(fd);
+      continue;
+    }
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    int one = 1;
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    const bool default_port = url->port == 80;
+    return std::make_unique<UpstreamConnection>(fd, default_port ? url->host : url->host + ":" + port);
+  }
+  return nullptr;
+}
+
+bool send_all(int fd, std::string_view data, Failure& failure) {
+  while (!data.empty()) {
+    ssize_t n = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      failure = would_block() ? Failure{Outcome::timeout, "tempo de escrita esgotado"}
+                              : Failure{Outcome::failed, std::string("escrita: ") + std::strerror(errno)};
+      return false;
+    }
+    data.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+// Appends what arrives to `buf`: >0 bytes read, 0 the destination closed, <0 failure set.
+ssize_t receive(UpstreamConnection& c, std::string& buf, Failure& failure) {
+  char chunk[16384];
+  for (;;) {
+    ssize_t n = ::recv(c.fd(), chunk, sizeof chunk, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      failure = would_block() ? Failure{Outcome::timeout, "tempo de leitura esgotado"}
+                              : Failure{Outcome::failed, std::string("leitura: ") + std::strerror(errno)};
+      return -1;
+    }
+    buf.append(chunk, static_cast<std::size_t>(n));
+    return n;
+  }
+}
+
 }  // namespace
+
+// ---- BodyStream --------------------------------------------------------------------------
+
+// The body still to be read: its framing, progress and the connection it arrives on.
+struct BodyStream::State {
+  UpstreamPool* pool = nullptr;
+  std::string origin;
+  std::unique_ptr<UpstreamConnection> conn;
+  wire::Framing framing = wire::Framing::until_close;
+  std::uint64_t remaining = 0;  ///< Framing::length: bytes still to come
+  wire::ChunkedDecoder chunked;
+  std::uint64_t delivered = 0;  ///< body bytes handed out so far (inline part included)
+  std::uint64_t max = 0;
+  bool keep_alive = false;
+
+  // Moves the body bytes in conn->buffer to `out`; true once the body is complete.
+  bool take(std::string& out) {
+    std::string& in = conn->buffer;
+    switch (framing) {
+      case wire::Framing::none:
+        return true;
+      case wire::Framing::length: {
+        std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(remaining, in.size()));
+        out.append(in, 0, n);
+        in.erase(0, n);
+        remaining -= n;
+        return remaining == 0;
+      }
+      case wire::Framing::chunked: {
+        std::size_t used = chunked.feed(in, out);
+        in.erase(0, used);
+        return chunked.done();
+      }
+      case wire::Framing::until_close:
+        out.append(in);
+        in.clear();
+        return false;  // complete only when the destination closes
+    }
+    return false;
+  }
+
+  // Reads the body into `out` until it is complete or `out` holds at least `limit` bytes.
+  // Returns complete/ok; on failure sets `failure` and returns false via `ok`.
+  bool read_until(std::string& out, std::size_t limit, bool& complete, Failure& failure) {
+    complete = take(out);
+    while (!complete && out.size() < limit) {
+      if (chunked.failed()) {
+        failure = {Outcome::failed, "codificação chunked inválida"};
+        return false;
+      }
+      ssize_t n = receive(*conn, conn->buffer, failure);
+      if (n < 0) return false;
+      if (n == 0) {
+        if (framing == wire::Framing::until_close) {
+          complete = true;
+          break;
+        }
+        failure = {Outcome::failed, "o destino fechou a conexão no meio do corpo"};
+        return false;
+      }
+      complete = take(out);
+    }
+    if (chunked.failed()) {
+      failure = {Outcome::failed, "codificação chunked inválida"};
+      return false;
+    }
+    delivered += out.size();
+    if (delivered > max) {
+      failure = {Outcome::too_large, "corpo acima do limite"};
+      return false;
+    }
+    return true;
+  }
+
+  // A complete body: the connection may serve the next call.
+  void finish() {
+    if (keep_alive && conn->buffer.empty() && framing != wire::Framing::until_close) pool->give_back(origin, std::move(conn));
+    conn.reset();
+  }
+};
+
+BodyStream::BodyStream(std::unique_ptr<State> state) : state_(std::move(state)) {}
+BodyStream::~BodyStream() = default;
+
+bool BodyStream::pump(const Write& write) {
+  if (!state_ || !state_->conn) return false;
+  for (;;) {
+    std::string piece;
+    bool complete = false;
+    Failure failure{Outcome::failed, ""};
+    // Whatever one read brings is passed on at once: waiting for more would hold back bytes
+    // the caller could already have while the destination pauses.
+    if (!state_->read_until(piece, 1, complete, failure)) {
+      state_->conn.reset();
+      return false;
+    }
+    if (!piece.empty() && !write(piece.data(), piece.size())) {
+      state_->conn.reset();  // the caller left mid-body: the connection is not reusable
+      return false;
+    }
+    if (complete) {
+      state_->finish();
+      return true;
+    }
+  }
+}
+
+// ---- UpstreamPool ------------------------------------------------------------------------
 
 UpstreamPool::UpstreamPool(Timeouts timeouts, UpstreamLimits limits) : timeouts_(timeouts), limits_(limits) {}
 
 UpstreamPool::~UpstreamPool() = default;
 
-std::unique_ptr<httplib::Client> UpstreamPool::make_client(const std::string& origin) const {
-  auto c = std::make_unique<httplib::Client>(origin);
-  c->set_keep_alive(true);
-  c->set_tcp_nodelay(true);
-  c->set_follow_location(false);  // redirects go back to the caller as they are
-  c->set_url_encode(false);       // targets are encoded by the gateway already
-  // The gateway asks for identity bodies (it drops Accept-Encoding); should a destination
-  // compress anyway, the body is decoded here and Content-Encoding is not passed on.
-  c->set_decompress(true);
-  set_timeouts(*c, timeouts_);
-  return c;
-}
-
-std::unique_ptr<httplib::Client> UpstreamPool::lease(const std::string& origin, bool& reused) {
+std::unique_ptr<UpstreamConnection> UpstreamPool::lease(const std::string& origin, bool& reused) {
   auto now = Clock::now();
-  std::vector<std::unique_ptr<httplib::Client>> expired;  // closed outside the lock
-  std::unique_ptr<httplib::Client> out;
+  std::vector<std::unique_ptr<UpstreamConnection>> stale;  // closed outside the lock
+  std::unique_ptr<UpstreamConnection> out;
   {
     std::lock_guard lock(mutex_);
     Host& h = hosts_[origin];
@@ -50,125 +276,128 @@ std::unique_ptr<httplib::Client> UpstreamPool::lease(const std::string& origin, 
       Idle item = std::move(h.idle.back());
       h.idle.pop_back();
       if (now - item.since > limits_.idle) {
-        expired.push_back(std::move(item.client));
+        stale.push_back(std::move(item.connection));
         continue;
       }
-      out = std::move(item.client);
+      out = std::move(item.connection);
       break;
     }
-    reused = out && out->is_socket_open();
-    if (reused) ++h.reused;
-    else ++h.opened;
   }
-  if (!out) out = make_client(origin);
+  if (out && !out->usable()) {
+    stale.push_back(std::move(out));
+    out.reset();
+  }
+  reused = out != nullptr;
+  std::lock_guard lock(mutex_);
+  Host& h = hosts_[origin];
+  if (reused) ++h.reused;
   return out;
 }
 
-void UpstreamPool::give_back(const std::string& origin, std::unique_ptr<httplib::Client> client) {
+void UpstreamPool::give_back(const std::string& origin, std::unique_ptr<UpstreamConnection> connection) {
   std::lock_guard lock(mutex_);
   Host& h = hosts_[origin];
-  if (h.idle.size() >= limits_.max_idle_per_host) return;  // `client` closes as it goes out of scope
-  h.idle.push_back({std::move(client), Clock::now()});
+  if (h.idle.size() >= limits_.max_idle_per_host) return;  // `connection` closes as it goes out of scope
+  h.idle.push_back({std::move(connection), Clock::now()});
 }
 
-UpstreamResult UpstreamPool::send_once(httplib::Client& client, const UpstreamRequest& req, bool& got_bytes) {
+UpstreamResult UpstreamPool::exchange(std::unique_ptr<UpstreamConnection>& conn, const UpstreamRequest& req,
+                                      const Timeouts& t, bool& got_bytes) {
   UpstreamResult out;
-  httplib::Request hreq;
-  hreq.method = req.method;
-  hreq.path = req.target;
-  for (const auto& [k, v] : req.headers) hreq.headers.emplace(k, v);
-  if (!req.body.empty()) {
-    hreq.body = req.body;
-    hreq.set_header("Content-Type", req.content_type);
+  Failure failure{Outcome::failed, ""};
+  auto fail = [&]() {
+    out.outcome = failure.outcome;
+    out.detail = std::move(failure.detail);
+    out.body.clear();
+    conn.reset();
+    return std::move(out);
+  };
+  if (!conn) {
+    conn = connect_to(req.origin, t.connect, failure);
+    if (!conn) return fail();
+    std::lock_guard lock(mutex_);
+    ++hosts_[req.origin].opened;
   }
-  bool too_large = false;
-  const std::size_t max = limits_.max_response_bytes;
-  hreq.response_handler = [&](const httplib::Response& r) {
-    got_bytes = true;
-    if (!r.has_header("Content-Length")) return true;
-    std::uint64_t declared = 0;
-    try {
-      declared = std::stoull(r.get_header_value("Content-Length"));
-    } catch (const std::exception&) {
-      return true;  // cpp-httplib itself rejects a malformed length while reading
-    }
-    if (declared > max) {
-      too_large = true;
-      return false;
-    }
-    out.body.reserve(static_cast<std::size_t>(declared));
-    return true;
-  };
-  hreq.content_receiver = [&](const char* data, std::size_t len, std::uint64_t, std::uint64_t) {
-    got_bytes = true;
-    if (out.body.size() + len > max) {
-      too_large = true;
-      return false;
-    }
-    out.body.append(data, len);
-    return true;
-  };
+  conn->set_timeouts(t.read, t.write);
+  conn->buffer.clear();
 
-  httplib::Response hres;
-  httplib::Error err = httplib::Error::Success;
-  auto started = Clock::now();
-  bool ok = client.send(hreq, hres, err);
-  out.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - started);
-  if (ok) {
-    out.outcome = UpstreamResult::Outcome::ok;
-    out.status = hres.status;
-    out.headers.reserve(hres.headers.size());
-    for (const auto& [k, v] : hres.headers) out.headers.emplace_back(k, v);
-    return out;
+  std::string head = wire::request_head(req.method, conn->host(), req.target, req.headers, req.body.size(), req.content_type);
+  if (req.body.size() < 16 * 1024) {  // one write for the common small request
+    head += req.body;
+    if (!send_all(conn->fd(), head, failure)) return fail();
+  } else if (!send_all(conn->fd(), head, failure) || !send_all(conn->fd(), req.body, failure)) {
+    return fail();
   }
-  out.body.clear();
-  out.detail = httplib::to_string(err);
-  switch (err) {
-    case httplib::Error::Canceled:
-      out.outcome = too_large ? UpstreamResult::Outcome::too_large : UpstreamResult::Outcome::failed;
-      break;
-    case httplib::Error::ConnectionTimeout:
-      out.outcome = UpstreamResult::Outcome::timeout;
-      break;
-    case httplib::Error::Connection:
-    case httplib::Error::BindIPAddress:
-    case httplib::Error::SSLConnection:
-    case httplib::Error::SSLLoadingCerts:
-    case httplib::Error::SSLServerVerification:
-      out.outcome = UpstreamResult::Outcome::connect_failed;
-      break;
-    case httplib::Error::Read:
-    case httplib::Error::Write: {
-      // cpp-httplib reports a read time-out as a read error; the elapsed time tells them apart.
-      auto limit = err == httplib::Error::Read ? timeouts_.read : timeouts_.write;
-      bool timed_out = out.elapsed >= std::chrono::duration_cast<std::chrono::microseconds>(limit) * 95 / 100;
-      out.outcome = timed_out ? UpstreamResult::Outcome::timeout : UpstreamResult::Outcome::failed;
+
+  wire::ResponseHead rh;
+  for (;;) {
+    auto parsed = wire::parse_response_head(conn->buffer, req.method, rh);
+    if (parsed == wire::HeadResult::malformed) {
+      failure = {Outcome::failed, "cabeçalho de resposta inválido"};
+      return fail();
+    }
+    if (parsed == wire::HeadResult::complete) {
+      conn->buffer.erase(0, rh.size);
+      if (rh.status >= 100 && rh.status < 200 && rh.status != 101) continue;  // interim answer
       break;
     }
-    default:
-      out.outcome = UpstreamResult::Outcome::failed;
+    ssize_t n = receive(*conn, conn->buffer, failure);
+    if (n < 0) return fail();
+    if (n == 0) {
+      failure = {Outcome::failed, "o destino fechou a conexão sem responder"};
+      return fail();
+    }
+    got_bytes = true;
   }
+  got_bytes = true;
+  for (const auto& [k, v] : rh.headers) {
+    if (header_is(k, "Content-Encoding") && !header_is(v, "identity")) {
+      // Asked for identity; an encoded body cannot be passed on without decoding it.
+      failure = {Outcome::failed, "o destino respondeu com Content-Encoding " + v + " sem que fosse pedido"};
+      return fail();
+    }
+  }
+  out.status = rh.status;
+  out.headers = std::move(rh.headers);
+  if (rh.framing == wire::Framing::length) {
+    out.content_length = rh.content_length;
+    if (rh.content_length > limits_.max_response_bytes) {
+      failure = {Outcome::too_large, "corpo anunciado acima do limite"};
+      return fail();
+    }
+  }
+
+  auto state = std::make_unique<BodyStream::State>();
+  state->pool = this;
+  state->origin = req.origin;
+  state->framing = rh.framing;
+  state->remaining = rh.content_length;
+  state->keep_alive = rh.keep_alive;
+  state->max = limits_.max_response_bytes;
+  state->conn = std::move(conn);
+  // Read whole unless the caller can stream and the body is (or may be) large.
+  const std::size_t limit = req.stream_large_body ? limits_.inline_body_bytes : limits_.max_response_bytes + 1;
+  bool complete = false;
+  if (!state->read_until(out.body, limit, complete, failure)) return fail();
+  out.outcome = Outcome::ok;
+  if (complete) state->finish();
+  else out.rest = std::shared_ptr<BodyStream>(new BodyStream(std::move(state)));
   return out;
 }
 
 UpstreamResult UpstreamPool::send(const UpstreamRequest& req) {
   bool reused = false;
-  auto client = lease(req.origin, reused);
+  auto conn = lease(req.origin, reused);
   bool got_bytes = false;
-  UpstreamResult r = send_once(*client, req, got_bytes);
-  if (r.outcome == UpstreamResult::Outcome::failed && reused && !got_bytes && idempotent(req.method)) {
+  auto started = Clock::now();
+  UpstreamResult r = exchange(conn, req, timeouts_, got_bytes);
+  if (r.outcome == Outcome::failed && reused && !got_bytes && idempotent(req.method)) {
     // The destination closed the idle connection just as it was reused: try a new one.
-    {
-      std::lock_guard lock(mutex_);
-      ++hosts_[req.origin].opened;
-    }
-    client = make_client(req.origin);
+    conn.reset();
     got_bytes = false;
-    auto elapsed = r.elapsed;
-    r = send_once(*client, req, got_bytes);
-    r.elapsed += elapsed;
+    r = exchange(conn, req, timeouts_, got_bytes);
   }
-  if (r.outcome == UpstreamResult::Outcome::ok) give_back(req.origin, std::move(client));
+  r.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - started);
   return r;
 }
 
@@ -176,19 +405,20 @@ UpstreamResult UpstreamPool::probe(const std::string& url, std::chrono::millisec
   UpstreamResult r;
   auto u = parse_url(url);
   if (!u) {
-    r.outcome = UpstreamResult::Outcome::connect_failed;
+    r.outcome = Outcome::connect_failed;
     r.detail = "endereço inválido";
     return r;
   }
-  auto client = make_client(u->origin());
-  Timeouts t{timeout, timeout, timeout};
-  set_timeouts(*client, t);
-  client->set_keep_alive(false);
   UpstreamRequest req;
   req.origin = u->origin();
   req.target = u->target();
+  req.headers.emplace_back("Connection", "close");
+  std::unique_ptr<UpstreamConnection> conn;  // a fresh connection, not pooled
   bool got_bytes = false;
-  return send_once(*client, req, got_bytes);
+  auto started = Clock::now();
+  r = exchange(conn, req, Timeouts{timeout, timeout, timeout}, got_bytes);
+  r.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - started);
+  return r;
 }
 
 std::map<std::string, UpstreamPool::HostStats> UpstreamPool::stats() const {

@@ -1,14 +1,18 @@
-// HTTP calls to destinations over kept-alive connections: one pool of cpp-httplib clients
-// per destination host (scheme://host:port). A client carries one connection and serves one
-// call at a time, so a call leases a client and gives it back when done; idle clients past
-// `idle` are closed, and at most `max_idle_per_host` are kept per host.
+// HTTP calls to destinations over kept-alive connections: a pool of idle connections per
+// destination host (scheme://host:port). A call leases a connection, writes the request,
+// reads the response head and then either the whole body (small bodies, and callers that
+// need it whole) or only its start: the rest is read on demand by a BodyStream while the
+// caller writes it on, so a large answer crosses the gateway without being held in memory.
+// A connection goes back to the pool once its response was read completely.
 //
-// Bodies are read with a content receiver straight into the response buffer, bounded by
-// `max_response_bytes`. (cadastre::http::Response holds the body as one string, so the
-// gateway cannot yet stream a body to its caller while it is still arriving.)
+// The client is our own (plain sockets, wire.hpp): cpp-httplib's client cannot hand back a
+// response before its body is read, and it polls before every read. Destinations are
+// plain HTTP (TLS would be added here).
 #pragma once
 
 #include <atomic>
+#include <functional>
+#include <optional>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -20,10 +24,6 @@
 #include "gateway/config.hpp"
 #include "gateway/headers.hpp"
 
-namespace httplib {
-class Client;
-}
-
 namespace cadastre::gateway {
 
 struct UpstreamRequest {
@@ -33,6 +33,32 @@ struct UpstreamRequest {
   HeaderList headers;
   std::string body;          ///< empty for GET and HEAD
   std::string content_type;  ///< of `body`
+  /// Bodies over UpstreamLimits::inline_body_bytes come back as a BodyStream instead of
+  /// being read whole (the forwarder); other callers always get the whole body.
+  bool stream_large_body = false;
+};
+
+class UpstreamConnection;
+class UpstreamPool;
+
+/// The unread rest of a response body, still on its connection.
+class BodyStream {
+ public:
+  using Write = std::function<bool(const char* data, std::size_t size)>;
+  ~BodyStream();
+  BodyStream(const BodyStream&) = delete;
+  BodyStream& operator=(const BodyStream&) = delete;
+
+  /// Reads the rest of the body and passes it to `write` piece by piece. False when the
+  /// destination broke off or timed out, the body passed max_response_bytes, or `write`
+  /// returned false (the caller left); the connection is then closed, not reused.
+  bool pump(const Write& write);
+
+ private:
+  friend class UpstreamPool;
+  struct State;
+  explicit BodyStream(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
 };
 
 struct UpstreamResult {
@@ -46,7 +72,9 @@ struct UpstreamResult {
   Outcome outcome = Outcome::failed;
   int status = 0;
   HeaderList headers;
-  std::string body;
+  std::string body;    ///< the whole body, or its first part when `rest` is set
+  std::shared_ptr<BodyStream> rest;             ///< the remainder of a streamed body
+  std::optional<std::uint64_t> content_length;  ///< the whole body's length, when announced
   std::string detail;  ///< what went wrong (for logs; never shown to callers)
   std::chrono::microseconds elapsed{0};
 };
@@ -74,18 +102,19 @@ class UpstreamPool {
   const Timeouts& timeouts() const noexcept { return timeouts_; }
 
  private:
+  friend class BodyStream;
   struct Idle {
-    std::unique_ptr<httplib::Client> client;
+    std::unique_ptr<UpstreamConnection> connection;
     std::chrono::steady_clock::time_point since;
   };
   struct Host {
     std::vector<Idle> idle;
     std::uint64_t opened = 0, reused = 0;
   };
-  std::unique_ptr<httplib::Client> lease(const std::string& origin, bool& reused);
-  void give_back(const std::string& origin, std::unique_ptr<httplib::Client> client);
-  std::unique_ptr<httplib::Client> make_client(const std::string& origin) const;
-  UpstreamResult send_once(httplib::Client& client, const UpstreamRequest& req, bool& got_bytes);
+  std::unique_ptr<UpstreamConnection> lease(const std::string& origin, bool& reused);
+  void give_back(const std::string& origin, std::unique_ptr<UpstreamConnection> connection);
+  UpstreamResult exchange(std::unique_ptr<UpstreamConnection>& conn, const UpstreamRequest& req, const Timeouts& t,
+                          bool& got_bytes);
 
   Timeouts timeouts_;
   UpstreamLimits limits_;

@@ -59,6 +59,13 @@ struct Response {
   std::string body;
   std::string content_type = "application/json; charset=utf-8";
   Headers headers;
+  /// Writes one piece of a streamed body; false once the caller has gone.
+  using BodyWriter = std::function<bool(const char* data, std::size_t size)>;
+  /// When set, the body is `body` followed by what `stream` writes, sent as it is produced
+  /// (with Content-Length when `stream_length` gives the whole body's length, else chunked).
+  /// `stream` returns false when it could not complete the body: the connection is closed.
+  std::function<bool(const BodyWriter& write)> stream;
+  std::optional<std::uint64_t> stream_length;
 
   static Response json(std::string body, int status = 200);
   static Response text(std::string body, std::string content_type, int status = 200);

@@ -54,6 +54,43 @@ errc errc_for_status(int status) {
 
 const char* kAllowHeaders = "Authorization, Content-Type, X-Auth-Token, X-Tn-Token, X-Request-Id, X-Origin, If-None-Match";
 const char* kExposeHeaders = "ETag, X-Request-Id, X-Target-URL, Retry-After, Location, Content-Disposition";
+
+// Hands a streamed body to cpp-httplib: `body` first, then whatever `stream` writes. With a
+// known length the answer carries Content-Length, unless the caller accepts compression:
+// cpp-httplib compresses only chunked provider bodies. A stream that fails (or a caller
+// that leaves) ends the provider with false: the connection closes.
+void stream_body(Response res, const httplib::Request& hreq, httplib::Response& hres) {
+  struct Body {
+    std::string head;
+    std::function<bool(const Response::BodyWriter&)> rest;
+    bool started = false;
+    bool run(httplib::DataSink& sink) {
+      if (started) return false;  // called again: the stream wrote less than it announced
+      started = true;
+      Response::BodyWriter write = [&sink](const char* data, std::size_t size) {
+        return sink.is_writable() && sink.write(data, size);
+      };
+      if (!head.empty() && !write(head.data(), head.size())) return false;
+      return rest(write);
+    }
+  };
+  auto body = std::make_shared<Body>();
+  body->head = std::move(res.body);
+  body->rest = std::move(res.stream);
+  const std::string accepted = hreq.get_header_value("Accept-Encoding");
+  const bool compressible = accepted.find("gzip") != std::string::npos || accepted.find("br") != std::string::npos;
+  if (res.stream_length && !compressible) {
+    hres.set_content_provider(static_cast<std::size_t>(*res.stream_length), res.content_type,
+                              [body](std::size_t, std::size_t, httplib::DataSink& sink) { return body->run(sink); });
+  } else {
+    hres.set_chunked_content_provider(res.content_type, [body](std::size_t, httplib::DataSink& sink) {
+      if (!body->run(sink)) return false;
+      sink.done();
+      return true;
+    });
+  }
+}
+
 }  // namespace
 
 struct Server::Impl {
@@ -192,7 +229,12 @@ bool Server::bind() {
     Response res = handle(req);
     hres.status = res.status;
     for (const auto& [k, v] : res.headers.items) hres.set_header(k, v);
-    if (res.status != 204 && res.status != 304) hres.set_content(std::move(res.body), res.content_type);
+    if (res.status == 204 || res.status == 304) return;
+    if (res.stream && hreq.method != "HEAD") {
+      stream_body(std::move(res), hreq, hres);
+      return;
+    }
+    hres.set_content(std::move(res.body), res.content_type);
   };
   svr.Get(".*", dispatch);
   svr.Post(".*", dispatch);
