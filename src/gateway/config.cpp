@@ -303,9 +303,10 @@ Config parse_config(std::string_view json, const std::string& base_dir) {
   }
   if (auto u = member(o, "upstream")) {
     object uo = as_object(*u, "upstream");
-    only_keys(uo, "upstream", {"max_idle_per_host", "idle_ms", "inline_body_kb", "max_response_mb"});
+    only_keys(uo, "upstream", {"max_idle_per_host", "idle_ms", "inline_body_kb", "max_response_mb", "ca_file"});
     if (auto v = opt_int(uo, "max_idle_per_host", "upstream.", 0, 10000)) c.upstream.max_idle_per_host = static_cast<std::size_t>(*v);
     if (auto v = opt_int(uo, "idle_ms", "upstream.", 1, 3600000)) c.upstream.idle = std::chrono::milliseconds(*v);
+    if (auto f = opt_string(uo, "ca_file", "upstream.")) c.upstream.ca_file = !f->empty() && f->front() == '/' ? *f : base_dir + "/" + *f;
     if (auto v = opt_int(uo, "inline_body_kb", "upstream.", 1, 1 << 20))
       c.upstream.inline_body_bytes = static_cast<std::size_t>(*v) << 10;
     if (auto v = opt_int(uo, "max_response_mb", "upstream.", 1, 1 << 20))

@@ -37,6 +37,9 @@ struct UpstreamLimits {
   /// Largest body accepted: a larger announced length → 502 before anything is sent on;
   /// a streamed body that grows past it is cut off (the caller's connection is closed).
   std::size_t max_response_bytes = 1024u << 20;
+  /// Extra trusted CA certificates (PEM file) for https destinations, besides the
+  /// system's (e.g. a municipality's private CA); "" for the system store only.
+  std::string ca_file;
 };
 
 /// How the gateway obtains the token of an authenticated provider (OAuth 2 client

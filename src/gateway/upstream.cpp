@@ -7,11 +7,15 @@
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
+#include "cadastre/error.hpp"
 #include "gateway/url.hpp"
 #include "gateway/wire.hpp"
 
@@ -20,12 +24,20 @@ namespace cadastre::gateway {
 using Clock = std::chrono::steady_clock;
 using Outcome = UpstreamResult::Outcome;
 
-/// One kept-alive connection to a destination: the socket and the bytes read past the
-/// last response (none, unless the destination misbehaves).
+struct Failure {
+  UpstreamResult::Outcome outcome;
+  std::string detail;
+};
+
+/// One kept-alive connection to a destination: the socket (with its TLS session for https)
+/// and the bytes read past the last response (none, unless the destination misbehaves).
 class UpstreamConnection {
  public:
   UpstreamConnection(int fd, std::string host) : fd_(fd), host_(std::move(host)) {}
-  ~UpstreamConnection() { ::close(fd_); }
+  ~UpstreamConnection() {
+    if (ssl_) SSL_free(ssl_);
+    ::close(fd_);
+  }
   UpstreamConnection(const UpstreamConnection&) = delete;
   UpstreamConnection& operator=(const UpstreamConnection&) = delete;
 
@@ -39,11 +51,69 @@ class UpstreamConnection {
     if (write != write_) set_option(SO_SNDTIMEO, write_ = write);
   }
 
+  /// TLS handshake with certificate and host name verification (SNI for names).
+  bool start_tls(SSL_CTX* ctx, const std::string& name, Failure& failure) {
+    ssl_ = SSL_new(ctx);
+    if (!ssl_ || SSL_set_fd(ssl_, fd_) != 1) return tls_failed(failure, 0);
+    X509_VERIFY_PARAM* param = SSL_get0_param(ssl_);
+    if (X509_VERIFY_PARAM_set1_ip_asc(param, name.c_str()) != 1) {  // not an IP literal
+      SSL_set_tlsext_host_name(ssl_, name.c_str());
+      if (SSL_set1_host(ssl_, name.c_str()) != 1) return tls_failed(failure, 0);
+    }
+    int rc = SSL_connect(ssl_);
+    return rc == 1 || tls_failed(failure, rc);
+  }
+
   /// True when the destination has not closed (or written to) the idle connection.
   bool usable() const {
     char c;
     ssize_t n = ::recv(fd_, &c, 1, MSG_PEEK | MSG_DONTWAIT);
     return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+  }
+
+  bool send_all(std::string_view data, Failure& failure) {
+    while (!data.empty()) {
+      ssize_t n;
+      if (ssl_) {
+        ERR_clear_error();
+        int rc = SSL_write(ssl_, data.data(), static_cast<int>(std::min<std::size_t>(data.size(), 1 << 30)));
+        if (rc <= 0) return io_failed(failure, rc, "escrita");
+        n = rc;
+      } else {
+        n = ::send(fd_, data.data(), data.size(), MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return io_failed(failure, -1, "escrita");
+      }
+      data.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return true;
+  }
+
+  /// Appends what arrives to `buffer`: >0 bytes read, 0 the destination closed, <0 failure.
+  ssize_t receive(Failure& failure) {
+    char chunk[16384];
+    for (;;) {
+      ssize_t n;
+      if (ssl_) {
+        ERR_clear_error();
+        int rc = SSL_read(ssl_, chunk, sizeof chunk);
+        if (rc <= 0 && SSL_get_error(ssl_, rc) == SSL_ERROR_ZERO_RETURN) return 0;
+        if (rc <= 0) {
+          io_failed(failure, rc, "leitura");
+          return -1;
+        }
+        n = rc;
+      } else {
+        n = ::recv(fd_, chunk, sizeof chunk, 0);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+          io_failed(failure, -1, "leitura");
+          return -1;
+        }
+      }
+      buffer.append(chunk, static_cast<std::size_t>(n));
+      return n;
+    }
   }
 
  private:
@@ -52,8 +122,39 @@ class UpstreamConnection {
     ::setsockopt(fd_, SOL_SOCKET, name, &tv, sizeof tv);
   }
 
+  // A socket time-out shows as EAGAIN (plain) or SSL_ERROR_WANT_* / SYSCALL with EAGAIN.
+  bool io_failed(Failure& failure, int rc, const char* what) {
+    const int saved = errno;
+    bool timed_out = saved == EAGAIN || saved == EWOULDBLOCK;
+    if (ssl_) {
+      int err = SSL_get_error(ssl_, rc);
+      timed_out = err == SSL_ERROR_WANT_READ || err == SSL_ERROR_WANT_WRITE || (err == SSL_ERROR_SYSCALL && timed_out);
+    }
+    failure = timed_out ? Failure{UpstreamResult::Outcome::timeout, std::string("tempo de ") + what + " esgotado"}
+                        : Failure{UpstreamResult::Outcome::failed, std::string(what) + ": " + std::strerror(saved)};
+    return false;
+  }
+
+  bool tls_failed(Failure& failure, int rc) {
+    if (ssl_ && rc <= 0) {
+      int err = SSL_get_error(ssl_, rc);
+      if (err == SSL_ERROR_WANT_READ || err == SSL_ERROR_WANT_WRITE) {
+        failure = {UpstreamResult::Outcome::timeout, "tempo esgotado no aperto de mão TLS"};
+        return false;
+      }
+    }
+    std::string detail = "TLS: ";
+    long verify = ssl_ ? SSL_get_verify_result(ssl_) : X509_V_OK;
+    if (verify != X509_V_OK) detail += X509_verify_cert_error_string(verify);
+    else if (unsigned long e = ERR_get_error()) detail += ERR_reason_error_string(e) ? ERR_reason_error_string(e) : "erro";
+    else detail += "falha no aperto de mão";
+    failure = {UpstreamResult::Outcome::connect_failed, detail};
+    return false;
+  }
+
   int fd_;
   std::string host_;
+  SSL* ssl_ = nullptr;
   std::chrono::milliseconds read_{0}, write_{0};
 };
 
@@ -61,20 +162,14 @@ namespace {
 
 bool idempotent(const std::string& method) { return method == "GET" || method == "HEAD"; }
 
-struct Failure {
-  Outcome outcome;
-  std::string detail;
-};
-
-bool would_block() { return errno == EAGAIN || errno == EWOULDBLOCK; }
-
 // Connects with a bounded wait: a non-blocking connect() polled for `timeout`, then the
 // socket is made blocking again (reads and writes are bounded by SO_RCVTIMEO/SO_SNDTIMEO).
-std::unique_ptr<UpstreamConnection> connect_to(const std::string& origin, std::chrono::milliseconds timeout,
+std::unique_ptr<UpstreamConnection> connect_to(const std::string& origin, const Timeouts& t, SSL_CTX* tls,
                                                Failure& failure) {
+  const std::chrono::milliseconds timeout = t.connect;
   auto url = parse_url(origin);
-  if (!url || url->scheme != "http") {
-    failure = {Outcome::connect_failed, "destino não suportado (apenas http): " + origin};
+  if (!url) {
+    failure = {Outcome::connect_failed, "destino inválido: " + origin};
     return nullptr;
   }
   addrinfo hints{};
@@ -115,40 +210,14 @@ std::unique_ptr<UpstreamConnection> connect_to(const std::string& origin, std::c
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     int one = 1;
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    const bool default_port = url->port == 80;
-    return std::make_unique<UpstreamConnection>(fd, default_port ? url->host : url->host + ":" + port);
+    const bool https = url->scheme == "https";
+    const bool default_port = url->port == (https ? 443 : 80);
+    auto conn = std::make_unique<UpstreamConnection>(fd, default_port ? url->host : url->host + ":" + port);
+    conn->set_timeouts(t.read, t.write);  // also bounds the TLS handshake
+    if (https && !conn->start_tls(tls, url->host, failure)) return nullptr;
+    return conn;
   }
   return nullptr;
-}
-
-bool send_all(int fd, std::string_view data, Failure& failure) {
-  while (!data.empty()) {
-    ssize_t n = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      failure = would_block() ? Failure{Outcome::timeout, "tempo de escrita esgotado"}
-                              : Failure{Outcome::failed, std::string("escrita: ") + std::strerror(errno)};
-      return false;
-    }
-    data.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
-}
-
-// Appends what arrives to `buf`: >0 bytes read, 0 the destination closed, <0 failure set.
-ssize_t receive(UpstreamConnection& c, std::string& buf, Failure& failure) {
-  char chunk[16384];
-  for (;;) {
-    ssize_t n = ::recv(c.fd(), chunk, sizeof chunk, 0);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      failure = would_block() ? Failure{Outcome::timeout, "tempo de leitura esgotado"}
-                              : Failure{Outcome::failed, std::string("leitura: ") + std::strerror(errno)};
-      return -1;
-    }
-    buf.append(chunk, static_cast<std::size_t>(n));
-    return n;
-  }
 }
 
 }  // namespace
@@ -202,7 +271,7 @@ struct BodyStream::State {
         failure = {Outcome::failed, "codificação chunked inválida"};
         return false;
       }
-      ssize_t n = receive(*conn, conn->buffer, failure);
+      ssize_t n = conn->receive(failure);
       if (n < 0) return false;
       if (n == 0) {
         if (framing == wire::Framing::until_close) {
@@ -261,7 +330,16 @@ bool BodyStream::pump(const Write& write) {
 
 // ---- UpstreamPool ------------------------------------------------------------------------
 
-UpstreamPool::UpstreamPool(Timeouts timeouts, UpstreamLimits limits) : timeouts_(timeouts), limits_(limits) {}
+UpstreamPool::UpstreamPool(Timeouts timeouts, UpstreamLimits limits)
+    : timeouts_(timeouts), limits_(limits), tls_(SSL_CTX_new(TLS_client_method()), &SSL_CTX_free) {
+  if (!tls_) throw Error(errc::internal, "não foi possível iniciar o TLS (OpenSSL)");
+  SSL_CTX_set_min_proto_version(tls_.get(), TLS1_2_VERSION);
+  SSL_CTX_set_verify(tls_.get(), SSL_VERIFY_PEER, nullptr);
+  SSL_CTX_set_default_verify_paths(tls_.get());
+  if (!limits_.ca_file.empty() && SSL_CTX_load_verify_locations(tls_.get(), limits_.ca_file.c_str(), nullptr) != 1)
+    throw Error(errc::invalid_argument, "upstream.ca_file ilegível ou sem certificados PEM: " + limits_.ca_file,
+                "upstream.ca_file");
+}
 
 UpstreamPool::~UpstreamPool() = default;
 
@@ -313,7 +391,7 @@ UpstreamResult UpstreamPool::exchange(std::unique_ptr<UpstreamConnection>& conn,
     return std::move(out);
   };
   if (!conn) {
-    conn = connect_to(req.origin, t.connect, failure);
+    conn = connect_to(req.origin, t, tls_.get(), failure);
     if (!conn) return fail();
     std::lock_guard lock(mutex_);
     ++hosts_[req.origin].opened;
@@ -324,8 +402,8 @@ UpstreamResult UpstreamPool::exchange(std::unique_ptr<UpstreamConnection>& conn,
   std::string head = wire::request_head(req.method, conn->host(), req.target, req.headers, req.body.size(), req.content_type);
   if (req.body.size() < 16 * 1024) {  // one write for the common small request
     head += req.body;
-    if (!send_all(conn->fd(), head, failure)) return fail();
-  } else if (!send_all(conn->fd(), head, failure) || !send_all(conn->fd(), req.body, failure)) {
+    if (!conn->send_all(head, failure)) return fail();
+  } else if (!conn->send_all(head, failure) || !conn->send_all(req.body, failure)) {
     return fail();
   }
 
@@ -341,7 +419,7 @@ UpstreamResult UpstreamPool::exchange(std::unique_ptr<UpstreamConnection>& conn,
       if (rh.status >= 100 && rh.status < 200 && rh.status != 101) continue;  // interim answer
       break;
     }
-    ssize_t n = receive(*conn, conn->buffer, failure);
+    ssize_t n = conn->receive(failure);
     if (n < 0) return fail();
     if (n == 0) {
       failure = {Outcome::failed, "o destino fechou a conexão sem responder"};

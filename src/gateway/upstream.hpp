@@ -7,7 +7,7 @@
 //
 // The client is our own (plain sockets, wire.hpp): cpp-httplib's client cannot hand back a
 // response before its body is read, and it polls before every read. Destinations are
-// plain HTTP (TLS would be added here).
+// HTTP or HTTPS (OpenSSL, verified against the system's CAs plus upstream.ca_file).
 #pragma once
 
 #include <atomic>
@@ -23,6 +23,8 @@
 
 #include "gateway/config.hpp"
 #include "gateway/headers.hpp"
+
+struct ssl_ctx_st;  // OpenSSL's SSL_CTX
 
 namespace cadastre::gateway {
 
@@ -118,6 +120,7 @@ class UpstreamPool {
 
   Timeouts timeouts_;
   UpstreamLimits limits_;
+  std::shared_ptr<ssl_ctx_st> tls_;  ///< client context shared by every https connection
   mutable std::mutex mutex_;
   std::map<std::string, Host, std::less<>> hosts_;
 };
