@@ -5,8 +5,10 @@
 //   cadastre-admin tenant list
 //   cadastre-admin user add --tenant SLUG --email E --nome N [--password P] [--admin] [--perm camada:rw]...
 //   cadastre-admin token issue --email E
+//   cadastre-admin tenant integracao --tenant SLUG --url URL   (token de /integracao-rest, mostrado uma vez)
+//   cadastre-admin client add --tenant S --scope avaliacao|provas_digitais --nome N [--usuario U --password P]
 //   cadastre-admin demo load --tenant SLUG [--lots N] [--seed S] [--replace]
-//   cadastre-admin demo setup [--lots N] [--lots2 N] [--seed S]      (everything ./scripts/demo needs)
+//   cadastre-admin demo setup [--lots N] [--lots2 N] [--seed S] [--media-root DIR]   (everything ./scripts/demo needs)
 //
 // The platform DSN comes from --platform-dsn or CADASTRE_PLATFORM_DSN; its database is
 // created when missing. Tenant databases default to cad_<slug> on the same server.
@@ -17,9 +19,16 @@
 
 #include "cadastre/error.hpp"
 #include "cli/flags.hpp"
+#include "store/api_clients.hpp"
 #include "store/crypto.hpp"
 #include "store/demo.hpp"
 #include "store/demo_agenda.hpp"
+#include "store/demo_forms.hpp"
+#include "store/demo_mapoteca.hpp"
+#include "store/demo_service_desk.hpp"
+#include "store/demo_explorer.hpp"
+#include "store/demo_provas.hpp"
+#include "store/demo_valuation.hpp"
 #include "store/dsn.hpp"
 #include "store/identity.hpp"
 #include "store/migrate.hpp"
@@ -36,8 +45,13 @@ const char* kUsage =
     "  tenant list\n"
     "  user add --tenant SLUG --email E --nome N [--password P] [--admin] [--perm camada:rw]...\n"
     "  token issue --email E                      emite um novo token (mostrado uma única vez)\n"
+    "  tenant integracao --tenant S --url U       serviço REST externo de /integracao-rest e seu token (mostrado uma vez)\n"
+    "  client add --tenant S --scope avaliacao --nome N              cliente de API: token bearer (mostrado uma vez)\n"
+    "  client add --tenant S --scope provas_digitais --nome N --usuario U [--password P]\n"
+    "                                             credencial Basic (senha gerada quando omitida; mostrada uma vez)\n"
     "  demo load --tenant SLUG [--lots N] [--seed S] [--replace]\n"
-    "  demo setup [--lots N] [--lots2 N] [--seed S]   municípios, usuários, tokens e dados de demonstração\n";
+    "  demo setup [--lots N] [--lots2 N] [--seed S] [--media-root DIR (padrão var/midia)]\n"
+    "                                             municípios, usuários, tokens e dados de demonstração\n";
 
 using Conn = std::unique_ptr<PGconn, decltype(&PQfinish)>;
 
@@ -115,6 +129,28 @@ void print_report(const std::string& slug, const store::DemoReport& r) {
             << " panoramas, " << r.perfis_lidar << " amostras LIDAR em " << r.seconds << " s\n";
 }
 
+// The tenant bearer of /integracao-rest: a new random token whose SHA-256 is stored with
+// the destination URL in the tenant config (token_destino and timeout_ms, when set, stay).
+// Returns the token, which is shown once and never stored.
+std::string configure_integracao(const std::string& platform_dsn, const std::string& slug, const std::string& url) {
+  if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0)
+    throw Error(errc::invalid_argument, "--url deve começar com http:// ou https://", "url");
+  std::string token = store::random_token(), hash = store::sha256_hex(token);
+  Conn c(store::connect_or_throw(platform_dsn), &PQfinish);
+  const char* params[] = {slug.c_str(), url.c_str(), hash.c_str()};
+  PGresult* r = PQexecParams(c.get(),
+                             "update plataforma.tenants set config = jsonb_set(config, '{integracao_rest}', "
+                             "coalesce(config->'integracao_rest', '{}'::jsonb) || "
+                             "jsonb_build_object('url', $2::text, 'token_sha256', $3::text)) where slug = $1",
+                             3, nullptr, params, nullptr, nullptr, 0);
+  bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+  std::string rows = ok ? PQcmdTuples(r) : "", msg = PQerrorMessage(c.get());
+  PQclear(r);
+  if (!ok) throw Error(errc::unavailable, "não foi possível gravar a configuração: " + msg);
+  if (rows != "1") throw Error(errc::not_found, "município não cadastrado: " + slug, "tenant");
+  return token;
+}
+
 // Everything the demo needs, idempotently: two municipalities with data, a user each,
 // fresh tokens. Prints shell assignments (KEY='value') on stdout for var/demo.env.
 void demo_setup(const std::string& platform_dsn, const cli::Flags& f) {
@@ -133,6 +169,14 @@ void demo_setup(const std::string& platform_dsn, const cli::Flags& f) {
   {
     Conn c(store::connect_or_throw(t1.dsn), &PQfinish);
     std::cerr << t1.slug << ": agenda de vistorias com " << store::load_demo_agenda(c.get()) << " reservas\n";
+    // demo data of the other sections (one line each)
+    std::cerr << t1.slug << ": " << store::load_demo_forms(c.get()) << " feições com valores de formulário\n";
+    std::cerr << t1.slug << ": mapoteca com " << store::load_demo_mapoteca(c.get()) << " itens\n";
+    std::cerr << t1.slug << ": " << store::load_demo_media(c.get(), f.get("media-root", "var/midia", "CADASTRE_MEDIA_ROOT"), t1.slug) << " fotos de lotes na mídia\n";
+    std::cerr << t1.slug << ": " << store::load_demo_service_desk(c.get()) << " protocolos e vistorias\n";
+    std::cerr << t1.slug << ": " << store::load_demo_explorer(c.get()) << " relatórios do explorador\n";
+    std::cerr << t1.slug << ": perfil de avaliação (" << store::load_demo_valuation(c.get()) << ")\n";
+    std::cerr << t1.slug << ": " << store::load_demo_provas(c.get()) << " provas digitais\n";
   }
   print_report(t2.slug, load_demo(t2, lots2, seed + 1, true, -46.9958, -22.9706));
 
@@ -141,6 +185,12 @@ void demo_setup(const std::string& platform_dsn, const cli::Flags& f) {
   add_user(p, "valinhos", "demo@valinhos.sp.gov.br", "Equipe de Valinhos", "demo-valinhos", false, {"*:rw"});
   std::string token = p.identity->issue_token(email);
   std::string token2 = p.identity->issue_token("demo@valinhos.sp.gov.br");
+  // No external REST service listens on 8099 in the demo: /integracao-rest answers 502
+  // until one is started there.
+  std::string integracao = configure_integracao(platform_dsn, t1.slug, "http://127.0.0.1:8099");
+  store::ApiClients clients(*p.pool);
+  auto valuation = clients.add({t1.slug, "Avaliação (demonstração)", "avaliacao", "", ""});
+  auto provas = clients.add({t1.slug, "Provas digitais (demonstração)", "provas_digitais", "provas-demo", ""});
 
   auto q = [](const std::string& v) { return "'" + v + "'"; };
   std::cout << "DEMO_MUNICIPIO=" << q(t1.slug) << "\n"
@@ -150,13 +200,17 @@ void demo_setup(const std::string& platform_dsn, const cli::Flags& f) {
             << "DEMO_EMAIL=" << q(email) << "\n"
             << "DEMO_PASSWORD=" << q(password) << "\n"
             << "DEMO2_MUNICIPIO=" << q(t2.slug) << "\n"
-            << "DEMO2_TOKEN=" << q(token2) << "\n";
+            << "DEMO2_TOKEN=" << q(token2) << "\n"
+            << "DEMO_VALUATION_TOKEN=" << q(valuation.secret) << "\n"
+            << "DEMO_PROVAS_USER=" << q(provas.usuario) << "\n"
+            << "DEMO_PROVAS_PASSWORD=" << q(provas.secret) << "\n"
+            << "DEMO_INTEGRACAO_TOKEN=" << q(integracao) << "\n";
 }
 
 int run(int argc, char** argv) {
   cli::Flags f(argc, argv, 1,
                {"platform-dsn", "nome", "uf", "ibge", "dsn", "fuso", "tenant", "email", "password", "perm", "lots",
-                "lots2", "seed", "center-lon", "center-lat"},
+                "lots2", "seed", "center-lon", "center-lat", "media-root", "scope", "usuario", "url"},
                {"admin", "replace", "help"});
   const auto& args = f.positional();
   if (f.has("help") || args.empty()) {
@@ -188,9 +242,17 @@ int run(int argc, char** argv) {
     Platform p(platform_dsn);
     add_user(p, need("tenant"), need("email"), need("nome"), f.get("password", ""), f.has("admin"), f.all("perm"));
     std::cout << "usuário " << need("email") << " pronto\n";
+  } else if (cmd == "tenant" && sub == "integracao") {
+    std::cout << configure_integracao(platform_dsn, need("tenant"), need("url")) << "\n";
   } else if (cmd == "token" && sub == "issue") {
     Platform p(platform_dsn);
     std::cout << p.identity->issue_token(need("email")) << "\n";
+  } else if (cmd == "client" && sub == "add") {
+    Platform p(platform_dsn);
+    store::ApiClients clients(*p.pool);
+    auto issued = clients.add({need("tenant"), need("nome"), need("scope"), f.get("usuario", ""), f.get("password", "")});
+    if (issued.usuario.empty()) std::cout << issued.secret << "\n";
+    else std::cout << issued.usuario << ":" << issued.secret << "\n";
   } else if (cmd == "demo" && sub == "load") {
     Platform p(platform_dsn);
     auto t = p.identity->tenant(need("tenant"));

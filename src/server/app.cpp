@@ -51,6 +51,20 @@ App::App(AppOptions options) : options_(std::move(options)) {
   add_domain_routes(*this);
   add_geo_routes(*this);
   add_scheduling_routes(*this);
+  add_explorer_routes(*this);
+  add_dbrest_routes(*this);
+  add_mapoteca_routes(*this);
+  add_viewer360_routes(*this);
+  add_characterization_routes(*this);
+  add_mobile_routes(*this);
+  add_media_routes(*this);
+  add_service_desk_routes(*this);
+  add_ldap_routes(*this);
+  add_integracao_routes(*this);
+  add_issue_tracker_routes(*this);
+  add_valuation_routes(*this);
+  add_portal_routes(*this);
+  add_provas_routes(*this);
 }
 
 App::~App() { stop(); }

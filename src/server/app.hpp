@@ -6,8 +6,10 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "http/server.hpp"
+#include "server/ldap_options.hpp"
 #include "store/catalog.hpp"
 #include "store/identity.hpp"
 #include "store/pool.hpp"
@@ -15,11 +17,25 @@
 
 namespace cadastre::server {
 
+/// File storage of /midia (local filesystem under `root`, see server/media_store.hpp).
+/// http.payload_max must admit the base64 form of max_bytes (4/3 of it plus the JSON
+/// around): cadastre-server's main() raises it accordingly.
+struct MediaOptions {
+  std::string root = "var/midia";                  ///< storage root (created when missing)
+  std::size_t max_bytes = std::size_t{25} << 20;   ///< largest file of the credentialed routes (413 beyond)
+  std::size_t public_max_bytes = std::size_t{5} << 20;  ///< largest file of POST /midia/storage (no credential)
+  /// Accepted extensions (lowercase, leading dot); each is checked against the content.
+  std::vector<std::string> extensions = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".tif", ".tiff",
+                                         ".pdf", ".mp4", ".txt", ".csv", ".json"};
+};
+
 struct AppOptions {
   std::string platform_dsn;        ///< identity store (platform database)
   http::ServerOptions http;
   store::PoolOptions pool;         ///< size and timeouts of every pool (dsn ignored)
   std::chrono::milliseconds token_ttl{5000};
+  LdapOptions ldap;                ///< directory for POST /ldap/login/ (empty uri: disabled)
+  MediaOptions media;
 };
 
 /// What the main bearer scheme establishes for a request (in Request::auth).
@@ -32,6 +48,9 @@ struct Context {
 /// The context of an authenticated request (throws if the route had no main bearer auth).
 const Context& context(const http::Request& req);
 
+class ValuationProfiles;  // server/valuation_profiles.hpp: the tenants' valuation profiles
+std::shared_ptr<ValuationProfiles> make_valuation_profiles();
+
 class App {
  public:
   explicit App(AppOptions options);
@@ -42,6 +61,7 @@ class App {
   store::TenantPools& tenants() noexcept { return *tenants_; }
   store::CatalogCache& catalogs() noexcept { return catalogs_; }
   const AppOptions& options() const noexcept { return options_; }
+  ValuationProfiles& valuation_profiles() noexcept { return *valuation_profiles_; }
 
   /// Binds and serves on a background thread (tests); stop() joins it.
   bool start();
@@ -53,6 +73,7 @@ class App {
   std::unique_ptr<store::Identity> identity_;
   std::unique_ptr<store::TenantPools> tenants_;
   store::CatalogCache catalogs_;
+  std::shared_ptr<ValuationProfiles> valuation_profiles_ = make_valuation_profiles();
   std::unique_ptr<http::Server> server_;
   std::thread thread_;
 };
@@ -67,5 +88,19 @@ void add_crud_routes(App& app);
 void add_domain_routes(App& app);
 void add_geo_routes(App& app);
 void add_scheduling_routes(App& app);
+void add_explorer_routes(App& app);
+void add_dbrest_routes(App& app);
+void add_mapoteca_routes(App& app);
+void add_viewer360_routes(App& app);
+void add_characterization_routes(App& app);
+void add_mobile_routes(App& app);
+void add_media_routes(App& app);
+void add_service_desk_routes(App& app);
+void add_ldap_routes(App& app);
+void add_integracao_routes(App& app);
+void add_issue_tracker_routes(App& app);
+void add_valuation_routes(App& app);
+void add_portal_routes(App& app);
+void add_provas_routes(App& app);
 
 }  // namespace cadastre::server

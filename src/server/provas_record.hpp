@@ -1,0 +1,36 @@
+// The digital proof record (provas.prova_digital) as the API reads and writes it: the
+// writable fields of a JSON body and the exact-match filters of `?filtros=`.
+//
+//   id (read only), numero_cadastro, tipo, descricao, arquivo_url, sha256, data,
+//   criado_em and atualizado_em (read only)
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cadastre::server {
+
+/// One column and its value as bound text (nullopt: SQL null), with the column's type
+/// ("text", "date" or "bigint") for the placeholder cast.
+struct ProvaField {
+  std::string column;
+  std::optional<std::string> value;
+  std::string type;
+};
+
+/// The fields of a POST/PUT body, validated: known names only (unknown → 400
+/// campo_desconhecido, read-only ones → 400), numero_cadastro/tipo non-empty text,
+/// descricao text or null, arquivo_url an http(s) URL, sha256 64 hex characters (stored
+/// lowercase), data YYYY-MM-DD. `create` requires every field but descricao; an update
+/// needs at least one.
+std::vector<ProvaField> prova_fields(const std::string& body, bool create);
+
+/// The filters of `filtros` (a JSON object: column → value, compared with =): columns
+/// id, numero_cadastro, tipo, descricao, arquivo_url, sha256 and data. Malformed JSON →
+/// 400 json_invalido; not an object, a non-scalar value → 400; unknown column → 400
+/// campo_desconhecido.
+std::vector<ProvaField> prova_filters(const std::string& filtros);
+
+}  // namespace cadastre::server

@@ -1,0 +1,112 @@
+// Shared by the /midia tests: one stack per test binary (tenant "alfa" with a small demo
+// city so records can name lots, "beta" empty), a media root of its own in a temporary
+// directory with small limits, and a secret file planted next to (outside) that root.
+// The temporary directory goes away with the process.
+#pragma once
+
+#include <doctest/doctest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "store/crypto.hpp"
+#include "support/city.hpp"
+
+namespace media_test {
+
+using cadastre::test::Answer;
+using cadastre::test::Stack;
+
+inline constexpr std::size_t kMaxBytes = 64 * 1024;     ///< limit of the credentialed uploads
+inline constexpr std::size_t kPublicMaxBytes = 16 * 1024;  ///< limit of POST /midia/storage
+/// The server's request-body limit: above the base64 form of kMaxBytes, as main() sets it.
+inline constexpr std::size_t kPayloadMax = kMaxBytes / 3 * 4 + 64 * 1024;
+
+struct Env {
+  std::filesystem::path base, root, secret_file;
+  std::string secret;
+  std::unique_ptr<Stack> stack;
+
+  Env() {
+    char tmpl[] = "/tmp/cadastre-midia-XXXXXX";
+    REQUIRE(mkdtemp(tmpl) != nullptr);
+    base = tmpl;
+    root = base / "raiz";
+    secret = "SEGREDO-FORA-DO-ARMAZENAMENTO-" + cadastre::store::random_token();
+    secret_file = base / "segredo.txt";
+    std::ofstream(secret_file) << secret;
+    cadastre::server::AppOptions o;
+    o.media.root = root.string();
+    o.media.max_bytes = kMaxBytes;
+    o.media.public_max_bytes = kPublicMaxBytes;
+    o.http.payload_max = kPayloadMax;
+    try {
+      stack = std::make_unique<Stack>(std::vector<std::string>{"alfa", "beta"}, o);
+      stack->load_demo("alfa", 12);
+    } catch (...) {  // no destructor runs for a half-built Env
+      stack.reset();
+      std::error_code ec;
+      std::filesystem::remove_all(base, ec);
+      throw;
+    }
+  }
+  ~Env() {
+    stack.reset();
+    std::error_code ec;
+    std::filesystem::remove_all(base, ec);
+  }
+};
+
+inline Env& env() {
+  static Env e;
+  return e;
+}
+inline Stack& stack() { return *env().stack; }
+
+inline const std::string& token(const std::string& slug = "alfa") { return stack().user(slug).token; }
+
+/// One request with a bearer token (none when `tok` is empty).
+inline std::unique_ptr<Answer> call(const std::string& method, const std::string& path, const std::string& body = "",
+                                    const std::string& tok = token()) {
+  return cadastre::test::call(stack(), method, path, tok.empty() ? httplib::Headers{} : Stack::bearer(tok), body);
+}
+
+inline std::string db(const std::string& sql, const std::string& slug = "alfa") {
+  return cadastre::test::query_value(stack().tenant_dsn(slug), sql);
+}
+
+/// Bytes of a small file of each kind (the content matches the extension).
+inline std::string png_bytes(std::size_t size = 200) {
+  std::string b("\x89PNG\r\n\x1a\n", 8);
+  while (b.size() < size) b += static_cast<char>('A' + b.size() % 26);
+  return b;
+}
+inline std::string pdf_bytes() { return "%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n"; }
+
+/// The base64 upload body.
+inline std::string upload_body(const std::string& bytes, const std::string& nome, const std::string& extensao,
+                                const std::string& extra = "") {
+  return R"({"arquivo": ")" + cadastre::store::base64_encode(bytes) + R"(", "nome": ")" + nome +
+         R"(", "extensao": ")" + extensao + "\"" + extra + "}";
+}
+
+/// Every regular file under the media root, as paths relative to it (sorted).
+inline std::vector<std::string> stored_files() {
+  std::vector<std::string> out;
+  std::error_code ec;
+  if (!std::filesystem::exists(env().root)) return out;
+  for (auto it = std::filesystem::recursive_directory_iterator(env().root, ec);
+       it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
+    if (it->is_regular_file() || it->is_symlink()) out.push_back(std::filesystem::relative(it->path(), env().root).string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// The file of a key in the layout <root>/<area>/<2 hex>/<key>.
+inline std::filesystem::path file_of(const std::string& key) {
+  auto dot = key.find('.', 1);
+  return env().root / key.substr(0, dot) / key.substr(dot + 1, 2) / key;
+}
+
+}  // namespace media_test

@@ -1,0 +1,83 @@
+// Shared by the /cad/provas-digitais tests: one stack per test binary with demo cities in
+// "alfa" (20 lots) and "beta" (10 lots; the same numero_cadastro values exist in both),
+// a Basic credential of scope provas_digitais per tenant, and helpers.
+#pragma once
+
+#include <cctype>
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+
+#include "store/api_clients.hpp"
+#include "store/crypto.hpp"
+#include "support/city.hpp"
+
+namespace cadastre::test {
+
+struct ProvasStack {
+  Stack stack{{"alfa", "beta"}};
+  std::map<std::string, std::pair<std::string, std::string>> basic;  ///< tenant → (user, password)
+
+  ProvasStack() {
+    stack.load_demo("alfa", 20);
+    stack.load_demo("beta", 10, 2);
+    store::ApiClients clients(stack.app().identity().pool(), std::chrono::milliseconds(0));
+    basic["alfa"] = {"integra-alfa", clients.add({"alfa", "Integração A", "provas_digitais", "integra-alfa", ""}).secret};
+    basic["beta"] = {"integra-beta",
+                     clients.add({"beta", "Integração B", "provas_digitais", "integra-beta", "senha-da-beta-123"}).secret};
+  }
+};
+
+inline ProvasStack& pstack() {
+  static ProvasStack s;
+  return s;
+}
+
+inline httplib::Headers basic_auth(const std::string& user, const std::string& password) {
+  return {{"Authorization", "Basic " + store::base64_encode(user + ":" + password)}};
+}
+inline httplib::Headers basic_of(const std::string& slug) {
+  const auto& [user, password] = pstack().basic.at(slug);
+  return basic_auth(user, password);
+}
+
+/// A request as the Basic client of `slug` (alfa by default).
+inline std::unique_ptr<Answer> req(const std::string& method, const std::string& path, const std::string& body = "",
+                                   const std::string& slug = "alfa") {
+  return call(pstack().stack, method, path, basic_of(slug), body);
+}
+
+inline std::string db(const std::string& sql, const std::string& slug = "alfa") {
+  return query_value(pstack().stack.tenant_dsn(slug), sql);
+}
+
+/// A unit of the demo city (n-th by id).
+inline std::string numero(int n = 0, const std::string& slug = "alfa") {
+  return db("select numero_cadastro from cadastro.imobiliario order by id offset " + std::to_string(n) + " limit 1", slug);
+}
+
+inline std::string proof_json(const std::string& numero_cadastro, const std::string& tipo = "foto_fachada",
+                              const std::string& sha = std::string(64, 'a')) {
+  return R"({"numero_cadastro": ")" + numero_cadastro + R"(", "tipo": ")" + tipo +
+         R"(", "descricao": "Fachada vista da rua", "arquivo_url": "https://arquivos.exemplo/f.jpg", "sha256": ")" + sha +
+         R"(", "data": "2026-01-15"})";
+}
+
+/// Percent-encoding of a query-string value.
+inline std::string url(std::string_view s) {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+}  // namespace cadastre::test

@@ -1,0 +1,91 @@
+// HTTP Basic on /cad/provas-digitais: integration credentials of scope provas_digitais,
+// argon2id in the platform database, 401 with a Basic challenge when refused.
+#include "fixture.hpp"
+
+using namespace cadastre::test;
+using namespace cadastre;
+
+namespace {
+struct Route {
+  const char* method;
+  std::string path;
+};
+const std::vector<Route> kRoutes = {{"GET", "/cad/provas-digitais/"},
+                                    {"GET", "/cad/provas-digitais/?filtros=%7B%7D"},
+                                    {"GET", "/cad/provas-digitais/1000017/"},
+                                    {"POST", "/cad/provas-digitais/"},
+                                    {"PUT", "/cad/provas-digitais/1/"},
+                                    {"DELETE", "/cad/provas-digitais/1/"}};
+
+void check_refused(Answer& a) {
+  CHECK(a.status == 401);
+  CHECK(a.codigo() == "nao_autenticado");
+  CHECK(a.header("WWW-Authenticate") == R"(Basic realm="provas-digitais", charset="UTF-8")");
+}
+}  // namespace
+
+TEST_CASE("the right Basic credential is accepted and its password is stored as argon2id") {
+  auto a = req("GET", "/cad/provas-digitais/");
+  REQUIRE_MESSAGE(a->status == 200, a->body);
+  CHECK(a->header("WWW-Authenticate").empty());
+  auto hash = query_value(pstack().stack.platform_dsn(),
+                          "select segredo_hash from plataforma.clientes_api where usuario = 'integra-alfa'");
+  CHECK(hash.starts_with("$argon2id$"));
+  CHECK(hash.find(pstack().basic.at("alfa").second) == std::string::npos);
+  CHECK(query_value(pstack().stack.platform_dsn(), "select count(*) from plataforma.clientes_api where usuario = "
+                                                   "'integra-alfa' and ultimo_uso is not null") == "1");
+  // The generated password is long and random.
+  CHECK(pstack().basic.at("alfa").second.size() == 64);
+}
+
+TEST_CASE("a missing, wrong or malformed credential is a 401 with a Basic challenge on every route") {
+  const auto& [user, password] = pstack().basic.at("alfa");
+  const std::vector<httplib::Headers> refused = {
+      {},
+      basic_auth(user, password + "x"),
+      basic_auth(user, ""),
+      basic_auth("desconhecido", password),
+      basic_auth(pstack().basic.at("beta").first, password),
+      {{"Authorization", "Basic %%%não-é-base64"}},
+      {{"Authorization", "Basic " + store::base64_encode("sem-dois-pontos")}},
+      Stack::bearer(pstack().stack.user("alfa").token),  // a user token is not a Basic credential
+  };
+  for (const auto& r : kRoutes) {
+    for (std::size_t i = 0; i < refused.size(); ++i) {
+      CAPTURE(r.method);
+      CAPTURE(r.path);
+      CAPTURE(i);
+      auto a = call(pstack().stack, r.method, r.path, refused[i], proof_json(numero()));
+      check_refused(*a);
+    }
+  }
+  CHECK(db("select count(*) from provas.prova_digital") == "0");
+}
+
+TEST_CASE("a credential of another scope or a deactivated one is refused") {
+  store::ApiClients clients(pstack().stack.app().identity().pool(), std::chrono::milliseconds(0));
+  auto other = clients.add({"alfa", "Outra", "integracao", "integra-outra", "senha-de-outro-escopo"});
+  check_refused(*call(pstack().stack, "GET", "/cad/provas-digitais/", basic_auth("integra-outra", other.secret)));
+  auto off = clients.add({"alfa", "Desligado", "provas_digitais", "integra-off", "senha-desligada-1"});
+  query_value(pstack().stack.platform_dsn(),
+              "update plataforma.clientes_api set ativo = false where usuario = 'integra-off' returning id");
+  check_refused(*call(pstack().stack, "GET", "/cad/provas-digitais/", basic_auth("integra-off", off.secret)));
+}
+
+TEST_CASE("a verified credential is cached: repeated requests do not pay argon2id again") {
+  store::ApiClients clients(pstack().stack.app().identity().pool(), std::chrono::milliseconds(0));
+  auto fresh = clients.add({"alfa", "Cache", "provas_digitais", "integra-cache", "senha-do-teste-de-cache"});
+  const auto headers = basic_auth("integra-cache", fresh.secret);
+  using clock = std::chrono::steady_clock;
+  auto started = clock::now();
+  REQUIRE(call(pstack().stack, "GET", "/cad/provas-digitais/?limit=1", headers)->status == 200);  // verifies argon2id
+  auto first = clock::now() - started;
+  started = clock::now();
+  for (int i = 0; i < 20; ++i) REQUIRE(call(pstack().stack, "GET", "/cad/provas-digitais/?limit=1", headers)->status == 200);
+  auto cached = clock::now() - started;
+  // Twenty argon2id checks would take twenty times the first request; cached ones take
+  // far less (a margin of 4x against a busy machine).
+  CHECK_MESSAGE(cached < first * 5, "primeira: " << first.count() << " ns; 20 seguintes: " << cached.count() << " ns");
+  // A changed password is not served from the cache.
+  check_refused(*call(pstack().stack, "GET", "/cad/provas-digitais/", basic_auth("integra-cache", fresh.secret + "!")));
+}

@@ -1,0 +1,82 @@
+// The viewer's bootstrap: the tenant configuration (own tenant only) and /auth (the user
+// of the bearer, their permissions and their tenant, without a {municipio} in the path).
+#include "viewer_fixture.hpp"
+
+using namespace cadastre::test;
+
+namespace {
+
+std::string platform(const std::string& sql) { return query_value(city().platform_dsn(), sql); }
+
+}  // namespace
+
+TEST_CASE("tenant-config answers the caller's own tenant with its configuration, never another's") {
+  platform(R"(update plataforma.tenants set config = '{"mapa": {"zoom": 17}, "visualizador360": {"altura": 2.5}}' where slug = 'alfa' returning id)");
+  city().app().identity().reload();
+  const std::string alfa = platform("select id from plataforma.tenants where slug = 'alfa'");
+  const std::string beta = platform("select id from plataforma.tenants where slug = 'beta'");
+
+  auto a = viewer("tenant-config/" + alfa);
+  REQUIRE_MESSAGE(a->status == 200, a->body);
+  auto j = a->json();
+  CHECK(std::to_string(int64_t(j["id"])) == alfa);
+  CHECK(std::string_view(j["slug"]) == "alfa");
+  CHECK(std::string_view(j["fuso_horario"]) == platform("select fuso_horario from plataforma.tenants where slug = 'alfa'"));
+  CHECK(int64_t(j["config"]["mapa"]["zoom"]) == 17);
+  CHECK(a->body.find("dsn") == std::string::npos);  // the database address never leaves
+
+  auto other = viewer("tenant-config/" + beta);
+  CHECK(other->status == 403);
+  CHECK(other->codigo() == "municipio_nao_permitido");
+  CHECK(viewer("tenant-config/999999")->status == 403);
+  for (std::string bad : {"abc", "1%20or%201=1", "-1", "0"}) CHECK_MESSAGE(viewer("tenant-config/" + bad)->status == 400, bad);
+  CHECK(call(city(), "GET", "/visualizador360/alfa/tenant-config/" + alfa, Stack::bearer(city().user("beta").token))->status ==
+        403);
+}
+
+TEST_CASE("auth returns the bearer's user, permissions and tenant configuration") {
+  auto a = call(city(), "GET", "/visualizador360/auth", Stack::bearer(alfa_token()));
+  REQUIRE_MESSAGE(a->status == 200, a->body);
+  auto j = a->json();
+  CHECK(std::string_view(j["usuario"]["email"]) == "usuario@alfa.gov.br");
+  CHECK(int64_t(j["usuario"]["id"]) == city().user("alfa").id);
+  CHECK_FALSE(bool(j["usuario"]["adm"]));
+  CHECK(std::string_view(j["usuario"]["regras"].at(0)["camada"]) == "*");
+  CHECK(bool(j["usuario"]["regras"].at(0)["escrita"]));
+  CHECK(std::string_view(j["municipio"]["slug"]) == "alfa");
+  simdjson::dom::element config;
+  CHECK(j["municipio"]["config"].get(config) == simdjson::SUCCESS);
+
+  // A limited user sees their effective permission per layer; beta's user gets beta.
+  auto limited = city().add_user("alfa", "v360-auth@alfa.gov.br", {"lote:rw", "panorama:r"});
+  auto l = call(city(), "GET", "/visualizador360/auth", Stack::bearer(limited.token));
+  REQUIRE(l->status == 200);
+  std::map<std::string, std::pair<bool, bool>> layers;
+  for (auto c : l->json()["usuario"]["camadas"].get_array())
+    layers[std::string(std::string_view(c["camada"]))] = {bool(c["leitura"]), bool(c["escrita"])};
+  CHECK(layers["lote"] == std::pair{true, true});
+  CHECK(layers["panorama"] == std::pair{true, false});
+  CHECK(layers["edificacao"] == std::pair{false, false});
+  auto b = call(city(), "GET", "/visualizador360/auth", Stack::bearer(city().user("beta").token));
+  REQUIRE(b->status == 200);
+  CHECK(std::string_view(b->json()["municipio"]["slug"]) == "beta");
+
+  auto cli = city().client();
+  CHECK(cli.Get("/visualizador360/auth")->status == 401);
+  CHECK(call(city(), "GET", "/visualizador360/auth", Stack::bearer("token-falso"))->status == 401);
+}
+
+TEST_CASE("the viewer routes are documented in /openapi.json") {
+  auto cli = city().client();
+  auto r = cli.Get("/openapi.json");
+  REQUIRE(r);
+  simdjson::dom::parser parser;
+  auto paths = parser.parse(r->body).value()["paths"];
+  auto radius = paths["/visualizador360/{municipio}/get-panoramas-in-radius/{pano_id}/{distance}/{height_ref}"]["get"];
+  CHECK(std::string_view(radius["summary"]).find("±1 m") != std::string_view::npos);
+  auto azimuth = paths["/visualizador360/{municipio}/nearest-panorama-and-azimuth/{layer}/{layer_id}"]["get"];
+  CHECK(std::string_view(azimuth["summary"]).find("norte") != std::string_view::npos);
+  simdjson::dom::element e;
+  CHECK(paths["/visualizador360/auth"]["get"].get(e) == simdjson::SUCCESS);
+  CHECK(paths["/visualizador360/{municipio}/atts"]["post"].get(e) == simdjson::SUCCESS);
+}
