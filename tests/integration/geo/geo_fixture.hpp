@@ -7,6 +7,7 @@
 #include <set>
 
 #include "support/city.hpp"
+#include "support/url.hpp"
 
 namespace cadastre::test {
 
@@ -25,22 +26,6 @@ inline std::unique_ptr<Answer> post(const std::string& path, const std::string& 
 }
 
 inline std::string db(const std::string& sql) { return query_value(city().tenant_dsn("alfa"), sql); }
-
-/// Percent-encoding of a query-string value.
-inline std::string url(std::string_view s) {
-  static constexpr char hex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out += '%';
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
-}
 
 /// Feature id → properties of a FeatureCollection's features.
 inline std::map<std::int64_t, simdjson::dom::element> by_id(simdjson::dom::element collection) {

@@ -9,6 +9,7 @@
 
 #include "store/demo_mapoteca.hpp"
 #include "support/city.hpp"
+#include "support/url.hpp"
 
 namespace cadastre::test {
 
@@ -55,22 +56,6 @@ inline std::string insert_item(const std::string& columns, const std::string& va
 /// A footprint over the demo city's centre (SQL expression), for inserted items.
 inline const char* kCentreFootprint =
     "(select ST_Multi(ST_Buffer(ST_SetSRID(ST_Centroid(ST_Extent(geom)::geometry), 4674), 0.001, 2)) from cadastro.quadra)";
-
-/// Percent-encoding of a path segment or query value.
-inline std::string url(std::string_view s) {
-  static constexpr char hex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out += '%';
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
-}
 
 /// The feature ids of a FeatureCollection, in order, joined by ','.
 inline std::string feature_ids(simdjson::dom::element collection) {

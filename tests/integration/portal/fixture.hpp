@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "support/city.hpp"
+#include "support/url.hpp"
 
 namespace cadastre::test {
 
@@ -71,22 +72,6 @@ inline double hand_construction_value(double area, const std::string& padrao, in
   double alpha = (x + x * x) / 2;
   double d = alpha + (1 - alpha) * heidecke.at(estado);
   return area * cub.at(padrao) * (0.2 + 0.8 * (1 - d));
-}
-
-/// Percent-encoding of a query-string value.
-inline std::string url(std::string_view s) {
-  static constexpr char hex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out += '%';
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
 }
 
 }  // namespace cadastre::test

@@ -12,6 +12,7 @@
 #include "store/api_clients.hpp"
 #include "store/crypto.hpp"
 #include "support/city.hpp"
+#include "support/url.hpp"
 
 namespace cadastre::test {
 
@@ -62,22 +63,6 @@ inline std::string proof_json(const std::string& numero_cadastro, const std::str
   return R"({"numero_cadastro": ")" + numero_cadastro + R"(", "tipo": ")" + tipo +
          R"(", "descricao": "Fachada vista da rua", "arquivo_url": "https://arquivos.exemplo/f.jpg", "sha256": ")" + sha +
          R"(", "data": "2026-01-15"})";
-}
-
-/// Percent-encoding of a query-string value.
-inline std::string url(std::string_view s) {
-  static constexpr char hex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out += '%';
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
 }
 
 }  // namespace cadastre::test
