@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include "cadastre/bbox.hpp"
+
 namespace cadastre::query {
 
 /// Decoded query-string parameters in request order; a key may repeat (the functions
@@ -149,16 +151,14 @@ std::vector<Sort> parse_sort(const QueryParams& params);
 
 // ---------------------------------------------------------------- bounding box
 
-/// A lon/lat box (degrees, RFC 7946 order).
-struct BBox {
-  double min_lon = 0, min_lat = 0, max_lon = 0, max_lat = 0;
-  bool operator==(const BBox&) const = default;
-};
+/// A lon/lat box (degrees, RFC 7946 order): the geometry module's box.
+using BBox = geom::BBox;
 
-/// Reads minLongitude, minLatitude, maxLongitude, maxLatitude: all four or none.
-/// Errors (errc::invalid_argument, field = the parameter): some but not all given, a value
-/// that is not a finite decimal number, longitude outside [−180, 180], latitude outside
-/// [−90, 90], min greater than max.
+/// Reads minLongitude, minLatitude, maxLongitude, maxLatitude: all four or none, each at
+/// most once (geom::BBox::from_query does the parsing and the checks).
+/// Errors (errc::invalid_argument, field = the parameter): some but not all given, a key
+/// given twice, a value that is not a finite decimal number, longitude outside
+/// [−180, 180], latitude outside [−90, 90], min greater than max.
 std::optional<BBox> parse_bbox(const QueryParams& params);
 
 // ---------------------------------------------------------------- everything

@@ -36,8 +36,7 @@ FeatureQuery resolve(const Layer& layer, const query::ListQuery& q) {
   if (q.bbox) {
     if (layer.geometry_column.empty())
       throw Error(errc::invalid_argument, "a camada " + layer.name + " não tem geometria para filtrar por bbox", "minLongitude");
-    out.bbox = geom::BBox{q.bbox->min_lon, q.bbox->min_lat, q.bbox->max_lon, q.bbox->max_lat};
-    out.bbox->validate();
+    out.bbox = q.bbox;
   }
   out.paging = q.paging;
   return out;

@@ -150,6 +150,9 @@ TEST_CASE("bounding box: all four coordinates or none, in range and ordered") {
   bad[0].second = "-46.7";
   bad[3].second = "91";
   expect_error([&] { parse_bbox(bad); }, errc::invalid_argument, "maxLatitude");
+  bad[3].second = "-23.5";
+  bad.emplace_back("minLatitude", "-23.7");  // the same coordinate twice
+  expect_error([&] { parse_bbox(bad); }, errc::invalid_argument, "minLatitude");
 }
 
 TEST_CASE("parse_list_query combines paging, filters, sort, bbox and format") {
