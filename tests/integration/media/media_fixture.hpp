@@ -5,13 +5,13 @@
 #pragma once
 
 #include <doctest/doctest.h>
-#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "store/crypto.hpp"
 #include "support/city.hpp"
+#include "support/temp_dir.hpp"
 
 namespace media_test {
 
@@ -24,37 +24,20 @@ inline constexpr std::size_t kPublicMaxBytes = 16 * 1024;  ///< limit of POST /m
 inline constexpr std::size_t kPayloadMax = kMaxBytes / 3 * 4 + 64 * 1024;
 
 struct Env {
-  std::filesystem::path base, root, secret_file;
-  std::string secret;
+  cadastre::test::TempDir dir{"cadastre-midia"};  // first member: removed last
+  std::filesystem::path base = dir.path(), root = base / "raiz", secret_file = base / "segredo.txt";
+  std::string secret = "SEGREDO-FORA-DO-ARMAZENAMENTO-" + cadastre::store::random_token();
   std::unique_ptr<Stack> stack;
 
   Env() {
-    char tmpl[] = "/tmp/cadastre-midia-XXXXXX";
-    REQUIRE(mkdtemp(tmpl) != nullptr);
-    base = tmpl;
-    root = base / "raiz";
-    secret = "SEGREDO-FORA-DO-ARMAZENAMENTO-" + cadastre::store::random_token();
-    secret_file = base / "segredo.txt";
     std::ofstream(secret_file) << secret;
     cadastre::server::AppOptions o;
     o.media.root = root.string();
     o.media.max_bytes = kMaxBytes;
     o.media.public_max_bytes = kPublicMaxBytes;
     o.http.payload_max = kPayloadMax;
-    try {
-      stack = std::make_unique<Stack>(std::vector<std::string>{"alfa", "beta"}, o);
-      stack->load_demo("alfa", 12);
-    } catch (...) {  // no destructor runs for a half-built Env
-      stack.reset();
-      std::error_code ec;
-      std::filesystem::remove_all(base, ec);
-      throw;
-    }
-  }
-  ~Env() {
-    stack.reset();
-    std::error_code ec;
-    std::filesystem::remove_all(base, ec);
+    stack = std::make_unique<Stack>(std::vector<std::string>{"alfa", "beta"}, o);
+    stack->load_demo("alfa", 12);
   }
 };
 

@@ -4,12 +4,12 @@
 #pragma once
 
 #include <doctest/doctest.h>
-#include <stdlib.h>
 
 #include <filesystem>
 
 #include "store/crypto.hpp"
 #include "support/city.hpp"
+#include "support/temp_dir.hpp"
 
 namespace desk_test {
 
@@ -17,28 +17,14 @@ using cadastre::test::Answer;
 using cadastre::test::Stack;
 
 struct Env {
-  std::filesystem::path root;
+  cadastre::test::TempDir dir{"cadastre-atendimento"};  // first member: removed last
+  std::filesystem::path root = dir.path();
   std::unique_ptr<Stack> stack;
   Env() {
-    char tmpl[] = "/tmp/cadastre-atendimento-XXXXXX";
-    REQUIRE(mkdtemp(tmpl) != nullptr);
-    root = tmpl;
     cadastre::server::AppOptions o;
     o.media.root = root.string();
-    try {
-      stack = std::make_unique<Stack>(std::vector<std::string>{"alfa", "beta"}, o);
-      stack->load_demo("alfa", 8);
-    } catch (...) {  // no destructor runs for a half-built Env
-      stack.reset();
-      std::error_code ec;
-      std::filesystem::remove_all(root, ec);
-      throw;
-    }
-  }
-  ~Env() {
-    stack.reset();
-    std::error_code ec;
-    std::filesystem::remove_all(root, ec);
+    stack = std::make_unique<Stack>(std::vector<std::string>{"alfa", "beta"}, o);
+    stack->load_demo("alfa", 8);
   }
 };
 
