@@ -330,15 +330,33 @@ bool BodyStream::pump(const Write& write) {
 
 // ---- UpstreamPool ------------------------------------------------------------------------
 
-UpstreamPool::UpstreamPool(Timeouts timeouts, UpstreamLimits limits)
-    : timeouts_(timeouts), limits_(limits), tls_(SSL_CTX_new(TLS_client_method()), &SSL_CTX_free) {
-  if (!tls_) throw Error(errc::internal, "não foi possível iniciar o TLS (OpenSSL)");
-  SSL_CTX_set_min_proto_version(tls_.get(), TLS1_2_VERSION);
-  SSL_CTX_set_verify(tls_.get(), SSL_VERIFY_PEER, nullptr);
-  SSL_CTX_set_default_verify_paths(tls_.get());
-  if (!limits_.ca_file.empty() && SSL_CTX_load_verify_locations(tls_.get(), limits_.ca_file.c_str(), nullptr) != 1)
-    throw Error(errc::invalid_argument, "upstream.ca_file ilegível ou sem certificados PEM: " + limits_.ca_file,
+namespace {
+
+// The client context of every https connection: TLS ≥ 1.2, peers verified against the
+// system's CAs plus `ca_file`. Loading the CA store is the costly part, hence built once.
+std::shared_ptr<ssl_ctx_st> make_tls_context(const std::string& ca_file) {
+  std::shared_ptr<ssl_ctx_st> ctx(SSL_CTX_new(TLS_client_method()), &SSL_CTX_free);
+  if (!ctx) throw Error(errc::internal, "não foi possível iniciar o TLS (OpenSSL)");
+  SSL_CTX_set_min_proto_version(ctx.get(), TLS1_2_VERSION);
+  SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_PEER, nullptr);
+  SSL_CTX_set_default_verify_paths(ctx.get());
+  if (!ca_file.empty() && SSL_CTX_load_verify_locations(ctx.get(), ca_file.c_str(), nullptr) != 1)
+    throw Error(errc::invalid_argument, "upstream.ca_file ilegível ou sem certificados PEM: " + ca_file,
                 "upstream.ca_file");
+  return ctx;
+}
+
+}  // namespace
+
+UpstreamPool::UpstreamPool(Timeouts timeouts, UpstreamLimits limits) : timeouts_(timeouts), limits_(limits) {
+  // A configured CA file is checked at start-up; otherwise the context waits for the first
+  // https destination (most deployments have none).
+  if (!limits_.ca_file.empty()) tls_context();
+}
+
+SSL_CTX* UpstreamPool::tls_context() {
+  std::call_once(tls_once_, [this] { tls_ = make_tls_context(limits_.ca_file); });
+  return tls_.get();
 }
 
 UpstreamPool::~UpstreamPool() = default;
@@ -391,7 +409,8 @@ UpstreamResult UpstreamPool::exchange(std::unique_ptr<UpstreamConnection>& conn,
     return std::move(out);
   };
   if (!conn) {
-    conn = connect_to(req.origin, t, tls_.get(), failure);
+    SSL_CTX* tls = req.origin.rfind("https://", 0) == 0 ? tls_context() : nullptr;
+    conn = connect_to(req.origin, t, tls, failure);
     if (!conn) return fail();
     std::lock_guard lock(mutex_);
     ++hosts_[req.origin].opened;

@@ -120,6 +120,8 @@ class UpstreamPool {
 
   Timeouts timeouts_;
   UpstreamLimits limits_;
+  ssl_ctx_st* tls_context();  ///< built on first use (or at start-up with upstream.ca_file)
+  std::once_flag tls_once_;
   std::shared_ptr<ssl_ctx_st> tls_;  ///< client context shared by every https connection
   mutable std::mutex mutex_;
   std::map<std::string, Host, std::less<>> hosts_;
