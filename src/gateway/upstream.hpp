@@ -113,7 +113,10 @@ class UpstreamPool {
     std::vector<Idle> idle;
     std::uint64_t opened = 0, reused = 0;
   };
-  std::unique_ptr<UpstreamConnection> lease(const std::string& origin, bool& reused);
+  /// An idle connection for `origin`, or null. It is checked for a close by the
+  /// destination unless it was used within kTrustedIdle and the request can be retried.
+  std::unique_ptr<UpstreamConnection> lease(const std::string& origin, bool retryable, bool& reused);
+  static constexpr std::chrono::milliseconds kTrustedIdle{1000};
   void give_back(const std::string& origin, std::unique_ptr<UpstreamConnection> connection);
   UpstreamResult exchange(std::unique_ptr<UpstreamConnection>& conn, const UpstreamRequest& req, const Timeouts& t,
                           bool& got_bytes);

@@ -47,8 +47,12 @@ std::string request_head(std::string_view method, std::string_view host, std::st
   std::string h;
   h.reserve(256);
   h.append(method).append(" ").append(target).append(" HTTP/1.1\r\nHost: ").append(host).append("\r\n");
-  for (const auto& [k, v] : headers) h.append(k).append(": ").append(v).append("\r\n");
-  h.append("Accept-Encoding: identity\r\n");
+  bool coding_chosen = false;
+  for (const auto& [k, v] : headers) {
+    h.append(k).append(": ").append(v).append("\r\n");
+    coding_chosen = coding_chosen || header_is(k, "Accept-Encoding");
+  }
+  if (!coding_chosen) h.append("Accept-Encoding: identity\r\n");
   const bool has_body = body_size > 0 || method == "POST" || method == "PUT" || method == "PATCH";
   if (has_body) {
     if (!content_type.empty()) h.append("Content-Type: ").append(content_type).append("\r\n");

@@ -13,9 +13,9 @@
 namespace cadastre::gateway::wire {
 
 /// The request head: "<method> <target> HTTP/1.1", Host, the given headers,
-/// Accept-Encoding: identity (the gateway passes bodies on as they are and compresses for
-/// its own callers), then Content-Type and Content-Length (when a body follows or the
-/// method carries one) and a blank line.
+/// Accept-Encoding: identity unless they choose the codings (the gateway passes the
+/// caller's choice on and the body back as it is), then Content-Type and Content-Length
+/// (when a body follows or the method carries one) and a blank line.
 std::string request_head(std::string_view method, std::string_view host, std::string_view target,
                          const HeaderList& headers, std::size_t body_size, std::string_view content_type);
 

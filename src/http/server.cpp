@@ -10,6 +10,7 @@
 
 #include "cadastre/json.hpp"
 #include "http/docs_page.hpp"
+#include "http/listener.hpp"
 
 namespace cadastre::http {
 namespace {
@@ -95,6 +96,7 @@ void stream_body(Response res, const httplib::Request& hreq, httplib::Response& 
 
 struct Server::Impl {
   httplib::Server svr;
+  std::unique_ptr<Listener> listener;  ///< Engine::direct
   std::mutex log_mutex;
   std::atomic<bool> bound{false};
 };
@@ -205,7 +207,36 @@ Response Server::handle(Request& req) {
   return res;
 }
 
+bool Server::bind_direct() {
+  ListenerOptions o;
+  o.host = options_.host;
+  o.port = options_.port;
+  o.max_connections = std::max(1, options_.threads);
+  o.keep_alive_max = options_.keep_alive_max;
+  o.keep_alive_timeout = options_.keep_alive_timeout;
+  o.read_timeout = options_.read_timeout;
+  o.write_timeout = options_.write_timeout;
+  o.payload_max = options_.payload_max;
+  // What the loop refuses itself gets the headers every answer of the service carries.
+  auto refuse = [this](int status, errc code, const std::string& message) {
+    Response res = Response::error(code, message);
+    res.status = status;
+    if (code == errc::unavailable) res.headers.set("Retry-After", "1");
+    res.headers.set("X-Request-Id", new_request_id());
+    Request none;
+    if (options_.finalize) options_.finalize(none, res);
+    metrics_.observe("-", "unmatched", status, 0.0);
+    return res;
+  };
+  impl_->listener = std::make_unique<Listener>(o, [this](Request& req) { return handle(req); }, refuse);
+  if (!impl_->listener->bind()) return false;
+  port_ = impl_->listener->port();
+  impl_->bound = true;
+  return true;
+}
+
 bool Server::bind() {
+  if (options_.engine == Engine::direct) return bind_direct();
   auto& svr = impl_->svr;
   svr.set_tcp_nodelay(true);
   svr.set_keep_alive_max_count(static_cast<std::size_t>(options_.keep_alive_max));
@@ -262,13 +293,20 @@ bool Server::bind() {
   return true;
 }
 
-void Server::serve() { impl_->svr.listen_after_bind(); }
-
-void Server::stop() {
-  if (impl_ && impl_->bound) impl_->svr.stop();
+void Server::serve() {
+  if (impl_->listener) impl_->listener->serve();
+  else impl_->svr.listen_after_bind();
 }
 
-bool Server::running() const noexcept { return impl_->svr.is_running(); }
+void Server::stop() {
+  if (!impl_ || !impl_->bound) return;
+  if (impl_->listener) impl_->listener->stop();
+  else impl_->svr.stop();
+}
+
+bool Server::running() const noexcept {
+  return impl_->listener ? impl_->listener->running() : impl_->svr.is_running();
+}
 
 std::string Server::base_url() const { return "http://" + options_.host + ":" + std::to_string(port_); }
 

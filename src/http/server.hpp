@@ -1,7 +1,7 @@
 // An HTTP service: the route table, auth schemes, errors in the shared shape, CORS,
 // X-Request-Id, JSON access log, /metrics, /openapi.json and /docs, on cpp-httplib tuned
 // for throughput (TCP_NODELAY, long keep-alive, sized thread pool, bounded timeouts and
-// bodies). The httplib server itself is private to server.cpp.
+// bodies) or on the server's own connection loop (Engine::direct). Neither is visible here.
 #pragma once
 
 #include <atomic>
@@ -18,12 +18,23 @@
 
 namespace cadastre::http {
 
+/// What carries requests to Server::handle().
+enum class Engine {
+  /// cpp-httplib: multipart bodies, chunked request bodies, response compression.
+  httplib,
+  /// The server's own loop (listener.hpp): a fraction of the system calls per request, for
+  /// services that take small bodies and pass responses on as they are (the gateway).
+  direct,
+};
+
 struct ServerOptions {
+  Engine engine = Engine::httplib;
   std::string host = "127.0.0.1";
   int port = 0;                      ///< 0: any free port (see Server::port())
-  /// Worker threads. cpp-httplib serves each connection on one thread for its whole
+  /// Worker threads. Both engines serve each connection on one thread for its whole
   /// keep-alive life, so this bounds the connections served at once: size it above the
-  /// expected concurrent clients (a proxy in front pools connections).
+  /// expected concurrent clients (a proxy in front pools connections). Beyond it, cpp-httplib
+  /// queues new connections and the direct engine answers them 503.
   int threads = 64;
   int keep_alive_max = 100000;       ///< requests per keep-alive connection
   /// An idle keep-alive connection releases its thread after this long.
@@ -78,6 +89,8 @@ class Server {
   Response handle(Request& req);
 
  private:
+  bool bind_direct();
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
   ServiceInfo info_;

@@ -41,7 +41,7 @@ gateway::Config config_for(const Destinations& d) {
   return c;
 }
 
-Gateway::Gateway(gateway::Config cfg, store::PoolOptions pool) {
+Gateway::Gateway(gateway::Config cfg, store::PoolOptions pool, const std::function<void(http::ServerOptions&)>& adjust) {
   gateway::AppOptions o;
   o.config = std::move(cfg);
   o.http.port = 0;
@@ -50,6 +50,7 @@ Gateway::Gateway(gateway::Config cfg, store::PoolOptions pool) {
   o.http.log = &log_;
   o.pool = pool;
   o.pool.size = 2;
+  if (adjust) adjust(o.http);
   app_ = std::make_unique<gateway::App>(std::move(o));
   REQUIRE(app_->start());
 }

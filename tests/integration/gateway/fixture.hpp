@@ -5,6 +5,7 @@
 #include <httplib.h>
 #include <simdjson.h>
 
+#include <functional>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -33,7 +34,9 @@ gateway::BreakerPolicy quick_breaker(int wait_ms = 150);
 
 class Gateway {
  public:
-  explicit Gateway(gateway::Config cfg, store::PoolOptions pool = {});
+  /// `adjust` may change the HTTP options (limits, time-outs) before the gateway starts.
+  explicit Gateway(gateway::Config cfg, store::PoolOptions pool = {},
+                   const std::function<void(http::ServerOptions&)>& adjust = {});
   ~Gateway();
   gateway::App& app() { return *app_; }
   httplib::Client client() const;
@@ -44,6 +47,12 @@ class Gateway {
   std::ostringstream log_;
   std::unique_ptr<gateway::App> app_;
 };
+
+/// `h` plus the headers in `more`.
+inline httplib::Headers with(httplib::Headers h, std::initializer_list<std::pair<const std::string, std::string>> more) {
+  for (const auto& kv : more) h.insert(kv);
+  return h;
+}
 
 /// `codigo` of an error body.
 std::string codigo(const std::string& body);

@@ -6,14 +6,11 @@
 
 using namespace cadastre;
 using test::Gateway;
+using test::with;
 
 namespace {
 httplib::Headers alfa_auth() { return test::Stack::bearer(test::shared_stack().user("alfa").token); }
 
-httplib::Headers with(httplib::Headers h, std::initializer_list<std::pair<const std::string, std::string>> more) {
-  for (const auto& kv : more) h.insert(kv);
-  return h;
-}
 }  // namespace
 
 TEST_CASE("the path after the prefix and the query reach the destination exactly") {
@@ -129,7 +126,7 @@ TEST_CASE("the destination's status, body and content type are passed through") 
   CHECK(created->get_header_value("Content-Type") == "application/xml");
 }
 
-TEST_CASE("large bodies pass intact and are compressed for callers that accept gzip") {
+TEST_CASE("large bodies pass intact, and the destination compresses them for callers that accept gzip") {
   test::Destinations d;
   std::string big(300000, 'x');
   for (std::size_t i = 0; i < big.size(); i += 97) big[i] = static_cast<char>('a' + i % 26);
@@ -143,6 +140,7 @@ TEST_CASE("large bodies pass intact and are compressed for callers that accept g
   cli.set_decompress(true);
   auto gz = cli.Get("/rest/lote/", with(alfa_auth(), {{"Accept-Encoding", "gzip"}}));
   REQUIRE(gz);
+  CHECK(d.rest.last().header("Accept-Encoding") == "gzip");  // the caller's choice went on
   CHECK(gz->get_header_value("Content-Encoding") == "gzip");
   CHECK(gz->body == big);
 }

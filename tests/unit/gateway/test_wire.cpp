@@ -20,13 +20,16 @@ HeadResult parse(std::string_view bytes, std::string_view method = "GET") {
 
 }  // namespace
 
-TEST_CASE("the request head carries Host, the headers, identity encoding and the body length") {
+TEST_CASE("the request head carries Host, the headers, identity encoding unless the caller chose one, and the body length") {
   CHECK(request_head("GET", "127.0.0.1:8080", "/alfa/lote/?limit=2", {{"X-Request-Id", "r1"}}, 0, "") ==
         "GET /alfa/lote/?limit=2 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nX-Request-Id: r1\r\n"
         "Accept-Encoding: identity\r\n\r\n");
   CHECK(request_head("POST", "h", "/t", {}, 2, "application/json") ==
         "POST /t HTTP/1.1\r\nHost: h\r\nAccept-Encoding: identity\r\nContent-Type: application/json\r\n"
         "Content-Length: 2\r\n\r\n");
+  // The caller's choice of codings goes on instead of identity.
+  CHECK(request_head("GET", "h", "/t", {{"Accept-Encoding", "gzip, br"}}, 0, "") ==
+        "GET /t HTTP/1.1\r\nHost: h\r\nAccept-Encoding: gzip, br\r\n\r\n");
   // An empty PUT still says it has no body, so the destination does not wait for one.
   CHECK(request_head("PUT", "h", "/t", {}, 0, "").find("Content-Length: 0\r\n") != std::string::npos);
 }
