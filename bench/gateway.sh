@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
-# What cadastre-gateway costs: the same fixed-response destination (bench/fixed_upstream.cpp)
-# measured directly, through the gateway (authenticated /rest route and a public /outros
-# provider route), and through nginx configured as a plain reverse proxy (the reference),
-# with wrk over keep-alive connections at 8 and 64 connections. Prints requests/s, p50 and
-# p99 for each, then the latency the gateway adds at p50 and its share of direct throughput.
+# What cadastre-gateway costs, against two destinations, each measured directly, through
+# the gateway and through nginx configured as a plain reverse proxy (the reference), with
+# wrk over keep-alive connections at 8 and 64 connections:
+#
+#  - a fixed-response destination (bench/fixed_upstream.cpp): a destination that does no
+#    work at all, so the figures are the proxies' own cost — the worst case for any proxy;
+#  - cadastre-server with the demo city (the gateway's real destination): GET of one lot
+#    by id, the cheapest real /rest call, and a page of 10 lots.
+#
+# Prints requests/s, p50 and p99 for each, then the latency each proxy adds at p50 and its
+# share of direct throughput.
 #
 #   bench/gateway.sh [seconds=10]
 #
-# It starts its own throwaway PostgreSQL cluster (identity store with one tenant and one
-# user), installs nginx if missing (apt-get install nginx-light), runs nginx in the
-# foreground on a free loopback port with a configuration in a temporary folder, and
-# stops everything on exit. Environment: CADASTRE_BUILD_DIR, BENCH_THREADS (wrk threads, 2).
+# It starts its own throwaway PostgreSQL cluster (cadastre-admin demo setup: identity store,
+# demo municipalities), installs nginx if missing (apt-get install nginx-light), runs nginx
+# in the foreground on a free loopback port with a configuration in a temporary folder,
+# and stops everything on exit. Environment: CADASTRE_BUILD_DIR, BENCH_THREADS (wrk
+# threads, 2), DEMO_LOTS (2000).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
@@ -29,7 +36,7 @@ if ! command -v nginx >/dev/null; then
 fi
 
 build=${CADASTRE_BUILD_DIR:-$here/build}
-CADASTRE_BUILD_DIR=$build CADASTRE_BUILD_PYTHON=OFF ./scripts/build cadastre-gateway >/dev/null
+CADASTRE_BUILD_DIR=$build CADASTRE_BUILD_PYTHON=OFF ./scripts/build cadastre-gateway cadastre-server cadastre-admin >/dev/null
 gateway_bin=$build/apps/cadastre-gateway/cadastre-gateway
 
 tmp=$(mktemp -d /tmp/cadastre-bench-gw.XXXXXX)
@@ -51,19 +58,23 @@ wait_http() {
   return 1
 }
 
-# Identity store: the gateway reads only plataforma.tenants and plataforma.usuarios, so the
-# platform migrations and two rows are enough (no tenant database is needed).
+# Identity store and the demo municipalities, as ./scripts/demo makes them.
 ./scripts/pg start >/dev/null
-./scripts/pg psql -q -d postgres -c "create database cadastre_platform" >/dev/null
-for f in db/migrations/platform/*.sql; do ./scripts/pg psql -q -v ON_ERROR_STOP=1 -d cadastre_platform -f "$f" >/dev/null; done
-token=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
-token_hash=$(printf '%s' "$token" | sha256sum | cut -d' ' -f1)
-./scripts/pg psql -q -v ON_ERROR_STOP=1 -d cadastre_platform >/dev/null <<SQL
-insert into plataforma.tenants (slug, nome, uf, dsn) values ('bench', 'Município de bancada', 'SP', 'dbname=cad_bench');
-insert into plataforma.usuarios (tenant_id, email, nome, auth_token_hash)
-  select id, 'bench@bench.gov.br', 'Bancada', '$token_hash' from plataforma.tenants where slug = 'bench';
-SQL
 platform_dsn=$(./scripts/pg dsn cadastre_platform)
+CADASTRE_PLATFORM_DSN=$platform_dsn "$build/apps/cadastre-admin/cadastre-admin" demo setup --lots "${DEMO_LOTS:-2000}" \
+  --media-root "$tmp/midia" >"$tmp/demo.env" 2>"$tmp/demo.log"
+# shellcheck disable=SC1091
+source "$tmp/demo.env"
+token=$DEMO_TOKEN
+municipio=$DEMO_MUNICIPIO
+lot_id=$(./scripts/pg psql -qtA -d "cad_$municipio" -c "select min(id) from cadastro.lote")
+
+# cadastre-server, the gateway's real destination.
+srv_port=$(free_port)
+"$build/apps/cadastre-server/cadastre-server" --platform-dsn "$platform_dsn" --port "$srv_port" --threads 160 \
+  --no-access-log --media-root "$tmp/midia" 2>"$tmp/server.log" &
+pids+=($!)
+wait_http "http://127.0.0.1:$srv_port/health-check/liveness/"
 
 # The destination.
 g++ -O2 -std=c++20 $(pkg-config --cflags cpp-httplib) bench/fixed_upstream.cpp -o "$tmp/fixed_upstream" \
@@ -73,25 +84,34 @@ up_port=$(free_port)
 pids+=($!)
 wait_http "http://127.0.0.1:$up_port/bench/lote/"
 
-# The gateway.
-gw_port=$(free_port)
-cat >"$tmp/gateway.json" <<JSON
+# Two gateways on the same identity store: one in front of each destination.
+start_gateway() {  # NAME DESTINATION_BASE → sets started_port
+  local name=$1 base=$2 port
+  port=$(free_port)
+  cat >"$tmp/$name.json" <<JSON
 {
   "destinations": {
-    "rest": "http://127.0.0.1:$up_port/{municipio}",
-    "tiles": "http://127.0.0.1:$up_port/tiles/{municipio}",
-    "platform_rest": "http://127.0.0.1:$up_port/plataforma",
-    "platform_tiles": "http://127.0.0.1:$up_port/plataforma/tiles"
+    "rest": "$base/{municipio}",
+    "tiles": "$base/tiles/{municipio}",
+    "platform_rest": "$base/plataforma",
+    "platform_tiles": "$base/plataforma/tiles"
   },
   "providers": { "geo-state-ows": "http://127.0.0.1:$up_port/bench" },
   "upstream": { "max_idle_per_host": 256 }
 }
 JSON
-"$gateway_bin" --config "$tmp/gateway.json" --platform-dsn "$platform_dsn" --port "$gw_port" --threads 160 \
-  --no-access-log 2>"$tmp/gateway.log" &
-pids+=($!)
-wait_http "http://127.0.0.1:$gw_port/health-check/liveness"
+  "$gateway_bin" --config "$tmp/$name.json" --platform-dsn "$platform_dsn" --port "$port" --threads 160 \
+    --no-access-log >/dev/null 2>"$tmp/$name.log" &
+  pids+=($!)
+  wait_http "http://127.0.0.1:$port/health-check/liveness"
+  started_port=$port
+}
+start_gateway gateway-fixed "http://127.0.0.1:$up_port"
+gw_port=$started_port
+start_gateway gateway-server "http://127.0.0.1:$srv_port"
+gw_real_port=$started_port
 curl -fsS -o /dev/null -H "Authorization: Bearer $token" "http://127.0.0.1:$gw_port/rest/lote/"
+curl -fsS -o /dev/null -H "Authorization: Bearer $token" "http://127.0.0.1:$gw_real_port/rest/lote/$lot_id/"
 
 # nginx as a plain reverse proxy to the same destination (keep-alive both sides).
 ngx_port=$(free_port)
@@ -111,10 +131,16 @@ http {
   scgi_temp_path $tmp/nginx/scgi;
   keepalive_requests 1000000;
   upstream destination { server 127.0.0.1:$up_port; keepalive 128; }
+  upstream server { server 127.0.0.1:$srv_port; keepalive 128; }
   server {
     listen 127.0.0.1:$ngx_port;
     location /rest/ {
       proxy_pass http://destination/bench/;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+    }
+    location /servidor/ {
+      proxy_pass http://server/$municipio/;
       proxy_http_version 1.1;
       proxy_set_header Connection "";
     }
@@ -138,21 +164,34 @@ run() {
 }
 
 auth=(-H "Authorization: Bearer $token")
-printf '%-6s %-40s %12s %10s %10s\n' conns "path (wrk -t$wrk_threads -d${secs}s, keep-alive)" "requests/s" "p50 ms" "p99 ms"
+printf '%-6s %-52s %12s %10s %10s\n' conns "path (wrk -t$wrk_threads -d${secs}s, keep-alive)" "requests/s" "p50 ms" "p99 ms"
 summary=()
-for conns in 8 64; do
-  read -r d_rps d_p50 d_p99 < <(run "$conns" "http://127.0.0.1:$up_port/bench/lote/")
-  read -r g_rps g_p50 g_p99 < <(run "$conns" "${auth[@]}" "http://127.0.0.1:$gw_port/rest/lote/")
-  read -r p_rps p_p50 p_p99 < <(run "$conns" "http://127.0.0.1:$gw_port/outros/geo-state-ows/lote/")
-  read -r n_rps n_p50 n_p99 < <(run "$conns" "http://127.0.0.1:$ngx_port/rest/lote/")
-  printf '%-6s %-40s %12s %10s %10s\n' "$conns" "direct" "$d_rps" "$d_p50" "$d_p99"
-  printf '%-6s %-40s %12s %10s %10s\n' "$conns" "gateway /rest (bearer, auth cached)" "$g_rps" "$g_p50" "$g_p99"
-  printf '%-6s %-40s %12s %10s %10s\n' "$conns" "gateway /outros (public provider)" "$p_rps" "$p_p50" "$p_p99"
-  printf '%-6s %-40s %12s %10s %10s\n' "$conns" "nginx reverse proxy" "$n_rps" "$n_p50" "$n_p99"
-  summary+=("$(awk -v c="$conns" -v d="$d_rps" -v dp="$d_p50" -v g="$g_rps" -v gp="$g_p50" -v n="$n_rps" -v np="$n_p50" 'BEGIN {
-    printf "c=%s: gateway adds %.3f ms at p50 and keeps %.0f%% of direct throughput; nginx adds %.3f ms and keeps %.0f%%",
-      c, gp - dp, 100 * g / d, np - dp, 100 * n / d }')")
-done
+# compare LABEL DIRECT_URL GATEWAY_URL NGINX_URL [EXTRA_GATEWAY_URL EXTRA_LABEL]
+compare() {
+  local label=$1 direct=$2 via_gateway=$3 via_nginx=$4 extra=${5:-} extra_label=${6:-}
+  local conns d_rps d_p50 d_p99 g_rps g_p50 g_p99 n_rps n_p50 n_p99 p_rps p_p50 p_p99
+  for conns in 8 64; do
+    read -r d_rps d_p50 d_p99 < <(run "$conns" "${auth[@]}" "$direct")
+    read -r g_rps g_p50 g_p99 < <(run "$conns" "${auth[@]}" "$via_gateway")
+    read -r n_rps n_p50 n_p99 < <(run "$conns" "${auth[@]}" "$via_nginx")
+    printf '%-6s %-52s %12s %10s %10s\n' "$conns" "$label: direct" "$d_rps" "$d_p50" "$d_p99"
+    printf '%-6s %-52s %12s %10s %10s\n' "$conns" "$label: gateway /rest (bearer, auth cached)" "$g_rps" "$g_p50" "$g_p99"
+    if [[ -n $extra ]]; then
+      read -r p_rps p_p50 p_p99 < <(run "$conns" "$extra")
+      printf '%-6s %-52s %12s %10s %10s\n' "$conns" "$label: $extra_label" "$p_rps" "$p_p50" "$p_p99"
+    fi
+    printf '%-6s %-52s %12s %10s %10s\n' "$conns" "$label: nginx reverse proxy" "$n_rps" "$n_p50" "$n_p99"
+    summary+=("$(awk -v l="$label" -v c="$conns" -v d="$d_rps" -v dp="$d_p50" -v g="$g_rps" -v gp="$g_p50" -v n="$n_rps" -v np="$n_p50" 'BEGIN {
+      printf "%s, c=%s: gateway adds %.3f ms at p50 and keeps %.0f%% of direct throughput; nginx adds %.3f ms and keeps %.0f%%",
+        l, c, gp - dp, 100 * g / d, np - dp, 100 * n / d }')")
+  done
+}
+compare "fixed destination" "http://127.0.0.1:$up_port/bench/lote/" "http://127.0.0.1:$gw_port/rest/lote/" \
+  "http://127.0.0.1:$ngx_port/rest/lote/" "http://127.0.0.1:$gw_port/outros/geo-state-ows/lote/" "gateway /outros (public provider)"
+compare "cadastre-server, one lot" "http://127.0.0.1:$srv_port/$municipio/lote/$lot_id/" \
+  "http://127.0.0.1:$gw_real_port/rest/lote/$lot_id/" "http://127.0.0.1:$ngx_port/servidor/lote/$lot_id/"
+compare "cadastre-server, 10 lots" "http://127.0.0.1:$srv_port/$municipio/lote/?limit=10" \
+  "http://127.0.0.1:$gw_real_port/rest/lote/?limit=10" "http://127.0.0.1:$ngx_port/servidor/lote/?limit=10"
 echo
 printf '%s\n' "${summary[@]}"
 echo "target: the gateway adds under 0.5 ms at p50 and keeps at least 70% of direct throughput"
