@@ -2,7 +2,7 @@
 // breakers and external map providers (docs/gateway.md).
 //
 //   cadastre-gateway --config gateway.json [--platform-dsn DSN] [--host 127.0.0.1]
-//                    [--port 8090] [--threads 64] [--pool-size 8] [--cors-origins "*"]
+//                    [--port 8090] [--threads 1024] [--pool-size 8] [--cors-origins "*"]
 //                    [--no-access-log]
 //   cadastre-gateway --print-demo-config CADASTRE_URL [--platform-url URL]
 //
@@ -53,9 +53,9 @@ int main(int argc, char** argv) {
       throw std::invalid_argument("informe --platform-dsn, CADASTRE_PLATFORM_DSN ou platform_dsn no arquivo de configuração");
     o.http.host = f.get("host", "127.0.0.1", "CADASTRE_GATEWAY_HOST");
     o.http.port = static_cast<int>(f.get_int("port", 8090, "CADASTRE_GATEWAY_PORT"));
-    // Each kept-alive client connection holds a worker while it is open, and a worker waits
-    // for its destination, so the gateway needs more threads than cadastre-server.
-    o.http.threads = static_cast<int>(f.get_int("threads", 64, "CADASTRE_GATEWAY_THREADS"));
+    // One thread per open client connection, created when it is accepted (an idle one costs
+    // a few KiB): the limit is the most connections at once — browsers keep several open.
+    o.http.threads = static_cast<int>(f.get_int("threads", 1024, "CADASTRE_GATEWAY_THREADS"));
     o.http.payload_max = static_cast<std::size_t>(f.get_int("payload-max-mb", 8, "CADASTRE_PAYLOAD_MAX_MB")) << 20;
     o.http.access_log = !f.has("no-access-log");
     o.pool.size = static_cast<std::size_t>(f.get_int("pool-size", 8, "CADASTRE_POOL_SIZE"));
