@@ -155,35 +155,41 @@ wait_http "http://127.0.0.1:$ngx_port/rest/lote/"
 to_ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n += 0; else if (v ~ /s$/) n *= 1000; printf "%.3f", n }'; }
 run() {
   local conns=$1; shift
-  local out rps p50 p99
+  local out rps p50 p99 bad
   out=$(wrk -t"$wrk_threads" -c"$conns" -d"${secs}s" --latency "$@")
   rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
   p50=$(awk '$1 == "50%" {print $2}' <<<"$out")
   p99=$(awk '$1 == "99%" {print $2}' <<<"$out")
-  echo "$rps $(to_ms "$p50") $(to_ms "$p99")"
+  # Answers other than 2xx/3xx (a destination's 503, an open breaker) are counted apart:
+  # a run with them measures refusals, not forwarding.
+  bad=$(awk '/Non-2xx or 3xx responses/ {print $NF}' <<<"$out")
+  echo "$rps $(to_ms "$p50") $(to_ms "$p99") ${bad:-0}"
 }
+row() { printf '%-6s %-52s %12s %10s %10s %8s\n' "$@"; }
 
 auth=(-H "Authorization: Bearer $token")
-printf '%-6s %-52s %12s %10s %10s\n' conns "path (wrk -t$wrk_threads -d${secs}s, keep-alive)" "requests/s" "p50 ms" "p99 ms"
+row conns "path (wrk -t$wrk_threads -d${secs}s, keep-alive)" "requests/s" "p50 ms" "p99 ms" "non-2xx"
 summary=()
 # compare LABEL DIRECT_URL GATEWAY_URL NGINX_URL [EXTRA_GATEWAY_URL EXTRA_LABEL]
 compare() {
   local label=$1 direct=$2 via_gateway=$3 via_nginx=$4 extra=${5:-} extra_label=${6:-}
-  local conns d_rps d_p50 d_p99 g_rps g_p50 g_p99 n_rps n_p50 n_p99 p_rps p_p50 p_p99
+  local conns d_rps d_p50 d_p99 d_bad g_rps g_p50 g_p99 g_bad n_rps n_p50 n_p99 n_bad p_rps p_p50 p_p99 p_bad
   for conns in 8 64; do
-    read -r d_rps d_p50 d_p99 < <(run "$conns" "${auth[@]}" "$direct")
-    read -r g_rps g_p50 g_p99 < <(run "$conns" "${auth[@]}" "$via_gateway")
-    read -r n_rps n_p50 n_p99 < <(run "$conns" "${auth[@]}" "$via_nginx")
-    printf '%-6s %-52s %12s %10s %10s\n' "$conns" "$label: direct" "$d_rps" "$d_p50" "$d_p99"
-    printf '%-6s %-52s %12s %10s %10s\n' "$conns" "$label: gateway /rest (bearer, auth cached)" "$g_rps" "$g_p50" "$g_p99"
+    read -r d_rps d_p50 d_p99 d_bad < <(run "$conns" "${auth[@]}" "$direct")
+    read -r g_rps g_p50 g_p99 g_bad < <(run "$conns" "${auth[@]}" "$via_gateway")
+    read -r n_rps n_p50 n_p99 n_bad < <(run "$conns" "${auth[@]}" "$via_nginx")
+    row "$conns" "$label: direct" "$d_rps" "$d_p50" "$d_p99" "$d_bad"
+    row "$conns" "$label: gateway /rest (bearer, auth cached)" "$g_rps" "$g_p50" "$g_p99" "$g_bad"
     if [[ -n $extra ]]; then
-      read -r p_rps p_p50 p_p99 < <(run "$conns" "$extra")
-      printf '%-6s %-52s %12s %10s %10s\n' "$conns" "$label: $extra_label" "$p_rps" "$p_p50" "$p_p99"
+      read -r p_rps p_p50 p_p99 p_bad < <(run "$conns" "$extra")
+      row "$conns" "$label: $extra_label" "$p_rps" "$p_p50" "$p_p99" "$p_bad"
     fi
-    printf '%-6s %-52s %12s %10s %10s\n' "$conns" "$label: nginx reverse proxy" "$n_rps" "$n_p50" "$n_p99"
-    summary+=("$(awk -v l="$label" -v c="$conns" -v d="$d_rps" -v dp="$d_p50" -v g="$g_rps" -v gp="$g_p50" -v n="$n_rps" -v np="$n_p50" 'BEGIN {
+    row "$conns" "$label: nginx reverse proxy" "$n_rps" "$n_p50" "$n_p99" "$n_bad"
+    summary+=("$(awk -v l="$label" -v c="$conns" -v d="$d_rps" -v dp="$d_p50" -v g="$g_rps" -v gp="$g_p50" -v n="$n_rps" -v np="$n_p50" \
+      -v bad="$((d_bad + g_bad + n_bad))" 'BEGIN {
       printf "%s, c=%s: gateway adds %.3f ms at p50 and keeps %.0f%% of direct throughput; nginx adds %.3f ms and keeps %.0f%%",
-        l, c, gp - dp, 100 * g / d, np - dp, 100 * n / d }')")
+        l, c, gp - dp, 100 * g / d, np - dp, 100 * n / d
+      if (bad > 0) printf " (NOT COMPARABLE: %d non-2xx answers)", bad }')")
   done
 }
 compare "fixed destination" "http://127.0.0.1:$up_port/bench/lote/" "http://127.0.0.1:$gw_port/rest/lote/" \
