@@ -186,8 +186,8 @@ struct Listener::Impl {
     connections[fd] = false;
   }
 
-  void refuse_and_close(int fd, int status, errc code, const std::string& message) {
-    Response res = refuse(status, code, message);
+  void refuse_and_close(int fd, const std::string& remote, int status, errc code, const std::string& message) {
+    Response res = refuse(status, code, message, remote);
     bool keep = false;
     respond(fd, "GET", res, keep, 1);
   }
@@ -208,27 +208,27 @@ struct Listener::Impl {
         Read r = read_more(fd, buffer, started);
         if (idle) leave_idle(fd);
         if (r == Read::timeout && started)
-          return refuse_and_close(fd, 408, errc::invalid_argument, "tempo esgotado lendo a requisição");
+          return refuse_and_close(fd, remote, 408, errc::invalid_argument, "tempo esgotado lendo a requisição");
         if (r != Read::data) return;
         if (!started) started = Clock::now();
       }
       switch (parsed) {
-        case wire::HeadParse::bad: return refuse_and_close(fd, 400, errc::invalid_argument, "requisição inválida: " + reason);
+        case wire::HeadParse::bad: return refuse_and_close(fd, remote, 400, errc::invalid_argument, "requisição inválida: " + reason);
         case wire::HeadParse::too_large:
-          return refuse_and_close(fd, 431, errc::invalid_argument, "cabeçalho da requisição grande demais");
-        case wire::HeadParse::bad_version: return refuse_and_close(fd, 505, errc::invalid_argument, reason);
+          return refuse_and_close(fd, remote, 431, errc::invalid_argument, "cabeçalho da requisição grande demais");
+        case wire::HeadParse::bad_version: return refuse_and_close(fd, remote, 505, errc::invalid_argument, reason);
         default: break;
       }
       if (head.transfer_encoding)
-        return refuse_and_close(fd, 411, errc::invalid_argument,
+        return refuse_and_close(fd, remote, 411, errc::invalid_argument,
                                 "corpo com Transfer-Encoding não é aceito: envie o corpo com Content-Length");
       if (head.content_length > options.payload_max)
-        return refuse_and_close(fd, 413, errc::payload_too_large, "corpo da requisição excede o limite");
+        return refuse_and_close(fd, remote, 413, errc::payload_too_large, "corpo da requisição excede o limite");
       const std::size_t whole = head.size + static_cast<std::size_t>(head.content_length);
       if (head.expect_continue && buffer.size() < whole && !write_all(fd, "HTTP/1.1 100 Continue\r\n\r\n")) return;
       while (buffer.size() < whole) {
         Read r = read_more(fd, buffer, started);
-        if (r == Read::timeout) return refuse_and_close(fd, 408, errc::invalid_argument, "tempo esgotado lendo o corpo");
+        if (r == Read::timeout) return refuse_and_close(fd, remote, 408, errc::invalid_argument, "tempo esgotado lendo o corpo");
         if (r != Read::data) return;
       }
 
@@ -406,7 +406,7 @@ void Listener::serve() {
       }
     }
     set_timeout(fd, SO_SNDTIMEO, std::chrono::seconds(1));  // the accept loop must not wait on it
-    im.refuse_and_close(fd, 503, errc::unavailable, "servidor no limite de conexões; tente de novo em instantes");
+    im.refuse_and_close(fd, address_text(addr), 503, errc::unavailable, "servidor no limite de conexões; tente de novo em instantes");
     ::close(fd);
   }
   std::unique_lock lock(im.mutex);

@@ -218,14 +218,22 @@ bool Server::bind_direct() {
   o.write_timeout = options_.write_timeout;
   o.payload_max = options_.payload_max;
   // What the loop refuses itself gets the headers every answer of the service carries.
-  auto refuse = [this](int status, errc code, const std::string& message) {
+  auto refuse = [this](int status, errc code, const std::string& message, const std::string& remote) {
     Response res = Response::error(code, message);
     res.status = status;
     if (code == errc::unavailable) res.headers.set("Retry-After", "1");
-    res.headers.set("X-Request-Id", new_request_id());
+    const std::string id = new_request_id();
+    res.headers.set("X-Request-Id", id);
     Request none;
     if (options_.finalize) options_.finalize(none, res);
-    metrics_.observe("-", "unmatched", status, 0.0);
+    metrics_.observe("-", "recusada", status, 0.0);
+    if (options_.access_log) {
+      JsonWriter w;
+      w.begin_object().key("ts").value(utc_now_iso()).key("route").value("recusada").key("status").value(status);
+      w.key("erro").value(message).key("request_id").value(id).key("remote").value(remote).end_object();
+      std::lock_guard lock(impl_->log_mutex);
+      (options_.log ? *options_.log : std::cerr) << w.str() << '\n';
+    }
     return res;
   };
   impl_->listener = std::make_unique<Listener>(o, [this](Request& req) { return handle(req); }, refuse);

@@ -139,6 +139,23 @@ TEST_CASE("malformed requests get 400 in the error shape with X-Target-URL and t
   CHECK(ok.read().status == 200);
 }
 
+TEST_CASE("a refused request is logged and counted, with the caller's address") {
+  test::Destinations d;
+  Gateway gw(test::config_for(d), {}, [](http::ServerOptions& o) { o.access_log = true; });
+  {
+    Raw c(gw.app().server().port());
+    c.send("GET /health HTTP/1.1\r\n\r\n");
+    auto a = c.read();
+    CHECK(a.status == 400);
+    CHECK(gw.log().find("\"route\":\"recusada\",\"status\":400") != std::string::npos);
+    CHECK(gw.log().find("\"request_id\":\"" + a.header("X-Request-Id") + "\"") != std::string::npos);
+    CHECK(gw.log().find("\"remote\":\"127.0.0.1\"") != std::string::npos);
+  }
+  auto metrics = gw.client().Get("/metrics");
+  REQUIRE(metrics);
+  CHECK(metrics->body.find("route=\"recusada\",status=\"400\"") != std::string::npos);
+}
+
 TEST_CASE("a transfer-coded request body gets 411, another HTTP version 505, a head over 64 KiB 431") {
   test::Destinations d;
   Gateway gw(test::config_for(d));
