@@ -396,7 +396,10 @@ void Listener::serve() {
     if (admitted) {
       try {
         std::thread([&im, fd, remote = address_text(addr)] {
-          im.run(fd, remote);
+          try {
+            im.run(fd, remote);
+          } catch (...) {  // e.g. out of memory, or a body stream that threw: drop this connection only
+          }
           im.finish(fd);
         }).detach();
         continue;
