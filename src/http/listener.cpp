@@ -19,6 +19,7 @@
 #include <system_error>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 
 #include "http/request_head.hpp"
 
@@ -28,44 +29,48 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 const char* reason_phrase(int status) {
-  switch (status) {
-    case 100: return "Continue";
-    case 200: return "OK";
-    case 201: return "Created";
-    case 202: return "Accepted";
-    case 204: return "No Content";
-    case 206: return "Partial Content";
-    case 301: return "Moved Permanently";
-    case 302: return "Found";
-    case 303: return "See Other";
-    case 304: return "Not Modified";
-    case 307: return "Temporary Redirect";
-    case 308: return "Permanent Redirect";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 406: return "Not Acceptable";
-    case 408: return "Request Timeout";
-    case 409: return "Conflict";
-    case 410: return "Gone";
-    case 411: return "Length Required";
-    case 412: return "Precondition Failed";
-    case 413: return "Content Too Large";
-    case 415: return "Unsupported Media Type";
-    case 416: return "Range Not Satisfiable";
-    case 422: return "Unprocessable Content";
-    case 429: return "Too Many Requests";
-    case 431: return "Request Header Fields Too Large";
-    case 500: return "Internal Server Error";
-    case 501: return "Not Implemented";
-    case 502: return "Bad Gateway";
-    case 503: return "Service Unavailable";
-    case 504: return "Gateway Timeout";
-    case 505: return "HTTP Version Not Supported";
-    default: return status < 400 ? "OK" : status < 500 ? "Bad Request" : "Internal Server Error";
-  }
+  static constexpr std::pair<int, const char*> phrases[] = {
+      {100, "Continue"},
+      {200, "OK"},
+      {201, "Created"},
+      {202, "Accepted"},
+      {204, "No Content"},
+      {206, "Partial Content"},
+      {301, "Moved Permanently"},
+      {302, "Found"},
+      {303, "See Other"},
+      {304, "Not Modified"},
+      {307, "Temporary Redirect"},
+      {308, "Permanent Redirect"},
+      {400, "Bad Request"},
+      {401, "Unauthorized"},
+      {403, "Forbidden"},
+      {404, "Not Found"},
+      {405, "Method Not Allowed"},
+      {406, "Not Acceptable"},
+      {408, "Request Timeout"},
+      {409, "Conflict"},
+      {410, "Gone"},
+      {411, "Length Required"},
+      {412, "Precondition Failed"},
+      {413, "Content Too Large"},
+      {415, "Unsupported Media Type"},
+      {416, "Range Not Satisfiable"},
+      {422, "Unprocessable Content"},
+      {429, "Too Many Requests"},
+      {431, "Request Header Fields Too Large"},
+      {500, "Internal Server Error"},
+      {501, "Not Implemented"},
+      {502, "Bad Gateway"},
+      {503, "Service Unavailable"},
+      {504, "Gateway Timeout"},
+      {505, "HTTP Version Not Supported"},
+  };
+  for (const auto& [code, phrase] : phrases)
+    if (code == status) return phrase;
+  return status < 400   ? "OK"
+         : status < 500 ? "Bad Request"
+                        : "Internal Server Error";  // the phrase is advisory
 }
 
 // The Date field (RFC 9110 §6.6.1), formatted at most once a second per thread.
@@ -81,8 +86,9 @@ const std::string& http_date() {
     std::tm tm{};
     gmtime_r(&now, &tm);
     char buf[40];
-    std::snprintf(buf, sizeof buf, "%s, %02d %s %04d %02d:%02d:%02d GMT", days[tm.tm_wday], tm.tm_mday,
-                  months[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
+    std::snprintf(buf, sizeof buf, "%s, %02d %s %04d %02d:%02d:%02d GMT", days[tm.tm_wday],
+                  tm.tm_mday, months[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min,
+                  tm.tm_sec);
     value = buf;
   }
   return value;
@@ -139,7 +145,9 @@ bool write_all(int fd, std::string_view a, std::string_view b = {}, std::string_
   return write_all(fd, parts, 3);
 }
 
-bool has_line_break(std::string_view s) { return s.find_first_of("\r\n") != std::string_view::npos; }
+bool has_line_break(std::string_view s) {
+  return s.find_first_of("\r\n") != std::string_view::npos;
+}
 
 }  // namespace
 
@@ -170,7 +178,8 @@ struct Listener::Impl {
       if (n == 0) return Read::closed;
       if (errno == EINTR) continue;
       if (errno != EAGAIN && errno != EWOULDBLOCK) return Read::failed;
-      if (!request_started || Clock::now() - *request_started >= options.read_timeout) return Read::timeout;
+      if (!request_started || Clock::now() - *request_started >= options.read_timeout)
+        return Read::timeout;
     }
   }
 
@@ -186,7 +195,8 @@ struct Listener::Impl {
     connections[fd] = false;
   }
 
-  void refuse_and_close(int fd, const std::string& remote, int status, errc code, const std::string& message) {
+  void refuse_and_close(int fd, const std::string& remote, int status, errc code,
+                        const std::string& message) {
     Response res = refuse(status, code, message, remote);
     bool keep = false;
     respond(fd, "GET", res, keep, 1);
@@ -202,33 +212,46 @@ struct Listener::Impl {
       std::optional<Clock::time_point> started;
       if (!buffer.empty()) started = Clock::now();
       wire::HeadParse parsed;
-      while ((parsed = wire::parse_request_head(buffer, head, reason)) == wire::HeadParse::incomplete) {
+      while ((parsed = wire::parse_request_head(buffer, head, reason)) ==
+             wire::HeadParse::incomplete) {
         bool idle = buffer.empty();
         if (idle && !enter_idle(fd)) return;
         Read r = read_more(fd, buffer, started);
         if (idle) leave_idle(fd);
         if (r == Read::timeout && started)
-          return refuse_and_close(fd, remote, 408, errc::invalid_argument, "tempo esgotado lendo a requisição");
+          return refuse_and_close(fd, remote, 408, errc::invalid_argument,
+                                  "tempo esgotado lendo a requisição");
         if (r != Read::data) return;
         if (!started) started = Clock::now();
       }
       switch (parsed) {
-        case wire::HeadParse::bad: return refuse_and_close(fd, remote, 400, errc::invalid_argument, "requisição inválida: " + reason);
+        case wire::HeadParse::bad:
+          return refuse_and_close(fd, remote, 400, errc::invalid_argument,
+                                  "requisição inválida: " + reason);
         case wire::HeadParse::too_large:
-          return refuse_and_close(fd, remote, 431, errc::invalid_argument, "cabeçalho da requisição grande demais");
-        case wire::HeadParse::bad_version: return refuse_and_close(fd, remote, 505, errc::invalid_argument, reason);
-        default: break;
+          return refuse_and_close(fd, remote, 431, errc::invalid_argument,
+                                  "cabeçalho da requisição grande demais");
+        case wire::HeadParse::bad_version:
+          return refuse_and_close(fd, remote, 505, errc::invalid_argument, reason);
+        default:
+          break;
       }
       if (head.transfer_encoding)
-        return refuse_and_close(fd, remote, 411, errc::invalid_argument,
-                                "corpo com Transfer-Encoding não é aceito: envie o corpo com Content-Length");
+        return refuse_and_close(
+            fd, remote, 411, errc::invalid_argument,
+            "corpo com Transfer-Encoding não é aceito: envie o corpo com Content-Length");
       if (head.content_length > options.payload_max)
-        return refuse_and_close(fd, remote, 413, errc::payload_too_large, "corpo da requisição excede o limite");
+        return refuse_and_close(fd, remote, 413, errc::payload_too_large,
+                                "corpo da requisição excede o limite");
       const std::size_t whole = head.size + static_cast<std::size_t>(head.content_length);
-      if (head.expect_continue && buffer.size() < whole && !write_all(fd, "HTTP/1.1 100 Continue\r\n\r\n")) return;
+      if (head.expect_continue && buffer.size() < whole &&
+          !write_all(fd, "HTTP/1.1 100 Continue\r\n\r\n"))
+        return;
       while (buffer.size() < whole) {
         Read r = read_more(fd, buffer, started);
-        if (r == Read::timeout) return refuse_and_close(fd, remote, 408, errc::invalid_argument, "tempo esgotado lendo o corpo");
+        if (r == Read::timeout)
+          return refuse_and_close(fd, remote, 408, errc::invalid_argument,
+                                  "tempo esgotado lendo o corpo");
         if (r != Read::data) return;
       }
 
@@ -238,7 +261,8 @@ struct Listener::Impl {
       std::string_view target = req.target;
       auto question = target.find('?');
       req.path = wire::percent_decode(target.substr(0, question), false);
-      if (question != std::string_view::npos) req.query = wire::parse_query(target.substr(question + 1));
+      if (question != std::string_view::npos)
+        req.query = wire::parse_query(target.substr(question + 1));
       req.headers.items = std::move(head.headers);
       req.body.assign(buffer, head.size, static_cast<std::size_t>(head.content_length));
       req.remote_addr = remote;
@@ -262,7 +286,10 @@ struct Listener::Impl {
 
     std::string out;
     out.reserve(512);
-    out.append("HTTP/1.1 ").append(std::to_string(res.status)).append(" ").append(reason_phrase(res.status));
+    out.append("HTTP/1.1 ")
+        .append(std::to_string(res.status))
+        .append(" ")
+        .append(reason_phrase(res.status));
     out.append("\r\nDate: ").append(http_date());
     bool has_type = false, has_length = false;
     for (const auto& [name, value] : res.headers.items) {
@@ -271,7 +298,8 @@ struct Listener::Impl {
         // The loop frames the body itself; a HEAD answer may state the length it stands for.
         if (!head_only || bodyless) continue;
         has_length = true;
-      } else if (iequals(name, "Transfer-Encoding") || iequals(name, "Connection") || iequals(name, "Date")) {
+      } else if (iequals(name, "Transfer-Encoding") || iequals(name, "Connection") ||
+                 iequals(name, "Date")) {
         continue;
       } else if (iequals(name, "Content-Type")) {
         has_type = true;
@@ -279,16 +307,20 @@ struct Listener::Impl {
       out.append("\r\n").append(name).append(": ").append(value);
     }
     if (!bodyless) {
-      if (!has_type && !res.content_type.empty()) out.append("\r\nContent-Type: ").append(res.content_type);
+      if (!has_type && !res.content_type.empty())
+        out.append("\r\nContent-Type: ").append(res.content_type);
       if (chunked) {
         if (minor == 1) out.append("\r\nTransfer-Encoding: chunked");
-      } else if (!has_length && (!res.stream || res.stream_length)) {  // a HEAD of an unknown length says none
+      } else if (!has_length &&
+                 (!res.stream || res.stream_length)) {  // a HEAD of an unknown length says none
         std::uint64_t length = res.stream ? *res.stream_length : res.body.size();
         out.append("\r\nContent-Length: ").append(std::to_string(length));
       }
     }
-    if (!keep) out.append("\r\nConnection: close");
-    else if (minor == 0) out.append("\r\nConnection: keep-alive");
+    if (!keep)
+      out.append("\r\nConnection: close");
+    else if (minor == 0)
+      out.append("\r\nConnection: keep-alive");
     out.append("\r\n\r\n");
 
     if (head_only || bodyless) return write_all(fd, out);
@@ -301,8 +333,8 @@ struct Listener::Impl {
         if (size == 0) return true;
         char size_line[24];
         int len = std::snprintf(size_line, sizeof size_line, "%zx\r\n", size);
-        return write_all(fd, std::string_view(size_line, static_cast<std::size_t>(len)), std::string_view(data, size),
-                         "\r\n");
+        return write_all(fd, std::string_view(size_line, static_cast<std::size_t>(len)),
+                         std::string_view(data, size), "\r\n");
       };
       if (!res.body.empty() && !chunk(res.body.data(), res.body.size())) return false;
       if (!res.stream(chunk)) return keep = false;
@@ -329,7 +361,8 @@ struct Listener::Impl {
   }
 };
 
-Listener::Listener(ListenerOptions options, Handle handle, Refuse refuse) : impl_(std::make_unique<Impl>()) {
+Listener::Listener(ListenerOptions options, Handle handle, Refuse refuse)
+    : impl_(std::make_unique<Impl>()) {
   impl_->options = std::move(options);
   impl_->handle = std::move(handle);
   impl_->refuse = std::move(refuse);
@@ -347,7 +380,8 @@ bool Listener::bind() {
   hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
   addrinfo* found = nullptr;
   const std::string service = std::to_string(impl_->options.port);
-  if (::getaddrinfo(impl_->options.host.c_str(), service.c_str(), &hints, &found) != 0) return false;
+  if (::getaddrinfo(impl_->options.host.c_str(), service.c_str(), &hints, &found) != 0)
+    return false;
   for (addrinfo* a = found; a; a = a->ai_next) {
     int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
     if (fd < 0) continue;
@@ -357,8 +391,9 @@ bool Listener::bind() {
       sockaddr_storage bound{};
       socklen_t len = sizeof bound;
       ::getsockname(fd, reinterpret_cast<sockaddr*>(&bound), &len);
-      impl_->port = ntohs(bound.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6&>(bound).sin6_port
-                                                      : reinterpret_cast<sockaddr_in&>(bound).sin_port);
+      impl_->port =
+          ntohs(bound.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6&>(bound).sin6_port
+                                            : reinterpret_cast<sockaddr_in&>(bound).sin_port);
       impl_->listen_fd = fd;
       break;
     }
@@ -378,7 +413,8 @@ void Listener::serve() {
     if (fd < 0) {
       if (im.stopping) break;
       // Out of descriptors or memory, or an aborted handshake: try again shortly.
-      if (errno != EINTR && errno != ECONNABORTED) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      if (errno != EINTR && errno != ECONNABORTED)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
       continue;
     }
     int yes = 1;
@@ -398,7 +434,8 @@ void Listener::serve() {
         std::thread([&im, fd, remote = address_text(addr)] {
           try {
             im.run(fd, remote);
-          } catch (...) {  // e.g. out of memory, or a body stream that threw: drop this connection only
+          } catch (
+              ...) {  // e.g. out of memory, or a body stream that threw: drop this connection only
           }
           im.finish(fd);
         }).detach();
@@ -409,7 +446,8 @@ void Listener::serve() {
       }
     }
     set_timeout(fd, SO_SNDTIMEO, std::chrono::seconds(1));  // the accept loop must not wait on it
-    im.refuse_and_close(fd, address_text(addr), 503, errc::unavailable, "servidor no limite de conexões; tente de novo em instantes");
+    im.refuse_and_close(fd, address_text(addr), 503, errc::unavailable,
+                        "servidor no limite de conexões; tente de novo em instantes");
     ::close(fd);
   }
   std::unique_lock lock(im.mutex);

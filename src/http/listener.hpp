@@ -35,8 +35,8 @@ class Listener {
   using Handle = std::function<Response(Request&)>;
   /// Answers what the loop refuses itself (malformed request, body too large, capacity),
   /// so that those answers get the service's headers (and a log line) too.
-  using Refuse =
-      std::function<Response(int status, errc code, const std::string& message, const std::string& remote_addr)>;
+  using Refuse = std::function<Response(int status, errc code, const std::string& message,
+                                        const std::string& remote_addr)>;
 
   Listener(ListenerOptions options, Handle handle, Refuse refuse);
   ~Listener();

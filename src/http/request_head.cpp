@@ -9,9 +9,24 @@ namespace {
 bool is_tchar(char c) {
   if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
   switch (c) {
-    case '!': case '#': case '$': case '%': case '&': case '\'': case '*': case '+': case '-': case '.':
-    case '^': case '_': case '`': case '|': case '~': return true;
-    default: return false;
+    case '!':
+    case '#':
+    case '$':
+    case '%':
+    case '&':
+    case '\'':
+    case '*':
+    case '+':
+    case '-':
+    case '.':
+    case '^':
+    case '_':
+    case '`':
+    case '|':
+    case '~':
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -66,8 +81,10 @@ void apply_connection(std::string_view value, int minor, bool& keep_alive) {
   while (!value.empty()) {
     auto comma = value.find(',');
     std::string_view option = trim(value.substr(0, comma));
-    if (iequals(option, "close")) keep_alive = false;
-    else if (iequals(option, "keep-alive") && minor == 0) keep_alive = true;
+    if (iequals(option, "close"))
+      keep_alive = false;
+    else if (iequals(option, "keep-alive") && minor == 0)
+      keep_alive = true;
     if (comma == std::string_view::npos) break;
     value.remove_prefix(comma + 1);
   }
@@ -102,8 +119,8 @@ HeadParse parse_request_head(std::string_view bytes, RequestHead& out, std::stri
     reason = "método inválido";
     return HeadParse::bad;
   }
-  if (version.size() != 8 || version.substr(0, 5) != "HTTP/" || version[6] != '.' || version[5] < '0' ||
-      version[5] > '9' || version[7] < '0' || version[7] > '9') {
+  if (version.size() != 8 || version.substr(0, 5) != "HTTP/" || version[6] != '.' ||
+      version[5] < '0' || version[5] > '9' || version[7] < '0' || version[7] > '9') {
     reason = "versão do protocolo malformada";
     return HeadParse::bad;
   }
@@ -208,7 +225,8 @@ std::vector<std::pair<std::string, std::string>> parse_query(std::string_view qu
     if (!field.empty()) {
       auto eq = field.find('=');
       std::string_view name = field.substr(0, eq);
-      std::string_view value = eq == std::string_view::npos ? std::string_view() : field.substr(eq + 1);
+      std::string_view value =
+          eq == std::string_view::npos ? std::string_view() : field.substr(eq + 1);
       out.emplace_back(percent_decode(name, true), percent_decode(value, true));
     }
     if (amp == std::string_view::npos) break;

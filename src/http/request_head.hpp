@@ -19,7 +19,7 @@ inline constexpr std::size_t kMaxRequestHeaders = 100;
 
 struct RequestHead {
   std::string method;
-  std::string target;  ///< as sent: "/path?query" (or "*" for OPTIONS)
+  std::string target;     ///< as sent: "/path?query" (or "*" for OPTIONS)
   int minor_version = 1;  ///< HTTP/1.<minor>
   std::vector<std::pair<std::string, std::string>> headers;
   std::size_t size = 0;  ///< bytes of the head, blank line included (leading blank lines too)
@@ -30,11 +30,11 @@ struct RequestHead {
 };
 
 enum class HeadParse {
-  complete,      ///< `out` holds the head; the body (if any) starts at out.size
-  incomplete,    ///< need more bytes
-  bad,           ///< 400: `reason` says what is wrong
-  too_large,     ///< 431: head over kMaxRequestHeadBytes or kMaxRequestHeaders
-  bad_version,   ///< 505: not HTTP/1.0 or HTTP/1.1
+  complete,     ///< `out` holds the head; the body (if any) starts at out.size
+  incomplete,   ///< need more bytes
+  bad,          ///< 400: `reason` says what is wrong
+  too_large,    ///< 431: head over kMaxRequestHeadBytes or kMaxRequestHeaders
+  bad_version,  ///< 505: not HTTP/1.0 or HTTP/1.1
 };
 
 /// Parses the head at the start of `bytes`. Strict where leniency lets two parsers disagree

@@ -3,12 +3,11 @@
 // X-Target-URL and the connection closed; keep-alive, pipelining, HTTP/1.0, the
 // connection limit, the idle time-out and stopping behave as HTTP/1.1 says.
 #include <arpa/inet.h>
+#include <doctest/doctest.h>
 #include <netinet/in.h>
 #include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-#include <doctest/doctest.h>
 
 #include <thread>
 
@@ -37,7 +36,8 @@ class Raw {
   Raw& operator=(const Raw&) = delete;
 
   void send(std::string_view bytes) {
-    REQUIRE(::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(bytes.size()));
+    REQUIRE(::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL) ==
+            static_cast<ssize_t>(bytes.size()));
   }
 
   struct Answer {
@@ -95,7 +95,9 @@ class Raw {
   std::string buffer_;
 };
 
-std::string alfa_bearer() { return "Authorization: Bearer " + test::shared_stack().user("alfa").token + "\r\n"; }
+std::string alfa_bearer() {
+  return "Authorization: Bearer " + test::shared_stack().user("alfa").token + "\r\n";
+}
 
 void check_refused(const Raw::Answer& a, int status) {
   CHECK(a.status == status);
@@ -108,22 +110,24 @@ void check_refused(const Raw::Answer& a, int status) {
 
 }  // namespace
 
-TEST_CASE("malformed requests get 400 in the error shape with X-Target-URL and the connection closes") {
+TEST_CASE(
+    "malformed requests get 400 in the error shape with X-Target-URL and the connection closes") {
   test::Destinations d;
   Gateway gw(test::config_for(d));
   const int port = gw.app().server().port();
   const char* cases[] = {
       "GARBAGE\r\n\r\n",
-      "GET /health HTTP/1.1\r\n\r\n",                                         // no Host
-      "GET /health HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",                   // two Hosts
-      "GET /health HTTP/1.1\r\nHost: a\r\nX-A: 1\r\n  continued\r\n\r\n",     // folded line
-      "GET /health HTTP/1.1\r\nHost: a\r\nX-A : 1\r\n\r\n",                   // space before the colon
-      "GET health HTTP/1.1\r\nHost: a\r\n\r\n",                               // not origin-form
-      "GET /hea lth HTTP/1.1\r\nHost: a\r\n\r\n",                             // space in the target
+      "GET /health HTTP/1.1\r\n\r\n",                                      // no Host
+      "GET /health HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",                // two Hosts
+      "GET /health HTTP/1.1\r\nHost: a\r\nX-A: 1\r\n  continued\r\n\r\n",  // folded line
+      "GET /health HTTP/1.1\r\nHost: a\r\nX-A : 1\r\n\r\n",                // space before the colon
+      "GET health HTTP/1.1\r\nHost: a\r\n\r\n",                            // not origin-form
+      "GET /hea lth HTTP/1.1\r\nHost: a\r\n\r\n",                          // space in the target
       "GET /health HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n",
       "GET /health HTTP/1.1\r\nHost: a\r\nContent-Length: 1, 2\r\n\r\nxy",
       "GET /health HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nxyz",
-      "POST /health HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+      "POST /health HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nTransfer-Encoding: "
+      "chunked\r\n\r\n0\r\n\r\n",
       "GET /health HTTP/1.1\r\nHost: a\r\nExpect: something-else\r\n\r\n",
   };
   for (const char* request : cases) {
@@ -148,7 +152,8 @@ TEST_CASE("a refused request is logged and counted, with the caller's address") 
     auto a = c.read();
     CHECK(a.status == 400);
     CHECK(gw.log().find("\"route\":\"recusada\",\"status\":400") != std::string::npos);
-    CHECK(gw.log().find("\"request_id\":\"" + a.header("X-Request-Id") + "\"") != std::string::npos);
+    CHECK(gw.log().find("\"request_id\":\"" + a.header("X-Request-Id") + "\"") !=
+          std::string::npos);
     CHECK(gw.log().find("\"remote\":\"127.0.0.1\"") != std::string::npos);
   }
   auto metrics = gw.client().Get("/metrics");
@@ -156,13 +161,16 @@ TEST_CASE("a refused request is logged and counted, with the caller's address") 
   CHECK(metrics->body.find("route=\"recusada\",status=\"400\"") != std::string::npos);
 }
 
-TEST_CASE("a transfer-coded request body gets 411, another HTTP version 505, a head over 64 KiB 431") {
+TEST_CASE(
+    "a transfer-coded request body gets 411, another HTTP version 505, a head over 64 KiB 431") {
   test::Destinations d;
   Gateway gw(test::config_for(d));
   const int port = gw.app().server().port();
   {
     Raw c(port);
-    c.send("POST /health HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n");
+    c.send(
+        "POST /health HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: "
+        "chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n");
     check_refused(c.read(), 411);
     CHECK(c.closed());
   }
@@ -173,7 +181,8 @@ TEST_CASE("a transfer-coded request body gets 411, another HTTP version 505, a h
   }
   {
     Raw c(port);
-    c.send("GET /health HTTP/1.1\r\nHost: a\r\nX-Grande: " + std::string(70 * 1024, 'a') + "\r\n\r\n");
+    c.send("GET /health HTTP/1.1\r\nHost: a\r\nX-Grande: " + std::string(70 * 1024, 'a') +
+           "\r\n\r\n");
     check_refused(c.read(), 431);
   }
   {
@@ -198,7 +207,9 @@ TEST_CASE("a body over the payload limit gets 413 before it is sent") {
 
 TEST_CASE("pipelined requests are answered in order on one connection") {
   test::Destinations d;
-  d.rest.on([](const httplib::Request& req, httplib::Response& res) { res.set_content("{\"caminho\":\"" + req.path + "\"}", "application/json"); });
+  d.rest.on([](const httplib::Request& req, httplib::Response& res) {
+    res.set_content("{\"caminho\":\"" + req.path + "\"}", "application/json");
+  });
   Gateway gw(test::config_for(d));
   Raw c(gw.app().server().port());
   c.send("GET /rest/um/ HTTP/1.1\r\nHost: a\r\nX-Request-Id: p1\r\n" + alfa_bearer() +
@@ -220,7 +231,9 @@ TEST_CASE("pipelined requests are answered in order on one connection") {
   CHECK_FALSE(one.header("Date").empty());
 }
 
-TEST_CASE("HTTP/1.0 closes after the answer unless it asks to keep the connection; Connection: close is honoured") {
+TEST_CASE(
+    "HTTP/1.0 closes after the answer unless it asks to keep the connection; Connection: close is "
+    "honoured") {
   test::Destinations d;
   Gateway gw(test::config_for(d));
   const int port = gw.app().server().port();
@@ -267,7 +280,8 @@ TEST_CASE("Expect: 100-continue gets 100 Continue before the body is sent") {
 
 TEST_CASE("an idle connection is closed after the keep-alive time-out") {
   test::Destinations d;
-  Gateway gw(test::config_for(d), {}, [](http::ServerOptions& o) { o.keep_alive_timeout = std::chrono::seconds(1); });
+  Gateway gw(test::config_for(d), {},
+             [](http::ServerOptions& o) { o.keep_alive_timeout = std::chrono::seconds(1); });
   Raw c(gw.app().server().port());
   c.send("GET /health-check/liveness HTTP/1.1\r\nHost: a\r\n\r\n");
   CHECK(c.read().status == 200);
@@ -276,7 +290,9 @@ TEST_CASE("an idle connection is closed after the keep-alive time-out") {
   CHECK(std::chrono::steady_clock::now() - started < std::chrono::milliseconds(3000));
 }
 
-TEST_CASE("beyond the connection limit a new connection gets 503 with Retry-After, and a freed place is reused") {
+TEST_CASE(
+    "beyond the connection limit a new connection gets 503 with Retry-After, and a freed place is "
+    "reused") {
   test::Destinations d;
   Gateway gw(test::config_for(d), {}, [](http::ServerOptions& o) { o.threads = 2; });
   const int port = gw.app().server().port();

@@ -21,7 +21,8 @@ HeadParse parse(std::string_view bytes) {
 
 TEST_CASE("a complete head gives method, target, version, fields and its size; the body follows") {
   RequestHead h;
-  std::string bytes = "POST /geo/alfa/lote/?a=1 HTTP/1.1\r\nHost: gw\r\nContent-Length: 4\r\nX-Vazio:\r\n\r\nabcd";
+  std::string bytes =
+      "POST /geo/alfa/lote/?a=1 HTTP/1.1\r\nHost: gw\r\nContent-Length: 4\r\nX-Vazio:\r\n\r\nabcd";
   REQUIRE(parse(bytes, h) == HeadParse::complete);
   CHECK(h.method == "POST");
   CHECK(h.target == "/geo/alfa/lote/?a=1");
@@ -36,11 +37,13 @@ TEST_CASE("a complete head gives method, target, version, fields and its size; t
 
 TEST_CASE("a head cut anywhere is incomplete, and over 64 KiB too large") {
   std::string bytes = "GET /x HTTP/1.1\r\nHost: gw\r\n\r\n";
-  for (std::size_t n = 0; n < bytes.size(); ++n) CHECK(parse(bytes.substr(0, n)) == HeadParse::incomplete);
+  for (std::size_t n = 0; n < bytes.size(); ++n)
+    CHECK(parse(bytes.substr(0, n)) == HeadParse::incomplete);
   CHECK(parse(bytes) == HeadParse::complete);
-  CHECK(parse("GET /x HTTP/1.1\r\nHost: gw\r\nX: " + std::string(kMaxRequestHeadBytes, 'a')) == HeadParse::too_large);
-  CHECK(parse("GET /x HTTP/1.1\r\nHost: gw\r\nX: " + std::string(kMaxRequestHeadBytes, 'a') + "\r\n\r\n") ==
+  CHECK(parse("GET /x HTTP/1.1\r\nHost: gw\r\nX: " + std::string(kMaxRequestHeadBytes, 'a')) ==
         HeadParse::too_large);
+  CHECK(parse("GET /x HTTP/1.1\r\nHost: gw\r\nX: " + std::string(kMaxRequestHeadBytes, 'a') +
+              "\r\n\r\n") == HeadParse::too_large);
 }
 
 TEST_CASE("field values are trimmed of spaces and tabs; blank lines before a request are skipped") {
@@ -56,21 +59,23 @@ TEST_CASE("keep-alive follows the version and the Connection field") {
   CHECK_FALSE(h.keep_alive);
   REQUIRE(parse("GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n", h) == HeadParse::complete);
   CHECK(h.keep_alive);
-  REQUIRE(parse("GET / HTTP/1.1\r\nHost: a\r\nConnection: te, close\r\n\r\n", h) == HeadParse::complete);
+  REQUIRE(parse("GET / HTTP/1.1\r\nHost: a\r\nConnection: te, close\r\n\r\n", h) ==
+          HeadParse::complete);
   CHECK_FALSE(h.keep_alive);
-  REQUIRE(parse("GET / HTTP/1.1\r\nHost: a\r\nConnection: keep-alive\r\n\r\n", h) == HeadParse::complete);
+  REQUIRE(parse("GET / HTTP/1.1\r\nHost: a\r\nConnection: keep-alive\r\n\r\n", h) ==
+          HeadParse::complete);
   CHECK(h.keep_alive);
 }
 
 TEST_CASE("what two parsers could read differently is refused") {
   for (const char* bad : {
-           "GET / HTTP/1.1\r\n\r\n",                                                   // no Host
-           "GET / HTTP/1.1\r\nHost: a\r\nhost: b\r\n\r\n",                             // two Hosts
-           "GET / HTTP/1.1\r\nHost: a\r\nX-A: 1\r\n\tmore\r\n\r\n",                    // obs-fold
-           "GET / HTTP/1.1\r\nHost: a\r\nX-A : 1\r\n\r\n",                             // space before colon
-           "GET / HTTP/1.1\r\nHost: a\r\n: 1\r\n\r\n",                                 // empty name
-           "GET / HTTP/1.1\r\nHost: a\r\nX-A 1\r\n\r\n",                               // no colon
-           "GET / HTTP/1.1\r\nHost: a\r\nX-A: 1\r2\r\n\r\n",                           // bare CR in a value
+           "GET / HTTP/1.1\r\n\r\n",                                 // no Host
+           "GET / HTTP/1.1\r\nHost: a\r\nhost: b\r\n\r\n",           // two Hosts
+           "GET / HTTP/1.1\r\nHost: a\r\nX-A: 1\r\n\tmore\r\n\r\n",  // obs-fold
+           "GET / HTTP/1.1\r\nHost: a\r\nX-A : 1\r\n\r\n",           // space before colon
+           "GET / HTTP/1.1\r\nHost: a\r\n: 1\r\n\r\n",               // empty name
+           "GET / HTTP/1.1\r\nHost: a\r\nX-A 1\r\n\r\n",             // no colon
+           "GET / HTTP/1.1\r\nHost: a\r\nX-A: 1\r2\r\n\r\n",         // bare CR in a value
            "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1x\r\n\r\n",
            "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: +1\r\n\r\n",
            "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999999999999\r\n\r\n",
@@ -78,11 +83,11 @@ TEST_CASE("what two parsers could read differently is refused") {
            "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1, 2\r\n\r\n",
            "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n",
            "GET / HTTP/1.1\r\nHost: a\r\nExpect: 200-ok\r\n\r\n",
-           "GET  / HTTP/1.1\r\nHost: a\r\n\r\n",                                        // two spaces
+           "GET  / HTTP/1.1\r\nHost: a\r\n\r\n",  // two spaces
            "GET / HTTP/1.1 \r\nHost: a\r\n\r\n",
-           "G(T / HTTP/1.1\r\nHost: a\r\n\r\n",                                        // not a token
-           "GET http://evil/ HTTP/1.1\r\nHost: a\r\n\r\n",                            // absolute-form
-           "GET * HTTP/1.1\r\nHost: a\r\n\r\n",                                        // * only for OPTIONS
+           "G(T / HTTP/1.1\r\nHost: a\r\n\r\n",             // not a token
+           "GET http://evil/ HTTP/1.1\r\nHost: a\r\n\r\n",  // absolute-form
+           "GET * HTTP/1.1\r\nHost: a\r\n\r\n",             // * only for OPTIONS
            "GET /a\x01 HTTP/1.1\r\nHost: a\r\n\r\n",
            "GET / HTTP/1.x\r\nHost: a\r\n\r\n",
            "GET / http/1.1\r\nHost: a\r\n\r\n",
@@ -94,14 +99,15 @@ TEST_CASE("what two parsers could read differently is refused") {
 
 TEST_CASE("equal repeated lengths are one length; OPTIONS * is accepted; other versions are 505") {
   RequestHead h;
-  REQUIRE(parse("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 2, 2\r\nContent-Length: 2\r\n\r\n", h) ==
-          HeadParse::complete);
+  REQUIRE(parse("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 2, 2\r\nContent-Length: 2\r\n\r\n",
+                h) == HeadParse::complete);
   CHECK(h.content_length == 2);
   CHECK(parse("OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n") == HeadParse::complete);
   CHECK(parse("GET / HTTP/2.0\r\nHost: a\r\n\r\n") == HeadParse::bad_version);
   CHECK(parse("GET / HTTP/1.2\r\nHost: a\r\n\r\n") == HeadParse::bad_version);
-  REQUIRE(parse("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nExpect: 100-continue\r\n\r\n", h) ==
-          HeadParse::complete);
+  REQUIRE(parse("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nExpect: "
+                "100-continue\r\n\r\n",
+                h) == HeadParse::complete);
   CHECK(h.transfer_encoding);
   CHECK(h.expect_continue);
 }
