@@ -12,7 +12,6 @@
 // let in-flight requests finish and exit 0.
 
 #include <iostream>
-#include <sstream>
 
 #include "cli/flags.hpp"
 #include "cli/serve.hpp"
@@ -60,11 +59,7 @@ int main(int argc, char** argv) {
     o.http.access_log = !f.has("no-access-log");
     o.pool.size = static_cast<std::size_t>(f.get_int("pool-size", 8, "CADASTRE_POOL_SIZE"));
     o.pool.wait = std::chrono::milliseconds(f.get_int("pool-wait-ms", 2000, "CADASTRE_POOL_WAIT_MS"));
-    std::string origins = f.get("cors-origins", "*", "CADASTRE_CORS_ORIGINS");
-    o.http.cors_origins.clear();
-    std::stringstream ss(origins);
-    for (std::string item; std::getline(ss, item, ',');)
-      if (!item.empty()) o.http.cors_origins.push_back(item);
+    o.http.cors_origins = f.get_list("cors-origins", "*", "CADASTRE_CORS_ORIGINS");
   } catch (const std::exception& e) {
     std::cerr << "cadastre-gateway: " << e.what() << "\n" << kUsage;
     return 2;

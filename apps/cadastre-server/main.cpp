@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <iostream>
-#include <sstream>
 
 #include "cli/flags.hpp"
 #include "cli/serve.hpp"
@@ -78,11 +77,7 @@ int main(int argc, char** argv) {
         static_cast<std::size_t>(f.get_int("media-public-max-mb", 5, "CADASTRE_MEDIA_PUBLIC_MAX_MB")) << 20;
     // A base64 upload of max_bytes is 4/3 as long, plus the JSON around it.
     o.http.payload_max = std::max(o.http.payload_max, o.media.max_bytes / 3 * 4 + (std::size_t{1} << 20));
-    std::string origins = f.get("cors-origins", "*", "CADASTRE_CORS_ORIGINS");
-    o.http.cors_origins.clear();
-    std::stringstream ss(origins);
-    for (std::string item; std::getline(ss, item, ',');)
-      if (!item.empty()) o.http.cors_origins.push_back(item);
+    o.http.cors_origins = f.get_list("cors-origins", "*", "CADASTRE_CORS_ORIGINS");
   } catch (const std::exception& e) {
     std::cerr << "cadastre-server: " << e.what() << "\n";
     return 2;

@@ -2,6 +2,7 @@
 // with defaults from environment variables. Unknown flags are errors.
 #pragma once
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <optional>
@@ -63,6 +64,17 @@ class Flags {
       used = 0;
     }
     if (used != v.size() || v.empty()) throw std::invalid_argument("--" + name + " deve ser um número inteiro: " + v);
+    return out;
+  }
+  /// A comma-separated value as its non-empty items ("a,,b" → a, b).
+  std::vector<std::string> get_list(const std::string& name, const std::string& fallback, const char* env = nullptr) const {
+    std::vector<std::string> out;
+    std::string v = get(name, fallback, env);
+    for (std::size_t start = 0; start <= v.size();) {
+      std::size_t comma = std::min(v.find(',', start), v.size());
+      if (comma > start) out.push_back(v.substr(start, comma - start));
+      start = comma + 1;
+    }
     return out;
   }
   bool has(const std::string& name) const { return values_.count(name) > 0 && get(name) != "false"; }

@@ -92,11 +92,11 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
-// A destination template: an absolute http(s) URL once its allowed placeholders are filled.
+// A destination template: an absolute http(s) URL once its allowed {variables} are filled.
 void check_template(const std::string& key, const std::string& tmpl, const std::set<std::string>& allowed,
                     const std::set<std::string>& required = {}) {
   std::map<std::string, std::string, std::less<>> sample;
-  auto names = template_placeholders(tmpl);
+  auto names = template_variables(tmpl);
   for (const auto& n : names) {
     if (!allowed.count(n)) bad(key, "usa o marcador {" + n + "}, que não existe aqui");
     sample[n] = "0";

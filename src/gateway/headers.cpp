@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <array>
 
+#include "http/http.hpp"
+
 namespace cadastre::gateway {
 namespace {
 
@@ -55,9 +57,7 @@ std::vector<std::string> connection_tokens(const HeaderList& headers) {
 
 }  // namespace
 
-bool header_is(std::string_view a, std::string_view b) noexcept {
-  return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
-}
+bool header_is(std::string_view a, std::string_view b) noexcept { return http::equal_ignoring_case(a, b); }
 
 bool is_hop_by_hop(std::string_view name) noexcept { return in(kHopByHop, name); }
 

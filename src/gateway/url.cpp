@@ -91,7 +91,7 @@ std::optional<Url> parse_url(std::string_view text) {
   return u;
 }
 
-std::vector<std::string> template_placeholders(std::string_view tmpl) {
+std::vector<std::string> template_variables(std::string_view tmpl) {
   std::vector<std::string> out;
   std::size_t i = 0;
   while ((i = tmpl.find('{', i)) != std::string_view::npos) {

@@ -1,4 +1,4 @@
-// URLs of destinations: templates with {placeholders}, parsing into origin + path + query,
+// URLs of destinations: templates with {variables}, parsing into origin + path + query,
 // and percent-encoding of the decoded path and query the HTTP layer hands us.
 #pragma once
 
@@ -30,11 +30,11 @@ struct Url {
 /// fragments, missing host, bad port).
 std::optional<Url> parse_url(std::string_view text);
 
-/// The names of the {placeholders} in a template, in order of appearance.
-std::vector<std::string> template_placeholders(std::string_view tmpl);
+/// The names of the {variables} in a template, in order of appearance.
+std::vector<std::string> template_variables(std::string_view tmpl);
 
 /// Replaces every {name} of `vars` in `tmpl`, percent-encoding each value so that only
-/// unreserved characters remain (safe in a path and in a query). Placeholders without a
+/// unreserved characters remain (safe in a path and in a query). Variables without a
 /// value are left as they are.
 std::string expand_template(std::string_view tmpl, const std::map<std::string, std::string, std::less<>>& vars);
 
@@ -57,7 +57,7 @@ std::string join_path(std::string_view base_path, std::string_view rest);
 std::string join_query(std::string_view a, std::string_view b);
 
 /// The destination of a call: `tmpl` expanded with `vars`, then `rest` (encoded path)
-/// appended to its path and `query` (encoded) to its query. nullopt when a placeholder is
+/// appended to its path and `query` (encoded) to its query. nullopt when a variable is
 /// left unfilled or the result is not an http(s) URL.
 std::optional<Url> compose_url(std::string_view tmpl, const std::map<std::string, std::string, std::less<>>& vars,
                                std::string_view rest, std::string_view query);

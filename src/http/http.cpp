@@ -6,15 +6,19 @@
 
 namespace cadastre::http {
 
+bool equal_ignoring_case(std::string_view a, std::string_view b) noexcept {
+  return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
+}
+
 const std::string* Headers::find(std::string_view name) const {
   for (const auto& [k, v] : items)
-    if (k.size() == name.size() && strncasecmp(k.data(), name.data(), k.size()) == 0) return &v;
+    if (equal_ignoring_case(k, name)) return &v;
   return nullptr;
 }
 
 void Headers::set(std::string name, std::string value) {
   for (auto& [k, v] : items) {
-    if (k.size() == name.size() && strncasecmp(k.data(), name.data(), k.size()) == 0) {
+    if (equal_ignoring_case(k, name)) {
       v = std::move(value);
       return;
     }

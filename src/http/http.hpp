@@ -17,6 +17,9 @@
 
 namespace cadastre::http {
 
+/// ASCII case-insensitive equality, as for header field names and tokens (RFC 9110 §5.1).
+bool equal_ignoring_case(std::string_view a, std::string_view b) noexcept;
+
 /// Case-insensitive header lookup over a list of (name, value).
 struct Headers {
   std::vector<std::pair<std::string, std::string>> items;

@@ -4,7 +4,6 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <strings.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -21,6 +20,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "http/http.hpp"
 #include "http/request_head.hpp"
 
 namespace cadastre::http {
@@ -92,10 +92,6 @@ const std::string& http_date() {
     value = buf;
   }
   return value;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
 }
 
 std::string address_text(const sockaddr_storage& addr) {
@@ -294,14 +290,14 @@ struct Listener::Impl {
     bool has_type = false, has_length = false;
     for (const auto& [name, value] : res.headers.items) {
       if (has_line_break(name) || has_line_break(value)) continue;  // never split a response
-      if (iequals(name, "Content-Length")) {
+      if (equal_ignoring_case(name, "Content-Length")) {
         // The loop frames the body itself; a HEAD answer may state the length it stands for.
         if (!head_only || bodyless) continue;
         has_length = true;
-      } else if (iequals(name, "Transfer-Encoding") || iequals(name, "Connection") ||
-                 iequals(name, "Date")) {
+      } else if (equal_ignoring_case(name, "Transfer-Encoding") || equal_ignoring_case(name, "Connection") ||
+                 equal_ignoring_case(name, "Date")) {
         continue;
-      } else if (iequals(name, "Content-Type")) {
+      } else if (equal_ignoring_case(name, "Content-Type")) {
         has_type = true;
       }
       out.append("\r\n").append(name).append(": ").append(value);

@@ -1,6 +1,6 @@
 #include "http/request_head.hpp"
 
-#include <strings.h>
+#include "http/http.hpp"
 
 namespace cadastre::http::wire {
 namespace {
@@ -35,10 +35,6 @@ bool is_token(std::string_view s) {
   for (char c : s)
     if (!is_tchar(c)) return false;
   return true;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
 }
 
 std::string_view trim(std::string_view s) {
@@ -81,9 +77,9 @@ void apply_connection(std::string_view value, int minor, bool& keep_alive) {
   while (!value.empty()) {
     auto comma = value.find(',');
     std::string_view option = trim(value.substr(0, comma));
-    if (iequals(option, "close"))
+    if (equal_ignoring_case(option, "close"))
       keep_alive = false;
-    else if (iequals(option, "keep-alive") && minor == 0)
+    else if (equal_ignoring_case(option, "keep-alive") && minor == 0)
       keep_alive = true;
     if (comma == std::string_view::npos) break;
     value.remove_prefix(comma + 1);
@@ -165,9 +161,9 @@ HeadParse parse_request_head(std::string_view bytes, RequestHead& out, std::stri
         return HeadParse::bad;
       }
     if (out.headers.size() == kMaxRequestHeaders) return HeadParse::too_large;
-    if (iequals(name, "Host")) {
+    if (equal_ignoring_case(name, "Host")) {
       ++hosts;
-    } else if (iequals(name, "Content-Length")) {
+    } else if (equal_ignoring_case(name, "Content-Length")) {
       std::uint64_t n = 0;
       if (!parse_length(value, n) || (has_length && n != out.content_length)) {
         reason = "Content-Length inválido";
@@ -175,12 +171,12 @@ HeadParse parse_request_head(std::string_view bytes, RequestHead& out, std::stri
       }
       has_length = true;
       out.content_length = n;
-    } else if (iequals(name, "Transfer-Encoding")) {
+    } else if (equal_ignoring_case(name, "Transfer-Encoding")) {
       out.transfer_encoding = true;
-    } else if (iequals(name, "Connection")) {
+    } else if (equal_ignoring_case(name, "Connection")) {
       apply_connection(value, out.minor_version, out.keep_alive);
-    } else if (iequals(name, "Expect")) {
-      if (!iequals(value, "100-continue")) {
+    } else if (equal_ignoring_case(name, "Expect")) {
+      if (!equal_ignoring_case(value, "100-continue")) {
         reason = "Expect não suportado: " + std::string(value);
         return HeadParse::bad;
       }

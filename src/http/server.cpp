@@ -174,10 +174,8 @@ Response Server::handle(Request& req) {
       res.headers.set("WWW-Authenticate", "Bearer");
   } catch (const std::exception& e) {
     res = Response::error(errc::internal, "erro interno; informe o X-Request-Id " + req.request_id);
-    std::lock_guard lock(impl_->log_mutex);
-    (options_.log ? *options_.log : std::cerr)
-        << "{\"level\":\"error\",\"request_id\":" << json_quote(req.request_id) << ",\"route\":" << json_quote(req.route)
-        << ",\"error\":" << json_quote(e.what()) << "}\n";
+    write_log("{\"level\":\"error\",\"request_id\":" + json_quote(req.request_id) + ",\"route\":" +
+              json_quote(req.route) + ",\"error\":" + json_quote(e.what()) + "}");
   }
 
   // CORS: tokens travel in headers and no cookies are used, so allowing any origin is safe.
@@ -201,10 +199,14 @@ Response Server::handle(Request& req) {
     w.key("route").value(req.route).key("status").value(res.status).key("ms").value(seconds * 1000.0);
     w.key("tenant").value(req.tenant).key("request_id").value(req.request_id).key("remote").value(req.remote_addr);
     w.end_object();
-    std::lock_guard lock(impl_->log_mutex);
-    (options_.log ? *options_.log : std::cerr) << w.str() << '\n';
+    write_log(w.str());
   }
   return res;
+}
+
+void Server::write_log(const std::string& line) {
+  std::lock_guard lock(impl_->log_mutex);
+  (options_.log ? *options_.log : std::cerr) << line << '\n';
 }
 
 bool Server::bind_direct() {
@@ -231,8 +233,7 @@ bool Server::bind_direct() {
       JsonWriter w;
       w.begin_object().key("ts").value(utc_now_iso()).key("route").value("recusada").key("status").value(status);
       w.key("erro").value(message).key("request_id").value(id).key("remote").value(remote).end_object();
-      std::lock_guard lock(impl_->log_mutex);
-      (options_.log ? *options_.log : std::cerr) << w.str() << '\n';
+      write_log(w.str());
     }
     return res;
   };

@@ -90,6 +90,8 @@ class Server {
 
  private:
   bool bind_direct();
+  /// One line on the log stream (options.log, else std::cerr), whole even from many threads.
+  void write_log(const std::string& line);
 
   struct Impl;
   std::unique_ptr<Impl> impl_;

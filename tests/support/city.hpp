@@ -64,4 +64,15 @@ inline std::unique_ptr<Answer> call(Stack& stack, const std::string& method, con
   return answer(r, method + " " + path);
 }
 
+/// The `key` members of a JSON array's objects, joined by ',' (strings as they are).
+inline std::string ids(simdjson::dom::element array, const char* key = "id") {
+  std::string out;
+  for (auto e : array.get_array()) {
+    simdjson::dom::element v = e[key];
+    out += (out.empty() ? "" : ",") +
+           (v.is_string() ? std::string(std::string_view(v)) : simdjson::minify(v));
+  }
+  return out;
+}
+
 }  // namespace cadastre::test

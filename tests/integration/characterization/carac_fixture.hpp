@@ -24,14 +24,4 @@ inline std::unique_ptr<Answer> lookups(const std::string& body, const std::strin
 
 inline std::string db(const std::string& sql) { return query_value(city().tenant_dsn("alfa"), sql); }
 
-/// The `key` members of a JSON array's objects, joined by ','.
-inline std::string ids(simdjson::dom::element array, const char* key = "id") {
-  std::string out;
-  for (auto e : array.get_array()) {
-    simdjson::dom::element v = e[key];
-    out += (out.empty() ? "" : ",") + (v.is_string() ? std::string(std::string_view(v)) : simdjson::minify(v));
-  }
-  return out;
-}
-
 }  // namespace cadastre::test

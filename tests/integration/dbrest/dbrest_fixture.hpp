@@ -47,11 +47,4 @@ inline std::string values_path(const std::string& camada, const std::string& for
   return "/dbrest/tipos/valores/" + camada + "/" + formulario + "/" + limite + "/" + offset + "/";
 }
 
-/// The geometria_id members of an array of objects, in order, joined by ','.
-inline std::string ids_of(simdjson::dom::array list) {
-  std::string out;
-  for (auto e : list) out += (out.empty() ? "" : ",") + std::to_string(int64_t(e["geometria_id"]));
-  return out;
-}
-
 }  // namespace cadastre::test

@@ -40,7 +40,7 @@ TEST_CASE("form values come with the typed field definitions, one page of geomet
   // The page holds the first 5 geometries with values, each value typed as its field.
   simdjson::dom::array values = j["valores"];
   CHECK(values.size() == 5);
-  CHECK(ids_of(values) == db_page("5", "0"));
+  CHECK(ids(j["valores"], "geometria_id") == db_page("5", "0"));
   for (auto v : values) {
     std::int64_t id = v["geometria_id"];
     auto fields_of = v["valores"];
@@ -59,8 +59,9 @@ TEST_CASE("limite and offset page through the geometries without overlap") {
   auto second = get(values_path("lote", "vistoria_campo", "7", "7"));
   REQUIRE(first->status == 200);
   REQUIRE(second->status == 200);
-  CHECK(ids_of(second->json()["valores"].get_array()) == db_page("7", "7"));
-  CHECK(ids_of(first->json()["valores"].get_array()) + "," + ids_of(second->json()["valores"].get_array()) ==
+  CHECK(ids(second->json()["valores"], "geometria_id") == db_page("7", "7"));
+  CHECK(ids(first->json()["valores"], "geometria_id") + "," +
+            ids(second->json()["valores"], "geometria_id") ==
         db_page("14", "0"));
   // Past the end: an empty page with the same total; leading zeros are still integers.
   auto past = get(values_path("lote", "vistoria_campo", "10", "100000"));

@@ -31,7 +31,7 @@ TEST_CASE("each geometry id gets the forms with values for it and their typed fi
   REQUIRE_MESSAGE(a->status == 200, a->body);
   simdjson::dom::array list = a->json()["geometrias"];
   REQUIRE(list.size() == 3);  // repeated ids answered once
-  CHECK(ids_of(list) == "999999," + both + "," + lot_only);
+  CHECK(ids(a->json()["geometrias"], "geometria_id") == "999999," + both + "," + lot_only);
   CHECK(list.at(0)["formularios"].get_array().size() == 0);
   CHECK(forms_of(list.at(1)) == "edificacao.fachada;lote.vistoria_campo;");
   CHECK(forms_of(list.at(2)) == "lote.vistoria_campo;");

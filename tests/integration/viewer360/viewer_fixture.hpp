@@ -26,16 +26,6 @@ inline std::unique_ptr<Answer> post_atts(const std::string& body, const std::str
 
 inline std::string db(const std::string& sql) { return query_value(city().tenant_dsn("alfa"), sql); }
 
-/// The "id" members of a JSON array's objects, joined by ','.
-inline std::string ids(simdjson::dom::element array, const char* key = "id") {
-  std::string out;
-  for (auto e : array.get_array()) {
-    simdjson::dom::element v = e[key];
-    out += (out.empty() ? "" : ",") + (v.is_string() ? std::string(std::string_view(v)) : simdjson::minify(v));
-  }
-  return out;
-}
-
 /// The panorama nearest (in metres) to lot `lot`'s point on surface.
 inline std::string panorama_near_lot(int lot) {
   return db("select p.id::text from cadastro.panorama p, (select ST_PointOnSurface(geom) g from cadastro.lote where id = " +

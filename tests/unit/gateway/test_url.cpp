@@ -12,7 +12,7 @@ TEST_CASE("a template's {municipio} is replaced and other text kept") {
   CHECK(expand_template("https://t.example/{z}/{x}/{y}.pbf", {{"z", "14"}, {"x", "6070"}, {"y", "9300"}}) ==
         "https://t.example/14/6070/9300.pbf");
   CHECK(expand_template("http://h/{desconhecido}", {{"municipio", "a"}}) == "http://h/{desconhecido}");
-  CHECK(template_placeholders("https://h/{z}/{x}/{y}?t={tema}") == std::vector<std::string>{"z", "x", "y", "tema"});
+  CHECK(template_variables("https://h/{z}/{x}/{y}?t={tema}") == std::vector<std::string>{"z", "x", "y", "tema"});
 }
 
 TEST_CASE("values put into a template cannot add path segments or query fields") {
