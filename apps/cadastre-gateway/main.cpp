@@ -13,6 +13,7 @@
 
 #include <iostream>
 
+#include "cli/engine_flags.hpp"
 #include "cli/flags.hpp"
 #include "cli/serve.hpp"
 #include "gateway/app.hpp"
@@ -22,8 +23,11 @@ using namespace cadastre;
 
 namespace {
 const char* kUsage =
-    "uso: cadastre-gateway --config ARQUIVO [--platform-dsn DSN] [--host H] [--port P] [--threads N]\n"
-    "       [--pool-size N] [--pool-wait-ms MS] [--payload-max-mb N] [--cors-origins a,b] [--no-access-log]\n"
+    "uso: cadastre-gateway --config ARQUIVO [--platform-dsn DSN] [--host H] [--port P]\n"
+    "       [--pool-size N] [--pool-wait-ms MS] [--cors-origins a,b] [--no-access-log]\n"
+    "       [--threads 256] [--io-threads 2] [--max-connections 4096] [--reserved-connections 64]\n"
+    "       [--keep-alive-s 5] [--head-timeout-s 10] [--body-timeout-s 10] [--min-rate-kb 8]\n"
+    "       [--write-timeout-s 30] [--header-max-kb 64] [--header-max-fields 100] [--payload-max-mb 8]\n"
     "     cadastre-gateway --print-demo-config URL_DO_CADASTRE_SERVER [--platform-url URL]\n";
 }
 
@@ -32,10 +36,10 @@ int main(int argc, char** argv) {
 
   gateway::AppOptions o;
   try {
-    cli::Flags f(argc, argv, 1,
-                 {"config", "platform-dsn", "host", "port", "threads", "pool-size", "pool-wait-ms", "payload-max-mb",
-                  "cors-origins", "print-demo-config", "platform-url"},
-                 {"no-access-log", "help"});
+    std::set<std::string> known = {"config",       "platform-dsn",      "host",        "port", "pool-size",
+                                   "pool-wait-ms", "cors-origins", "print-demo-config", "platform-url"};
+    known.merge(cli::engine_flag_names());
+    cli::Flags f(argc, argv, 1, known, {"no-access-log", "help"});
     if (f.has("help")) {
       std::cout << kUsage;
       return 0;
@@ -52,10 +56,11 @@ int main(int argc, char** argv) {
       throw std::invalid_argument("informe --platform-dsn, CADASTRE_PLATFORM_DSN ou platform_dsn no arquivo de configuração");
     o.http.host = f.get("host", "127.0.0.1", "CADASTRE_GATEWAY_HOST");
     o.http.port = static_cast<int>(f.get_int("port", 8090, "CADASTRE_GATEWAY_PORT"));
-    // One thread per open client connection, created when it is accepted (an idle one costs
-    // a few KiB): the limit is the most connections at once — browsers keep several open.
-    o.http.threads = static_cast<int>(f.get_int("threads", 1024, "CADASTRE_GATEWAY_THREADS"));
-    o.http.payload_max = static_cast<std::size_t>(f.get_int("payload-max-mb", 8, "CADASTRE_PAYLOAD_MAX_MB")) << 20;
+    // Workers wait on destinations while they forward: more of them than cadastre-server's,
+    // whose workers wait on its own database pool.
+    o.http.workers = 256;
+    o.http.payload_max = std::size_t{8} << 20;
+    cli::read_engine_flags(f, o.http, "CADASTRE_GATEWAY_");
     o.http.access_log = !f.has("no-access-log");
     o.pool.size = static_cast<std::size_t>(f.get_int("pool-size", 8, "CADASTRE_POOL_SIZE"));
     o.pool.wait = std::chrono::milliseconds(f.get_int("pool-wait-ms", 2000, "CADASTRE_POOL_WAIT_MS"));

@@ -1,12 +1,16 @@
 // cadastre-server: the tenant-scoped cadastre API and tile service.
 //
 //   cadastre-server --platform-dsn "host=... dbname=cadastre_platform" [--host 127.0.0.1]
-//                   [--port 8080] [--threads 64] [--pool-size 16] [--pool-wait-ms 2000]
+//                   [--port 8080] [--pool-size 16] [--pool-wait-ms 2000]
 //                   [--statement-timeout-ms 15000] [--cors-origins "*"] [--no-access-log]
 //                   [--media-root var/midia] [--media-max-mb 25] [--media-public-max-mb 5]
 //                   [--ldap-uri ldap://host:389 --ldap-base-dn DN [--ldap-user-dn "uid=%s,ou=..."]
 //                    [--ldap-user-filter "(uid=%s)"] [--ldap-bind-dn DN] [--ldap-group-base-dn DN]
 //                    [--ldap-group-prefix cadastre-] [--ldap-new-user-perm "*:r"] [--ldap-timeout-ms 5000]]
+//                   [engine limits: --threads 64 --io-threads 2 --max-connections 4096
+//                    --reserved-connections 64 --keep-alive-s 5 --head-timeout-s 10 --body-timeout-s 10
+//                    --min-rate-kb 8 --write-timeout-s 30 --header-max-kb 64 --header-max-fields 100
+//                    --payload-max-mb 32; docs/operations.md, "The HTTP engine"]
 //                   (the service account's password best in CADASTRE_LDAP_BIND_PASSWORD: a
 //                   --ldap-bind-password flag shows in ps; without --ldap-uri POST /ldap/login/
 //                   answers 503)
@@ -17,6 +21,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "cli/engine_flags.hpp"
 #include "cli/flags.hpp"
 #include "cli/serve.hpp"
 #include "server/app.hpp"
@@ -28,28 +33,30 @@ int main(int argc, char** argv) {
 
   server::AppOptions o;
   try {
-    cli::Flags f(argc, argv, 1,
-                 {"platform-dsn", "host", "port", "threads", "pool-size", "pool-wait-ms", "statement-timeout-ms",
-                  "cors-origins", "payload-max-mb", "token-ttl-ms", "media-root", "media-max-mb",
-                  "media-public-max-mb", "ldap-uri", "ldap-base-dn", "ldap-user-dn", "ldap-user-filter",
-                  "ldap-bind-dn", "ldap-bind-password", "ldap-group-base-dn", "ldap-group-prefix",
-                  "ldap-new-user-perm", "ldap-timeout-ms"},
-                 {"no-access-log", "help"});
+    std::set<std::string> known = {"platform-dsn", "host", "port", "pool-size", "pool-wait-ms",
+                                   "statement-timeout-ms", "cors-origins", "token-ttl-ms", "media-root",
+                                   "media-max-mb", "media-public-max-mb", "ldap-uri", "ldap-base-dn",
+                                   "ldap-user-dn", "ldap-user-filter", "ldap-bind-dn", "ldap-bind-password",
+                                   "ldap-group-base-dn", "ldap-group-prefix", "ldap-new-user-perm", "ldap-timeout-ms"};
+    known.merge(cli::engine_flag_names());
+    cli::Flags f(argc, argv, 1, known, {"no-access-log", "help"});
     if (f.has("help")) {
-      std::cout << "uso: cadastre-server --platform-dsn DSN [--host H] [--port P] [--threads N] [--pool-size N]\n"
+      std::cout << "uso: cadastre-server --platform-dsn DSN [--host H] [--port P] [--pool-size N]\n"
                    "       [--pool-wait-ms MS] [--statement-timeout-ms MS] [--cors-origins a,b] [--no-access-log]\n"
                    "       [--media-root DIR (padrão var/midia)] [--media-max-mb 25] [--media-public-max-mb 5]\n"
                    "       [--ldap-uri URI --ldap-base-dn DN [--ldap-user-dn MODELO | --ldap-user-filter FILTRO]\n"
                    "        [--ldap-bind-dn DN] [--ldap-group-base-dn DN] [--ldap-group-prefix P]\n"
-                   "        [--ldap-new-user-perm camada:r] [--ldap-timeout-ms MS]]\n";
+                   "        [--ldap-new-user-perm camada:r] [--ldap-timeout-ms MS]]\n"
+                   "       [--threads 64] [--io-threads 2] [--max-connections 4096] [--reserved-connections 64]\n"
+                   "       [--keep-alive-s 5] [--head-timeout-s 10] [--body-timeout-s 10] [--min-rate-kb 8]\n"
+                   "       [--write-timeout-s 30] [--header-max-kb 64] [--header-max-fields 100] [--payload-max-mb 32]\n";
       return 0;
     }
     o.platform_dsn = f.get("platform-dsn", "", "CADASTRE_PLATFORM_DSN");
     if (o.platform_dsn.empty()) throw std::invalid_argument("informe --platform-dsn (ou CADASTRE_PLATFORM_DSN)");
     o.http.host = f.get("host", "127.0.0.1", "CADASTRE_HOST");
     o.http.port = static_cast<int>(f.get_int("port", 8080, "CADASTRE_PORT"));
-    o.http.threads = static_cast<int>(f.get_int("threads", 64, "CADASTRE_THREADS"));
-    o.http.payload_max = static_cast<std::size_t>(f.get_int("payload-max-mb", 32, "CADASTRE_PAYLOAD_MAX_MB")) << 20;
+    cli::read_engine_flags(f, o.http, "CADASTRE_");
     o.http.access_log = !f.has("no-access-log");
     o.pool.size = static_cast<std::size_t>(f.get_int("pool-size", 16, "CADASTRE_POOL_SIZE"));
     o.pool.wait = std::chrono::milliseconds(f.get_int("pool-wait-ms", 2000, "CADASTRE_POOL_WAIT_MS"));

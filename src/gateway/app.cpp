@@ -37,10 +37,10 @@ App::App(AppOptions options) : options_(std::move(options)), started_(std::chron
                          "/openapi.json", "cadastre_gateway"};
   // The spec puts X-Target-URL on every response: answers that reach no destination
   // (405, preflight, /metrics, /openapi.json, /docs) say so with "none".
-  // The gateway's own loop: it takes no request bodies worth speaking of and passes
-  // responses on as they are, and cpp-httplib's poll()-per-read costs it half its
-  // throughput (docs/decisions/0007).
-  options_.http.engine = http::Engine::direct;
+  // Bodies pass through as they are: compressed answers keep the destination's coding, and
+  // multipart uploads are forwarded, not split.
+  options_.http.compress = false;
+  options_.http.multipart = false;
   options_.http.finalize = [](const http::Request&, http::Response& res) {
     if (!res.headers.find("X-Target-URL")) res.headers.set("X-Target-URL", "none");
   };

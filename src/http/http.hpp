@@ -1,5 +1,5 @@
 // cadastre_http: the server support shared by cadastre-server, cadastre-gateway and
-// cadastre-platform. Handlers see these plain types; cpp-httplib stays inside server.cpp.
+// cadastre-platform. Handlers see these plain types; the engine (Boost.Beast) stays inside listener.cpp.
 #pragma once
 
 #include <any>

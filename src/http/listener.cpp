@@ -1,469 +1,630 @@
 #include "http/listener.hpp"
 
-#include <arpa/inet.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
+#include <malloc.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/uio.h>
-#include <unistd.h>
 
+#include <array>
 #include <atomic>
-#include <cerrno>
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
 #include <condition_variable>
-#include <ctime>
+#include <deque>
+#include <fstream>
+#include <future>
 #include <mutex>
 #include <optional>
-#include <string_view>
-#include <system_error>
 #include <thread>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
-#include "http/http.hpp"
+#include "http/body_codings.hpp"
 #include "http/request_head.hpp"
+#include "http/response_head.hpp"
 
 namespace cadastre::http {
 namespace {
 
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = boost::beast::http;
+using tcp = net::ip::tcp;
 using Clock = std::chrono::steady_clock;
+using Parser = bhttp::request_parser<bhttp::string_body>;
 
-const char* reason_phrase(int status) {
-  static constexpr std::pair<int, const char*> phrases[] = {
-      {100, "Continue"},
-      {200, "OK"},
-      {201, "Created"},
-      {202, "Accepted"},
-      {204, "No Content"},
-      {206, "Partial Content"},
-      {301, "Moved Permanently"},
-      {302, "Found"},
-      {303, "See Other"},
-      {304, "Not Modified"},
-      {307, "Temporary Redirect"},
-      {308, "Permanent Redirect"},
-      {400, "Bad Request"},
-      {401, "Unauthorized"},
-      {403, "Forbidden"},
-      {404, "Not Found"},
-      {405, "Method Not Allowed"},
-      {406, "Not Acceptable"},
-      {408, "Request Timeout"},
-      {409, "Conflict"},
-      {410, "Gone"},
-      {411, "Length Required"},
-      {412, "Precondition Failed"},
-      {413, "Content Too Large"},
-      {415, "Unsupported Media Type"},
-      {416, "Range Not Satisfiable"},
-      {422, "Unprocessable Content"},
-      {429, "Too Many Requests"},
-      {431, "Request Header Fields Too Large"},
-      {500, "Internal Server Error"},
-      {501, "Not Implemented"},
-      {502, "Bad Gateway"},
-      {503, "Service Unavailable"},
-      {504, "Gateway Timeout"},
-      {505, "HTTP Version Not Supported"},
-  };
-  for (const auto& [code, phrase] : phrases)
-    if (code == status) return phrase;
-  return status < 400   ? "OK"
-         : status < 500 ? "Bad Request"
-                        : "Internal Server Error";  // the phrase is advisory
-}
+std::string_view view(beast::string_view s) { return {s.data(), s.size()}; }
 
-// The Date field (RFC 9110 §6.6.1), formatted at most once a second per thread.
-const std::string& http_date() {
-  static constexpr const char* days[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
-  static constexpr const char* months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                           "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
-  thread_local std::time_t cached = -1;
-  thread_local std::string value;
-  std::time_t now = std::time(nullptr);
-  if (now != cached) {
-    cached = now;
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%s, %02d %s %04d %02d:%02d:%02d GMT", days[tm.tm_wday],
-                  tm.tm_mday, months[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min,
-                  tm.tm_sec);
-    value = buf;
+constexpr std::size_t kReadChunk = 16 * 1024;
+/// A connection over max_connections has this long to ask for the reserved path.
+constexpr std::chrono::seconds kReservedHeadTimeout{1};
+/// After refusing a request, unread bytes are drained this long before closing, so that the
+/// client reads the answer instead of a reset (a close with unread data sends RST).
+constexpr std::chrono::seconds kLinger{2};
+/// Smallest body worth compressing.
+constexpr std::size_t kCompressMin = 1024;
+
+/// Threads that run handlers; jobs are taken in order.
+class WorkerPool {
+ public:
+  void start(int count) {
+    for (int i = 0; i < count; ++i) threads_.emplace_back([this] { run(); });
   }
-  return value;
+  void post(std::function<void()> job) {
+    {
+      std::lock_guard lock(mutex_);
+      jobs_.push_back(std::move(job));
+    }
+    wake_.notify_one();
+  }
+  /// Runs the jobs already queued, then joins the threads.
+  void stop() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    for (auto& t : threads_) t.join();
+    threads_.clear();
+  }
+
+ private:
+  void run() {
+    while (true) {
+      std::function<void()> job;
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+        if (jobs_.empty()) return;
+        job = std::move(jobs_.front());
+        jobs_.pop_front();
+      }
+      job();
+    }
+  }
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::function<void()>> jobs_;
+  std::vector<std::thread> threads_;
+  bool stopping_ = false;
+};
+
+int system_backlog() {
+  std::ifstream f("/proc/sys/net/core/somaxconn");
+  int n = 0;
+  return f >> n && n > 0 ? n : SOMAXCONN;
 }
 
-std::string address_text(const sockaddr_storage& addr) {
-  char buf[INET6_ADDRSTRLEN] = {};
-  if (addr.ss_family == AF_INET)
-    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in&>(addr).sin_addr, buf, sizeof buf);
-  else if (addr.ss_family == AF_INET6)
-    inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6&>(addr).sin6_addr, buf, sizeof buf);
-  return buf;
+// Each connection is a descriptor: take the hard limit, not the soft default of 1024.
+void raise_descriptor_limit() {
+  rlimit r{};
+  if (::getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
+    r.rlim_cur = r.rlim_max;
+    ::setrlimit(RLIMIT_NOFILE, &r);
+  }
 }
 
-void set_timeout(int fd, int option, std::chrono::seconds t) {
-  timeval tv{static_cast<time_t>(t.count()), 0};
-  ::setsockopt(fd, SOL_SOCKET, option, &tv, sizeof tv);
-}
+class Session;
 
-// Writes every byte of `parts` (one sendmsg when the socket takes it all). False when the
-// client has gone or the write time-out passed.
-bool write_all(int fd, iovec* parts, int count) {
-  while (count > 0) {
-    msghdr msg{};
-    msg.msg_iov = parts;
-    msg.msg_iovlen = static_cast<std::size_t>(count);
-    ssize_t n = ::sendmsg(fd, &msg, MSG_NOSIGNAL);
-    if (n < 0) {
-      if (errno == EINTR) continue;
+struct Engine {
+  ListenerOptions o;
+  Listener::Handle handle;
+  Listener::Refuse refuse;
+  net::io_context ioc;
+  tcp::acceptor acceptor{ioc};
+  net::steady_timer accept_pause{ioc};
+  WorkerPool workers;
+  int port = 0;
+  std::atomic<bool> running{false}, stopping{false};
+  std::atomic<int> open{0};
+  std::mutex mutex;
+  std::condition_variable all_closed;
+  std::unordered_map<Session*, std::weak_ptr<Session>> sessions;
+
+  void accept();
+  void ended(Session* s) {
+    std::lock_guard lock(mutex);
+    sessions.erase(s);
+    --open;
+    all_closed.notify_all();
+  }
+};
+
+/// One connection, from accept to close. Every member runs on the connection's strand,
+/// except handle() and the stream writes, which run on a worker while the strand is idle.
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  enum class Admission { normal, reserved, refused };
+
+  Session(Engine& e, tcp::socket socket, Admission admission)
+      : e_(e), socket_(std::move(socket)), timer_(socket_.get_executor()), admission_(admission) {
+    beast::error_code ec;
+    socket_.set_option(tcp::no_delay(true), ec);
+    auto peer = socket_.remote_endpoint(ec);
+    if (!ec) remote_ = peer.address().to_string();
+  }
+  ~Session() { e_.ended(this); }
+
+  net::any_io_executor executor() { return socket_.get_executor(); }
+
+  void start() {
+    if (admission_ == Admission::refused)
+      return refuse(503, errc::unavailable,
+                    "servidor no limite de conexões; tente de novo em instantes");
+    next_request();
+  }
+
+  /// From stop(): a connection waiting for its next request closes now; one whose request
+  /// has begun to arrive is answered (within its deadlines), then closed.
+  void close_if_idle() {
+    if (phase_ == Phase::waiting) close();
+  }
+
+ private:
+  enum class Phase { waiting, reading, handling, writing, draining, closed };
+
+  // Deadlines: one timer per connection; arm() replaces the previous deadline. On expiry
+  // the pending operation is cancelled and `timed_out_` tells its handler why.
+  void arm(Clock::time_point deadline) {
+    const auto generation = ++timer_generation_;
+    timed_out_ = false;
+    timer_.expires_at(deadline);
+    timer_.async_wait([self = shared_from_this(), generation](beast::error_code ec) {
+      if (ec || generation != self->timer_generation_) return;
+      self->timed_out_ = true;
+      beast::error_code ignored;
+      self->socket_.cancel(ignored);
+    });
+  }
+  void disarm() {
+    ++timer_generation_;
+    timer_.cancel();
+  }
+  Clock::time_point rate_deadline(Clock::time_point start, std::chrono::seconds grace,
+                                  std::size_t bytes) const {
+    return start + grace +
+           std::chrono::milliseconds(bytes * 1000 / std::max<std::size_t>(1, e_.o.min_rate));
+  }
+
+  void next_request() {
+    if (e_.stopping) return close();
+    // A client may send blank lines between requests (RFC 9112 §2.2).
+    while (buffer_.size() >= 2) {
+      const char* p = static_cast<const char*>(buffer_.data().data());
+      if (p[0] != '\r' || p[1] != '\n') break;
+      buffer_.consume(2);
+    }
+    parser_.emplace();
+    parser_->header_limit(static_cast<std::uint32_t>(e_.o.header_max_bytes));
+    parser_->body_limit(e_.o.payload_max);
+    parser_->eager(false);  // the first put() stops after the head, so its bytes are known
+    if (buffer_.size() == 0) return wait_for_request();
+    start_head();
+    parse();
+  }
+
+  void wait_for_request() {
+    phase_ = Phase::waiting;
+    const auto wait = admission_ == Admission::reserved ? kReservedHeadTimeout
+                      : served_ == 0                    ? e_.o.head_timeout
+                                                        : e_.o.keep_alive_timeout;
+    arm(Clock::now() + wait);
+    socket_.async_read_some(buffer_.prepare(kReadChunk),
+                            [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+                              if (ec) return self->close();  // gone, idle too long, or stopping
+                              self->buffer_.commit(n);
+                              self->next_request();
+                            });
+  }
+
+  void start_head() {
+    phase_ = Phase::reading;
+    arm(Clock::now() +
+        (admission_ == Admission::reserved ? kReservedHeadTimeout : e_.o.head_timeout));
+  }
+
+  void read_more() {
+    if (parser_->is_header_done()) arm(rate_deadline(body_started_, e_.o.body_timeout, body_seen_));
+    socket_.async_read_some(buffer_.prepare(kReadChunk), [self = shared_from_this()](
+                                                             beast::error_code ec, std::size_t n) {
+      if (self->timed_out_) {
+        const bool body = self->parser_->is_header_done();
+        return self->refuse(408, errc::invalid_argument,
+                            body ? "tempo esgotado lendo o corpo da requisição"
+                                 : "tempo esgotado lendo o cabeçalho da requisição");
+      }
+      if (ec) return self->close();
+      self->buffer_.commit(n);
+      if (self->parser_->is_header_done()) self->body_seen_ += n;
+      self->parse();
+    });
+  }
+
+  void parse() {
+    beast::error_code ec;
+    while (buffer_.size() > 0 && !parser_->is_done()) {
+      std::size_t used = 0;
+      if (!parser_->is_header_done()) {
+        auto data = buffer_.data();
+        used = parser_->put(data, ec);
+        if (!ec && parser_->is_header_done()) {
+          std::string_view raw(static_cast<const char*>(data.data()), used);
+          buffer_.consume(used);
+          if (!on_head(raw)) return;
+          if (expect_continue_ && !parser_->is_done() && buffer_.size() == 0)
+            return send_continue();
+          continue;
+        }
+      } else {
+        used = parser_->put(buffer_.data(), ec);
+      }
+      buffer_.consume(used);
+      if (ec == bhttp::error::need_more) {
+        ec = {};
+        break;
+      }
+      if (ec) return refuse_parse_error(ec);
+      if (used == 0) break;
+    }
+    if (parser_->is_done()) return dispatch();
+    read_more();
+  }
+
+  // The head is complete: the checks Beast does not make, then the body's deadline.
+  bool on_head(std::string_view raw) {
+    auto& m = parser_->get();
+    minor_ = m.version() == 10 ? 0 : 1;
+    fields_.clear();
+    for (const auto& f : m) fields_.emplace_back(view(f.name_string()), view(f.value()));
+    const wire::HeadView head{raw, view(m.method_string()), view(m.target()),
+                              static_cast<int>(m.version()), &fields_};
+    wire::HeadCheck check = wire::check_head(head, e_.o.header_max_fields);
+    if (check.status != 0) {
+      refuse(check.status, errc::invalid_argument, check.reason);
       return false;
     }
-    auto left = static_cast<std::size_t>(n);
-    while (count > 0 && left >= parts->iov_len) {
-      left -= parts->iov_len;
-      ++parts;
-      --count;
+    if (admission_ == Admission::reserved && !is_reserved(view(m.target()))) {
+      refuse(503, errc::unavailable, "servidor no limite de conexões; tente de novo em instantes");
+      return false;
     }
-    if (count > 0) {
-      parts->iov_base = static_cast<char*>(parts->iov_base) + left;
-      parts->iov_len -= left;
-    }
+    expect_continue_ = check.expect_continue;
+    parser_->eager(true);
+    body_started_ = Clock::now();
+    body_seen_ = buffer_.size();
+    return true;
   }
-  return true;
-}
 
-bool write_all(int fd, std::string_view a, std::string_view b = {}, std::string_view c = {}) {
-  iovec parts[3] = {{const_cast<char*>(a.data()), a.size()},
-                    {const_cast<char*>(b.data()), b.size()},
-                    {const_cast<char*>(c.data()), c.size()}};
-  return write_all(fd, parts, 3);
-}
+  // The reserved path, with or without a final slash (services differ).
+  bool is_reserved(std::string_view target) const {
+    auto trimmed = [](std::string_view p) {
+      p = p.substr(0, p.find('?'));
+      return p.size() > 1 && p.back() == '/' ? p.substr(0, p.size() - 1) : p;
+    };
+    return trimmed(target) == trimmed(e_.o.reserved_path);
+  }
 
-bool has_line_break(std::string_view s) {
-  return s.find_first_of("\r\n") != std::string_view::npos;
+  void send_continue() {
+    static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+    expect_continue_ = false;
+    arm(Clock::now() + e_.o.write_timeout);
+    net::async_write(socket_, net::buffer(kContinue.data(), kContinue.size()),
+                     [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                       if (ec) return self->close();
+                       self->body_started_ = Clock::now();
+                       self->read_more();
+                     });
+  }
+
+  void refuse_parse_error(beast::error_code ec) {
+    if (ec == bhttp::error::header_limit)
+      return refuse(431, errc::invalid_argument, "cabeçalho da requisição grande demais");
+    if (ec == bhttp::error::body_limit)
+      return refuse(413, errc::payload_too_large, "corpo da requisição excede o limite");
+    if (ec == bhttp::error::bad_version &&
+        wire::names_other_http_version(
+            std::string_view(static_cast<const char*>(buffer_.data().data()), buffer_.size())))
+      return refuse(505, errc::invalid_argument,
+                    "versão do protocolo não suportada (use HTTP/1.1)");
+    refuse(400, errc::invalid_argument, "requisição inválida: " + ec.message());
+  }
+
+  void dispatch() {
+    disarm();
+    phase_ = Phase::handling;
+    auto message = parser_->release();
+    Request req;
+    req.method = view(message.method_string());
+    req.target = view(message.target());
+    std::string_view target = req.target;
+    const auto question = target.find('?');
+    req.path = wire::percent_decode(target.substr(0, question), false);
+    if (question != std::string_view::npos)
+      req.query = wire::parse_query(target.substr(question + 1));
+    req.headers.items = std::move(fields_);
+    req.body = std::move(message.body());
+    req.remote_addr = remote_;
+    if (const std::string* type = req.header("Content-Type"); type && e_.o.multipart) {
+      std::string reason;
+      if (!parse_multipart(*type, req.body, req.files, reason))
+        return refuse(400, errc::invalid_argument, reason);
+    }
+    const bool keep = message.keep_alive() && ++served_ < e_.o.keep_alive_max;
+    e_.workers.post([self = shared_from_this(), req = std::move(req), keep]() mutable {
+      self->answer(req, keep);
+    });
+  }
+
+  // On a worker: the handler, then the answer.
+  void answer(Request& req, bool keep) {
+    Response res = e_.handle(req);
+    keep = keep && !e_.stopping;
+    wire::Framing framing = wire::framing_for(req.method, res, minor_);
+    const bool sends_body = !framing.head_only && !framing.bodyless;
+    const bool compress = sends_body && e_.o.compress && !res.headers.find("Content-Encoding") &&
+                          compressible_type(res.content_type) &&
+                          accepts_gzip(req.header("Accept-Encoding")) &&
+                          (res.stream || res.body.size() >= kCompressMin);
+    if (compress) {
+      res.headers.set("Content-Encoding", "gzip");
+      res.headers.add("Vary", "Accept-Encoding");
+      if (res.stream)
+        res.stream_length.reset();  // the compressed length is known only at the end
+      else
+        res.body = gzip(res.body);
+      framing = wire::framing_for(req.method, res, minor_);
+    }
+    if (framing.close_delimited) keep = false;
+    std::string head = wire::response_head(res, framing, keep, minor_);
+    if (!res.stream || !sends_body) {
+      if (!sends_body) res.body.clear();
+      net::post(socket_.get_executor(),
+                [self = shared_from_this(), head = std::move(head), body = std::move(res.body),
+                 keep]() mutable { self->write_answer(std::move(head), std::move(body), keep); });
+      return;
+    }
+    const bool completed = stream_answer(res, head, framing, compress);
+    net::post(socket_.get_executor(),
+              [self = shared_from_this(), keep = keep && completed] { self->after_answer(keep); });
+  }
+
+  void write_answer(std::string head, std::string body, bool keep) {
+    phase_ = Phase::writing;
+    out_head_ = std::move(head);
+    out_body_ = std::move(body);
+    arm(rate_deadline(Clock::now(), e_.o.write_timeout, out_head_.size() + out_body_.size()));
+    std::array<net::const_buffer, 2> parts{net::buffer(out_head_), net::buffer(out_body_)};
+    net::async_write(socket_, parts,
+                     [self = shared_from_this(), keep](beast::error_code ec, std::size_t) {
+                       self->after_answer(!ec && keep);
+                     });
+  }
+
+  void after_answer(bool keep) {
+    out_head_.clear();
+    out_body_ = std::string();  // a large answer's memory goes back now, not at the next one
+    if (timed_out_) return close();
+    if (!keep) return linger();
+    next_request();
+  }
+
+  // On a worker: writes the pieces of a streamed body as they come, each through the
+  // strand with the write deadline. False when the body could not be completed.
+  bool stream_answer(Response& res, const std::string& head, const wire::Framing& framing,
+                     bool compress) {
+    if (!write_now({net::buffer(head)})) return false;
+    Response::BodyWriter raw;
+    std::uint64_t sent = 0;
+    const std::optional<std::uint64_t> announced = compress ? std::nullopt : res.stream_length;
+    if (framing.chunked) {
+      raw = [this](const char* data, std::size_t size) {
+        if (size == 0) return true;
+        char line[24];
+        const int len = std::snprintf(line, sizeof line, "%zx\r\n", size);
+        return write_now({net::buffer(line, static_cast<std::size_t>(len)), net::buffer(data, size),
+                          net::buffer("\r\n", 2)});
+      };
+    } else {
+      raw = [this, &sent, announced](const char* data, std::size_t size) {
+        if (announced && sent + size > *announced) return false;
+        sent += size;
+        return write_now({net::buffer(data, size)});
+      };
+    }
+    std::optional<GzipWriter> gz;
+    Response::BodyWriter write = raw;
+    if (compress) {
+      gz.emplace(raw);
+      write = [&gz](const char* data, std::size_t size) { return gz->write(data, size); };
+    }
+    if (!res.body.empty() && !write(res.body.data(), res.body.size())) return false;
+    bool completed = false;
+    try {
+      completed = res.stream(write);
+    } catch (const std::exception&) {  // a throwing producer ends this answer, not the process
+    }
+    if (!completed || (gz && !gz->finish())) return false;
+    if (announced && sent != *announced) return false;
+    return !framing.chunked || write_now({net::buffer("0\r\n\r\n", 5)});
+  }
+
+  bool write_now(std::vector<net::const_buffer> parts) {
+    std::size_t size = 0;
+    for (const auto& p : parts) size += p.size();
+    std::promise<bool> done;
+    auto written = done.get_future();
+    net::post(socket_.get_executor(), [this, &parts, &done, size] {
+      phase_ = Phase::writing;
+      arm(rate_deadline(Clock::now(), e_.o.write_timeout, size));
+      net::async_write(socket_, parts, [this, &done](beast::error_code ec, std::size_t) {
+        disarm();
+        done.set_value(!ec);
+      });
+    });
+    return written.get();
+  }
+
+  void refuse(int status, errc code, const std::string& message) {
+    Response res = e_.refuse(status, code, message, remote_);
+    std::string head = wire::response_head(res, wire::Framing{}, false, minor_);
+    write_answer(std::move(head), std::move(res.body), false);
+  }
+
+  // Half-closes, then reads what the client still sends until it closes or kLinger passes.
+  void linger() {
+    phase_ = Phase::draining;
+    beast::error_code ec;
+    socket_.shutdown(tcp::socket::shutdown_send, ec);
+    if (ec) return close();
+    arm(Clock::now() + kLinger);
+    drain();
+  }
+  void drain() {
+    buffer_.clear();
+    socket_.async_read_some(buffer_.prepare(kReadChunk),
+                            [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                              if (ec) return self->close();
+                              self->drain();
+                            });
+  }
+
+  void close() {
+    phase_ = Phase::closed;
+    disarm();
+    beast::error_code ec;
+    socket_.close(ec);
+  }
+
+  Engine& e_;
+  tcp::socket socket_;
+  net::steady_timer timer_;
+  std::uint64_t timer_generation_ = 0;
+  bool timed_out_ = false;
+  Admission admission_;
+  Phase phase_ = Phase::waiting;
+  std::string remote_;
+  beast::flat_buffer buffer_;
+  std::optional<Parser> parser_;
+  std::vector<std::pair<std::string, std::string>> fields_;
+  bool expect_continue_ = false;
+  Clock::time_point body_started_;
+  std::size_t body_seen_ = 0;
+  int minor_ = 1;
+  int served_ = 0;
+  std::string out_head_, out_body_;
+};
+
+void Engine::accept() {
+  acceptor.async_accept(net::make_strand(ioc), [this](beast::error_code ec, tcp::socket socket) {
+    if (stopping || !acceptor.is_open()) return;
+    if (ec) {
+      // Out of descriptors or memory, or an aborted handshake: try again shortly.
+      accept_pause.expires_after(std::chrono::milliseconds(10));
+      accept_pause.async_wait([this](beast::error_code) { accept(); });
+      return;
+    }
+    const int count = ++open;
+    const auto admission = count <= o.max_connections ? Session::Admission::normal
+                           : count <= o.max_connections + o.reserved_connections
+                               ? Session::Admission::reserved
+                               : Session::Admission::refused;
+    std::shared_ptr<Session> session;
+    try {
+      session = std::make_shared<Session>(*this, std::move(socket), admission);
+    } catch (const std::exception&) {  // no memory for it: drop this connection only
+      --open;
+      return accept();
+    }
+    {
+      std::lock_guard lock(mutex);
+      sessions.emplace(session.get(), session);
+    }
+    net::dispatch(session->executor(), [session] { session->start(); });
+    accept();
+  });
 }
 
 }  // namespace
 
 struct Listener::Impl {
-  ListenerOptions options;
-  Handle handle;
-  Refuse refuse;
-  int listen_fd = -1;
-  int port = 0;
-  std::atomic<bool> running{false};
-  std::atomic<bool> stopping{false};
-  std::mutex mutex;
-  std::condition_variable all_closed;
-  std::unordered_map<int, bool> connections;  ///< fd → waiting for a request (idle)
-
-  enum class Read { data, closed, timeout, failed };
-
-  /// Appends what the client sends next. An idle connection gives up after the keep-alive
-  /// time-out (SO_RCVTIMEO); a request under way gets up to the read time-out in total.
-  Read read_more(int fd, std::string& buffer, std::optional<Clock::time_point> request_started) {
-    char chunk[16 * 1024];
-    while (true) {
-      ssize_t n = ::recv(fd, chunk, sizeof chunk, 0);
-      if (n > 0) {
-        buffer.append(chunk, static_cast<std::size_t>(n));
-        return Read::data;
-      }
-      if (n == 0) return Read::closed;
-      if (errno == EINTR) continue;
-      if (errno != EAGAIN && errno != EWOULDBLOCK) return Read::failed;
-      if (!request_started || Clock::now() - *request_started >= options.read_timeout)
-        return Read::timeout;
-    }
-  }
-
-  /// Marks the connection idle (stop() may close it) unless the listener is stopping.
-  bool enter_idle(int fd) {
-    std::lock_guard lock(mutex);
-    if (stopping) return false;
-    connections[fd] = true;
-    return true;
-  }
-  void leave_idle(int fd) {
-    std::lock_guard lock(mutex);
-    connections[fd] = false;
-  }
-
-  void refuse_and_close(int fd, const std::string& remote, int status, errc code,
-                        const std::string& message) {
-    Response res = refuse(status, code, message, remote);
-    bool keep = false;
-    respond(fd, "GET", res, keep, 1);
-  }
-
-  /// Serves requests on `fd` until the client leaves, a time-out passes or the listener stops.
-  void run(int fd, const std::string& remote) {
-    std::string buffer;
-    int served = 0;
-    while (true) {
-      wire::RequestHead head;
-      std::string reason;
-      std::optional<Clock::time_point> started;
-      if (!buffer.empty()) started = Clock::now();
-      wire::HeadParse parsed;
-      while ((parsed = wire::parse_request_head(buffer, head, reason)) ==
-             wire::HeadParse::incomplete) {
-        bool idle = buffer.empty();
-        if (idle && !enter_idle(fd)) return;
-        Read r = read_more(fd, buffer, started);
-        if (idle) leave_idle(fd);
-        if (r == Read::timeout && started)
-          return refuse_and_close(fd, remote, 408, errc::invalid_argument,
-                                  "tempo esgotado lendo a requisição");
-        if (r != Read::data) return;
-        if (!started) started = Clock::now();
-      }
-      switch (parsed) {
-        case wire::HeadParse::bad:
-          return refuse_and_close(fd, remote, 400, errc::invalid_argument,
-                                  "requisição inválida: " + reason);
-        case wire::HeadParse::too_large:
-          return refuse_and_close(fd, remote, 431, errc::invalid_argument,
-                                  "cabeçalho da requisição grande demais");
-        case wire::HeadParse::bad_version:
-          return refuse_and_close(fd, remote, 505, errc::invalid_argument, reason);
-        default:
-          break;
-      }
-      if (head.transfer_encoding)
-        return refuse_and_close(
-            fd, remote, 411, errc::invalid_argument,
-            "corpo com Transfer-Encoding não é aceito: envie o corpo com Content-Length");
-      if (head.content_length > options.payload_max)
-        return refuse_and_close(fd, remote, 413, errc::payload_too_large,
-                                "corpo da requisição excede o limite");
-      const std::size_t whole = head.size + static_cast<std::size_t>(head.content_length);
-      if (head.expect_continue && buffer.size() < whole &&
-          !write_all(fd, "HTTP/1.1 100 Continue\r\n\r\n"))
-        return;
-      while (buffer.size() < whole) {
-        Read r = read_more(fd, buffer, started);
-        if (r == Read::timeout)
-          return refuse_and_close(fd, remote, 408, errc::invalid_argument,
-                                  "tempo esgotado lendo o corpo");
-        if (r != Read::data) return;
-      }
-
-      Request req;
-      req.method = std::move(head.method);
-      req.target = std::move(head.target);
-      std::string_view target = req.target;
-      auto question = target.find('?');
-      req.path = wire::percent_decode(target.substr(0, question), false);
-      if (question != std::string_view::npos)
-        req.query = wire::parse_query(target.substr(question + 1));
-      req.headers.items = std::move(head.headers);
-      req.body.assign(buffer, head.size, static_cast<std::size_t>(head.content_length));
-      req.remote_addr = remote;
-      buffer.erase(0, whole);  // a pipelined next request stays
-
-      bool keep = head.keep_alive && ++served < options.keep_alive_max;
-      Response res = handle(req);
-      keep = keep && !stopping;  // a stopping listener answers, then closes
-      if (!respond(fd, req.method, res, keep, head.minor_version) || !keep) return;
-    }
-  }
-
-  /// Writes `res`: the head and an in-memory body in one write; a streamed body as it comes
-  /// (with its Content-Length when known, chunked otherwise). False when the connection
-  /// must close (the client left, or a stream broke off).
-  bool respond(int fd, std::string_view method, Response& res, bool& keep, int minor) {
-    const bool head_only = method == "HEAD";
-    const bool bodyless = res.status == 204 || res.status == 304 || res.status < 200;
-    const bool chunked = res.stream && !res.stream_length && !head_only && !bodyless;
-    if (chunked && minor == 0) keep = false;  // an HTTP/1.0 client reads to the close
-
-    std::string out;
-    out.reserve(512);
-    out.append("HTTP/1.1 ")
-        .append(std::to_string(res.status))
-        .append(" ")
-        .append(reason_phrase(res.status));
-    out.append("\r\nDate: ").append(http_date());
-    bool has_type = false, has_length = false;
-    for (const auto& [name, value] : res.headers.items) {
-      if (has_line_break(name) || has_line_break(value)) continue;  // never split a response
-      if (equal_ignoring_case(name, "Content-Length")) {
-        // The loop frames the body itself; a HEAD answer may state the length it stands for.
-        if (!head_only || bodyless) continue;
-        has_length = true;
-      } else if (equal_ignoring_case(name, "Transfer-Encoding") || equal_ignoring_case(name, "Connection") ||
-                 equal_ignoring_case(name, "Date")) {
-        continue;
-      } else if (equal_ignoring_case(name, "Content-Type")) {
-        has_type = true;
-      }
-      out.append("\r\n").append(name).append(": ").append(value);
-    }
-    if (!bodyless) {
-      if (!has_type && !res.content_type.empty())
-        out.append("\r\nContent-Type: ").append(res.content_type);
-      if (chunked) {
-        if (minor == 1) out.append("\r\nTransfer-Encoding: chunked");
-      } else if (!has_length &&
-                 (!res.stream || res.stream_length)) {  // a HEAD of an unknown length says none
-        std::uint64_t length = res.stream ? *res.stream_length : res.body.size();
-        out.append("\r\nContent-Length: ").append(std::to_string(length));
-      }
-    }
-    if (!keep)
-      out.append("\r\nConnection: close");
-    else if (minor == 0)
-      out.append("\r\nConnection: keep-alive");
-    out.append("\r\n\r\n");
-
-    if (head_only || bodyless) return write_all(fd, out);
-    if (!res.stream) return write_all(fd, out, res.body);
-
-    // A streamed body.
-    if (chunked && minor == 1) {
-      if (!write_all(fd, out)) return false;
-      auto chunk = [fd](const char* data, std::size_t size) {
-        if (size == 0) return true;
-        char size_line[24];
-        int len = std::snprintf(size_line, sizeof size_line, "%zx\r\n", size);
-        return write_all(fd, std::string_view(size_line, static_cast<std::size_t>(len)),
-                         std::string_view(data, size), "\r\n");
-      };
-      if (!res.body.empty() && !chunk(res.body.data(), res.body.size())) return false;
-      if (!res.stream(chunk)) return keep = false;
-      return write_all(fd, "0\r\n\r\n");
-    }
-    const std::uint64_t announced = res.stream_length.value_or(0);
-    std::uint64_t sent = res.body.size();
-    if (res.stream_length && sent > announced) return keep = false;
-    if (!write_all(fd, out, res.body)) return false;
-    bool completed = res.stream([&](const char* data, std::size_t size) {
-      if (res.stream_length && sent + size > announced) return false;
-      sent += size;
-      return write_all(fd, std::string_view(data, size));
-    });
-    if (!completed || (res.stream_length && sent != announced)) return keep = false;
-    return true;
-  }
-
-  void finish(int fd) {
-    std::lock_guard lock(mutex);
-    connections.erase(fd);
-    ::close(fd);  // under the lock: stop() never shuts down a number reused by accept()
-    all_closed.notify_all();
-  }
+  Engine engine;
 };
 
 Listener::Listener(ListenerOptions options, Handle handle, Refuse refuse)
     : impl_(std::make_unique<Impl>()) {
-  impl_->options = std::move(options);
-  impl_->handle = std::move(handle);
-  impl_->refuse = std::move(refuse);
+  impl_->engine.o = std::move(options);
+  impl_->engine.handle = std::move(handle);
+  impl_->engine.refuse = std::move(refuse);
 }
 
 Listener::~Listener() {
   stop();
-  if (impl_->listen_fd >= 0) ::close(impl_->listen_fd);
+  beast::error_code ec;
+  impl_->engine.acceptor.close(ec);
 }
 
 bool Listener::bind() {
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-  addrinfo* found = nullptr;
-  const std::string service = std::to_string(impl_->options.port);
-  if (::getaddrinfo(impl_->options.host.c_str(), service.c_str(), &hints, &found) != 0)
-    return false;
-  for (addrinfo* a = found; a; a = a->ai_next) {
-    int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
-    if (fd < 0) continue;
-    int yes = 1;
-    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-    if (::bind(fd, a->ai_addr, a->ai_addrlen) == 0 && ::listen(fd, 1024) == 0) {
-      sockaddr_storage bound{};
-      socklen_t len = sizeof bound;
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&bound), &len);
-      impl_->port =
-          ntohs(bound.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6&>(bound).sin6_port
-                                            : reinterpret_cast<sockaddr_in&>(bound).sin_port);
-      impl_->listen_fd = fd;
-      break;
+  Engine& e = impl_->engine;
+  raise_descriptor_limit();
+  // Request bodies up to payload_max are allocated per request: with a fixed mmap
+  // threshold, any block of 1 MiB or more is mapped and goes back to the system when freed,
+  // so memory returns to its baseline after a large upload or an attack.
+  ::mallopt(M_MMAP_THRESHOLD, 1 << 20);
+  beast::error_code ec;
+  tcp::resolver resolver(e.ioc);
+  auto found = resolver.resolve(e.o.host, std::to_string(e.o.port), tcp::resolver::passive, ec);
+  if (ec) return false;
+  for (const auto& entry : found) {
+    e.acceptor.open(entry.endpoint().protocol(), ec);
+    if (ec) continue;
+    e.acceptor.set_option(net::socket_base::reuse_address(true), ec);
+    e.acceptor.bind(entry.endpoint(), ec);
+    if (!ec) e.acceptor.listen(system_backlog(), ec);
+    if (!ec) {
+      e.port = e.acceptor.local_endpoint().port();
+      return true;
     }
-    ::close(fd);
+    beast::error_code ignored;
+    e.acceptor.close(ignored);
   }
-  ::freeaddrinfo(found);
-  return impl_->listen_fd >= 0;
+  return false;
 }
 
 void Listener::serve() {
-  Impl& im = *impl_;
-  im.running = true;
-  while (!im.stopping) {
-    sockaddr_storage addr{};
-    socklen_t len = sizeof addr;
-    int fd = ::accept4(im.listen_fd, reinterpret_cast<sockaddr*>(&addr), &len, SOCK_CLOEXEC);
-    if (fd < 0) {
-      if (im.stopping) break;
-      // Out of descriptors or memory, or an aborted handshake: try again shortly.
-      if (errno != EINTR && errno != ECONNABORTED)
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      continue;
-    }
-    int yes = 1;
-    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
-    set_timeout(fd, SO_RCVTIMEO, std::min(im.options.keep_alive_timeout, im.options.read_timeout));
-    set_timeout(fd, SO_SNDTIMEO, im.options.write_timeout);
-    bool admitted = false;
-    {
-      std::lock_guard lock(im.mutex);
-      if (!im.stopping && static_cast<int>(im.connections.size()) < im.options.max_connections) {
-        im.connections[fd] = false;
-        admitted = true;
-      }
-    }
-    if (admitted) {
-      try {
-        std::thread([&im, fd, remote = address_text(addr)] {
-          try {
-            im.run(fd, remote);
-          } catch (
-              ...) {  // e.g. out of memory, or a body stream that threw: drop this connection only
-          }
-          im.finish(fd);
-        }).detach();
-        continue;
-      } catch (const std::system_error&) {  // no thread to be had: refuse like a full house
-        std::lock_guard lock(im.mutex);
-        im.connections.erase(fd);
-      }
-    }
-    set_timeout(fd, SO_SNDTIMEO, std::chrono::seconds(1));  // the accept loop must not wait on it
-    im.refuse_and_close(fd, address_text(addr), 503, errc::unavailable,
-                        "servidor no limite de conexões; tente de novo em instantes");
-    ::close(fd);
+  Engine& e = impl_->engine;
+  e.running = true;
+  e.workers.start(std::max(1, e.o.workers));
+  auto guard = net::make_work_guard(e.ioc);
+  net::post(e.ioc, [&e] { e.accept(); });
+  std::vector<std::thread> io;
+  for (int i = 0; i < std::max(1, e.o.io_threads); ++i) io.emplace_back([&e] { e.ioc.run(); });
+  {
+    std::unique_lock lock(e.mutex);
+    e.all_closed.wait(lock, [&e] { return e.stopping && e.sessions.empty(); });
   }
-  std::unique_lock lock(im.mutex);
-  im.all_closed.wait(lock, [&] { return im.connections.empty(); });
-  im.running = false;
+  guard.reset();
+  e.ioc.stop();
+  for (auto& t : io) t.join();
+  e.workers.stop();
+  e.running = false;
 }
 
 void Listener::stop() {
-  Impl& im = *impl_;
-  {
-    std::lock_guard lock(im.mutex);
-    im.stopping = true;
-    for (const auto& [fd, idle] : im.connections)
-      if (idle) ::shutdown(fd, SHUT_RD);  // wakes its read; a request in progress is answered
-  }
-  if (im.listen_fd >= 0) ::shutdown(im.listen_fd, SHUT_RDWR);  // wakes accept()
+  Engine& e = impl_->engine;
+  std::lock_guard lock(e.mutex);
+  if (e.stopping.exchange(true)) return;
+  net::post(e.ioc, [&e] {
+    beast::error_code ec;
+    e.acceptor.close(ec);
+    e.accept_pause.cancel();
+  });
+  for (auto& [raw, weak] : e.sessions)
+    if (auto s = weak.lock()) net::post(s->executor(), [s] { s->close_if_idle(); });
+  e.all_closed.notify_all();
 }
 
-bool Listener::running() const noexcept { return impl_->running; }
-
-int Listener::port() const noexcept { return impl_->port; }
+bool Listener::running() const noexcept { return impl_->engine.running; }
+int Listener::port() const noexcept { return impl_->engine.port; }
+int Listener::open_connections() const noexcept { return impl_->engine.open; }
 
 }  // namespace cadastre::http

@@ -1,14 +1,29 @@
-// The server's own HTTP/1.1 connection loop (ServerOptions::engine = Engine::direct): one
-// thread per connection for its keep-alive life, blocking reads with socket time-outs, and
-// one write per response (head and body together). Per request it costs one read and one
-// write system call where cpp-httplib adds a poll() before every read and write plus two
-// address lookups, which is most of what a proxy spends (docs/decisions/0007).
+// The HTTP/1.1 engine of every service (Boost.Beast over Asio; docs/decisions/0008).
 //
-// Request bodies need a Content-Length (a transfer-coded body gets 411); multipart parsing
-// and response compression are left to the cpp-httplib engine.
+// A few I/O threads run the event loop: they accept, read requests with Beast's parser and
+// write answers, so a connection costs a socket and a buffer, never a thread, while it
+// waits for its client. A request read in full goes to a pool of worker threads, which
+// run Server::handle() (handlers block on the database). Limits, each with a flag:
+//
+// - the head must arrive whole within `head_timeout` of its first byte, and the body at
+//   `min_rate` bytes/s on average after a grace of `body_timeout` (a trickle of one byte
+//   every few seconds is cut off, however often it sends) → 408;
+// - an idle keep-alive connection closes after `keep_alive_timeout`;
+// - head bytes over `header_max_bytes` or fields over `header_max_fields` → 431;
+// - a body over `payload_max`, by Content-Length or by the chunked total → 413, before a
+//   byte past the limit is read;
+// - beyond `max_connections` open connections, the next `reserved_connections` may only
+//   ask for `reserved_path` (liveness) within one second, others get 503 + Retry-After;
+//   beyond both, a connection gets 503 at once;
+// - the listen backlog is the system's maximum (net.core.somaxconn).
+//
+// Pipelined requests are answered in order. Request bodies may be chunked; multipart
+// bodies are split into Request::files; answers are gzip-compressed when `compress` is set
+// and the caller accepts it.
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <string>
@@ -20,21 +35,31 @@ namespace cadastre::http {
 
 struct ListenerOptions {
   std::string host = "127.0.0.1";
-  int port = 0;                 ///< 0: any free port
-  int max_connections = 1024;   ///< beyond it a new connection gets 503 and is closed
+  int port = 0;                   ///< 0: any free port
+  int io_threads = 2;             ///< threads of the event loop
+  int workers = 64;               ///< threads running handlers (requests handled at once)
+  int max_connections = 4096;     ///< open connections served normally
+  int reserved_connections = 64;  ///< further connections that may only ask for reserved_path
+  std::string reserved_path = "/health-check/liveness";
   int keep_alive_max = 100000;  ///< requests per connection
   std::chrono::seconds keep_alive_timeout{5};
-  std::chrono::seconds read_timeout{30};
-  std::chrono::seconds write_timeout{30};
+  std::chrono::seconds head_timeout{10};
+  std::chrono::seconds body_timeout{10};   ///< grace before min_rate applies to a body
+  std::size_t min_rate = 8 * 1024;         ///< bytes/s a body must keep up, in and out
+  std::chrono::seconds write_timeout{30};  ///< grace before min_rate applies to an answer
+  std::size_t header_max_bytes = 64 * 1024;
+  std::size_t header_max_fields = 100;
   std::size_t payload_max = 32 * 1024 * 1024;
+  bool compress = true;   ///< gzip answers of compressible types when the caller accepts it
+  bool multipart = true;  ///< split multipart/form-data bodies into Request::files
 };
 
 class Listener {
  public:
   /// Answers one request (Server::handle).
   using Handle = std::function<Response(Request&)>;
-  /// Answers what the loop refuses itself (malformed request, body too large, capacity),
-  /// so that those answers get the service's headers (and a log line) too.
+  /// Answers what the engine refuses itself (malformed request, limits, capacity), so that
+  /// those answers get the service's headers (and a log line) too.
   using Refuse = std::function<Response(int status, errc code, const std::string& message,
                                         const std::string& remote_addr)>;
 
@@ -45,12 +70,15 @@ class Listener {
 
   /// Binds and listens; false when the address cannot be bound.
   bool bind();
-  /// Accepts connections until stop(), then waits for every connection to end.
+  /// Serves until stop(), then waits for every connection to end.
   void serve();
-  /// Stops accepting, closes idle connections; requests in progress are answered.
+  /// Stops accepting and closes connections that wait for a request; requests being
+  /// handled are answered (with Connection: close). Safe from any thread.
   void stop();
   bool running() const noexcept;
   int port() const noexcept;
+  /// Connections open now (for /metrics and tests).
+  int open_connections() const noexcept;
 
  private:
   struct Impl;

@@ -1,10 +1,10 @@
-// HTTP/1.1 requests on the wire, for the server's own connection loop (listener.cpp): the
-// request head (RFC 9112 §2–3, §6) and the decoding of the request-target into a path and
-// query fields. Pure functions over bytes, unit-tested without sockets.
+// HTTP/1.1 requests on the wire, beyond what Boost.Beast's parser checks (listener.cpp):
+// the strictness that keeps two parsers from disagreeing about where a request ends
+// (request smuggling, RFC 9112 §6.3, §11.2), and the decoding of the request-target into
+// a path and query fields. Pure functions over text, unit-tested without sockets.
 #pragma once
 
-#include <cstdint>
-#include <optional>
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -12,36 +12,31 @@
 
 namespace cadastre::http::wire {
 
-/// Largest request head accepted (request line and header fields); beyond it: 431.
-inline constexpr std::size_t kMaxRequestHeadBytes = 64 * 1024;
-/// Most header fields accepted in one request; beyond it: 431.
-inline constexpr std::size_t kMaxRequestHeaders = 100;
-
-struct RequestHead {
-  std::string method;
-  std::string target;     ///< as sent: "/path?query" (or "*" for OPTIONS)
-  int minor_version = 1;  ///< HTTP/1.<minor>
-  std::vector<std::pair<std::string, std::string>> headers;
-  std::size_t size = 0;  ///< bytes of the head, blank line included (leading blank lines too)
-  std::uint64_t content_length = 0;
-  bool transfer_encoding = false;  ///< the body uses a transfer coding (the loop asks for a length)
-  bool keep_alive = true;          ///< the client allows another request on the connection
-  bool expect_continue = false;    ///< Expect: 100-continue
+/// A request head as Beast parsed it, with the bytes it was parsed from.
+struct HeadView {
+  std::string_view raw;  ///< the head's bytes, request line to the blank line
+  std::string_view method;
+  std::string_view target;  ///< as sent
+  int version = 11;         ///< 10 or 11
+  const std::vector<std::pair<std::string, std::string>>* fields = nullptr;
 };
 
-enum class HeadParse {
-  complete,     ///< `out` holds the head; the body (if any) starts at out.size
-  incomplete,   ///< need more bytes
-  bad,          ///< 400: `reason` says what is wrong
-  too_large,    ///< 431: head over kMaxRequestHeadBytes or kMaxRequestHeaders
-  bad_version,  ///< 505: not HTTP/1.0 or HTTP/1.1
+/// What check_head decided.
+struct HeadCheck {
+  int status = 0;                ///< 0: acceptable; else 400, 417 or 431
+  std::string reason;            ///< for the error body (Portuguese)
+  bool expect_continue = false;  ///< the client waits for "100 Continue" before the body
 };
 
-/// Parses the head at the start of `bytes`. Strict where leniency lets two parsers disagree
-/// (request smuggling): no whitespace before a field's colon, no folded lines, one Host in
-/// HTTP/1.1, Content-Length digits only and consistent, never both Content-Length and
-/// Transfer-Encoding.
-HeadParse parse_request_head(std::string_view bytes, RequestHead& out, std::string& reason);
+/// Refuses, on top of Beast: folded field lines (obs-fold), a missing or repeated Host in
+/// HTTP/1.1, a Transfer-Encoding other than exactly "chunked", a target that is not
+/// origin-form ("*" only for OPTIONS), an Expect other than 100-continue, and more than
+/// `max_fields` fields (431).
+HeadCheck check_head(const HeadView& head, std::size_t max_fields);
+
+/// For a request line Beast refused as "bad version": true when it names an HTTP version
+/// other than 1.x, which deserves 505 rather than 400.
+bool names_other_http_version(std::string_view request_start);
 
 /// Decodes %XX escapes (an invalid escape stays as written); with `plus_is_space` a '+'
 /// becomes a space, as in form-encoded query strings.

@@ -1,10 +1,9 @@
 #include "http/server.hpp"
 
-#include <httplib.h>
-
 #include <algorithm>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -42,63 +41,14 @@ std::string utc_now_iso() {
   return buf;
 }
 
-errc errc_for_status(int status) {
-  switch (status) {
-    case 404: return errc::route_not_found;
-    case 405: return errc::method_not_allowed;
-    case 413: return errc::payload_too_large;
-    case 415: return errc::unsupported_media_type;
-    case 503: return errc::unavailable;
-    default: return status >= 500 ? errc::internal : errc::invalid_argument;
-  }
-}
-
 const char* kAllowHeaders = "Authorization, Content-Type, X-Auth-Token, X-Tn-Token, X-Request-Id, X-Origin, If-None-Match";
 const char* kExposeHeaders = "ETag, X-Request-Id, X-Target-URL, Retry-After, Location, Content-Disposition";
-
-// Hands a streamed body to cpp-httplib: `body` first, then whatever `stream` writes. With a
-// known length the answer carries Content-Length, unless the caller accepts compression:
-// cpp-httplib compresses only chunked provider bodies. A stream that fails (or a caller
-// that leaves) ends the provider with false: the connection closes.
-void stream_body(Response res, const httplib::Request& hreq, httplib::Response& hres) {
-  struct Body {
-    std::string head;
-    std::function<bool(const Response::BodyWriter&)> rest;
-    bool started = false;
-    bool run(httplib::DataSink& sink) {
-      if (started) return false;  // called again: the stream wrote less than it announced
-      started = true;
-      Response::BodyWriter write = [&sink](const char* data, std::size_t size) {
-        return sink.is_writable() && sink.write(data, size);
-      };
-      if (!head.empty() && !write(head.data(), head.size())) return false;
-      return rest(write);
-    }
-  };
-  auto body = std::make_shared<Body>();
-  body->head = std::move(res.body);
-  body->rest = std::move(res.stream);
-  const std::string accepted = hreq.get_header_value("Accept-Encoding");
-  const bool compressible = accepted.find("gzip") != std::string::npos || accepted.find("br") != std::string::npos;
-  if (res.stream_length && !compressible) {
-    hres.set_content_provider(static_cast<std::size_t>(*res.stream_length), res.content_type,
-                              [body](std::size_t, std::size_t, httplib::DataSink& sink) { return body->run(sink); });
-  } else {
-    hres.set_chunked_content_provider(res.content_type, [body](std::size_t, httplib::DataSink& sink) {
-      if (!body->run(sink)) return false;
-      sink.done();
-      return true;
-    });
-  }
-}
 
 }  // namespace
 
 struct Server::Impl {
-  httplib::Server svr;
-  std::unique_ptr<Listener> listener;  ///< Engine::direct
+  std::optional<Listener> listener;  ///< made by bind()
   std::mutex log_mutex;
-  std::atomic<bool> bound{false};
 };
 
 Server::Server(ServiceInfo info, ServerOptions options)
@@ -209,17 +159,8 @@ void Server::write_log(const std::string& line) {
   (options_.log ? *options_.log : std::cerr) << line << '\n';
 }
 
-bool Server::bind_direct() {
-  ListenerOptions o;
-  o.host = options_.host;
-  o.port = options_.port;
-  o.max_connections = std::max(1, options_.threads);
-  o.keep_alive_max = options_.keep_alive_max;
-  o.keep_alive_timeout = options_.keep_alive_timeout;
-  o.read_timeout = options_.read_timeout;
-  o.write_timeout = options_.write_timeout;
-  o.payload_max = options_.payload_max;
-  // What the loop refuses itself gets the headers every answer of the service carries.
+bool Server::bind() {
+  // What the engine refuses itself gets the headers every answer of the service carries.
   auto refuse = [this](int status, errc code, const std::string& message, const std::string& remote) {
     Response res = Response::error(code, message);
     res.status = status;
@@ -237,85 +178,24 @@ bool Server::bind_direct() {
     }
     return res;
   };
-  impl_->listener = std::make_unique<Listener>(o, [this](Request& req) { return handle(req); }, refuse);
-  if (!impl_->listener->bind()) return false;
-  port_ = impl_->listener->port();
-  impl_->bound = true;
-  return true;
-}
-
-bool Server::bind() {
-  if (options_.engine == Engine::direct) return bind_direct();
-  auto& svr = impl_->svr;
-  svr.set_tcp_nodelay(true);
-  svr.set_keep_alive_max_count(static_cast<std::size_t>(options_.keep_alive_max));
-  svr.set_keep_alive_timeout(options_.keep_alive_timeout.count());
-  svr.set_read_timeout(options_.read_timeout.count(), 0);
-  svr.set_write_timeout(options_.write_timeout.count(), 0);
-  svr.set_payload_max_length(options_.payload_max);
-  int threads = std::max(1, options_.threads);
-  svr.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
-
-  auto dispatch = [this](const httplib::Request& hreq, httplib::Response& hres) {
-    Request req;
-    req.method = hreq.method;
-    req.path = hreq.path;
-    req.target = hreq.target;
-    req.body = hreq.body;
-    req.remote_addr = hreq.remote_addr;
-    for (const auto& [k, v] : hreq.params) req.query.emplace_back(k, v);
-    for (const auto& [k, v] : hreq.headers) req.headers.add(k, v);
-    for (const auto& [k, f] : hreq.files) req.files.push_back({f.name, f.filename, f.content_type, f.content});
-    Response res = handle(req);
-    hres.status = res.status;
-    for (const auto& [k, v] : res.headers.items) hres.set_header(k, v);
-    if (res.status == 204 || res.status == 304) return;
-    if (res.stream && hreq.method != "HEAD") {
-      stream_body(std::move(res), hreq, hres);
-      return;
-    }
-    hres.set_content(std::move(res.body), res.content_type);
-  };
-  svr.Get(".*", dispatch);
-  svr.Post(".*", dispatch);
-  svr.Put(".*", dispatch);
-  svr.Patch(".*", dispatch);
-  svr.Delete(".*", dispatch);
-  svr.Options(".*", dispatch);
-  // Errors cpp-httplib raises itself (oversized body, malformed request) get the shared shape.
-  svr.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& hres) {
-    if (!hres.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-    errc code = errc_for_status(hres.status);
-    std::string msg = hres.status == 413 ? "corpo da requisição excede o limite" : "requisição inválida";
-    hres.set_content(error_body(code, msg), "application/json; charset=utf-8");
-    return httplib::Server::HandlerResponse::Handled;
-  }));
-
-  if (options_.port == 0) {
-    port_ = svr.bind_to_any_port(options_.host);
-    if (port_ <= 0) return false;
-  } else {
-    if (!svr.bind_to_port(options_.host, options_.port)) return false;
-    port_ = options_.port;
+  impl_->listener.emplace(options_, [this](Request& req) { return handle(req); }, refuse);
+  if (!impl_->listener->bind()) {
+    impl_->listener.reset();
+    return false;
   }
-  impl_->bound = true;
+  port_ = impl_->listener->port();
   return true;
 }
 
 void Server::serve() {
   if (impl_->listener) impl_->listener->serve();
-  else impl_->svr.listen_after_bind();
 }
 
 void Server::stop() {
-  if (!impl_ || !impl_->bound) return;
-  if (impl_->listener) impl_->listener->stop();
-  else impl_->svr.stop();
+  if (impl_ && impl_->listener) impl_->listener->stop();
 }
 
-bool Server::running() const noexcept {
-  return impl_->listener ? impl_->listener->running() : impl_->svr.is_running();
-}
+bool Server::running() const noexcept { return impl_->listener && impl_->listener->running(); }
 
 std::string Server::base_url() const { return "http://" + options_.host + ":" + std::to_string(port_); }
 

@@ -1,7 +1,6 @@
 // An HTTP service: the route table, auth schemes, errors in the shared shape, CORS,
-// X-Request-Id, JSON access log, /metrics, /openapi.json and /docs, on cpp-httplib tuned
-// for throughput (TCP_NODELAY, long keep-alive, sized thread pool, bounded timeouts and
-// bodies) or on the server's own connection loop (Engine::direct). Neither is visible here.
+// X-Request-Id, JSON access log, /metrics, /openapi.json and /docs, served by the engine of
+// listener.hpp (Boost.Beast), which stays invisible here.
 #pragma once
 
 #include <atomic>
@@ -13,40 +12,19 @@
 #include <vector>
 
 #include "http/http.hpp"
+#include "http/listener.hpp"
 #include "http/metrics.hpp"
 #include "http/router.hpp"
 
 namespace cadastre::http {
 
-/// What carries requests to Server::handle().
-enum class Engine {
-  /// cpp-httplib: multipart bodies, chunked request bodies, response compression.
-  httplib,
-  /// The server's own loop (listener.hpp): a fraction of the system calls per request, for
-  /// services that take small bodies and pass responses on as they are (the gateway).
-  direct,
-};
-
-struct ServerOptions {
-  Engine engine = Engine::httplib;
-  std::string host = "127.0.0.1";
-  int port = 0;                      ///< 0: any free port (see Server::port())
-  /// Worker threads. Both engines serve each connection on one thread for its whole
-  /// keep-alive life, so this bounds the connections served at once: size it above the
-  /// expected concurrent clients (a proxy in front pools connections). Beyond it, cpp-httplib
-  /// queues new connections and the direct engine answers them 503.
-  int threads = 64;
-  int keep_alive_max = 100000;       ///< requests per keep-alive connection
-  /// An idle keep-alive connection releases its thread after this long.
-  std::chrono::seconds keep_alive_timeout{5};
-  std::chrono::seconds read_timeout{30};
-  std::chrono::seconds write_timeout{30};
-  std::size_t payload_max = 32 * 1024 * 1024;  ///< largest request body (413 beyond)
+/// The engine's limits (listener.hpp) and what the service adds on top.
+struct ServerOptions : ListenerOptions {
   std::vector<std::string> cors_origins = {"*"};  ///< allowed origins; "*" allows any
   bool access_log = true;            ///< one JSON line per request on `log`
   /// Called on every response just before it is sent, including those the server makes
-  /// itself (404, 405, CORS preflight, /metrics, /openapi.json, /docs): services add the
-  /// headers their contract puts on every answer.
+  /// itself (404, 405, CORS preflight, /metrics, /openapi.json, /docs, and the engine's
+  /// refusals): services add the headers their contract puts on every answer.
   std::function<void(const Request&, Response&)> finalize;
   std::ostream* log = nullptr;       ///< default std::cerr
 };
@@ -89,7 +67,6 @@ class Server {
   Response handle(Request& req);
 
  private:
-  bool bind_direct();
   /// One line on the log stream (options.log, else std::cerr), whole even from many threads.
   void write_log(const std::string& line);
 
