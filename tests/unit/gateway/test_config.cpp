@@ -40,7 +40,12 @@ TEST_CASE("a minimal configuration gets the defaults") {
   CHECK(c.readiness_url == "http://127.0.0.1:8081");
   CHECK(c.providers.empty());
   CHECK(c.breakers.size() == 3);
-  CHECK(c.breakers.at("rest").settings.minimum_calls == 10);
+  for (const auto& [name, policy] : c.breakers) {
+    CAPTURE(name);
+    CHECK(policy.settings.sliding_window == std::chrono::seconds(10));
+    CHECK(policy.settings.minimum_calls == 20);
+    CHECK(policy.settings.failure_rate_threshold == doctest::Approx(50.0));
+  }
   CHECK(c.breakers.at("auth").settings.wait_in_open == std::chrono::seconds(5));
   CHECK(c.timeouts.read == std::chrono::seconds(15));
   CHECK(c.token_cache_ttl == std::chrono::seconds(5));
@@ -93,11 +98,23 @@ TEST_CASE("typos, unknown providers and bad templates are configuration errors n
 
 TEST_CASE("breaker settings merge defaults and per-name values, and are validated") {
   Config c = parse_config(with(R"("breakers": {"defaults": {"wait_open_ms": 250},
-                                               "rest": {"sliding_window": 4, "minimum_calls": 4, "failure_statuses": [500, 503]}})"));
+                                               "rest": {"sliding_window_seconds": 30, "minimum_calls": 4, "failure_statuses": [500, 503]}})"));
   CHECK(c.breakers.at("rest").settings.wait_in_open == std::chrono::milliseconds(250));
   CHECK(c.breakers.at("tiles").settings.wait_in_open == std::chrono::milliseconds(250));
-  CHECK(c.breakers.at("rest").settings.sliding_window == 4);
+  CHECK(c.breakers.at("rest").settings.sliding_window == std::chrono::seconds(30));
+  CHECK(c.breakers.at("rest").settings.minimum_calls == 4);
+  CHECK(c.breakers.at("tiles").settings.sliding_window == std::chrono::seconds(10));
   CHECK(c.breakers.at("rest").failure_statuses == std::set<int>{500, 503});
-  CHECK(error_of(with(R"("breakers": {"rest": {"minimum_calls": 50}})")) ==
-        "configuração do gateway: 'breakers.rest' minimum_calls deve estar entre 1 e sliding_window");
+  CHECK(
+      error_of(with(R"("breakers": {"rest": {"sliding_window_seconds": 0}})")) ==
+      "configuração do gateway: 'breakers.rest.sliding_window_seconds' deve estar entre 1 e 3600");
+  CHECK(error_of(with(R"("breakers": {"rest": {"failure_rate_percent": 0}})")) ==
+        "configuração do gateway: 'breakers.rest' failure_rate_percent deve estar entre 0 "
+        "(exclusive) e 100");
+}
+
+TEST_CASE("the former count-based sliding_window key is refused, naming its replacement") {
+  CHECK(error_of(with(R"("breakers": {"defaults": {"sliding_window": 20}})")) ==
+        "configuração do gateway: 'breakers.defaults.sliding_window' foi substituída por "
+        "sliding_window_seconds (a janela agora é de tempo)");
 }
