@@ -32,6 +32,17 @@ std::string with(const std::string& extra) {
   std::string s = kMinimal;
   return s.substr(0, s.rfind('}')) + "," + extra + "}";
 }
+
+// apps/cadastre-gateway/gateway.example.json, with the secrets it names set.
+Config example_config() {
+  std::ifstream in(CADASTRE_GATEWAY_EXAMPLE);
+  REQUIRE(in);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  setenv("MAPA_CIDADE_A_SEGREDO", "segredo-de-teste", 1);
+  setenv("INTRANET_JWT_SEGREDO", "segredo-jwt", 1);
+  return parse_config(ss.str());
+}
 }  // namespace
 
 TEST_CASE("a minimal configuration gets the defaults") {
@@ -53,13 +64,7 @@ TEST_CASE("a minimal configuration gets the defaults") {
 }
 
 TEST_CASE("the documented example configuration parses") {
-  std::ifstream in(CADASTRE_GATEWAY_EXAMPLE);
-  REQUIRE(in);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  setenv("MAPA_CIDADE_A_SEGREDO", "segredo-de-teste", 1);
-  setenv("INTRANET_JWT_SEGREDO", "segredo-jwt", 1);
-  Config c = parse_config(ss.str());
+  Config c = example_config();
   CHECK(c.providers.size() == 12);
   REQUIRE(c.providers.at("map-export-city-a").token);
   CHECK(c.providers.at("map-export-city-a").token->client_secret == "segredo-de-teste");
@@ -74,6 +79,15 @@ TEST_CASE("the demo configuration points at cadastre-server and parses") {
   CHECK(c.tenant_default.tiles == "http://127.0.0.1:8080/tiles/{municipio}");
   CHECK(c.platform_rest == "http://127.0.0.1:8080");
   CHECK(c.readiness_url == "http://127.0.0.1:8080/health-check/liveness/");
+}
+
+TEST_CASE("every shipped connect time-out is 2 s, between the SYN retransmissions at 1 s and 3 s") {
+  // A connect time-out of exactly 1 s gives up as the first SYN retransmission leaves.
+  CHECK(Timeouts{}.connect == std::chrono::milliseconds(2000));
+  CHECK(parse_config(kMinimal).timeouts.connect == std::chrono::milliseconds(2000));
+  CHECK(parse_config(demo_config_json("http://127.0.0.1:8080/", "")).timeouts.connect ==
+        std::chrono::milliseconds(2000));
+  CHECK(example_config().timeouts.connect == std::chrono::milliseconds(2000));
 }
 
 TEST_CASE("typos, unknown providers and bad templates are configuration errors naming the key") {
