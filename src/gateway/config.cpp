@@ -107,12 +107,20 @@ void check_template(const std::string& key, const std::string& tmpl, const std::
 }
 
 BreakerPolicy parse_breaker(object o, const std::string& where, BreakerPolicy p) {
-  only_keys(o, where, {"failure_rate_percent", "sliding_window", "minimum_calls", "wait_open_ms", "half_open_calls",
-                       "max_wait_half_open_ms", "failure_statuses"});
   std::string w = where + ".";
+  // `sliding_window` set the count-based window, which is gone: name its replacement
+  // rather than answer "unknown key".
+  if (member(o, "sliding_window"))
+    bad(w + "sliding_window",
+        "foi substituída por sliding_window_seconds (a janela agora é de tempo)");
+  only_keys(o, where,
+            {"failure_rate_percent", "sliding_window_seconds", "minimum_calls", "wait_open_ms",
+             "half_open_calls", "max_wait_half_open_ms", "failure_statuses"});
   auto& s = p.settings;
   if (auto v = opt_double(o, "failure_rate_percent", w)) s.failure_rate_threshold = *v;
-  if (auto v = opt_int(o, "sliding_window", w, 1, 10000)) s.sliding_window = static_cast<std::size_t>(*v);
+  if (auto v =
+          opt_int(o, "sliding_window_seconds", w, 1, BreakerSettings::kMaxSlidingWindow.count()))
+    s.sliding_window = std::chrono::seconds(*v);
   if (auto v = opt_int(o, "minimum_calls", w, 1, 10000)) s.minimum_calls = static_cast<std::size_t>(*v);
   if (auto v = opt_int(o, "wait_open_ms", w, 0, 86400000)) s.wait_in_open = std::chrono::milliseconds(*v);
   if (auto v = opt_int(o, "half_open_calls", w, 1, 1000)) s.half_open_calls = static_cast<std::size_t>(*v);
@@ -251,13 +259,12 @@ const std::vector<std::string>& provider_labels() {
 std::map<std::string, BreakerPolicy, std::less<>> default_breakers() {
   BreakerPolicy upstream;
   upstream.settings.failure_rate_threshold = 50;
-  upstream.settings.sliding_window = 20;
-  upstream.settings.minimum_calls = 10;
+  upstream.settings.sliding_window = std::chrono::seconds(10);
+  upstream.settings.minimum_calls = 20;
   upstream.settings.wait_in_open = std::chrono::seconds(10);
   upstream.settings.half_open_calls = 3;
   upstream.settings.max_wait_in_half_open = std::chrono::seconds(20);
   BreakerPolicy auth = upstream;
-  auth.settings.minimum_calls = 5;
   auth.settings.wait_in_open = std::chrono::seconds(5);
   return {{std::string(kBreakerRest), upstream}, {std::string(kBreakerTiles), upstream}, {std::string(kBreakerAuth), auth}};
 }

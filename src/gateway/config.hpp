@@ -24,6 +24,8 @@ inline constexpr std::string_view kMapExportCityA = "map-export-city-a";
 inline constexpr std::string_view kCityDVectorTiles = "city-d-vector-tiles";
 
 struct Timeouts {
+  /// Between Linux's SYN retransmissions at 1 s and 3 s: 1 s would give up just as a
+  /// dropped SYN is sent again (docs/gateway.md, Forwarding).
   std::chrono::milliseconds connect{2000};
   std::chrono::milliseconds read{15000};
   std::chrono::milliseconds write{10000};

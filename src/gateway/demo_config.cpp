@@ -20,7 +20,10 @@ std::string demo_config_json(const std::string& cadastre_url, const std::string&
   w.key("platform_tiles").value(p + "/tiles");
   w.key("readiness_url").value(p + "/health-check/liveness/");
   w.end_object();
-  w.key("timeouts").begin_object().key("connect_ms").value(1000).key("read_ms").value(15000).end_object();
+  w.key("timeouts").begin_object();
+  w.key("connect_ms").value(2000);  // clear of the SYN retransmissions at 1 s and 3 s
+  w.key("read_ms").value(15000);
+  w.end_object();
   w.key("token_cache_ttl_ms").value(5000);
   w.end_object();
   return std::move(w).str();

@@ -18,7 +18,7 @@ std::int64_t tenant_id(const std::string& slug) {
 gateway::BreakerPolicy quick_breaker(int wait_ms) {
   gateway::BreakerPolicy p;
   p.settings.failure_rate_threshold = 50;
-  p.settings.sliding_window = 4;
+  p.settings.sliding_window = std::chrono::seconds(60);  // a slow run still sees all its calls
   p.settings.minimum_calls = 4;
   p.settings.wait_in_open = std::chrono::milliseconds(wait_ms);
   p.settings.half_open_calls = 2;

@@ -32,6 +32,17 @@ std::string with(const std::string& extra) {
   std::string s = kMinimal;
   return s.substr(0, s.rfind('}')) + "," + extra + "}";
 }
+
+// apps/cadastre-gateway/gateway.example.json, with the secrets it names set.
+Config example_config() {
+  std::ifstream in(CADASTRE_GATEWAY_EXAMPLE);
+  REQUIRE(in);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  setenv("MAPA_CIDADE_A_SEGREDO", "segredo-de-teste", 1);
+  setenv("INTRANET_JWT_SEGREDO", "segredo-jwt", 1);
+  return parse_config(ss.str());
+}
 }  // namespace
 
 TEST_CASE("a minimal configuration gets the defaults") {
@@ -40,7 +51,12 @@ TEST_CASE("a minimal configuration gets the defaults") {
   CHECK(c.readiness_url == "http://127.0.0.1:8081");
   CHECK(c.providers.empty());
   CHECK(c.breakers.size() == 3);
-  CHECK(c.breakers.at("rest").settings.minimum_calls == 10);
+  for (const auto& [name, policy] : c.breakers) {
+    CAPTURE(name);
+    CHECK(policy.settings.sliding_window == std::chrono::seconds(10));
+    CHECK(policy.settings.minimum_calls == 20);
+    CHECK(policy.settings.failure_rate_threshold == doctest::Approx(50.0));
+  }
   CHECK(c.breakers.at("auth").settings.wait_in_open == std::chrono::seconds(5));
   CHECK(c.timeouts.read == std::chrono::seconds(15));
   CHECK(c.token_cache_ttl == std::chrono::seconds(5));
@@ -48,13 +64,7 @@ TEST_CASE("a minimal configuration gets the defaults") {
 }
 
 TEST_CASE("the documented example configuration parses") {
-  std::ifstream in(CADASTRE_GATEWAY_EXAMPLE);
-  REQUIRE(in);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  setenv("MAPA_CIDADE_A_SEGREDO", "segredo-de-teste", 1);
-  setenv("INTRANET_JWT_SEGREDO", "segredo-jwt", 1);
-  Config c = parse_config(ss.str());
+  Config c = example_config();
   CHECK(c.providers.size() == 12);
   REQUIRE(c.providers.at("map-export-city-a").token);
   CHECK(c.providers.at("map-export-city-a").token->client_secret == "segredo-de-teste");
@@ -69,6 +79,15 @@ TEST_CASE("the demo configuration points at cadastre-server and parses") {
   CHECK(c.tenant_default.tiles == "http://127.0.0.1:8080/tiles/{municipio}");
   CHECK(c.platform_rest == "http://127.0.0.1:8080");
   CHECK(c.readiness_url == "http://127.0.0.1:8080/health-check/liveness/");
+}
+
+TEST_CASE("every shipped connect time-out is 2 s, between the SYN retransmissions at 1 s and 3 s") {
+  // A connect time-out of exactly 1 s gives up as the first SYN retransmission leaves.
+  CHECK(Timeouts{}.connect == std::chrono::milliseconds(2000));
+  CHECK(parse_config(kMinimal).timeouts.connect == std::chrono::milliseconds(2000));
+  CHECK(parse_config(demo_config_json("http://127.0.0.1:8080/", "")).timeouts.connect ==
+        std::chrono::milliseconds(2000));
+  CHECK(example_config().timeouts.connect == std::chrono::milliseconds(2000));
 }
 
 TEST_CASE("typos, unknown providers and bad templates are configuration errors naming the key") {
@@ -93,11 +112,23 @@ TEST_CASE("typos, unknown providers and bad templates are configuration errors n
 
 TEST_CASE("breaker settings merge defaults and per-name values, and are validated") {
   Config c = parse_config(with(R"("breakers": {"defaults": {"wait_open_ms": 250},
-                                               "rest": {"sliding_window": 4, "minimum_calls": 4, "failure_statuses": [500, 503]}})"));
+                                               "rest": {"sliding_window_seconds": 30, "minimum_calls": 4, "failure_statuses": [500, 503]}})"));
   CHECK(c.breakers.at("rest").settings.wait_in_open == std::chrono::milliseconds(250));
   CHECK(c.breakers.at("tiles").settings.wait_in_open == std::chrono::milliseconds(250));
-  CHECK(c.breakers.at("rest").settings.sliding_window == 4);
+  CHECK(c.breakers.at("rest").settings.sliding_window == std::chrono::seconds(30));
+  CHECK(c.breakers.at("rest").settings.minimum_calls == 4);
+  CHECK(c.breakers.at("tiles").settings.sliding_window == std::chrono::seconds(10));
   CHECK(c.breakers.at("rest").failure_statuses == std::set<int>{500, 503});
-  CHECK(error_of(with(R"("breakers": {"rest": {"minimum_calls": 50}})")) ==
-        "configuração do gateway: 'breakers.rest' minimum_calls deve estar entre 1 e sliding_window");
+  CHECK(
+      error_of(with(R"("breakers": {"rest": {"sliding_window_seconds": 0}})")) ==
+      "configuração do gateway: 'breakers.rest.sliding_window_seconds' deve estar entre 1 e 3600");
+  CHECK(error_of(with(R"("breakers": {"rest": {"failure_rate_percent": 0}})")) ==
+        "configuração do gateway: 'breakers.rest' failure_rate_percent deve estar entre 0 "
+        "(exclusive) e 100");
+}
+
+TEST_CASE("the former count-based sliding_window key is refused, naming its replacement") {
+  CHECK(error_of(with(R"("breakers": {"defaults": {"sliding_window": 20}})")) ==
+        "configuração do gateway: 'breakers.defaults.sliding_window' foi substituída por "
+        "sliding_window_seconds (a janela agora é de tempo)");
 }
