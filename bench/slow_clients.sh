@@ -28,6 +28,7 @@ build=${CADASTRE_BUILD_DIR:-$here/build}
 CADASTRE_BUILD_DIR=$build CADASTRE_BUILD_PYTHON=OFF ./scripts/build cadastre-gateway cadastre-server cadastre-admin >/dev/null
 
 tmp=$(mktemp -d /tmp/cadastre-bench-slow.XXXXXX)
+chmod 755 "$tmp"  # the cluster runs as an unprivileged user when this runs as root
 export CADASTRE_PG_DIR=$tmp/pg
 pids=()
 cleanup() {
