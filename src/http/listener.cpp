@@ -112,8 +112,10 @@ struct Engine {
   Listener::Handle handle;
   Listener::Refuse refuse;
   net::io_context ioc;
-  tcp::acceptor acceptor{ioc};
-  net::steady_timer accept_pause{ioc};
+  // Its own strand: accepting (I/O threads) and stop() (any thread) never touch it at once.
+  net::strand<net::io_context::executor_type> accept_strand = net::make_strand(ioc);
+  tcp::acceptor acceptor{accept_strand};
+  net::steady_timer accept_pause{accept_strand};
   WorkerPool workers;
   int port = 0;
   std::atomic<bool> running{false}, stopping{false};
@@ -595,7 +597,7 @@ void Listener::serve() {
   e.running = true;
   e.workers.start(std::max(1, e.o.workers));
   auto guard = net::make_work_guard(e.ioc);
-  net::post(e.ioc, [&e] { e.accept(); });
+  net::post(e.accept_strand, [&e] { e.accept(); });
   std::vector<std::thread> io;
   for (int i = 0; i < std::max(1, e.o.io_threads); ++i) io.emplace_back([&e] { e.ioc.run(); });
   {
@@ -613,7 +615,7 @@ void Listener::stop() {
   Engine& e = impl_->engine;
   std::lock_guard lock(e.mutex);
   if (e.stopping.exchange(true)) return;
-  net::post(e.ioc, [&e] {
+  net::post(e.accept_strand, [&e] {
     beast::error_code ec;
     e.acceptor.close(ec);
     e.accept_pause.cancel();

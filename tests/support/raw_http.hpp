@@ -84,6 +84,14 @@ class RawHttp {
     return a;
   }
 
+  /// The bytes not yet read as an answer, or the next ones to arrive (a chunked body).
+  std::string read_some() {
+    if (buffer_.empty()) REQUIRE(fill());
+    std::string out;
+    out.swap(buffer_);
+    return out;
+  }
+
   /// True when the server closed the connection (and sent nothing more).
   bool closed() {
     if (!buffer_.empty()) return false;

@@ -1,0 +1,235 @@
+// The HTTP engine (src/http/listener.*) on a bare http::Server with routes of its own:
+// gzip of answers (whole and streamed), multipart and chunked request bodies, and the
+// connection limit with its reserved liveness slots.
+#include <doctest/doctest.h>
+#include <zlib.h>
+
+#include <memory>
+#include <thread>
+
+#include "http/server.hpp"
+#include "support/raw_http.hpp"
+
+using namespace cadastre;
+using test::RawHttp;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::string gunzip(const std::string& in) {
+  z_stream z{};
+  REQUIRE(inflateInit2(&z, 15 + 16) == Z_OK);
+  std::string out(4 << 20, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  z.avail_in = static_cast<uInt>(in.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  const int rc = inflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  inflateEnd(&z);
+  CHECK(rc == Z_STREAM_END);
+  return out;
+}
+
+// A chunked answer's body, decoded.
+std::string dechunk(RawHttp& c, const RawHttp::Answer& a) {
+  REQUIRE(a.header("Transfer-Encoding") == "chunked");
+  std::string raw = a.body, out;
+  while (true) {
+    while (raw.find("\r\n") == std::string::npos) raw += c.read_some();
+    const auto line_end = raw.find("\r\n");
+    const std::size_t size = std::stoul(raw.substr(0, line_end), nullptr, 16);
+    while (raw.size() < line_end + 2 + size + 2) raw += c.read_some();
+    if (size == 0) return out;
+    out += raw.substr(line_end + 2, size);
+    raw.erase(0, line_end + 2 + size + 2);
+  }
+}
+
+std::string big_json() {
+  std::string s = "[";
+  for (int i = 0; i < 20000; ++i)
+    s += "{\"id\":" + std::to_string(i) + ",\"inscricao\":\"01.02.003\"},";
+  s.back() = ']';
+  return s;
+}
+
+http::Route route(std::string method, std::string pattern, http::Handler h) {
+  http::Route r;
+  r.method = std::move(method);
+  r.pattern = std::move(pattern);
+  r.auth = "none";
+  r.tag = "Teste";
+  r.summary = "rota de teste";
+  r.handler = std::move(h);
+  return r;
+}
+
+// A server with the test routes, serving on its own thread.
+class Bare {
+ public:
+  explicit Bare(const std::function<void(http::ServerOptions&)>& adjust = {}) {
+    http::ServerOptions o;
+    o.workers = 2;
+    o.access_log = false;
+    if (adjust) adjust(o);
+    server_ = std::make_unique<http::Server>(
+        http::ServiceInfo{"teste", "0", "", "/openapi.json", "teste"}, o);
+    server_->add(route("GET", "/health-check/liveness",
+                       [](http::Request&) { return http::Response::json("{}"); }));
+    server_->add(
+        route("GET", "/grande", [](http::Request&) { return http::Response::json(big_json()); }));
+    server_->add(route("GET", "/imagem", [](http::Request&) {
+      return http::Response::text(std::string(5000, 'x'), "image/png");
+    }));
+    server_->add(route("GET", "/fluxo", [](http::Request&) {
+      http::Response r;
+      r.body = "[";
+      r.stream = [](const http::Response::BodyWriter& write) {
+        for (int i = 0; i < 2000; ++i) {
+          const std::string item = std::string(i ? "," : "") + "{\"n\":" + std::to_string(i) + "}";
+          if (!write(item.data(), item.size())) return false;
+        }
+        return write("]", 1);
+      };
+      return r;
+    }));
+    server_->add(route("POST", "/eco", [](http::Request& req) {
+      std::string parts;
+      for (const auto& f : req.files)
+        parts += f.name + "=" + f.filename + ":" + std::to_string(f.content.size()) + ";";
+      return http::Response::text(req.body.size() > 0 && req.files.empty() ? req.body : parts,
+                                  "text/plain");
+    }));
+    REQUIRE(server_->bind());
+    thread_ = std::thread([this] { server_->serve(); });
+  }
+  ~Bare() {
+    server_->stop();
+    thread_.join();
+  }
+  int port() const { return server_->port(); }
+
+ private:
+  std::unique_ptr<http::Server> server_;
+  std::thread thread_;
+};
+
+std::string get(const std::string& path, const std::string& extra = "") {
+  return "GET " + path + " HTTP/1.1\r\nHost: a\r\n" + extra + "\r\n";
+}
+
+}  // namespace
+
+TEST_CASE(
+    "an answer of a compressible type is gzip-compressed when the caller accepts it, and only "
+    "then") {
+  Bare s;
+  RawHttp c(s.port());
+  c.send(get("/grande", "Accept-Encoding: br, gzip\r\n"));
+  auto zipped = c.read();
+  CHECK(zipped.status == 200);
+  CHECK(zipped.header("Content-Encoding") == "gzip");
+  CHECK(zipped.header("Vary") == "Accept-Encoding");
+  CHECK(zipped.body.size() < big_json().size() / 4);
+  CHECK(gunzip(zipped.body) == big_json());
+
+  c.send(get("/grande"));
+  auto plain = c.read();
+  CHECK(plain.header("Content-Encoding").empty());
+  CHECK(plain.body == big_json());
+
+  c.send(get("/grande", "Accept-Encoding: gzip;q=0\r\n"));
+  CHECK(c.read().header("Content-Encoding").empty());
+  c.send(get("/imagem", "Accept-Encoding: gzip\r\n"));  // not a compressible type
+  CHECK(c.read().header("Content-Encoding").empty());
+  c.send(get("/health-check/liveness", "Accept-Encoding: gzip\r\n"));  // too small to bother
+  CHECK(c.read().header("Content-Encoding").empty());
+  c.send("HEAD /grande HTTP/1.1\r\nHost: a\r\nAccept-Encoding: gzip\r\n\r\n");
+  auto head = c.read(true);
+  CHECK(head.header("Content-Length") == std::to_string(big_json().size()));
+}
+
+TEST_CASE("a streamed answer is sent chunked, and gzip-compressed piece by piece when accepted") {
+  Bare s;
+  RawHttp c(s.port());
+  std::string expected = "[";
+  for (int i = 0; i < 2000; ++i)
+    expected += std::string(i ? "," : "") + "{\"n\":" + std::to_string(i) + "}";
+  expected += "]";
+  c.send(get("/fluxo"));
+  auto plain = c.read();
+  CHECK(dechunk(c, plain) == expected);
+  c.send(get("/fluxo", "Accept-Encoding: gzip\r\n"));
+  auto zipped = c.read();
+  CHECK(zipped.header("Content-Encoding") == "gzip");
+  CHECK(gunzip(dechunk(c, zipped)) == expected);
+  c.send(get("/health-check/liveness"));  // the connection is still in step
+  CHECK(c.read().status == 200);
+}
+
+TEST_CASE("a chunked request body arrives whole, and a multipart body as its parts") {
+  Bare s;
+  RawHttp c(s.port());
+  c.send(
+      "POST /eco HTTP/1.1\r\nHost: a\r\nContent-Type: text/plain\r\nTransfer-Encoding: "
+      "chunked\r\n\r\n"
+      "6\r\nolá, \r\n6\r\nmundo!\r\n0\r\n\r\n");  // "olá, " is 6 bytes
+  auto a = c.read();
+  CHECK(a.status == 200);
+  CHECK(a.body == "olá, mundo!");
+  const std::string multipart =
+      "--b\r\nContent-Disposition: form-data; name=\"descricao\"\r\n\r\nfachada\r\n"
+      "--b\r\nContent-Disposition: form-data; name=\"arquivo\"; "
+      "filename=\"f.png\"\r\nContent-Type: image/png\r\n\r\n"
+      "0123456789\r\n--b--\r\n";
+  c.send(
+      "POST /eco HTTP/1.1\r\nHost: a\r\nContent-Type: multipart/form-data; "
+      "boundary=b\r\nContent-Length: " +
+      std::to_string(multipart.size()) + "\r\n\r\n" + multipart);
+  auto parts = c.read();
+  CHECK(parts.status == 200);
+  CHECK(parts.body == "descricao=:7;arquivo=f.png:10;");
+  c.send(
+      "POST /eco HTTP/1.1\r\nHost: a\r\nContent-Type: multipart/form-data; "
+      "boundary=b\r\nContent-Length: 5\r\n\r\n"
+      "--b\r\n");
+  auto broken = c.read();
+  CHECK(broken.status == 400);
+  CHECK(broken.body.find("multipart") != std::string::npos);
+}
+
+TEST_CASE(
+    "past max-connections only liveness is served, on the reserved slots; past those, 503 at "
+    "once") {
+  Bare s([](http::ServerOptions& o) {
+    o.max_connections = 2;
+    o.reserved_connections = 1;
+  });
+  RawHttp one(s.port()), two(s.port());
+  for (RawHttp* c : {&one, &two}) {
+    c->send(get("/grande"));
+    CHECK(c->read().status == 200);
+  }
+  {
+    RawHttp reserved(s.port());
+    reserved.send(get("/health-check/liveness"));
+    CHECK(reserved.read().status == 200);
+  }
+  std::this_thread::sleep_for(100ms);  // the server sees the reserved connection close
+  {
+    RawHttp reserved(s.port());
+    reserved.send(get("/grande"));
+    auto a = reserved.read();
+    CHECK(a.status == 503);
+    CHECK(a.header("Retry-After") == "1");
+  }
+  std::this_thread::sleep_for(100ms);
+  RawHttp reserved(s.port());  // holds the reserved slot without a word
+  std::this_thread::sleep_for(100ms);
+  RawHttp beyond(s.port());
+  auto a = beyond.read();
+  CHECK(a.status == 503);
+  CHECK(a.body.find("servico_indisponivel") != std::string::npos);
+  CHECK(beyond.closed());
+}
