@@ -135,6 +135,15 @@ void check_json_body(const Request& req) {
     throw Error(errc::invalid_argument, "o corpo deve ser um objeto ou uma lista JSON", "corpo");
 }
 
+// An update body sent as JSON (declared so, or not declared: it goes on as JSON) is read
+// as every JSON body here is: invalid JSON, a repeated key or a NUL is a 400.
+void check_update_body(const Request& req) {
+  const std::string* ct = req.header("Content-Type");
+  if (req.body.empty() || (ct && ct->find("json") == std::string::npos)) return;
+  simdjson::dom::parser parser;
+  jsonin::parse(parser, req.body);
+}
+
 void add(App& app, const char* method, const char* pattern, const char* summary, std::vector<http::Param> params,
          const char* body, http::Handler h) {
   app.server().add({method, pattern, "integracao", kTag, summary, std::move(params), body ? body : "",
@@ -160,7 +169,9 @@ void add_integracao_routes(App& app) {
   add(app, "POST", "/integracao-rest/{query_path*}",
       "Atualização: repassada ao destino como PUT no mesmo caminho, com a query string enviada", {},
       "dados da atualização, repassados ao destino", [](Request& req) {
-        return forward(req, "PUT", safe_query_path(req.param("query_path")) + trailing_slash(req));
+        std::string path = safe_query_path(req.param("query_path")) + trailing_slash(req);
+        check_update_body(req);
+        return forward(req, "PUT", path);
       });
   add(app, "GET", "/integracao-rest/pagination/{camada}/{limit}/",
       "Paginação simples da camada no serviço REST externo; limit é um inteiro de 1 a 10000",
