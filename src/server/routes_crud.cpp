@@ -222,9 +222,7 @@ void add_crud_routes(App& app) {
            }});
   srv.add({"GET", "/crud/{municipio}/perfis/", "bearer", tag,
            "Amostras de perfis LIDAR (perfil, sequência, distância, cota), paginadas; filtro perfil=N",
-           {{"perfil", "query", "integer", false, "número do perfil"},
-            {"page", "query", "integer", false, ""},
-            {"limit", "query", "integer", false, ""}},
+           with_paging_and_bbox({{"perfil", "query", "integer", false, "número do perfil"}}),
            {}, "application/json", kGeoJson, [&app](Request& r) { return profiles(app, r); }});
 }
 

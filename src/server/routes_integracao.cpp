@@ -144,8 +144,9 @@ void check_update_body(const Request& req) {
   jsonin::parse(parser, req.body);
 }
 
-void add(App& app, const char* method, const char* pattern, const char* summary, std::vector<http::Param> params,
-         const char* body, http::Handler h) {
+// Every route passes the caller's query string on as it came: free-form fields.
+void add(App& app, const char* method, const char* pattern, const char* summary, const char* body, http::Handler h) {
+  std::vector<http::Param> params = {{"consulta", "query", "object", false, "query string repassada ao destino"}};
   app.server().add({method, pattern, "integracao", kTag, summary, std::move(params), body ? body : "",
                     "application/json", "application/json", std::move(h)});
 }
@@ -156,18 +157,18 @@ void add_integracao_routes(App& app) {
   add_integracao_auth_scheme(app);
 
   add(app, "GET", "/integracao-rest/{query_path*}",
-      "Consulta repassada ao serviço REST externo do município (caminho e query string como enviados)", {}, nullptr,
+      "Consulta repassada ao serviço REST externo do município (caminho e query string como enviados)", nullptr,
       [](Request& req) { return forward(req, "GET", safe_query_path(req.param("query_path")) + trailing_slash(req)); });
-  add(app, "POST", "/integracao-rest/{camada}/", "Insere um registro da camada no serviço REST externo", {},
+  add(app, "POST", "/integracao-rest/{camada}/", "Insere um registro da camada no serviço REST externo",
       "registro JSON repassado ao destino", [](Request& req) {
         std::string c = camada(req);
         check_json_body(req);
         return forward(req, "POST", c + "/");
       });
   add(app, "GET", "/integracao-rest/{camada}/getall/", "Lista todos os registros da camada no serviço REST externo",
-      {}, nullptr, [](Request& req) { return forward(req, "GET", camada(req) + "/getall/"); });
+      nullptr, [](Request& req) { return forward(req, "GET", camada(req) + "/getall/"); });
   add(app, "POST", "/integracao-rest/{query_path*}",
-      "Atualização: repassada ao destino como PUT no mesmo caminho, com a query string enviada", {},
+      "Atualização: repassada ao destino como PUT no mesmo caminho, com a query string enviada",
       "dados da atualização, repassados ao destino", [](Request& req) {
         std::string path = safe_query_path(req.param("query_path")) + trailing_slash(req);
         check_update_body(req);
@@ -175,7 +176,7 @@ void add_integracao_routes(App& app) {
       });
   add(app, "GET", "/integracao-rest/pagination/{camada}/{limit}/",
       "Paginação simples da camada no serviço REST externo; limit é um inteiro de 1 a 10000",
-      {}, nullptr, [](Request& req) {
+      nullptr, [](Request& req) {
         std::string c = camada(req);
         const std::string& limit = req.param("limit");
         bool digits = !limit.empty() && limit.size() <= 5 && limit.find_first_not_of("0123456789") == std::string::npos;
