@@ -7,7 +7,9 @@
 // the server (the service gets token_destino, when configured).
 //
 // Answers: the service's status and body for 1xx–4xx; 502 when it answers 5xx or cannot
-// be reached; 504 when it does not answer within the tenant's timeout_ms.
+// be reached; 504 when it does not answer within the tenant's timeout_ms; 503 when the
+// tenant's configuration is unusable, only once the request's own input has passed (400
+// first: a client learns about its mistakes whatever the state of the service).
 #include <simdjson.h>
 
 #include <cctype>
@@ -87,6 +89,7 @@ std::string trailing_slash(const Request& req) {
 
 Response forward(const Request& req, const std::string& method, const std::string& rel_path) {
   const IntegracaoTarget& t = target(req);
+  if (!t.config_error.empty()) throw Error(errc::unavailable, t.config_error);
   outbound::Call call;
   call.method = method;
   call.origin = t.base.origin;
