@@ -119,8 +119,9 @@ Response batch(App& app, Request& req, bool updating) {
         o.status = "erro";
         o.error = e;
       } catch (const soci::soci_error& e) {
-        o.status = "erro";
         o.error = store::database_error(e);
+        if (!o.error) throw;  // an internal failure is not the row's: the whole batch fails (500)
+        o.status = "erro";
       }
       if (o.error) {
         s << "rollback to savepoint linha";

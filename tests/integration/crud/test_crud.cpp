@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 #include <simdjson.h>
 
+#include <sstream>
+
 #include "support/harness.hpp"
 
 using namespace cadastre;
@@ -276,4 +278,48 @@ TEST_CASE("a NUL character in a JSON string is a 400 naming the field, and nothi
   CHECK(codigo(r->body) == "parametro_invalido");
   CHECK(r->body.find("nome") != std::string::npos);
   CHECK(f.db("select count(*) from cadastro.bairro where codigo = 'N1'") == "0");
+}
+
+TEST_CASE("a database failure is a 500 with the generic body; PostgreSQL's text goes to the log with the request id") {
+  std::ostringstream log;
+  server::AppOptions options;
+  options.http.log = &log;
+  Stack stack({"alfa"}, options);
+  // A failure no request can cause: the table's trigger raises an error of its own.
+  test::query_value(stack.tenant_dsn("alfa"),
+                    "create function cadastro.falha() returns trigger language plpgsql as $$ begin raise exception "
+                    "'segredo interno: relação cadastro.bairro_shadow' using detail = 'detalhe sigiloso'; end $$; "
+                    "create trigger falha before insert on cadastro.bairro for each row execute function cadastro.falha(); "
+                    "select 1");
+  auto r = stack.client().Post("/crud/alfa/bairro/", Stack::bearer(stack.user("alfa").token), bairro("E1", "Erro"),
+                               "application/json");
+  REQUIRE(r);
+  CHECK(r->status == 500);
+  CHECK(codigo(r->body) == "erro_interno");
+  const std::string id = r->get_header_value("X-Request-Id");
+  CHECK(r->body.find(id) != std::string::npos);  // the generic body points at the log line
+  for (const char* leak : {"segredo", "bairro_shadow", "sigiloso", "ERROR", "plpgsql", "insert into"})
+    CHECK_MESSAGE(r->body.find(leak) == std::string::npos, leak << " in " << r->body);
+  const std::string logged = log.str();
+  CHECK(logged.find("segredo interno") != std::string::npos);
+  CHECK(logged.find("\"request_id\":\"" + id + "\"") != std::string::npos);
+
+  // A batch row meeting the same failure fails the whole batch the same way.
+  auto batch = stack.client().Post("/crud/alfa/bairro/import/", Stack::bearer(stack.user("alfa").token),
+                                   "[" + bairro("E2", "Erro") + "]", "application/json");
+  REQUIRE(batch);
+  CHECK(batch->status == 500);
+  CHECK(batch->body.find("segredo") == std::string::npos);
+  CHECK(test::query_value(stack.tenant_dsn("alfa"), "select count(*) from cadastro.bairro where codigo like 'E_'") == "0");
+}
+
+TEST_CASE("a constraint violation is answered in our words, without PostgreSQL's") {
+  Fixture f;
+  auto existing = f.db("select codigo from cadastro.bairro limit 1");
+  auto duplicate = f.post("/crud/alfa/bairro/", bairro(existing, "Repetido"));
+  REQUIRE(duplicate);
+  CHECK(duplicate->status == 409);
+  CHECK(codigo(duplicate->body) == "conflito");
+  for (const char* leak : {"duplicate key", "violates", "constraint", "bairro_codigo"})
+    CHECK_MESSAGE(duplicate->body.find(leak) == std::string::npos, leak << " in " << duplicate->body);
 }
