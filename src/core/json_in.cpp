@@ -1,6 +1,10 @@
 #include "core/json_in.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
+
+#include "cadastre/json.hpp"
 
 namespace cadastre::jsonin {
 namespace {
@@ -13,12 +17,65 @@ namespace {
   throw Error(errc::missing_field, "campo obrigatório ausente: '" + std::string(field) + "'",
               std::string(field));
 }
+
+// A key as a message shows it: JSON-quoted, at most 64 bytes of it.
+std::string shown(std::string_view key) {
+  constexpr std::size_t limit = 64;
+  return key.size() <= limit ? json_quote(key) : json_quote(key.substr(0, limit)) + "...";
+}
+
+// PostgreSQL's text values are C strings: a NUL would cut the value short (a filter
+// "%\0%" becomes "%", which matches everything), so no text may carry one.
+bool has_nul(std::string_view s) { return s.find('\0') != std::string_view::npos; }
+
+void refuse_nul_value(std::string_view s, std::string_view key) {
+  if (!has_nul(s)) return;
+  throw Error(errc::invalid_argument,
+              key.empty() ? "texto com o caractere nulo (\\u0000) no JSON"
+                          : "o valor de " + shown(key) + " contém o caractere nulo (\\u0000)",
+              std::string(key));
+}
+
+// simdjson keeps every member of an object, so {"id":1,"id":2} would reach the code that
+// reads it with two meanings (the first wins in at_key, both in a loop over members).
+void refuse_repeated(std::vector<std::string_view>& keys) {
+  std::sort(keys.begin(), keys.end());
+  auto twice = std::adjacent_find(keys.begin(), keys.end());
+  if (twice != keys.end())
+    throw Error(errc::invalid_argument, "chave duplicada no JSON: " + shown(*twice),
+                std::string(*twice));
+}
+
+// One pass over the document: every object without repeated keys, no NUL in any key or
+// string. `key` is the member the element is the value of (for messages).
+void check_element(element e, std::string_view key) {
+  array a;
+  object o;
+  std::string_view s;
+  if (!e.get(a)) {
+    for (element item : a) check_element(item, key);
+  } else if (!e.get(o)) {
+    std::vector<std::string_view> keys;
+    keys.reserve(o.size());
+    for (auto [k, v] : o) {
+      if (has_nul(k))
+        throw Error(errc::invalid_argument,
+                    "chave com o caractere nulo (\\u0000) no JSON: " + shown(k));
+      keys.push_back(k);
+      check_element(v, k);
+    }
+    refuse_repeated(keys);
+  } else if (!e.get(s)) {
+    refuse_nul_value(s, key);
+  }
+}
 }  // namespace
 
 element parse(simdjson::dom::parser& parser, std::string_view text) {
   element e;
   auto err = parser.parse(text.data(), text.size(), true).get(e);
   if (err) throw Error(errc::invalid_json, std::string("JSON inválido: ") + simdjson::error_message(err));
+  check_element(e, {});
   return e;
 }
 

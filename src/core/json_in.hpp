@@ -19,6 +19,10 @@ using simdjson::dom::element;
 using simdjson::dom::object;
 
 /// Parses `text` (copied into the parser's padded buffer); invalid JSON → errc::invalid_json.
+/// The one reader of JSON input, so it also refuses what JSON allows but no reader here
+/// handles (errc::invalid_argument, field = the key): an object with a repeated key and the
+/// NUL character (\u0000) in any key or string, in one more pass over the document (each
+/// object's keys sorted to find a repeat).
 element parse(simdjson::dom::parser& parser, std::string_view text);
 /// The element as an object, else errc::invalid_argument naming `what`.
 object as_object(element e, std::string_view what);

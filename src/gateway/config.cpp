@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/json_in.hpp"
 #include "gateway/url.hpp"
 
 namespace cadastre::gateway {
@@ -277,8 +278,11 @@ const TenantDestinations& Config::destinations_for(std::string_view slug) const 
 Config parse_config(std::string_view json, const std::string& base_dir) {
   simdjson::dom::parser parser;
   element root;
-  if (auto err = parser.parse(json.data(), json.size(), true).get(root))
-    throw std::invalid_argument(std::string("configuração do gateway: JSON inválido: ") + simdjson::error_message(err));
+  try {
+    root = jsonin::parse(parser, json);  // also refuses a repeated key, which would silently override
+  } catch (const Error& e) {
+    throw std::invalid_argument(std::string("configuração do gateway: ") + e.what());
+  }
   object o = as_object(root, "(raiz)");
   only_keys(o, "", {"platform_dsn", "destinations", "providers", "intranet_jwt", "breakers", "timeouts", "upstream",
                     "token_cache_ttl_ms"});

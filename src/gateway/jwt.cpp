@@ -10,6 +10,8 @@
 #include <cmath>
 #include <vector>
 
+#include "core/json_in.hpp"
+
 namespace cadastre::gateway {
 namespace {
 
@@ -59,8 +61,14 @@ std::optional<double> numeric_date(simdjson::dom::object o, std::string_view key
 }
 
 simdjson::dom::object parse_object(simdjson::dom::parser& parser, const std::string& json, const char* part) {
+  simdjson::dom::element e;
+  try {
+    e = jsonin::parse(parser, json);  // a repeated claim would mean one thing here and another elsewhere
+  } catch (const Error& err) {
+    throw JwtError(std::string("token intranet inválido: ") + part + ": " + err.what());
+  }
   simdjson::dom::object o;
-  if (parser.parse(json).get(o)) throw JwtError(std::string("token intranet inválido: ") + part + " não é um objeto JSON");
+  if (e.get(o)) throw JwtError(std::string("token intranet inválido: ") + part + " não é um objeto JSON");
   return o;
 }
 

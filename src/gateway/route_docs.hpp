@@ -7,6 +7,19 @@
 
 namespace cadastre::gateway {
 
+/// The query fields a route takes without declaring them one by one: free-form fields
+/// (http::Param type "object"), here passed on to the destination or, on the routes that
+/// answer 404, ignored.
+inline http::Param other_query_fields(const char* what = "demais parâmetros: repassados ao destino") {
+  return {"consulta", "query", "object", false, what};
+}
+
+/// The parameters of a route that forwards the caller's query: `params`, then the free-form rest.
+inline std::vector<http::Param> forwarding(std::vector<http::Param> params = {}) {
+  params.push_back(other_query_fields());
+  return params;
+}
+
 /// The credential carriers of the four auth forms, documented on every protected route.
 inline std::vector<http::Param> credential_params() {
   return {

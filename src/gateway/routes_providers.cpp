@@ -158,34 +158,38 @@ void add_provider_routes(App& app) {
                           (protected_route ? " (exige autenticação; o gateway obtém o token do provedor)" : " (público)");
     for (std::string pattern : {"/outros/" + label, "/outros/" + label + "/{caminho*}"}) {
       srv.add({"GET", pattern, protected_route ? kGatewayScheme : "none", kTag, summary,
-               protected_route ? credential_params() : std::vector<http::Param>{}, {}, "application/json", "application/xml",
+               forwarding(protected_route ? credential_params() : std::vector<http::Param>{}), {}, "application/json",
+               "application/xml",
                [&app, label](http::Request& req) { return plain(app, req, label); }});
     }
   }
 
   std::string lr = "/outros/" + std::string(kLandRegistry);
-  srv.add({"GET", lr, "none", kTag, "Cadastro fundiário nacional sem tema: 422", {}, {}, "application/json",
+  srv.add({"GET", lr, "none", kTag, "Cadastro fundiário nacional sem tema: 422", forwarding(), {}, "application/json",
            "application/json", [&app](http::Request& req) { return land_registry(app, req); }});
   for (std::string pattern : {lr + "/{tema}", lr + "/{tema}/{caminho*}"}) {
     srv.add({"GET", pattern, "none", kTag, "Cadastro fundiário nacional (serviço de mapas OGC); o tema vai como parâmetro tema",
-             {}, {}, "application/json", "application/xml", [&app](http::Request& req) { return land_registry(app, req); }});
+             forwarding(), {}, "application/json", "application/xml",
+             [&app](http::Request& req) { return land_registry(app, req); }});
   }
 
   std::string vt = "/outros/" + std::string(kCityDVectorTiles);
-  srv.add({"GET", vt + "/{caminho*}", "none", kTag, "Tiles vetoriais municipais: {z}/{x}/{y}.pbf (MVT, sem cache)", {}, {},
+  srv.add({"GET", vt + "/{caminho*}", "none", kTag, "Tiles vetoriais municipais: {z}/{x}/{y}.pbf (MVT, sem cache)",
+           forwarding(), {},
            "application/json", kMvtContentType, [&app](http::Request& req) { return vector_tiles(app, req); }});
-  srv.add({"GET", vt, "none", kTag, "Tiles vetoriais municipais sem z/x/y: 400", {}, {}, "application/json",
+  srv.add({"GET", vt, "none", kTag, "Tiles vetoriais municipais sem z/x/y: 400", forwarding(), {}, "application/json",
            "application/json", [&app](http::Request& req) { return vector_tiles(app, req); }});
 
   // Unknown labels and any other path: 404 in the error shape, still with X-Target-URL.
   auto unknown = [](http::Request& req) {
     return finish(gateway_error(errc::route_not_found, "provedor desconhecido: " + req.param("provedor"), kNoTarget), req);
   };
-  srv.add({"GET", "/outros/{provedor}", "none", kTag, "Provedor desconhecido: 404", {}, {}, "application/json",
+  const std::vector<http::Param> ignored = {other_query_fields("ignorados: a rota responde 404")};
+  srv.add({"GET", "/outros/{provedor}", "none", kTag, "Provedor desconhecido: 404", ignored, {}, "application/json",
            "application/json", unknown});
-  srv.add({"GET", "/outros/{provedor}/{caminho*}", "none", kTag, "Provedor desconhecido: 404", {}, {}, "application/json",
-           "application/json", unknown});
-  srv.add({"GET", "/{caminho*}", "none", "Operação", "Qualquer outro caminho: 404 com X-Target-URL: none", {}, {},
+  srv.add({"GET", "/outros/{provedor}/{caminho*}", "none", kTag, "Provedor desconhecido: 404", ignored, {},
+           "application/json", "application/json", unknown});
+  srv.add({"GET", "/{caminho*}", "none", "Operação", "Qualquer outro caminho: 404 com X-Target-URL: none", ignored, {},
            "application/json", "application/json", [](http::Request& req) {
              return gateway_error(errc::route_not_found, "rota não encontrada: " + req.method + " " + req.path, kNoTarget);
            }});

@@ -66,7 +66,8 @@ void add_tenant_routes(App& app) {
   for (const TenantRoute& t : kRoutes) {
     for (std::string pattern : {std::string(t.prefix), std::string(t.prefix) + "/{caminho*}"}) {
       app.server().add({"GET", pattern, kGatewayScheme, t.platform ? "Rotas da plataforma" : "Rotas do município",
-                        std::string(t.summary) + "; encaminha também HEAD", credential_params(), {}, "application/json",
+                        std::string(t.summary) + "; encaminha também HEAD", forwarding(credential_params()), {},
+                        "application/json",
                         t.tiles ? kMvtContentType : "application/json",
                         [&app, &t](http::Request& req) { return handle(app, t, req); }});
     }

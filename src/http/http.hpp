@@ -84,12 +84,18 @@ std::string error_body(errc code, std::string_view message);
 using Handler = std::function<Response(Request&)>;
 
 /// A documented parameter (path parameters are derived from the pattern automatically).
+/// The query parameters are also the route's contract: validate_params() (http/params.hpp)
+/// holds every request to them before its auth and handler run.
 struct Param {
   std::string name;
   std::string in = "query";  ///< "query" or "header"
-  std::string type = "string";  ///< OpenAPI type: string, integer, number, boolean
-  bool required = false;
+  /// OpenAPI type: string, integer, number, boolean; or object: free-form fields (OpenAPI
+  /// style form, explode), under which the route takes query keys it does not declare
+  /// (the lists' campo=valor filters, a query passed on to another service).
+  std::string type = "string";
+  bool required = false;  ///< documented; the handler says what a missing one means
   std::string description;
+  std::vector<std::string> values = {};  ///< the accepted values (OpenAPI enum); empty: any
 };
 
 /// One entry of a service's route table: it drives dispatch, auth and the OpenAPI document.

@@ -46,6 +46,22 @@ std::string operation_id(const Route& r) {
   return id;
 }
 
+void parameter(JsonWriter& w, const Param& p) {
+  w.begin_object().key("name").value(p.name).key("in").value(p.in).key("required").value(p.required);
+  w.key("schema").begin_object().key("type").value(p.type);
+  if (p.type == "object") w.key("additionalProperties").begin_object().key("type").value("string").end_object();
+  if (!p.values.empty()) {
+    w.key("enum").begin_array();
+    for (const auto& v : p.values) w.value(v);
+    w.end_array();
+  }
+  w.end_object();
+  // Free-form fields: each one a key=value of its own in the query string.
+  if (p.type == "object") w.key("style").value("form").key("explode").value(true);
+  if (!p.description.empty()) w.key("description").value(p.description);
+  w.end_object();
+}
+
 void error_responses(JsonWriter& w, const Route& r) {
   auto ref = [&](const char* status, const char* text) {
     w.key(status).begin_object().key("description").value(text);
@@ -96,12 +112,7 @@ std::string Server::openapi() const {
         if (rest) w.key("description").value("restante do caminho (pode conter '/')");
         w.end_object();
       }
-      for (const auto& p : r->params) {
-        w.begin_object().key("name").value(p.name).key("in").value(p.in).key("required").value(p.required);
-        w.key("schema").begin_object().key("type").value(p.type).end_object();
-        if (!p.description.empty()) w.key("description").value(p.description);
-        w.end_object();
-      }
+      for (const auto& p : r->params) parameter(w, p);
       w.end_array();
       if (!r->request_body.empty()) {
         w.key("requestBody").begin_object().key("required").value(true).key("description").value(r->request_body);

@@ -10,6 +10,7 @@
 #include "cadastre/json.hpp"
 #include "http/docs_page.hpp"
 #include "http/listener.hpp"
+#include "http/params.hpp"
 
 namespace cadastre::http {
 namespace {
@@ -113,6 +114,7 @@ Response Server::handle(Request& req) {
       req.route = m.route->pattern;
       req.params = std::move(m.params);
       if (auto it = req.params.find("municipio"); it != req.params.end()) req.tenant = it->second;
+      validate_params(*m.route, req);
       for (const auto& s : schemes_)
         if (s.name == m.route->auth) s.hook(req, *m.route);
       res = m.route->handler(req);

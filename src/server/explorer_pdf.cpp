@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <stdexcept>
 
-#include "cadastre/error.hpp"
 #include "server/explorer_export.hpp"
 
 namespace cadastre::server::explorer {
@@ -50,10 +50,12 @@ void on_error(HPDF_STATUS error, HPDF_STATUS detail, void* user) {
   }
 }
 
+// Not a catalog error: the server logs the library's code with the request id and
+// answers the generic 500, so it never reaches the client.
 [[noreturn]] void fail(const Failure& f) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "libharu erro 0x%04X/%u", static_cast<unsigned>(f.error), static_cast<unsigned>(f.detail));
-  throw Error(errc::internal, std::string("falha ao gerar o PDF: ") + buf);
+  throw std::runtime_error(std::string("falha ao gerar o PDF: ") + buf);
 }
 
 float text_width(HPDF_Font font, float size, const std::string& s) {
@@ -75,7 +77,7 @@ std::string fit(HPDF_Font font, float size, const std::string& s, float width) {
 class Writer {
  public:
   explicit Writer(const ExportTable& t) : table_(t), pdf_(HPDF_New(on_error, &failure_), &HPDF_Free) {
-    if (!pdf_) throw Error(errc::internal, "falha ao gerar o PDF: sem memória");
+    if (!pdf_) throw std::runtime_error("falha ao gerar o PDF: sem memória");
     HPDF_SetCompressionMode(pdf_.get(), HPDF_COMP_ALL);
     regular_ = HPDF_GetFont(pdf_.get(), "Helvetica", "WinAnsiEncoding");
     bold_ = HPDF_GetFont(pdf_.get(), "Helvetica-Bold", "WinAnsiEncoding");

@@ -10,8 +10,8 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <stdexcept>
 
-#include "cadastre/error.hpp"
 #include "server/explorer_export.hpp"
 
 namespace cadastre::server::explorer {
@@ -20,7 +20,9 @@ namespace {
 constexpr std::size_t kMaxCellBytes = 32767;  // Excel's limit for the text of one cell
 constexpr double kMaxColumnWidth = 60;        // in characters
 
-[[noreturn]] void fail(const std::string& what) { throw Error(errc::internal, "falha ao gerar a planilha: " + what); }
+// Not a catalog error: the server logs the library's words with the request id and
+// answers the generic 500, so they never reach the client.
+[[noreturn]] void fail(const std::string& what) { throw std::runtime_error("falha ao gerar a planilha: " + what); }
 
 // A unique file name in the temporary directory, removed when this goes away.
 class TempFile {

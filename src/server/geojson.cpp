@@ -34,24 +34,40 @@ std::string page_link(const http::Request& req, long long page, long long size) 
 
 query::QueryParams query_params(const http::Request& req) { return req.query; }
 
-std::vector<http::Param> with_paging(std::vector<http::Param> params) {
+std::vector<http::Param> paging_params(std::vector<http::Param> params) {
   static const std::vector<http::Param> paging = {
       {"page", "query", "integer", false, "página (1 em diante)"},
       {"limit", "query", "integer", false, "itens por página (padrão 10, máximo 1000)"},
       {"page_size", "query", "integer", false, "sinônimo de limit"},
       {"offset", "query", "integer", false, "registros a pular (alternativa a page)"},
-      {"type", "query", "string", false, "exact, contains ou icontains (filtros campo=valor)"},
-      {"sort", "query", "string", false, "campo ou -campo"},
+      {"pageNumber", "query", "integer", false, "sinônimo de page"},
+      {"pageSize", "query", "integer", false, "sinônimo de page_size"},
   };
   params.insert(params.end(), paging.begin(), paging.end());
   return params;
 }
 
-std::vector<http::Param> with_paging_and_bbox() {
-  return with_paging({{"minLongitude", "query", "number", false, "bbox (SIRGAS 2000)"},
-                      {"minLatitude", "query", "number", false, "bbox"},
-                      {"maxLongitude", "query", "number", false, "bbox"},
-                      {"maxLatitude", "query", "number", false, "bbox"}});
+std::vector<http::Param> with_paging(std::vector<http::Param> params) {
+  static const std::vector<http::Param> list = {
+      {"type", "query", "string", false, "como os filtros campo=valor comparam (padrão exact)",
+       {"exact", "contains", "icontains"}},
+      {"sort", "query", "string", false, "campo, -campo (decrescente) ou vários separados por vírgula"},
+      {"orderBy", "query", "string", false, "sinônimo de sort"},
+      {"order", "query", "string", false, "asc ou desc, com sort de um só campo"},
+      {"direction", "query", "string", false, "sinônimo de order"},
+      {"campos", "query", "object", false, "filtros campo=valor: qualquer coluna da camada"},
+  };
+  params = paging_params(std::move(params));
+  params.insert(params.end(), list.begin(), list.end());
+  return params;
+}
+
+std::vector<http::Param> with_paging_and_bbox(std::vector<http::Param> params) {
+  params.insert(params.end(), {{"minLongitude", "query", "number", false, "bbox (SIRGAS 2000)"},
+                               {"minLatitude", "query", "number", false, "bbox"},
+                               {"maxLongitude", "query", "number", false, "bbox"},
+                               {"maxLatitude", "query", "number", false, "bbox"}});
+  return with_paging(std::move(params));
 }
 
 http::Response feature_collection(const http::Request& req, const std::string& features_json, long long returned,

@@ -16,11 +16,14 @@ inline constexpr const char* kGeoJson = "application/geo+json";
 http::Response feature_collection(const http::Request& req, const std::string& features_json, long long returned,
                                   const query::Paging& paging);
 
-/// OpenAPI entries of the paging, filter-type and sort parameters every list accepts,
-/// appended to `extra` (route-specific parameters first).
+/// The paging parameters query::normalize_paging reads (page, limit, page_size, offset and
+/// the aliases pageNumber, pageSize), appended to `extra` (route-specific ones first).
+std::vector<http::Param> paging_params(std::vector<http::Param> extra = {});
+/// What a list read by query::parse_list_query accepts besides the bbox: paging_params(),
+/// type, sort (and its aliases) and the free-form campo=valor filters on any column.
 std::vector<http::Param> with_paging(std::vector<http::Param> extra = {});
-/// with_paging() plus the four bbox parameters.
-std::vector<http::Param> with_paging_and_bbox();
+/// with_paging(extra) plus the four bbox parameters.
+std::vector<http::Param> with_paging_and_bbox(std::vector<http::Param> extra = {});
 
 /// The request's query fields as a ListQuery input.
 query::QueryParams query_params(const http::Request& req);

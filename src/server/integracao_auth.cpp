@@ -28,7 +28,10 @@ IntegracaoTarget target_of(const Row& r) {
   t.slug = r.slug;
   t.token_destino = r.token_destino;
   auto base = outbound::parse_url(r.url);
-  if (!base) throw Error(errc::unavailable, "integração REST do município " + r.slug + " sem URL válida na configuração");
+  if (!base) {
+    t.config_error = "integração REST do município " + r.slug + " sem URL válida na configuração";
+    return t;
+  }
   t.base = *base;
   t.timeout = kDefaultTimeout;
   if (!r.timeout_ms.empty()) {
@@ -36,9 +39,10 @@ IntegracaoTarget target_of(const Row& r) {
     bool digits = r.timeout_ms.size() <= 6 && r.timeout_ms.find_first_not_of("0123456789") == std::string::npos;
     if (digits) ms = std::stoll(r.timeout_ms);
     if (!digits || ms < kMinTimeoutMs || ms > kMaxTimeoutMs)
-      throw Error(errc::unavailable, "integração REST do município " + r.slug + ": timeout_ms deve estar entre " +
-                                         std::to_string(kMinTimeoutMs) + " e " + std::to_string(kMaxTimeoutMs));
-    t.timeout = std::chrono::milliseconds(ms);
+      t.config_error = "integração REST do município " + r.slug + ": timeout_ms deve estar entre " +
+                       std::to_string(kMinTimeoutMs) + " e " + std::to_string(kMaxTimeoutMs);
+    else
+      t.timeout = std::chrono::milliseconds(ms);
   }
   return t;
 }

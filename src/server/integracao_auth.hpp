@@ -27,6 +27,10 @@ struct IntegracaoTarget {
   outbound::Url base;         ///< the external service
   std::string token_destino;  ///< bearer sent upstream (empty: none)
   std::chrono::milliseconds timeout{5000};
+  /// Why the tenant's configuration cannot be used (no valid url, timeout_ms out of range);
+  /// empty when it can. A route reports it (503) only when it is about to call the
+  /// service, so that bad input is still answered 400 first.
+  std::string config_error;
 };
 
 /// Registers the auth scheme "integracao" (call before adding its routes).

@@ -1,7 +1,6 @@
 // The PUT body of /mapoteca/{municipio}/item/{id}/: every member is checked here, so the
 // update statement only ever receives typed, bounded values.
 #include <chrono>
-#include <set>
 
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
@@ -107,10 +106,8 @@ std::vector<Assignment> parse_metadata(std::string_view body) {
   simdjson::dom::parser parser;
   auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
   std::vector<Assignment> out;
-  std::set<std::string, std::less<>> seen;
   for (auto [key, value] : o) {
     std::string k(key);
-    if (!seen.insert(k).second) throw Error(errc::invalid_argument, "campo repetido no corpo: '" + k + "'", k);
     if (k == "titulo") out.push_back({k, title(value), "?::text"});
     else if (k == "descricao") out.push_back({k, description(value), "?::text"});
     else if (k == "palavras_chave") out.push_back({k, keywords(value), "array(select jsonb_array_elements_text(?::jsonb))"});

@@ -2,7 +2,6 @@
 
 #include <simdjson.h>
 
-#include <algorithm>
 #include <cctype>
 
 #include "core/json_in.hpp"
@@ -47,8 +46,6 @@ store::Value bucket_value(store::Value v) {
 
 // The record fields shared by the upload with record and the changes; false when `k` is none.
 bool record_field(const std::string& k, element v, std::vector<Column>& out) {
-  if (std::any_of(out.begin(), out.end(), [&](const Column& c) { return c.name == k; }))
-    throw Error(errc::invalid_argument, "o campo '" + k + "' aparece mais de uma vez", k);
   if (k == "descricao") out.push_back({k, optional_text(v, k, 4000), ""});
   else if (k == "lote_id" || k == "imobiliario_id") out.push_back({k, optional_id(v, k), "integer"});
   else if (k == "bucket") out.push_back({k, bucket_value(optional_text(v, k, 63)), ""});
@@ -140,8 +137,6 @@ std::vector<Column> parse_changes(std::string_view body) {
   for (auto [key, v] : obj) {
     std::string k(key);
     if (k == "nome") {
-      if (std::any_of(out.begin(), out.end(), [](const Column& c) { return c.name == "nome"; }))
-        throw Error(errc::invalid_argument, "o campo 'nome' aparece mais de uma vez", k);
       out.push_back({k, clean_name(text(v, k), k), ""});
     } else if (!record_field(k, v, out)) {
       throw Error(errc::unknown_field,

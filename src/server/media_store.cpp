@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <stdexcept>
 
 #include "cadastre/error.hpp"
 #include "server/media_content.hpp"
@@ -62,9 +63,11 @@ Fd open_file(const std::string& root, std::string_view key) {
   return f;
 }
 
+// Not a catalog error: the server logs the system's words (they name paths of the store)
+// with the request id and answers the generic 500, so they never reach the client.
 [[noreturn]] void write_failed(const char* what) {
-  throw Error(errc::internal, std::string("falha ao gravar o arquivo no armazenamento (") + what + ": " +
-                                  std::strerror(errno) + ")");
+  throw std::runtime_error(std::string("falha ao gravar o arquivo no armazenamento (") + what + ": " +
+                           std::strerror(errno) + ")");
 }
 
 void write_all(int fd, std::string_view bytes) {
@@ -129,7 +132,7 @@ std::optional<std::string> Store::read(std::string_view key) const {
   for (;;) {
     ssize_t n = ::read(f.get(), buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw Error(errc::internal, std::string("falha ao ler o arquivo: ") + std::strerror(errno));
+    if (n < 0) throw std::runtime_error(std::string("falha ao ler o arquivo: ") + std::strerror(errno));
     if (n == 0) break;
     out.append(buf, static_cast<std::size_t>(n));
   }

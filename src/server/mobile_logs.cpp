@@ -310,6 +310,7 @@ Outcome process_entry(soci::session& s, const Batch& b, const Entry& e, const st
     failure = err;
   } catch (const soci::soci_error& err) {
     failure = store::database_error(err);
+    if (!failure) throw;  // an internal failure: the batch fails (500) and the app sends it again
   }
   if (failure) {
     // A lost connection or a timeout says nothing about the entry: the batch fails and the

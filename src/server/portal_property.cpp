@@ -3,6 +3,7 @@
 #include <soci/soci.h>
 
 #include <charconv>
+#include <stdexcept>
 
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
@@ -19,7 +20,7 @@ std::optional<double> number(const store::Value& v) {
   double d = 0;
   auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), d);
   if (ec != std::errc() || end != v->data() + v->size())
-    throw Error(errc::internal, "valor numérico inesperado do banco: " + *v);
+    throw std::runtime_error("valor numérico inesperado do banco: " + *v);  // logged, never answered
   return d;
 }
 

@@ -119,8 +119,9 @@ Response batch(App& app, Request& req, bool updating) {
         o.status = "erro";
         o.error = e;
       } catch (const soci::soci_error& e) {
-        o.status = "erro";
         o.error = store::database_error(e);
+        if (!o.error) throw;  // an internal failure is not the row's: the whole batch fails (500)
+        o.status = "erro";
       }
       if (o.error) {
         s << "rollback to savepoint linha";
@@ -222,9 +223,7 @@ void add_crud_routes(App& app) {
            }});
   srv.add({"GET", "/crud/{municipio}/perfis/", "bearer", tag,
            "Amostras de perfis LIDAR (perfil, sequência, distância, cota), paginadas; filtro perfil=N",
-           {{"perfil", "query", "integer", false, "número do perfil"},
-            {"page", "query", "integer", false, ""},
-            {"limit", "query", "integer", false, ""}},
+           with_paging_and_bbox({{"perfil", "query", "integer", false, "número do perfil"}}),
            {}, "application/json", kGeoJson, [&app](Request& r) { return profiles(app, r); }});
 }
 

@@ -225,13 +225,7 @@ void add_domain_routes(App& app) {
   srv.add({"GET", "/dominio/{municipio}/{campo}", "bearer", tag,
            "Lista a tabela de domínio {campo} ordenada por codigo: {tabela, total, pagina, limite, registros}; aceita "
            "filtros campo=valor e paginação. Tabela desconhecida → 404." + access_r,
-           {{"page", "query", "integer", false, "página (1 em diante)"},
-            {"limit", "query", "integer", false, "itens por página (padrão 10, máximo 1000)"},
-            {"page_size", "query", "integer", false, "sinônimo de limit"},
-            {"offset", "query", "integer", false, "registros a pular (alternativa a page)"},
-            {"type", "query", "string", false, "exact, contains ou icontains (filtros campo=valor, ex.: descricao=)"},
-            {"sort", "query", "string", false, "campo ou -campo (desempate por codigo)"}},
-           {}, "application/json", "application/json", [&app](Request& r) { return list(app, r); }});
+           with_paging(), {}, "application/json", "application/json", [&app](Request& r) { return list(app, r); }});
   srv.add({"POST", "/dominio/{municipio}/{campo}", "bearer", tag,
            "Cria um código: id e codigo devem ser iguais (400 caso contrário); colunas extras (ex.: fator) precisam "
            "existir na tabela (400). Código repetido → 409. Responde 201 com o registro." + access_w,

@@ -253,7 +253,7 @@ void add_geo_routes(App& app) {
            "lote_id da camada, ou <camada>_id do lote) ou, sem chave, espacialmente (geometria com pontos interiores em "
            "comum com o lote). ?modo=chave|espacial força um dos dois. Requer leitura em lote e na camada; lote "
            "inexistente → 404. Ver docs/api/filtro_relacionamentos.md.",
-           with_paging({{"modo", "query", "string", false, "chave ou espacial (padrão: chave quando houver)"}}), {},
+           with_paging({{"modo", "query", "string", false, "padrão: chave quando houver", {"chave", "espacial"}}}), {},
            "application/json", "application/json", [&app](Request& r) { return lot_relations(app, r); }});
 }
 

@@ -7,7 +7,9 @@
 // the server (the service gets token_destino, when configured).
 //
 // Answers: the service's status and body for 1xx–4xx; 502 when it answers 5xx or cannot
-// be reached; 504 when it does not answer within the tenant's timeout_ms.
+// be reached; 504 when it does not answer within the tenant's timeout_ms; 503 when the
+// tenant's configuration is unusable, only once the request's own input has passed (400
+// first: a client learns about its mistakes whatever the state of the service).
 #include <simdjson.h>
 
 #include <cctype>
@@ -87,6 +89,7 @@ std::string trailing_slash(const Request& req) {
 
 Response forward(const Request& req, const std::string& method, const std::string& rel_path) {
   const IntegracaoTarget& t = target(req);
+  if (!t.config_error.empty()) throw Error(errc::unavailable, t.config_error);
   outbound::Call call;
   call.method = method;
   call.origin = t.base.origin;
@@ -135,8 +138,18 @@ void check_json_body(const Request& req) {
     throw Error(errc::invalid_argument, "o corpo deve ser um objeto ou uma lista JSON", "corpo");
 }
 
-void add(App& app, const char* method, const char* pattern, const char* summary, std::vector<http::Param> params,
-         const char* body, http::Handler h) {
+// An update body sent as JSON (declared so, or not declared: it goes on as JSON) is read
+// as every JSON body here is: invalid JSON, a repeated key or a NUL is a 400.
+void check_update_body(const Request& req) {
+  const std::string* ct = req.header("Content-Type");
+  if (req.body.empty() || (ct && ct->find("json") == std::string::npos)) return;
+  simdjson::dom::parser parser;
+  jsonin::parse(parser, req.body);
+}
+
+// Every route passes the caller's query string on as it came: free-form fields.
+void add(App& app, const char* method, const char* pattern, const char* summary, const char* body, http::Handler h) {
+  std::vector<http::Param> params = {{"consulta", "query", "object", false, "query string repassada ao destino"}};
   app.server().add({method, pattern, "integracao", kTag, summary, std::move(params), body ? body : "",
                     "application/json", "application/json", std::move(h)});
 }
@@ -147,24 +160,26 @@ void add_integracao_routes(App& app) {
   add_integracao_auth_scheme(app);
 
   add(app, "GET", "/integracao-rest/{query_path*}",
-      "Consulta repassada ao serviço REST externo do município (caminho e query string como enviados)", {}, nullptr,
+      "Consulta repassada ao serviço REST externo do município (caminho e query string como enviados)", nullptr,
       [](Request& req) { return forward(req, "GET", safe_query_path(req.param("query_path")) + trailing_slash(req)); });
-  add(app, "POST", "/integracao-rest/{camada}/", "Insere um registro da camada no serviço REST externo", {},
+  add(app, "POST", "/integracao-rest/{camada}/", "Insere um registro da camada no serviço REST externo",
       "registro JSON repassado ao destino", [](Request& req) {
         std::string c = camada(req);
         check_json_body(req);
         return forward(req, "POST", c + "/");
       });
   add(app, "GET", "/integracao-rest/{camada}/getall/", "Lista todos os registros da camada no serviço REST externo",
-      {}, nullptr, [](Request& req) { return forward(req, "GET", camada(req) + "/getall/"); });
+      nullptr, [](Request& req) { return forward(req, "GET", camada(req) + "/getall/"); });
   add(app, "POST", "/integracao-rest/{query_path*}",
-      "Atualização: repassada ao destino como PUT no mesmo caminho, com a query string enviada", {},
+      "Atualização: repassada ao destino como PUT no mesmo caminho, com a query string enviada",
       "dados da atualização, repassados ao destino", [](Request& req) {
-        return forward(req, "PUT", safe_query_path(req.param("query_path")) + trailing_slash(req));
+        std::string path = safe_query_path(req.param("query_path")) + trailing_slash(req);
+        check_update_body(req);
+        return forward(req, "PUT", path);
       });
   add(app, "GET", "/integracao-rest/pagination/{camada}/{limit}/",
       "Paginação simples da camada no serviço REST externo; limit é um inteiro de 1 a 10000",
-      {}, nullptr, [](Request& req) {
+      nullptr, [](Request& req) {
         std::string c = camada(req);
         const std::string& limit = req.param("limit");
         bool digits = !limit.empty() && limit.size() <= 5 && limit.find_first_not_of("0123456789") == std::string::npos;

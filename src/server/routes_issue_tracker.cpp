@@ -10,8 +10,9 @@
 // about; the caller must be allowed to read the layer), anexos (ids of midia.arquivo).
 // Answers: 201 {"id", "id_externo", "link", "situacao": "enviado", "reenviados"}; 502 (504
 // on a time-out) in the error shape plus "id" and "situacao" ("pendente": kept and
-// retried by the next call; "falhou": the tracker refused it); 503 when no tracker is
-// configured; 400/403/404 for bad input.
+// retried by the next call; "falhou": the tracker refused it); 400 for a bad body, even
+// when no tracker is configured; then 503 when none is; 403/404 for references the
+// caller may not read or that do not exist.
 #include <simdjson.h>
 #include <soci/soci.h>
 
@@ -157,9 +158,10 @@ Response failed(std::int64_t id, const Delivery& d) {
 }
 
 Response create_issue(App& app, Request& req) {
+  // The body first: bad input is a 400 whatever the state of the tracker.
+  IssueInput in = parse_issue(req.body);
   const Context& ctx = context(req);
   tracker::Config cfg = tracker::config_of(ctx.tenant);
-  IssueInput in = parse_issue(req.body);
   LayerRef layer = in.camada ? layer_for(app, req, *in.camada, false) : LayerRef{};
   std::int64_t id = ctx.db->with([&](soci::session& s) {
     check_references(s, in, layer);

@@ -20,6 +20,13 @@ using http::Response;
 
 const std::vector<Param> kListParams = with_paging_and_bbox();
 
+// search/{type}/{field}/{value}: the path holds its one filter and how it compares.
+std::vector<Param> search_params() {
+  auto params = with_paging_and_bbox();
+  std::erase_if(params, [](const Param& p) { return p.name == "type" || p.type == "object"; });
+  return params;
+}
+
 struct Page {
   std::string features;
   long long returned = 0;
@@ -154,9 +161,7 @@ Response address_search(App& app, Request& req) {
   auto street = req.query_value("logradouro");
   if (!street || street->size() < 2)
     throw Error(errc::missing_field, "informe 'logradouro' (ao menos 2 letras do nome da rua)", "logradouro");
-  auto params = query_params(req);
-  std::erase_if(params, [](const auto& kv) { return !query::is_reserved(kv.first); });
-  auto paging = query::normalize_paging(params);
+  auto paging = query::normalize_paging(query_params(req));
   store::Sql sql;
   sql << "select coalesce(json_agg(json_build_object('type', 'Feature', 'id', t.id, 'geometry', "
          "ST_AsGeoJSON(ST_Transform(t.geom, 4326), 7)::json, 'properties', (to_jsonb(t) - 'geom' - 'logradouro_nome' - "
@@ -182,25 +187,33 @@ Response address_search(App& app, Request& req) {
   return feature_collection(req, p.features, p.returned, paging);
 }
 
+// Units have no geometry of their own: each is listed with its lot's, which also serves
+// the bbox, so the lot's units are a list like any layer's (filters, sort, bbox, paging).
+store::Layer units_with_lot_geometry(const store::Layer& units) {
+  store::Layer out = units;
+  store::Column geom;
+  geom.name = "geom";
+  geom.type = geom.base_type = "geometry";
+  geom.geometry = true;
+  out.columns.push_back(std::move(geom));
+  out.geometry_column = "geom";
+  return out;
+}
+
 Response units_of_lot(App& app, Request& req) {
   auto layer = layer_for(app, req, req.param("camada"), false);
   if (layer->name != "lote" && layer->name != "imobiliario")
     throw Error(errc::invalid_argument, "busca_imoveis está disponível para as camadas lote e imobiliario", "camada");
-  layer_for(app, req, "imobiliario", false);
+  auto units = layer_for(app, req, "imobiliario", false);
   std::string lot = std::to_string(query::parse_integer(req.param("id_lote"), "id_lote", 1, INT32_MAX));
-  auto params = query_params(req);
-  std::erase_if(params, [](const auto& kv) { return !query::is_reserved(kv.first); });
-  auto paging = query::normalize_paging(params);
-  // Units have no geometry of their own: each carries its lot's.
+  const store::Layer with_geometry = units_with_lot_geometry(*units);
+  auto fq = store::resolve(with_geometry, query::parse_list_query(query_params(req)));
   store::Sql sql;
-  sql << "select coalesce(json_agg(json_build_object('type', 'Feature', 'id', t.id, 'geometry', "
-         "ST_AsGeoJSON(ST_Transform(t.geom, 4326), 7)::json, 'properties', to_jsonb(t) - 'geom')), '[]')::text, "
-         "count(*)::text from (select i.*, l.geom from cadastro.imobiliario i join cadastro.lote l on l.id = i.lote_id "
-         "where i.lote_id = ";
-  sql.bind(lot, "integer") << " order by i.id limit " << std::to_string(paging.size) << " offset "
-                           << std::to_string(paging.offset) << ") t";
+  fq.from = "(select i.*, l.geom from cadastro.imobiliario i join cadastro.lote l on l.id = i.lote_id where i.lote_id = " +
+            sql.placeholder(lot, "integer") + ")";
+  store::append_feature_page(sql, fq);
   Page p = run_page(context(req), sql);
-  return feature_collection(req, p.features, p.returned, paging);
+  return feature_collection(req, p.features, p.returned, fq.paging);
 }
 
 }  // namespace
@@ -223,7 +236,7 @@ void add_layer_routes(App& app) {
                      "Um registro; lote e imobiliario incluem unidades, edificações e proprietários", {}, {}, "", "",
                      [&app](Request& r) { return detail(app, r); }}));
     srv.add(geojson({"GET", prefix + "/{municipio}/{camada}/search/{type}/{field}/{value}/", "bearer", tag,
-                     "Busca por um campo: type é exact, contains ou icontains", kListParams, {}, "", "",
+                     "Busca por um campo: type é exact, contains ou icontains", search_params(), {}, "", "",
                      [&app](Request& r) { return search(app, r); }}));
   }
   srv.add(geojson({"GET", "/{municipio}/{camada}/search2/params/", "bearer", "Dados e busca",
@@ -234,14 +247,14 @@ void add_layer_routes(App& app) {
                    [&app](Request& r) { return newest(app, r); }}));
   srv.add(geojson({"GET", "/{municipio}/logradouro/buscar_endereco/", "bearer", "Dados e busca",
                    "Lotes por endereço: nome do logradouro, número e bairro (sem acento e sem caixa)",
-                   {{"logradouro", "query", "string", true, "parte do nome da rua"},
-                    {"numero", "query", "integer", false, "número predial"},
-                    {"bairro", "query", "string", false, "parte do nome do bairro"},
-                    {"page", "query", "integer", false, ""},
-                    {"limit", "query", "integer", false, ""}},
+                   paging_params({{"logradouro", "query", "string", true, "parte do nome da rua"},
+                                  {"numero", "query", "integer", false, "número predial"},
+                                  {"bairro", "query", "string", false, "parte do nome do bairro"}}),
                    {}, "", "", [&app](Request& r) { return address_search(app, r); }}));
   srv.add(geojson({"GET", "/{municipio}/{camada}/busca_imoveis/{id_lote}/", "bearer", "Dados e busca",
-                   "Unidades imobiliárias de um lote (com a geometria do lote)", kListParams, {}, "", "",
+                   "Unidades imobiliárias de um lote, com a geometria do lote (que também serve à bbox); filtros "
+                   "campo=valor e sort sobre as colunas de imobiliario, como nas listas",
+                   kListParams, {}, "", "",
                    [&app](Request& r) { return units_of_lot(app, r); }}));
 }
 

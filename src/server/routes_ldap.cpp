@@ -9,7 +9,7 @@
 // refuses (empty password included: it would be an anonymous bind); 403 when the
 // directory grants no municipality or the identity store keeps the user elsewhere or
 // inactive; 502/504 when the directory fails or is slow; 503 when no directory is
-// configured.
+// configured (after the body was found well-formed: 400 otherwise).
 #include <simdjson.h>
 #include <soci/soci.h>
 
@@ -105,10 +105,11 @@ StoredUser find_or_create(App& app, const ldap::DirectoryUser& du, const store::
 }
 
 http::Response login(App& app, const http::Request& req) {
+  // The body first: a malformed one is a 400 whether or not a directory is configured.
+  LoginInput in = parse_login(req.body);
   const LdapOptions& o = app.options().ldap;
   if (o.uri.empty())
     throw Error(errc::unavailable, "login por diretório não configurado neste servidor (--ldap-uri)");
-  LoginInput in = parse_login(req.body);
   // Control characters never belong to a directory name; an empty password would be an
   // unauthenticated (anonymous) bind that the directory may accept.
   bool control = std::any_of(in.username.begin(), in.username.end(),

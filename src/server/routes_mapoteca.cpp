@@ -11,8 +11,6 @@
 // permission (403), then the item (404).
 #include <soci/soci.h>
 
-#include <algorithm>
-
 #include "cadastre/json.hpp"
 #include "cadastre/query.hpp"
 #include "server/app.hpp"
@@ -23,33 +21,17 @@
 namespace cadastre::server {
 namespace {
 
-using http::Param;
 using http::Request;
 using http::Response;
 
 constexpr const char* kPermissionLayer = "mapoteca";
 constexpr std::size_t kMaxWords = 200;
 
-const std::vector<std::string_view> kPagingKeys = {"page", "limit", "page_size", "offset", "pageNumber", "pageSize"};
-const std::vector<std::string_view> kBoxKeys = {"minLongitude", "minLatitude", "maxLongitude", "maxLatitude"};
-
 void require_permission(App& app, const Request& req, bool write) {
   const Context& ctx = context(req);
   if (!store::layer_allowed(app.identity().permissions(ctx.user.user_id), kPermissionLayer, write, ctx.user.admin)) {
     throw Error(errc::forbidden, std::string("sem permissão de ") + (write ? "escrita" : "leitura") +
                                      " na mapoteca (camada 'mapoteca')");
-  }
-}
-
-// A search reads only its own query fields: anything else is a mistake worth a 400 (a
-// misspelt "maxLatitud" would otherwise silently search without a box).
-void check_query_keys(const Request& req, bool with_box) {
-  for (const auto& [key, value] : req.query) {
-    auto known = [&](const std::vector<std::string_view>& keys) {
-      return std::find(keys.begin(), keys.end(), key) != keys.end();
-    };
-    if (!known(kPagingKeys) && !(with_box && known(kBoxKeys)))
-      throw Error(errc::unknown_field, "parâmetro desconhecido: '" + key + "'", key);
   }
 }
 
@@ -61,7 +43,6 @@ Response collection(const Request& req, const mapoteca::Page& page, const query:
 }
 
 Response search_box(App& app, Request& req) {
-  check_query_keys(req, true);
   auto box = geom::BBox::from_query([&](std::string_view n) { return req.query_value(n); });
   if (!box)
     throw Error(errc::missing_field, "informe a área de busca: minLongitude, minLatitude, maxLongitude e maxLatitude",
@@ -73,7 +54,6 @@ Response search_box(App& app, Request& req) {
 }
 
 Response search_words(App& app, Request& req) {
-  check_query_keys(req, false);
   const std::string& words = req.param("palavras_chave");
   if (words.find_first_not_of(" \t") == std::string::npos || words.size() > kMaxWords)
     throw Error(errc::invalid_argument,
@@ -110,14 +90,6 @@ Response remove(App& app, Request& req) {
   w.begin_object().key("id").value(id).key("registros_removidos").value(1);
   w.key("item").raw(feature).end_object();
   return Response::json(std::move(w).str());
-}
-
-std::vector<Param> paging_params(std::vector<Param> params = {}) {
-  params.insert(params.end(), {{"page", "query", "integer", false, "página (1 em diante)"},
-                               {"limit", "query", "integer", false, "itens por página (padrão 10, máximo 1000)"},
-                               {"page_size", "query", "integer", false, "sinônimo de limit"},
-                               {"offset", "query", "integer", false, "itens a pular (alternativa a page)"}});
-  return params;
 }
 
 }  // namespace

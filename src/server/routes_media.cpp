@@ -12,6 +12,8 @@
 // from the key, O_NOFOLLOW below the root); a tenant key is served only while its record
 // exists, so deleting the record revokes the link.
 //
+// Input is checked first (400), then the permission (403), then storage and records.
+//
 // Every upload and record change is one transaction with its audit row (tabela
 // "midia.arquivo"); a file is written before its record and removed again when the record
 // cannot be stored, and removed after the commit of a record's deletion.
@@ -102,13 +104,13 @@ Response store_with_record(const Store& files, const Context& ctx, media::Upload
 }
 
 Response upload(App& app, const Store& files, Request& req, bool record_fields) {
-  const Context& ctx = allowed(app, req, true);
-  return store_with_record(files, ctx, media::parse_upload(req.body, files.options().max_bytes, record_fields));
+  auto in = media::parse_upload(req.body, files.options().max_bytes, record_fields);
+  return store_with_record(files, allowed(app, req, true), std::move(in));
 }
 
 Response upload_form(App& app, const Store& files, Request& req) {
-  const Context& ctx = allowed(app, req, true);
-  return store_with_record(files, ctx, media::parse_multipart(req));
+  auto in = media::parse_multipart(req);
+  return store_with_record(files, allowed(app, req, true), std::move(in));
 }
 
 Response upload_public(const Store& files, Request& req) {
@@ -123,8 +125,8 @@ Response upload_public(const Store& files, Request& req) {
 }
 
 Response read(App& app, Request& req) {
-  const Context& ctx = allowed(app, req, false);
   std::string id = path_id(req);
+  const Context& ctx = allowed(app, req, false);
   store::Sql sql("select ");
   sql << kRecordJson << " from midia.arquivo a where a.id = ";
   sql.bind(id, "bigint");
@@ -134,9 +136,9 @@ Response read(App& app, Request& req) {
 }
 
 Response update(App& app, Request& req) {
-  const Context& ctx = allowed(app, req, true);
   std::string id = path_id(req);
   auto changes = media::parse_changes(req.body);
+  const Context& ctx = allowed(app, req, true);
   store::Sql lock("select ");
   lock << kRecordJson << " from midia.arquivo a where a.id = ";
   lock.bind(id, "bigint") << " for update";
@@ -161,8 +163,8 @@ Response update(App& app, Request& req) {
 }
 
 Response remove(App& app, const Store& files, Request& req) {
-  const Context& ctx = allowed(app, req, true);
   std::string id = path_id(req);
+  const Context& ctx = allowed(app, req, true);
   store::Sql users("select string_agg(agendamento_id::text, ', ' order by agendamento_id) from atendimento.vistoria "
                    "where ");
   users.bind(id, "bigint") << " = any(fotos)";

@@ -23,6 +23,7 @@
 #include "cadastre/json.hpp"
 #include "cadastre/query.hpp"
 #include "server/app.hpp"
+#include "server/geojson.hpp"
 #include "server/portal_property.hpp"
 #include "server/valuation_profiles.hpp"
 #include "store/sql.hpp"
@@ -40,15 +41,6 @@ void require_read(App& app, const Request& req, std::initializer_list<const char
   for (const char* layer : layers)
     if (!store::layer_allowed(perms, layer, false, ctx.user.admin))
       throw Error(errc::forbidden, std::string("sem permissão de leitura na camada '") + layer + "'");
-}
-
-// Every query field must be one the route knows (a typo must not silently widen a search).
-void only_fields(const Request& req, std::initializer_list<std::string_view> known) {
-  for (const auto& [name, value] : req.query) {
-    bool ok = false;
-    for (auto k : known) ok = ok || name == k;
-    if (!ok) throw Error(errc::unknown_field, "parâmetro desconhecido: " + name, name);
-  }
 }
 
 // Errors of the equations on stored data are the data's (or the profile's), not the
@@ -78,7 +70,6 @@ std::string answer(const StoredProperty& p, const TenantProfile& profile, const 
 
 Response land(App& app, Request& req) {
   require_read(app, req, {"imobiliario", "lote"});
-  only_fields(req, {"id", "inscricao_cartografica", "numero_cadastro"});
   const Context& ctx = context(req);
   auto p = load_property(*ctx.db, req, false);
   auto profile = app.valuation_profiles().get(ctx.tenant, *ctx.db);
@@ -98,7 +89,6 @@ std::optional<int> reference_year(const Request& req, const valuation::Profile& 
 
 Response iptu(App& app, Request& req) {
   require_read(app, req, {"imobiliario", "lote", "edificacao"});
-  only_fields(req, {"id", "inscricao_cartografica", "numero_cadastro", "ano_referencia"});
   const Context& ctx = context(req);
   auto profile = app.valuation_profiles().get(ctx.tenant, *ctx.db);
   auto year = reference_year(req, profile->profile);
@@ -120,8 +110,6 @@ Response construction(App& app, Request& req) {
 // uso match exactly; logradouro and bairro match names case- and accent-insensitively.
 Response search(App& app, Request& req) {
   require_read(app, req, {"imobiliario", "lote"});
-  only_fields(req, {"inscricao_cartografica", "numero_cadastro", "inscricao_lote", "uso", "logradouro", "bairro",
-                    "page", "limit", "page_size", "offset"});
   auto paging = query::normalize_paging(req.query);
   store::Sql sql(
       "with base as (select i.id, i.inscricao_cartografica, i.numero_cadastro, i.complemento, i.uso, "
@@ -195,16 +183,14 @@ void add_portal_routes(App& app) {
            "Busca imóveis: {total, pagina, limite, registros: [{id, inscricao_cartografica, numero_cadastro, "
            "complemento, uso, fracao_ideal, area_privativa, lote: {id, inscricao}, endereco: {logradouro, numero, "
            "bairro}}]}, ordenados por id. Parâmetro desconhecido → 400. Requer leitura em imobiliario e lote.",
-           {{"inscricao_cartografica", "query", "string", false, "igual a"},
-            {"numero_cadastro", "query", "string", false, "igual a"},
-            {"inscricao_lote", "query", "string", false, "inscrição do lote, igual a"},
-            {"uso", "query", "string", false, "código de dominio.uso, igual a"},
-            {"logradouro", "query", "string", false, "parte do nome do logradouro (sem distinção de caixa e acento)"},
-            {"bairro", "query", "string", false, "parte do nome do bairro (sem distinção de caixa e acento)"},
-            {"page", "query", "integer", false, "página (1 em diante)"},
-            {"limit", "query", "integer", false, "itens por página (padrão 10, máximo 1000)"},
-            {"page_size", "query", "integer", false, "sinônimo de limit"},
-            {"offset", "query", "integer", false, "registros a pular (alternativa a page)"}},
+           paging_params({{"inscricao_cartografica", "query", "string", false, "igual a"},
+                          {"numero_cadastro", "query", "string", false, "igual a"},
+                          {"inscricao_lote", "query", "string", false, "inscrição do lote, igual a"},
+                          {"uso", "query", "string", false, "código de dominio.uso, igual a"},
+                          {"logradouro", "query", "string", false,
+                           "parte do nome do logradouro (sem distinção de caixa e acento)"},
+                          {"bairro", "query", "string", false,
+                           "parte do nome do bairro (sem distinção de caixa e acento)"}}),
            {}, "application/json", "application/json", [&app](Request& r) { return search(app, r); }});
   srv.add({"GET", "/portal/{municipio}/avaliacao/terreno", "bearer", tag,
            "Valor venal do terreno do lote do imóvel, calculado do lote armazenado (area_terreno, testada, "

@@ -19,6 +19,7 @@
 #include "cadastre/json.hpp"
 #include "cadastre/query.hpp"
 #include "server/app.hpp"
+#include "server/geojson.hpp"
 #include "server/provas_auth.hpp"
 #include "server/provas_record.hpp"
 #include "store/audit.hpp"
@@ -47,9 +48,6 @@ void append_filters(store::Sql& sql, const std::vector<ProvaField>& filters) {
 }
 
 Response list(Request& req, const ProvasContext& ctx) {
-  for (const auto& [name, value] : req.query)
-    if (name != "filtros" && name != "page" && name != "limit" && name != "page_size" && name != "offset")
-      throw Error(errc::unknown_field, "parâmetro desconhecido: " + name + " (use filtros={...})", name);
   auto paging = query::normalize_paging(req.query);
   std::vector<ProvaField> filters;
   if (auto f = req.query_value("filtros")) filters = prova_filters(*f);
@@ -181,12 +179,8 @@ void add_provas_routes(App& app) {
            "Lista as provas digitais do município da credencial por id: {total, pagina, limite, registros}. "
            "filtros: objeto JSON (codificado na URL) de igualdades por campo, ex.: "
            "{\"numero_cadastro\": \"1000017\", \"tipo\": \"foto\"}; campo desconhecido ou JSON inválido → 400." + record,
-           {{"filtros", "query", "string", false,
-             "objeto JSON: id, numero_cadastro, tipo, descricao, arquivo_url, sha256, data → valor"},
-            {"page", "query", "integer", false, "página (1 em diante)"},
-            {"limit", "query", "integer", false, "itens por página (padrão 10, máximo 1000)"},
-            {"page_size", "query", "integer", false, "sinônimo de limit"},
-            {"offset", "query", "integer", false, "registros a pular (alternativa a page)"}},
+           paging_params({{"filtros", "query", "string", false,
+                           "objeto JSON: id, numero_cadastro, tipo, descricao, arquivo_url, sha256, data → valor"}}),
            {}, "application/json", "application/json", basic_handler(list)});
   srv.add({"POST", "/cad/provas-digitais/", "basic", tag,
            "Cria uma prova digital; responde 201 com o registro. Campo desconhecido ou inválido → 400; imóvel "

@@ -283,12 +283,11 @@ void add_scheduling_routes(App& app) {
   srv.add({"GET", "/agendamento/{municipio}/reservas", "bearer", tag,
            "Lista as reservas por início: {total, pagina, limite, reservas}; filtros status, vistoriador e período "
            "de/ate (datas locais, pelo início)." + read,
-           {{"status", "query", "string", false, "agendado, em_progresso ou concluido"},
-            {"vistoriador", "query", "string", false, "id do vistoriador"},
-            {"de", "query", "string", false, "data local inicial YYYY-MM-DD (inclusive)"},
-            {"ate", "query", "string", false, "data local final YYYY-MM-DD (inclusive)"},
-            {"page", "query", "integer", false, "página (1 em diante)"},
-            {"limit", "query", "integer", false, "itens por página (padrão 10, máximo 1000)"}},
+           paging_params({{"status", "query", "string", false, "situação da reserva",
+                           {"agendado", "em_progresso", "concluido"}},
+                          {"vistoriador", "query", "string", false, "id do vistoriador"},
+                          {"de", "query", "string", false, "data local inicial YYYY-MM-DD (inclusive)"},
+                          {"ate", "query", "string", false, "data local final YYYY-MM-DD (inclusive)"}}),
            {}, "application/json", "application/json", h(&sched::list)});
   srv.add({"POST", "/agendamento/{municipio}/reservas", "bearer", tag,
            "Cria uma reserva no estado agendado dentro de um horário da agenda. Fora do expediente, feriado ou "

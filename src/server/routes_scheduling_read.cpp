@@ -70,7 +70,6 @@ Response list(App& app, Request& req) {
   const Context& ctx = allowed(app, req, false);
   ListFilter f;
   f.status = req.query_value("status");
-  if (f.status) sch::parse_status(*f.status);
   f.vistoriador = req.query_value("vistoriador");
   f.de = date_param(req, "de", false);
   f.ate = date_param(req, "ate", false);

@@ -42,12 +42,6 @@ void no_repeats(std::vector<std::string> items, const std::string& field) {
   if (std::adjacent_find(items.begin(), items.end()) != items.end()) bad(field, "a lista '" + field + "' repete itens");
 }
 
-void add(std::vector<Assignment>& out, Assignment a) {
-  if (std::any_of(out.begin(), out.end(), [&](const Assignment& x) { return x.column == a.column; }))
-    bad(a.column, "o campo '" + a.column + "' aparece mais de uma vez");
-  out.push_back(std::move(a));
-}
-
 std::string checklist(element e) {
   auto items = jsonin::as_array(e, "checklist");
   for (element item : items)
@@ -75,22 +69,22 @@ VistoriaInput parse_vistoria(std::string_view body, const std::optional<std::str
       if (path_id && *in.agendamento_id != *path_id)
         bad(k, "agendamento_id não muda: a vistoria é a da reserva " + *path_id);
     } else if (k == "checklist") {
-      add(in.columns, {k, checklist(v), "jsonb"});
+      in.columns.push_back({k, checklist(v), "jsonb"});
     } else if (k == "constatacoes") {
-      add(in.columns, {k, optional_text(v, k, 20000), ""});
+      in.columns.push_back({k, optional_text(v, k, 20000), ""});
     } else if (k == "fotos") {
       auto items = jsonin::as_array(v, k);
       for (element id : items) in.fotos.push_back(positive_id(id, "fotos"));
       if (in.fotos.size() > 100) bad(k, "no máximo 100 fotos por vistoria");
       no_repeats(in.fotos, k);
-      add(in.columns, {k, array_literal(in.fotos), "bigint[]"});
+      in.columns.push_back({k, array_literal(in.fotos), "bigint[]"});
     } else if (k == "protocolo_id") {
       if (!v.is_null()) in.protocolo_id = positive_id(v, k);
-      add(in.columns, {k, in.protocolo_id, "bigint"});
+      in.columns.push_back({k, in.protocolo_id, "bigint"});
     } else if (k == "status") {
       auto s = optional_text(v, k, 20);
       if (!s || !valid_inspection_status(*s)) bad(k, "status inválido: use pendente, em_andamento, concluida ou cancelada");
-      add(in.columns, {k, s, ""});
+      in.columns.push_back({k, s, ""});
     } else {
       throw Error(errc::unknown_field,
                   "campo desconhecido ou não editável: '" + k +
@@ -121,11 +115,11 @@ CitizenInput parse_citizen(std::string_view body) {
     std::string k(key);
     if (k == "token") continue;  // checked before this parse
     if (k == "contato_cidadao") {
-      add(in.columns, {k, optional_text(v, k, 500), ""});
+      in.columns.push_back({k, optional_text(v, k, 500), ""});
     } else if (k == "disponibilidade") {
-      add(in.columns, {k, optional_text(v, k, 1000), ""});
+      in.columns.push_back({k, optional_text(v, k, 1000), ""});
     } else if (k == "observacoes_cidadao") {
-      add(in.columns, {k, optional_text(v, k, 4000), ""});
+      in.columns.push_back({k, optional_text(v, k, 4000), ""});
     } else if (k == "fotos_cidadao") {
       auto items = jsonin::as_array(v, k);
       for (element e : items) {
@@ -137,7 +131,7 @@ CitizenInput parse_citizen(std::string_view body) {
       }
       if (in.fotos_cidadao.size() > 20) bad(k, "no máximo 20 fotos do cidadão");
       no_repeats(in.fotos_cidadao, k);
-      add(in.columns, {k, array_literal(in.fotos_cidadao), "text[]"});
+      in.columns.push_back({k, array_literal(in.fotos_cidadao), "text[]"});
     } else {
       bad(k, "o campo '" + k +
                  "' não pode ser alterado pelo cidadão (use contato_cidadao, disponibilidade, observacoes_cidadao, "

@@ -216,7 +216,9 @@ Response batch_attributes(App& app, Request& req) {
       } catch (const Error& e) {
         failed = BatchError{e, row.update, row.index};
       } catch (const soci::soci_error& e) {
-        failed = BatchError{store::database_error(e), row.update, row.index};
+        auto error = store::database_error(e);
+        if (!error) throw;  // an internal failure is not the row's: the whole batch fails (500)
+        failed = BatchError{*error, row.update, row.index};
       }
     }
     if (failed) tx.rollback();

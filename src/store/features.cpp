@@ -11,6 +11,8 @@ std::string number_text(double v) {
   std::snprintf(buf, sizeof buf, "%.12g", v);
   return buf;
 }
+
+std::string source(const FeatureQuery& q) { return q.from.empty() ? q.layer->qualified() : q.from; }
 }  // namespace
 
 FeatureQuery resolve(const Layer& layer, const query::ListQuery& q) {
@@ -98,7 +100,7 @@ void append_where(Sql& sql, const FeatureQuery& q) {
 void append_feature_page(Sql& sql, const FeatureQuery& q) {
   const Layer& layer = *q.layer;
   sql << "select coalesce(json_agg(" << feature_expression(layer, "t") << "), '[]')::text, count(*)::text from (select * from "
-      << layer.qualified() << " t";
+      << source(q) << " t";
   append_where(sql, q);
   sql << " order by ";
   for (const auto& s : q.sort) sql << "t." << query::quote_identifier(s.field) << (s.descending ? " desc" : " asc") << ", ";
@@ -109,7 +111,7 @@ void append_feature_page(Sql& sql, const FeatureQuery& q) {
 }
 
 void append_count(Sql& sql, const FeatureQuery& q) {
-  sql << "select count(*)::text from " << q.layer->qualified() << " t";
+  sql << "select count(*)::text from " << source(q) << " t";
   append_where(sql, q);
 }
 

@@ -26,6 +26,11 @@ struct FeatureQuery {
   /// Extra condition on `t` written by server code (trusted), with its values bound in
   /// the same Sql passed to the builders; empty for none.
   std::string extra_where;
+  /// The relation read instead of the layer's table, aliased t (trusted SQL written by
+  /// server code, e.g. a subquery that joins in another table's column); empty: the table.
+  /// It comes first in the statement: its values are bound in the Sql before the builders
+  /// run (placeholders are numbered in the order of the text).
+  std::string from;
 };
 
 /// Resolves a list query against `layer`: unknown filter/sort fields → 400 unknown_field.

@@ -154,7 +154,7 @@ bool Identity::ping() {
       s << "select 1", soci::into(one);
     });
     return true;
-  } catch (const Error&) {
+  } catch (const std::exception&) {  // a catalog error, or a database failure Pool::run passes on
     return false;
   }
 }

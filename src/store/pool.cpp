@@ -4,43 +4,33 @@
 #include <soci/postgresql/soci-postgresql.h>
 #include <soci/soci.h>
 
+#include <algorithm>
 #include <string_view>
 
 #include "cadastre/error.hpp"
 #include "store/dsn.hpp"
 
 namespace cadastre::store {
-namespace {
 
-// SOCI wraps PostgreSQL's text as "Cannot execute query. Fatal error. ERROR:  <primary>\n
-// DETAIL: ...\nCONTEXT: ...": keep only the primary message, which names the problem
-// without echoing SQL text or bound values.
-std::string primary_message(const std::string& full) {
-  std::string_view m = full;
-  if (auto p = m.find("ERROR:"); p != std::string_view::npos) m.remove_prefix(p + 6);
-  while (!m.empty() && m.front() == ' ') m.remove_prefix(1);
-  if (auto nl = m.find('\n'); nl != std::string_view::npos) m = m.substr(0, nl);
-  return std::string(m);
-}
-
-// Maps PostgreSQL SQLSTATEs to the error catalog. Messages stay generic for 5xx; for user
-// errors PostgreSQL's own message (constraint names, offending value) helps the caller.
-}  // namespace
-
-Error database_error(const soci::soci_error& e) {
+// Our own words for each case: PostgreSQL's text names constraints, columns and values of
+// the schema and echoes input, none of which is the client's business.
+std::optional<Error> database_error(const soci::soci_error& e) {
   std::string state;
   if (auto* pe = dynamic_cast<const soci::postgresql_soci_error*>(&e)) state = pe->sqlstate();
   std::string_view cls = std::string_view(state).substr(0, std::min<std::size_t>(2, state.size()));
-  std::string msg = primary_message(e.get_error_message());
-  if (state == "23505") return Error(errc::conflict, "registro duplicado: " + msg);
-  if (state == "23503") return Error(errc::conflict, "registro referenciado ou referência inexistente: " + msg);
-  if (state == "23502") return Error(errc::missing_field, "campo obrigatório ausente: " + msg);
-  if (state == "23514" || state == "23P01") return Error(errc::invalid_argument, "valor viola uma regra: " + msg);
-  if (cls == "22") return Error(errc::invalid_argument, "valor inválido: " + msg);
+  if (state == "23505") return Error(errc::conflict, "registro duplicado: um campo único já tem esse valor");
+  if (state == "23503")
+    return Error(errc::conflict, "o registro é referenciado por outros ou referencia um registro inexistente");
+  if (state == "23502") return Error(errc::missing_field, "falta um campo obrigatório");
+  if (state == "23514" || state == "23P01") return Error(errc::invalid_argument, "um valor viola uma regra do cadastro");
+  if (state == "22001") return Error(errc::invalid_argument, "texto mais longo do que o campo aceita");
+  if (state == "22003") return Error(errc::invalid_argument, "número fora do intervalo que o campo aceita");
+  if (state == "22007" || state == "22008") return Error(errc::invalid_argument, "data ou hora inválida");
+  if (cls == "22") return Error(errc::invalid_argument, "valor inválido para o tipo do campo");
   if (state == "57014") return Error(errc::unavailable, "consulta excedeu o tempo limite");
   if (cls == "08" || cls == "57" || cls == "53") return Error(errc::unavailable, "banco de dados indisponível");
   if (state == "40001" || state == "40P01") return Error(errc::conflict, "conflito de concorrência; tente novamente");
-  return Error(errc::internal, "erro de banco de dados: " + msg);
+  return std::nullopt;
 }
 
 PGconn* native_connection(soci::session& s) noexcept {
@@ -154,7 +144,8 @@ void Pool::run(const std::function<void(soci::session&)>& fn) {
         if (!l.fresh() && attempt == 0) continue;
         throw Error(errc::unavailable, "banco de dados indisponível");
       }
-      throw database_error(e);
+      if (auto client = database_error(e)) throw *client;
+      throw;  // internal: see database_error()
     }
   }
 }

@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,7 +74,8 @@ class Pool {
 
   /// Runs `fn(session)` on a leased session, translating database errors into
   /// cadastre::Error (unique/foreign-key violations → conflict, bad input → 400s, lost
-  /// connection or timeout → unavailable). When a reused connection turns out to be
+  /// connection or timeout → unavailable); any other database error propagates as the
+  /// soci_error itself (see database_error()). When a reused connection turns out to be
   /// broken (PostgreSQL restarted), it is reopened and `fn` runs once more: `fn` must
   /// therefore be safe to repeat, which holds for reads and for writes done in one
   /// transaction that did not commit.
@@ -115,9 +117,12 @@ PGconn* native_connection(soci::session& s) noexcept;
 /// True when libpq reports the session's connection as broken.
 bool connection_broken(soci::session& s) noexcept;
 
-/// The catalog error for a database error (constraint violations → 409/400, lost
-/// connection → 503, ...), with PostgreSQL's primary message only.
-Error database_error(const soci::soci_error& e);
+/// The catalog error for a database error the request caused or that may pass (unique or
+/// foreign-key violation → 409, check violation or bad value → 400, lost connection or
+/// time-out → 503, ...), in a message of our own: PostgreSQL's text never reaches a client.
+/// nullopt for any other error, an internal failure: callers rethrow the soci_error, which
+/// the server logs with the request id before it answers the generic 500 body.
+std::optional<Error> database_error(const soci::soci_error& e);
 
 /// Runs `fn` inside a transaction on `s`: commits when fn returns, rolls back when it throws.
 void in_transaction(soci::session& s, const std::function<void()>& fn);

@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 #include <simdjson.h>
 
+#include <sstream>
+
 #include "support/harness.hpp"
 
 using namespace cadastre;
@@ -229,4 +231,95 @@ TEST_CASE("every /crud route refuses another tenant's token with 403 and changes
   expect_403(f.put("/crud/alfa/geo_image/update/", "{}", beta), "geo_image/update");
   expect_403(f.stack.client().Get("/crud/alfa/perfis/", Stack::bearer(beta)), "perfis");
   CHECK(f.db("select count(*) from auditoria.registro") == before);
+}
+
+// ---------------------------------------------------------------- hostile input (issue 12)
+
+namespace {
+// The answer is a 400 parametro_invalido naming `key` (and so carries no PostgreSQL text).
+void expect_duplicate_key(const httplib::Result& r, const std::string& key, const char* what) {
+  REQUIRE_MESSAGE(r, what);
+  CHECK_MESSAGE(r->status == 400, what << ": " << r->body);
+  CHECK_MESSAGE(codigo(r->body) == "parametro_invalido", what);
+  CHECK_MESSAGE(r->body.find("chave duplicada no JSON: \\\"" + key + "\\\"") != std::string::npos, what << ": " << r->body);
+  CHECK_MESSAGE(r->body.find("specified more than once") == std::string::npos, what);
+}
+}  // namespace
+
+TEST_CASE("a duplicate JSON key is a 400 naming the key on every /crud write, and nothing is stored") {
+  Fixture f;
+  auto lots = f.db("select count(*) from cadastro.lote");
+  auto images = f.db("select count(*) from cadastro.geo_image");
+  auto audit = f.db("select count(*) from auditoria.registro");
+  auto numero = f.db("select numero from cadastro.lote where id = 3");
+  expect_duplicate_key(f.post("/crud/alfa/lote/", R"({"id":"1","id":"2"})"), "id", "POST /crud/alfa/lote/");
+  expect_duplicate_key(f.put("/crud/alfa/lote/", R"({"id":3,"numero":445,"numero":445})"), "numero", "PUT /crud/alfa/lote/");
+  expect_duplicate_key(f.post("/crud/alfa/geo_image/save/",
+                              R"({"nome":"a","url":"https://x/a.tif","nome":"b","geometry":)" + std::string(kSquare) + "}"),
+                       "nome", "geo_image/save");
+  expect_duplicate_key(f.post("/crud/alfa/bairro/import/",
+                              "[" + bairro("D1", "Um") + R"(,{"codigo":"D2","nome":"Dois","codigo":"D3","geometry":)" +
+                                  kSquare + "}]"),
+                       "codigo", "import/ row");
+  expect_duplicate_key(f.put("/crud/alfa/lote/update/", R"([{"id":1,"numero":1},{"id":2,"id":3}])"), "id", "update/ row");
+  CHECK(f.db("select count(*) from cadastro.lote") == lots);
+  CHECK(f.db("select count(*) from cadastro.geo_image") == images);
+  CHECK(f.db("select count(*) from cadastro.bairro where codigo like 'D_'") == "0");
+  CHECK(f.db("select numero from cadastro.lote where id = 3") == numero);
+  CHECK(f.db("select count(*) from auditoria.registro") == audit);
+}
+
+TEST_CASE("a NUL character in a JSON string is a 400 naming the field, and nothing is stored") {
+  Fixture f;
+  auto r = f.post("/crud/alfa/bairro/",
+                  R"({"codigo":"N1","nome":"Vila\u0000Nula","geometry":)" + std::string(kSquare) + "}");
+  REQUIRE(r);
+  CHECK(r->status == 400);
+  CHECK(codigo(r->body) == "parametro_invalido");
+  CHECK(r->body.find("nome") != std::string::npos);
+  CHECK(f.db("select count(*) from cadastro.bairro where codigo = 'N1'") == "0");
+}
+
+TEST_CASE("a database failure is a 500 with the generic body; PostgreSQL's text goes to the log with the request id") {
+  std::ostringstream log;
+  server::AppOptions options;
+  options.http.log = &log;
+  Stack stack({"alfa"}, options);
+  // A failure no request can cause: the table's trigger raises an error of its own.
+  test::query_value(stack.tenant_dsn("alfa"),
+                    "create function cadastro.falha() returns trigger language plpgsql as $$ begin raise exception "
+                    "'segredo interno: relação cadastro.bairro_shadow' using detail = 'detalhe sigiloso'; end $$; "
+                    "create trigger falha before insert on cadastro.bairro for each row execute function cadastro.falha(); "
+                    "select 1");
+  auto r = stack.client().Post("/crud/alfa/bairro/", Stack::bearer(stack.user("alfa").token), bairro("E1", "Erro"),
+                               "application/json");
+  REQUIRE(r);
+  CHECK(r->status == 500);
+  CHECK(codigo(r->body) == "erro_interno");
+  const std::string id = r->get_header_value("X-Request-Id");
+  CHECK(r->body.find(id) != std::string::npos);  // the generic body points at the log line
+  for (const char* leak : {"segredo", "bairro_shadow", "sigiloso", "ERROR", "plpgsql", "insert into"})
+    CHECK_MESSAGE(r->body.find(leak) == std::string::npos, leak << " in " << r->body);
+  const std::string logged = log.str();
+  CHECK(logged.find("segredo interno") != std::string::npos);
+  CHECK(logged.find("\"request_id\":\"" + id + "\"") != std::string::npos);
+
+  // A batch row meeting the same failure fails the whole batch the same way.
+  auto batch = stack.client().Post("/crud/alfa/bairro/import/", Stack::bearer(stack.user("alfa").token),
+                                   "[" + bairro("E2", "Erro") + "]", "application/json");
+  REQUIRE(batch);
+  CHECK(batch->status == 500);
+  CHECK(batch->body.find("segredo") == std::string::npos);
+  CHECK(test::query_value(stack.tenant_dsn("alfa"), "select count(*) from cadastro.bairro where codigo like 'E_'") == "0");
+}
+
+TEST_CASE("a constraint violation is answered in our words, without PostgreSQL's") {
+  Fixture f;
+  auto existing = f.db("select codigo from cadastro.bairro limit 1");
+  auto duplicate = f.post("/crud/alfa/bairro/", bairro(existing, "Repetido"));
+  REQUIRE(duplicate);
+  CHECK(duplicate->status == 409);
+  CHECK(codigo(duplicate->body) == "conflito");
+  for (const char* leak : {"duplicate key", "violates", "constraint", "bairro_codigo"})
+    CHECK_MESSAGE(duplicate->body.find(leak) == std::string::npos, leak << " in " << duplicate->body);
 }

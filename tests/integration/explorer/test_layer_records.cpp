@@ -106,3 +106,18 @@ TEST_CASE("a user with only lote:r reads lots but may not write them") {
   CHECK(db("select testada from cadastro.lote where id = " + id) == before);
   CHECK(db("select count(*) from cadastro.lote where id = " + id) == "1");
 }
+
+TEST_CASE("a duplicate JSON key in a record is a 400 naming the key, and nothing is stored") {
+  auto lots = db("select count(*) from cadastro.lote");
+  auto created = call("POST", "/explorer/alfa/lote", R"({"id":"1","id":"2"})");
+  CHECK(created->status == 400);
+  CHECK(created->codigo() == "parametro_invalido");
+  CHECK(created->mensagem() == R"(chave duplicada no JSON: "id")");
+  std::string id = db("select min(id) from cadastro.lote");
+  std::string before = db("select numero from cadastro.lote where id = " + id);
+  auto updated = call("PUT", "/explorer/alfa/lote/" + id, R"({"numero":445,"numero":445})");
+  CHECK(updated->status == 400);
+  CHECK(updated->mensagem() == R"(chave duplicada no JSON: "numero")");
+  CHECK(db("select count(*) from cadastro.lote") == lots);
+  CHECK(db("select numero from cadastro.lote where id = " + id) == before);
+}

@@ -76,6 +76,24 @@ TEST_CASE("path traversal, hostile layer names and non-JSON records are refused 
   CHECK(e.alfa_service.count() == 0);
 }
 
+TEST_CASE("a tenant whose integration is misconfigured still gets 400 for bad input, 503 only for good input") {
+  Env& e = env();
+  const std::string token = configure(e.stack, "beta", "nao-e-uma-url");
+  auto post = [&](const std::string& path, const std::string& body) { return call("POST", path, token, body); };
+  auto not_json = post("/integracao-rest/lote/", "{");
+  CHECK(not_json->status == 400);
+  CHECK(not_json->codigo() == "json_invalido");
+  CHECK(post("/integracao-rest/lote/", R"({"id": 1, "id": 2})")->status == 400);
+  CHECK(post("/integracao-rest/lote%3Bdrop/", "{}")->status == 400);
+  CHECK(post("/integracao-rest/lote/atualizar?id=1", R"({"area": 1, "area": 2})")->status == 400);
+  CHECK(call("GET", "/integracao-rest/lote/%2e%2e/x", token)->status == 400);
+  auto good = post("/integracao-rest/lote/", R"({"id": 1})");
+  CHECK(good->status == 503);
+  CHECK(good->codigo() == "servico_indisponivel");
+  CHECK(e.beta_service.count() == 0);
+  e.beta_token = configure(e.stack, "beta", e.beta_service.url() + "/beta/");  // as the other tests expect it
+}
+
 #ifdef CADASTRE_ADMIN_BIN
 TEST_CASE("cadastre-admin tenant integracao issues a token that reaches the configured URL") {
   Env& e = env();

@@ -205,3 +205,24 @@ TEST_CASE("the route needs a valid main bearer; a tenant without a tracker gets 
         beta_before);
   CHECK(e.tracker.service.count() == 0);
 }
+
+TEST_CASE("a bad body is a 400 before the tracker configuration is looked at, even without a tracker") {
+  Env& e = env();
+  std::string beta_before = cadastre::test::query_value(e.stack.tenant_dsn("beta"),
+                                                        "select count(*) from atendimento.issue_externo");
+  struct Case {
+    const char* body;
+    const char* codigo;
+  };
+  for (const auto& c : {Case{"{", "json_invalido"}, Case{R"({"titulo": "a", "titulo": "b"})", "parametro_invalido"},
+                        Case{R"({"descricao": "sem título"})", "campo_obrigatorio"},
+                        Case{R"({"titulo": "a\u0000b"})", "parametro_invalido"}}) {
+    INFO(c.body);
+    auto a = create(e, c.body, "", "beta");
+    CHECK(a->status == 400);
+    CHECK(a->codigo() == c.codigo);
+  }
+  CHECK(cadastre::test::query_value(e.stack.tenant_dsn("beta"), "select count(*) from atendimento.issue_externo") ==
+        beta_before);
+  CHECK(e.tracker.service.count() == 0);
+}

@@ -94,3 +94,39 @@ TEST_CASE("busca_imoveis lists the units of a lot with the lot's geometry") {
   CHECK(get("/alfa/lote/busca_imoveis/x/")->status == 400);
   CHECK(get("/alfa/bairro/busca_imoveis/1/")->status == 400);
 }
+
+TEST_CASE("busca_imoveis checks its parameters as the layer list does") {
+  auto lot = db("select lote_id from cadastro.imobiliario order by lote_id limit 1");
+  const std::string base = "/alfa/lote/busca_imoveis/" + lot + "/";
+  auto attack = get(base + "?minLongitude=abc&sort=(select%201)&type=zzz");
+  CHECK(attack->status == 400);
+  CHECK(attack->codigo() == "parametro_invalido");
+  CHECK(get("/alfa/lote/?minLongitude=abc&sort=(select%201)&type=zzz")->status == 400);
+  for (const char* q : {"minLongitude=abc", "sort=(select%201)", "type=zzz", "limit=x", "nao_existe=1"})
+    CHECK_MESSAGE(get(base + "?" + q)->status == 400, q);
+}
+
+TEST_CASE("busca_imoveis filters, sorts and boxes the lot's units like a layer list") {
+  auto lot = db("select lote_id from cadastro.imobiliario group by lote_id having count(*) > 1 order by lote_id limit 1");
+  REQUIRE(!lot.empty());
+  const std::string base = "/alfa/imobiliario/busca_imoveis/" + lot + "/";
+  auto desc = get(base + "?sort=-id");
+  REQUIRE(desc->status == 200);
+  CHECK(ids(desc->json()["features"]) ==
+        db("select string_agg(id::text, ',' order by id desc) from cadastro.imobiliario where lote_id = " + lot));
+  auto one = db("select inscricao_cartografica from cadastro.imobiliario where lote_id = " + lot + " order by id limit 1");
+  auto filtered = get(base + "?inscricao_cartografica=" + one);
+  REQUIRE_MESSAGE(filtered->status == 200, filtered->body);
+  CHECK(int64_t(filtered->json()["numberReturned"]) == 1);
+  auto far = get(base + "?minLongitude=10&minLatitude=10&maxLongitude=11&maxLatitude=11");
+  REQUIRE(far->status == 200);
+  CHECK(int64_t(far->json()["numberReturned"]) == 0);
+  auto box = db("select format('minLongitude=%s&minLatitude=%s&maxLongitude=%s&maxLatitude=%s', ST_XMin(e), "
+                "ST_YMin(e), ST_XMax(e), ST_YMax(e)) from (select ST_Envelope(ST_Transform(geom, 4674)) e "
+                "from cadastro.lote where id = " + lot + ") t");
+  auto inside = get(base + "?" + box);
+  REQUIRE(inside->status == 200);
+  CHECK(std::to_string(int64_t(inside->json()["numberReturned"])) ==
+        db("select count(*) from cadastro.imobiliario where lote_id = " + lot));
+  CHECK(get(base + "?geom=1")->status == 400);  // the lot's geometry is not a filter
+}

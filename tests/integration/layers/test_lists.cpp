@@ -140,3 +140,39 @@ TEST_CASE("a table created after start-up becomes a layer without a restart") {
   CHECK(std::string_view(a->json()["features"].at(0)["properties"]["especie"]) == "ipê-amarelo");
   (void)stack;
 }
+
+TEST_CASE("a NUL in a filter value is a 400, not a filter that matches every row") {
+  for (const char* q : {"inscricao=%00&type=icontains", "inscricao=01%00&type=contains", "numero=%00"}) {
+    auto a = get(std::string("/alfa/lote/?") + q);
+    CHECK_MESSAGE(a->status == 400, q);
+    CHECK(a->codigo() == "parametro_invalido");
+    CHECK(a->body.find("features") == std::string::npos);
+  }
+  CHECK(get("/alfa/lote/?inscricao=%00&type=icontains")->mensagem().find("'inscricao'") != std::string::npos);
+  CHECK(get("/alfa/lote/?sort=numero%00")->status == 400);
+  CHECK(get("/alfa/lote/1%00/")->status == 400);
+}
+
+TEST_CASE("list parameters are checked against their declaration, each named in the 400") {
+  auto name_of = [](const char* query) {
+    auto a = get(std::string("/alfa/lote/?") + query);
+    CHECK_MESSAGE(a->status == 400, query);
+    return std::string(std::string_view(a->json()["mensagem"]));
+  };
+  CHECK(name_of("minLongitude=abc").find("'minLongitude'") != std::string::npos);
+  CHECK(name_of("type=zzz").find("'type'") != std::string::npos);
+  CHECK(name_of("page=1&page=2").find("'page'") != std::string::npos);
+  CHECK(name_of("pageNumber=um").find("'pageNumber'") != std::string::npos);
+  CHECK(get("/alfa/lote/?sort=(select%201)")->status == 400);
+  CHECK(get("/alfa/lote/?pageNumber=2&pageSize=5")->status == 200);  // the aliases are declared too
+}
+
+TEST_CASE("a route without free-form fields refuses an undeclared parameter, naming it") {
+  auto a = get("/alfa/lote/1/?campo=1");
+  CHECK(a->status == 400);
+  CHECK(a->codigo() == "campo_desconhecido");
+  CHECK(a->mensagem() == "parâmetro desconhecido: 'campo'");
+  auto search = get("/alfa/lote/search/exact/numero/1/?type=contains");
+  CHECK(search->status == 400);
+  CHECK(search->codigo() == "campo_desconhecido");
+}

@@ -31,12 +31,17 @@ TEST_CASE("direct bind through a DN template logs in and escapes the username as
   CHECK(login(stack, login_body("maria", "senha-errada"))->status == 401);
 }
 
-TEST_CASE("without a configured directory the route answers 503 in the error shape") {
+TEST_CASE("without a configured directory the route answers 503 in the error shape, once the body is well-formed") {
   Stack stack({"alfa"});
   auto a = login(stack, login_body("maria", "senha-maria"));
   CHECK(a->status == 503);
   CHECK(a->codigo() == "servico_indisponivel");
   CHECK(a->mensagem().find("não configurado") != std::string::npos);
+  auto malformed = login(stack, "{");
+  CHECK(malformed->status == 400);
+  CHECK(malformed->codigo() == "json_invalido");
+  CHECK(login(stack, R"({"username": "maria", "username": "joao", "password": "x"})")->status == 400);
+  CHECK(login(stack, R"({"username": "maria"})")->codigo() == "campo_obrigatorio");
 }
 
 TEST_CASE("a directory that is down answers 502, one that hangs 504 within the time-out") {
