@@ -613,16 +613,22 @@ void Listener::serve() {
 
 void Listener::stop() {
   Engine& e = impl_->engine;
-  std::lock_guard lock(e.mutex);
-  if (e.stopping.exchange(true)) return;
+  std::vector<std::shared_ptr<Session>> sessions;
+  {
+    std::lock_guard lock(e.mutex);
+    if (e.stopping.exchange(true)) return;
+    for (auto& [raw, weak] : e.sessions)
+      if (auto s = weak.lock()) sessions.push_back(std::move(s));
+    e.all_closed.notify_all();
+  }
+  // Outside the lock: the last reference to a session may be dropped here, and a session's
+  // end takes the lock.
   net::post(e.accept_strand, [&e] {
     beast::error_code ec;
     e.acceptor.close(ec);
     e.accept_pause.cancel();
   });
-  for (auto& [raw, weak] : e.sessions)
-    if (auto s = weak.lock()) net::post(s->executor(), [s] { s->close_if_idle(); });
-  e.all_closed.notify_all();
+  for (auto& s : sessions) net::post(s->executor(), [s] { s->close_if_idle(); });
 }
 
 bool Listener::running() const noexcept { return impl_->engine.running; }
