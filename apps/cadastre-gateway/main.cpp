@@ -25,7 +25,7 @@ namespace {
 const char* kUsage =
     "uso: cadastre-gateway --config ARQUIVO [--platform-dsn DSN] [--host H] [--port P]\n"
     "       [--pool-size N] [--pool-wait-ms MS] [--cors-origins a,b] [--no-access-log]\n"
-    "       [--threads 256] [--io-threads 2] [--max-connections 4096] [--reserved-connections 64]\n"
+    "       [--threads 256] [--max-connections 4096] [--reserved-connections 64]\n"
     "       [--keep-alive-s 5] [--head-timeout-s 10] [--body-timeout-s 10] [--min-rate-kb 8]\n"
     "       [--write-timeout-s 30] [--header-max-kb 64] [--header-max-fields 100] [--payload-max-mb 8]\n"
     "     cadastre-gateway --print-demo-config URL_DO_CADASTRE_SERVER [--platform-url URL]\n";
@@ -56,9 +56,9 @@ int main(int argc, char** argv) {
       throw std::invalid_argument("informe --platform-dsn, CADASTRE_PLATFORM_DSN ou platform_dsn no arquivo de configuração");
     o.http.host = f.get("host", "127.0.0.1", "CADASTRE_GATEWAY_HOST");
     o.http.port = static_cast<int>(f.get_int("port", 8090, "CADASTRE_GATEWAY_PORT"));
-    // Workers wait on destinations while they forward: more of them than cadastre-server's,
-    // whose workers wait on its own database pool.
-    o.http.workers = 256;
+    // Threads wait on destinations while they forward: more of them than cadastre-server's,
+    // whose threads wait on its own database pool.
+    o.http.threads = 256;
     o.http.payload_max = std::size_t{8} << 20;
     cli::read_engine_flags(f, o.http, "CADASTRE_GATEWAY_");
     o.http.access_log = !f.has("no-access-log");

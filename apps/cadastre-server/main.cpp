@@ -7,7 +7,7 @@
 //                   [--ldap-uri ldap://host:389 --ldap-base-dn DN [--ldap-user-dn "uid=%s,ou=..."]
 //                    [--ldap-user-filter "(uid=%s)"] [--ldap-bind-dn DN] [--ldap-group-base-dn DN]
 //                    [--ldap-group-prefix cadastre-] [--ldap-new-user-perm "*:r"] [--ldap-timeout-ms 5000]]
-//                   [engine limits: --threads 64 --io-threads 2 --max-connections 4096
+//                   [engine limits: --threads 64 --max-connections 4096
 //                    --reserved-connections 64 --keep-alive-s 5 --head-timeout-s 10 --body-timeout-s 10
 //                    --min-rate-kb 8 --write-timeout-s 30 --header-max-kb 64 --header-max-fields 100
 //                    --payload-max-mb 32; docs/operations.md, "The HTTP engine"]
@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
                    "       [--ldap-uri URI --ldap-base-dn DN [--ldap-user-dn MODELO | --ldap-user-filter FILTRO]\n"
                    "        [--ldap-bind-dn DN] [--ldap-group-base-dn DN] [--ldap-group-prefix P]\n"
                    "        [--ldap-new-user-perm camada:r] [--ldap-timeout-ms MS]]\n"
-                   "       [--threads 64] [--io-threads 2] [--max-connections 4096] [--reserved-connections 64]\n"
+                   "       [--threads 64] [--max-connections 4096] [--reserved-connections 64]\n"
                    "       [--keep-alive-s 5] [--head-timeout-s 10] [--body-timeout-s 10] [--min-rate-kb 8]\n"
                    "       [--write-timeout-s 30] [--header-max-kb 64] [--header-max-fields 100] [--payload-max-mb 32]\n";
       return 0;

@@ -14,9 +14,9 @@ namespace cadastre::cli {
 
 /// The flag names read_engine_flags() takes, to add to a Flags' known set.
 inline std::set<std::string> engine_flag_names() {
-  return {"threads",         "io-threads",     "max-connections",   "reserved-connections",
-          "keep-alive-s",    "head-timeout-s", "body-timeout-s",    "min-rate-kb",
-          "write-timeout-s", "header-max-kb",  "header-max-fields", "payload-max-mb"};
+  return {"threads",        "max-connections",   "reserved-connections", "keep-alive-s",
+          "head-timeout-s", "body-timeout-s",    "min-rate-kb",          "write-timeout-s",
+          "header-max-kb",  "header-max-fields", "payload-max-mb"};
 }
 
 /// Reads the engine flags into `o`, over the defaults already in it; each flag also reads
@@ -36,8 +36,7 @@ inline void read_engine_flags(const Flags& f, http::ServerOptions& o,
     return v;
   };
   using std::chrono::seconds;
-  o.workers = static_cast<int>(number("threads", o.workers, 1, 4096));
-  o.io_threads = static_cast<int>(number("io-threads", o.io_threads, 1, 64));
+  o.threads = static_cast<int>(number("threads", o.threads, 1, 4096));
   o.max_connections = static_cast<int>(number("max-connections", o.max_connections, 1, 1000000));
   o.reserved_connections =
       static_cast<int>(number("reserved-connections", o.reserved_connections, 0, 100000));

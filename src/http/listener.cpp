@@ -1,6 +1,7 @@
 #include "http/listener.hpp"
 
 #include <malloc.h>
+#include <poll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 
@@ -10,9 +11,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <condition_variable>
-#include <deque>
 #include <fstream>
-#include <future>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -45,51 +44,6 @@ constexpr std::chrono::seconds kLinger{2};
 /// Smallest body worth compressing.
 constexpr std::size_t kCompressMin = 1024;
 
-/// Threads that run handlers; jobs are taken in order.
-class WorkerPool {
- public:
-  void start(int count) {
-    for (int i = 0; i < count; ++i) threads_.emplace_back([this] { run(); });
-  }
-  void post(std::function<void()> job) {
-    {
-      std::lock_guard lock(mutex_);
-      jobs_.push_back(std::move(job));
-    }
-    wake_.notify_one();
-  }
-  /// Runs the jobs already queued, then joins the threads.
-  void stop() {
-    {
-      std::lock_guard lock(mutex_);
-      stopping_ = true;
-    }
-    wake_.notify_all();
-    for (auto& t : threads_) t.join();
-    threads_.clear();
-  }
-
- private:
-  void run() {
-    while (true) {
-      std::function<void()> job;
-      {
-        std::unique_lock lock(mutex_);
-        wake_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
-        if (jobs_.empty()) return;
-        job = std::move(jobs_.front());
-        jobs_.pop_front();
-      }
-      job();
-    }
-  }
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::deque<std::function<void()>> jobs_;
-  std::vector<std::thread> threads_;
-  bool stopping_ = false;
-};
-
 int system_backlog() {
   std::ifstream f("/proc/sys/net/core/somaxconn");
   int n = 0;
@@ -111,12 +65,15 @@ struct Engine {
   ListenerOptions o;
   Listener::Handle handle;
   Listener::Refuse refuse;
-  net::io_context ioc;
-  // Its own strand: accepting (I/O threads) and stop() (any thread) never touch it at once.
-  net::strand<net::io_context::executor_type> accept_strand = net::make_strand(ioc);
-  tcp::acceptor acceptor{accept_strand};
-  net::steady_timer accept_pause{accept_strand};
-  WorkerPool workers;
+  // One event loop per thread, each with its own connections: a connection's reads, its
+  // handler and its writes all run on the thread whose epoll saw its bytes, with no hand-off
+  // between threads. Accepting has a loop of its own, so that a thread blocked in a
+  // handler never delays new connections.
+  net::io_context accept_loop{1};
+  tcp::acceptor acceptor{accept_loop};
+  net::steady_timer accept_pause{accept_loop};
+  std::vector<std::unique_ptr<net::io_context>> loops;
+  std::size_t next_loop = 0;
   int port = 0;
   std::atomic<bool> running{false}, stopping{false};
   std::atomic<int> open{0};
@@ -133,8 +90,8 @@ struct Engine {
   }
 };
 
-/// One connection, from accept to close. Every member runs on the connection's strand,
-/// except handle() and the stream writes, which run on a worker while the strand is idle.
+/// One connection, from accept to close. Every member runs on the thread of the connection's
+/// event loop, the handler and the writes of a streamed answer included.
 class Session : public std::enable_shared_from_this<Session> {
  public:
   enum class Admission { normal, reserved, refused };
@@ -143,6 +100,7 @@ class Session : public std::enable_shared_from_this<Session> {
       : e_(e), socket_(std::move(socket)), timer_(socket_.get_executor()), admission_(admission) {
     beast::error_code ec;
     socket_.set_option(tcp::no_delay(true), ec);
+    socket_.non_blocking(true, ec);  // answers are written at once when the socket takes them
     auto peer = socket_.remote_endpoint(ec);
     if (!ec) remote_ = peer.address().to_string();
   }
@@ -352,13 +310,14 @@ class Session : public std::enable_shared_from_this<Session> {
         return refuse(400, errc::invalid_argument, reason);
     }
     const bool keep = message.keep_alive() && ++served_ < e_.o.keep_alive_max;
-    e_.workers.post([self = shared_from_this(), req = std::move(req), keep]() mutable {
-      self->answer(req, keep);
-    });
+    answer(req, keep);
   }
 
-  // On a worker: the handler, then the answer.
+  // The handler, then the answer: the thread blocks while the handler waits on the database
+  // or a destination (the other connections of its loop wait meanwhile, which is why there
+  // are `threads` loops); clients that are slow to send or read hold no thread.
   void answer(Request& req, bool keep) {
+    phase_ = Phase::handling;
     Response res = e_.handle(req);
     keep = keep && !e_.stopping;
     wire::Framing framing = wire::framing_for(req.method, res, minor_);
@@ -380,25 +339,36 @@ class Session : public std::enable_shared_from_this<Session> {
     std::string head = wire::response_head(res, framing, keep, minor_);
     if (!res.stream || !sends_body) {
       if (!sends_body) res.body.clear();
-      net::post(socket_.get_executor(),
-                [self = shared_from_this(), head = std::move(head), body = std::move(res.body),
-                 keep]() mutable { self->write_answer(std::move(head), std::move(body), keep); });
-      return;
+      return write_answer(std::move(head), std::move(res.body), keep);
     }
     const bool completed = stream_answer(res, head, framing, compress);
-    net::post(socket_.get_executor(),
-              [self = shared_from_this(), keep = keep && completed] { self->after_answer(keep); });
+    after_answer(keep && completed);
   }
 
+  // Writes the answer at once when the socket takes it (the usual case: no timer, no
+  // asynchronous operation); what it does not take is written asynchronously with the
+  // write deadline.
   void write_answer(std::string head, std::string body, bool keep) {
     phase_ = Phase::writing;
     out_head_ = std::move(head);
     out_body_ = std::move(body);
-    arm(rate_deadline(Clock::now(), e_.o.write_timeout, out_head_.size() + out_body_.size()));
+    beast::error_code ec;
     std::array<net::const_buffer, 2> parts{net::buffer(out_head_), net::buffer(out_body_)};
+    const std::size_t written = socket_.write_some(parts, ec);
+    if (ec && ec != net::error::would_block) return close();
+    const std::size_t total = out_head_.size() + out_body_.size();
+    if (written == total) return after_answer(keep);
+    std::size_t skip = written;
+    auto rest = [&skip](const std::string& s) {
+      const std::size_t k = std::min(skip, s.size());
+      skip -= k;
+      return net::buffer(s.data() + k, s.size() - k);
+    };
+    parts = {rest(out_head_), rest(out_body_)};
+    arm(rate_deadline(Clock::now(), e_.o.write_timeout, total - written));
     net::async_write(socket_, parts,
-                     [self = shared_from_this(), keep](beast::error_code ec, std::size_t) {
-                       self->after_answer(!ec && keep);
+                     [self = shared_from_this(), keep](beast::error_code failed, std::size_t) {
+                       self->after_answer(!failed && keep);
                      });
   }
 
@@ -407,14 +377,17 @@ class Session : public std::enable_shared_from_this<Session> {
     out_body_ = std::string();  // a large answer's memory goes back now, not at the next one
     if (timed_out_) return close();
     if (!keep) return linger();
-    next_request();
+    if (buffer_.size() == 0) return next_request();
+    // A pipelined request is already here: parse it from a fresh handler, so that a long
+    // pipeline does not nest one answer inside another on the stack.
+    net::post(socket_.get_executor(), [self = shared_from_this()] { self->next_request(); });
   }
 
-  // On a worker: writes the pieces of a streamed body as they come, each through the
-  // strand with the write deadline. False when the body could not be completed.
+  // Writes the pieces of a streamed body as they come, each within the write deadline.
+  // False when the body could not be completed.
   bool stream_answer(Response& res, const std::string& head, const wire::Framing& framing,
                      bool compress) {
-    if (!write_now({net::buffer(head)})) return false;
+    if (!write_blocking({net::buffer(head)})) return false;
     Response::BodyWriter raw;
     std::uint64_t sent = 0;
     const std::optional<std::uint64_t> announced = compress ? std::nullopt : res.stream_length;
@@ -423,14 +396,14 @@ class Session : public std::enable_shared_from_this<Session> {
         if (size == 0) return true;
         char line[24];
         const int len = std::snprintf(line, sizeof line, "%zx\r\n", size);
-        return write_now({net::buffer(line, static_cast<std::size_t>(len)), net::buffer(data, size),
-                          net::buffer("\r\n", 2)});
+        return write_blocking({net::buffer(line, static_cast<std::size_t>(len)),
+                               net::buffer(data, size), net::buffer("\r\n", 2)});
       };
     } else {
       raw = [this, &sent, announced](const char* data, std::size_t size) {
         if (announced && sent + size > *announced) return false;
         sent += size;
-        return write_now({net::buffer(data, size)});
+        return write_blocking({net::buffer(data, size)});
       };
     }
     std::optional<GzipWriter> gz;
@@ -447,23 +420,29 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     if (!completed || (gz && !gz->finish())) return false;
     if (announced && sent != *announced) return false;
-    return !framing.chunked || write_now({net::buffer("0\r\n\r\n", 5)});
+    return !framing.chunked || write_blocking({net::buffer("0\r\n\r\n", 5)});
   }
 
-  bool write_now(std::vector<net::const_buffer> parts) {
-    std::size_t size = 0;
-    for (const auto& p : parts) size += p.size();
-    std::promise<bool> done;
-    auto written = done.get_future();
-    net::post(socket_.get_executor(), [this, &parts, &done, size] {
-      phase_ = Phase::writing;
-      arm(rate_deadline(Clock::now(), e_.o.write_timeout, size));
-      net::async_write(socket_, parts, [this, &done](beast::error_code ec, std::size_t) {
-        disarm();
-        done.set_value(!ec);
-      });
-    });
-    return written.get();
+  // Writes every byte of `parts` before returning, waiting for the socket (poll) at most
+  // until the write deadline of their size. False when the client left or was too slow.
+  bool write_blocking(std::vector<net::const_buffer> parts) {
+    std::size_t left = 0;
+    for (const auto& p : parts) left += p.size();
+    const auto deadline = rate_deadline(Clock::now(), e_.o.write_timeout, left);
+    beast::buffers_suffix<std::vector<net::const_buffer>> rest(std::move(parts));
+    while (left > 0) {
+      beast::error_code ec;
+      const std::size_t n = socket_.write_some(rest, ec);
+      rest.consume(n);
+      left -= n;
+      if (!ec) continue;
+      if (ec != net::error::would_block) return false;
+      const auto wait =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      pollfd fd{socket_.native_handle(), POLLOUT, 0};
+      if (wait <= 0 || ::poll(&fd, 1, static_cast<int>(wait)) <= 0) return false;
+    }
+    return true;
   }
 
   void refuse(int status, errc code, const std::string& message) {
@@ -517,7 +496,8 @@ class Session : public std::enable_shared_from_this<Session> {
 };
 
 void Engine::accept() {
-  acceptor.async_accept(net::make_strand(ioc), [this](beast::error_code ec, tcp::socket socket) {
+  net::io_context& loop = *loops[next_loop++ % loops.size()];
+  acceptor.async_accept(loop, [this](beast::error_code ec, tcp::socket socket) {
     if (stopping || !acceptor.is_open()) return;
     if (ec) {
       // Out of descriptors or memory, or an aborted handshake: try again shortly.
@@ -541,7 +521,7 @@ void Engine::accept() {
       std::lock_guard lock(mutex);
       sessions.emplace(session.get(), session);
     }
-    net::dispatch(session->executor(), [session] { session->start(); });
+    net::post(session->executor(), [session] { session->start(); });
     accept();
   });
 }
@@ -573,7 +553,7 @@ bool Listener::bind() {
   // so memory returns to its baseline after a large upload or an attack.
   ::mallopt(M_MMAP_THRESHOLD, 1 << 20);
   beast::error_code ec;
-  tcp::resolver resolver(e.ioc);
+  tcp::resolver resolver(e.accept_loop);
   auto found = resolver.resolve(e.o.host, std::to_string(e.o.port), tcp::resolver::passive, ec);
   if (ec) return false;
   for (const auto& entry : found) {
@@ -595,19 +575,22 @@ bool Listener::bind() {
 void Listener::serve() {
   Engine& e = impl_->engine;
   e.running = true;
-  e.workers.start(std::max(1, e.o.workers));
-  auto guard = net::make_work_guard(e.ioc);
-  net::post(e.accept_strand, [&e] { e.accept(); });
-  std::vector<std::thread> io;
-  for (int i = 0; i < std::max(1, e.o.io_threads); ++i) io.emplace_back([&e] { e.ioc.run(); });
+  for (int i = 0; i < std::max(1, e.o.threads); ++i) e.loops.push_back(std::make_unique<net::io_context>(1));
+  std::vector<net::executor_work_guard<net::io_context::executor_type>> guards;
+  guards.push_back(net::make_work_guard(e.accept_loop));
+  for (auto& loop : e.loops) guards.push_back(net::make_work_guard(*loop));
+  net::post(e.accept_loop, [&e] { e.accept(); });
+  std::vector<std::thread> threads;
+  threads.emplace_back([&e] { e.accept_loop.run(); });
+  for (auto& loop : e.loops) threads.emplace_back([&loop] { loop->run(); });
   {
     std::unique_lock lock(e.mutex);
     e.all_closed.wait(lock, [&e] { return e.stopping && e.sessions.empty(); });
   }
-  guard.reset();
-  e.ioc.stop();
-  for (auto& t : io) t.join();
-  e.workers.stop();
+  guards.clear();
+  e.accept_loop.stop();
+  for (auto& loop : e.loops) loop->stop();
+  for (auto& t : threads) t.join();
   e.running = false;
 }
 
@@ -623,7 +606,7 @@ void Listener::stop() {
   }
   // Outside the lock: the last reference to a session may be dropped here, and a session's
   // end takes the lock.
-  net::post(e.accept_strand, [&e] {
+  net::post(e.accept_loop, [&e] {
     beast::error_code ec;
     e.acceptor.close(ec);
     e.accept_pause.cancel();

@@ -1,9 +1,11 @@
 // The HTTP/1.1 engine of every service (Boost.Beast over Asio; docs/decisions/0008).
 //
-// A few I/O threads run the event loop: they accept, read requests with Beast's parser and
-// write answers, so a connection costs a socket and a buffer, never a thread, while it
-// waits for its client. A request read in full goes to a pool of worker threads, which
-// run Server::handle() (handlers block on the database). Limits, each with a flag:
+// `threads` event loops, one per thread, share the connections: each reads its connections'
+// requests with Beast's parser, runs the route and writes the answer, all on its own thread
+// (no hand-off); a loop of its own accepts. Reading and waiting are asynchronous, so a
+// connection costs a socket and a buffer, never a thread, while it waits for its client; a
+// thread is held only while a complete request is handled (handlers block on the database
+// or a destination). Limits, each with a flag:
 //
 // - the head must arrive whole within `head_timeout` of its first byte, and the body at
 //   `min_rate` bytes/s on average after a grace of `body_timeout` (a trickle of one byte
@@ -36,8 +38,9 @@ namespace cadastre::http {
 struct ListenerOptions {
   std::string host = "127.0.0.1";
   int port = 0;                   ///< 0: any free port
-  int io_threads = 2;             ///< threads of the event loop
-  int workers = 64;               ///< threads running handlers (requests handled at once)
+  /// Event loops, one thread each. They also run the handlers, which block on the database
+  /// or a destination: this is the number of requests handled at once.
+  int threads = 64;
   int max_connections = 4096;     ///< open connections served normally
   int reserved_connections = 64;  ///< further connections that may only ask for reserved_path
   std::string reserved_path = "/health-check/liveness";

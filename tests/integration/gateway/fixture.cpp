@@ -45,7 +45,7 @@ Gateway::Gateway(gateway::Config cfg, store::PoolOptions pool, const std::functi
   gateway::AppOptions o;
   o.config = std::move(cfg);
   o.http.port = 0;
-  o.http.workers = 16;
+  o.http.threads = 16;
   o.http.access_log = false;
   o.http.log = &log_;
   o.pool = pool;

@@ -70,7 +70,7 @@ class Bare {
  public:
   explicit Bare(const std::function<void(http::ServerOptions&)>& adjust = {}) {
     http::ServerOptions o;
-    o.workers = 2;
+    o.threads = 2;
     o.access_log = false;
     if (adjust) adjust(o);
     server_ = std::make_unique<http::Server>(

@@ -1,7 +1,7 @@
 // Hostile clients against cadastre-server and cadastre-gateway in front of it, on raw
 // sockets: slow heads and bodies, floods, oversize heads and bodies, request smuggling,
 // pipelining. Every case also checks that the service still answers a normal request
-// promptly afterwards. The limits are tightened (2 s deadlines, 4 workers, 1 MiB bodies)
+// promptly afterwards. The limits are tightened (2 s deadlines, 4 threads, 1 MiB bodies)
 // so that each attack outlasts them within a test's time.
 #include <doctest/doctest.h>
 
@@ -28,10 +28,10 @@ namespace {
 
 constexpr auto kDeadline = 2s;
 constexpr std::size_t kPayloadMax = 1 << 20;
-constexpr int kWorkers = 4;
+constexpr int kThreads = 4;
 
 void tighten(http::ServerOptions& o) {
-  o.workers = kWorkers;  // fewer workers than attackers: waiting for a client must not hold one
+  o.threads = kThreads;  // fewer threads than attackers: waiting for a client must not hold one
   o.head_timeout = kDeadline;
   o.body_timeout = kDeadline;
   o.keep_alive_timeout = kDeadline;
@@ -319,4 +319,69 @@ TEST_CASE("what two parsers could read differently is refused, and the connectio
     }
     answers_promptly(t);
   }
+}
+
+namespace {
+
+std::string post(const std::string& method, const std::string& path, const std::string& bearer,
+                 const std::string& body) {
+  return method + " " + path + " HTTP/1.1\r\nHost: a\r\n" + bearer +
+         "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+         "\r\n\r\n" + body;
+}
+
+RawHttp::Answer call(const Target& t, const std::string& request) {
+  RawHttp c(t.port);
+  c.send(request);
+  return c.read();
+}
+
+std::string lots() {
+  return test::query_value(services().stack.tenant_dsn("alfa"),
+                           "select count(*) from cadastro.lote");
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a repeated JSON key is a 400 naming it, the database untouched; the gateway refuses writes "
+    "with 405") {
+  const Target server = targets()[0], gateway = targets()[1];
+  const std::string before = lots();
+  for (const auto& [method, body] : std::vector<std::pair<std::string, std::string>>{
+           {"POST", R"({"id":"1","id":"2"})"}, {"PUT", R"({"id":1,"numero":445,"numero":445})"}}) {
+    CAPTURE(method);
+    auto a = call(server, post(method, "/crud/alfa/lote/", server.bearer, body));
+    CHECK(a.status == 400);
+    CHECK(a.body.find("chave duplicada") != std::string::npos);
+    CHECK(a.body.find("erro_interno") == std::string::npos);
+    CHECK(call(gateway, post(method, "/rest/crud/lote/", gateway.bearer, body)).status == 405);
+  }
+  CHECK(lots() == before);
+  answers_promptly(server);
+  answers_promptly(gateway);
+}
+
+TEST_CASE("a NUL in a filter and a hostile busca_imoveis query are 400 on both services") {
+  for (const Target& t : targets()) {
+    CAPTURE(t.name);
+    const std::string base = t.name == "cadastre-server" ? "/alfa/lote/" : "/rest/lote/";
+    auto nul = call(t, get(base + "?inscricao=%00&type=icontains", t.bearer));
+    CHECK(nul.status == 400);
+    auto busca = call(
+        t, get(base + "busca_imoveis/1/?minLongitude=abc&sort=(select%201)&type=zzz", t.bearer));
+    CHECK(busca.status == 400);
+    CHECK(busca.body.find("\"codigo\"") != std::string::npos);
+    answers_promptly(t);
+  }
+}
+
+TEST_CASE(
+    "a malformed body is refused before any dependency is asked: criar-issue-externo without a "
+    "tracker") {
+  const Target server = targets()[0];
+  auto a = call(server, post("POST", "/aplicativo/criar-issue-externo", server.bearer, "{"));
+  CHECK(a.status == 400);
+  CHECK(a.body.find("\"codigo\"") != std::string::npos);
+  answers_promptly(server);
 }

@@ -13,10 +13,10 @@ using sched_test::Fixture;
 using sched_test::Stack;
 
 namespace {
-// More HTTP workers than bookers and a larger pool, so that all 20 bookings are in flight at once.
+// More HTTP threads than bookers and a larger pool, so that all 20 bookings are in flight at once.
 cadastre::server::AppOptions roomy() {
   cadastre::server::AppOptions o;
-  o.http.workers = 32;
+  o.http.threads = 32;
   o.pool.size = 12;
   return o;
 }
