@@ -2,34 +2,20 @@
 // gzip of answers (whole and streamed), multipart and chunked request bodies, and the
 // connection limit with its reserved liveness slots.
 #include <doctest/doctest.h>
-#include <zlib.h>
 
 #include <memory>
 #include <thread>
 
 #include "http/server.hpp"
+#include "support/gunzip.hpp"
 #include "support/raw_http.hpp"
 
 using namespace cadastre;
+using test::gunzip;
 using test::RawHttp;
 using namespace std::chrono_literals;
 
 namespace {
-
-std::string gunzip(const std::string& in) {
-  z_stream z{};
-  REQUIRE(inflateInit2(&z, 15 + 16) == Z_OK);
-  std::string out(4 << 20, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-  z.avail_in = static_cast<uInt>(in.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  const int rc = inflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  inflateEnd(&z);
-  CHECK(rc == Z_STREAM_END);
-  return out;
-}
 
 // A chunked answer's body, decoded.
 std::string dechunk(RawHttp& c, const RawHttp::Answer& a) {

@@ -1,27 +1,13 @@
 // Multipart request bodies and gzip answers (src/http/body_codings.hpp).
 #include <doctest/doctest.h>
-#include <zlib.h>
 
 #include "http/body_codings.hpp"
+#include "support/gunzip.hpp"
 
 using namespace cadastre::http;
+using cadastre::test::gunzip;
 
 namespace {
-
-std::string gunzip(const std::string& in) {
-  z_stream z{};
-  REQUIRE(inflateInit2(&z, 15 + 16) == Z_OK);
-  std::string out(1 << 20, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-  z.avail_in = static_cast<uInt>(in.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  const int rc = inflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  inflateEnd(&z);
-  REQUIRE(rc == Z_STREAM_END);
-  return out;
-}
 
 const char* kType = "multipart/form-data; boundary=----limite";
 
@@ -58,15 +44,13 @@ TEST_CASE(
   std::string reason;
   CHECK(parse_multipart("application/json", "{}", parts, reason));
   CHECK(parts.empty());
-  for (const std::string&
-           bad : {
-               std::string("sem delimitador"),
-               std::string(
-                   "------limite\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nsem fim"),
-               std::string("------limite\r\nContent-Disposition: "
-                           "form-data\r\n\r\nx\r\n------limite--"),  // no name
-               std::string("------limite\r\nsem cabeçalho\r\n------limite--"),
-           }) {
+  for (const std::string& bad : {
+           std::string("sem delimitador"),
+           std::string("------limite\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nsem fim"),
+           std::string("------limite\r\nContent-Disposition: "
+                       "form-data\r\n\r\nx\r\n------limite--"),  // no name
+           std::string("------limite\r\nsem cabeçalho\r\n------limite--"),
+       }) {
     CAPTURE(bad);
     parts.clear();
     CHECK_FALSE(parse_multipart(kType, bad, parts, reason));
