@@ -575,14 +575,26 @@ bool Listener::bind() {
 void Listener::serve() {
   Engine& e = impl_->engine;
   e.running = true;
-  for (int i = 0; i < std::max(1, e.o.threads); ++i) e.loops.push_back(std::make_unique<net::io_context>(1));
+  for (int i = 0; i < std::max(1, e.o.threads); ++i)
+    e.loops.push_back(std::make_unique<net::io_context>(1));
   std::vector<net::executor_work_guard<net::io_context::executor_type>> guards;
   guards.push_back(net::make_work_guard(e.accept_loop));
   for (auto& loop : e.loops) guards.push_back(net::make_work_guard(*loop));
   net::post(e.accept_loop, [&e] { e.accept(); });
+  // An exception escaping a handler (out of memory, say) ends the handler and with it the
+  // references to its connection, which closes; the loop goes on serving the others.
+  auto run = [](net::io_context& loop) {
+    while (true) {
+      try {
+        loop.run();
+        return;
+      } catch (const std::exception&) {
+      }
+    }
+  };
   std::vector<std::thread> threads;
-  threads.emplace_back([&e] { e.accept_loop.run(); });
-  for (auto& loop : e.loops) threads.emplace_back([&loop] { loop->run(); });
+  threads.emplace_back([&e, &run] { run(e.accept_loop); });
+  for (auto& loop : e.loops) threads.emplace_back([&loop, &run] { run(*loop); });
   {
     std::unique_lock lock(e.mutex);
     e.all_closed.wait(lock, [&e] { return e.stopping && e.sessions.empty(); });
