@@ -51,20 +51,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-wait_http() {
-  for _ in $(seq 1 200); do curl -fsS -o /dev/null "$1" 2>/dev/null && return 0; sleep 0.05; done
-  echo "bench/gateway.sh: $1 não respondeu" >&2
-  return 1
-}
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
 
 # Identity store and the demo municipalities, as ./scripts/demo makes them.
-./scripts/pg start >/dev/null
-platform_dsn=$(./scripts/pg dsn cadastre_platform)
-CADASTRE_PLATFORM_DSN=$platform_dsn "$build/apps/cadastre-admin/cadastre-admin" demo setup --lots "${DEMO_LOTS:-2000}" \
-  --media-root "$tmp/midia" >"$tmp/demo.env" 2>"$tmp/demo.log"
-# shellcheck disable=SC1091
-source "$tmp/demo.env"
+start_demo "$build" "$tmp"
 token=$DEMO_TOKEN
 municipio=$DEMO_MUNICIPIO
 lot_id=$(./scripts/pg psql -qtA -d "cad_$municipio" -c "select min(id) from cadastro.lote")

@@ -40,19 +40,10 @@ cleanup() {
 trap cleanup EXIT
 ulimit -n "$(ulimit -Hn)"  # the attacker's own sockets
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-wait_http() {
-  for _ in $(seq 1 200); do curl -fsS -o /dev/null "$1" 2>/dev/null && return 0; sleep 0.05; done
-  echo "bench/slow_clients.sh: $1 não respondeu" >&2
-  return 1
-}
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
 
-./scripts/pg start >/dev/null
-platform_dsn=$(./scripts/pg dsn cadastre_platform)
-CADASTRE_PLATFORM_DSN=$platform_dsn "$build/apps/cadastre-admin/cadastre-admin" demo setup --lots "${DEMO_LOTS:-2000}" \
-  --media-root "$tmp/midia" >"$tmp/demo.env" 2>"$tmp/demo.log"
-# shellcheck disable=SC1091
-source "$tmp/demo.env"
+start_demo "$build" "$tmp"
 
 srv_port=$(free_port)
 "$build/apps/cadastre-server/cadastre-server" --platform-dsn "$platform_dsn" --port "$srv_port" \
@@ -104,32 +95,25 @@ echo "target: p99 < 100 ms for liveness and the authenticated read while the slo
 echo
 
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
-big_chunked() {  # PORT PATH: 100 MB of chunked body, as fast as the service takes it
-  python3 - "$1" "$2" <<'PY'
+# attack PORT PATH chunked|headers: a 100 MB chunked body, or one request with 1,000,000
+# header lines, sent as fast as the service takes it; prints the status line it got.
+attack() {
+  python3 - "$@" <<'PY'
 import socket, sys
-s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
-s.sendall(f"POST {sys.argv[2]} HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n".encode())
-chunk = b"10000\r\n" + b"a" * 0x10000 + b"\r\n"
+port, path, kind = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+s = socket.create_connection(("127.0.0.1", port))
+if kind == "chunked":
+    head = f"POST {path} HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+    piece, count = b"10000\r\n" + b"a" * 0x10000 + b"\r\n", 1600
+else:
+    head = f"GET {path} HTTP/1.1\r\nHost: a\r\n"
+    piece, count = b"".join(b"X-Linha: %d\r\n" % i for i in range(1000)), 1000
 try:
-    for _ in range(1600):
-        s.sendall(chunk)
+    s.sendall(head.encode())
+    for _ in range(count):
+        s.sendall(piece)
 except OSError:
-    pass
-s.settimeout(5)
-print(s.recv(200).split(b"\r\n")[0].decode(errors="replace"))
-PY
-}
-many_headers() {  # PORT PATH: one request with 1,000,000 header lines
-  python3 - "$1" "$2" <<'PY'
-import socket, sys
-s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
-lines = b"".join(b"X-Linha: %d\r\n" % i for i in range(1000))
-try:
-    s.sendall(f"GET {sys.argv[2]} HTTP/1.1\r\nHost: a\r\n".encode())
-    for _ in range(1000):
-        s.sendall(lines)
-except OSError:
-    pass
+    pass  # the service answered and closed: what the attack is meant to find
 s.settimeout(5)
 print(s.recv(200).split(b"\r\n")[0].decode(errors="replace"))
 PY
@@ -141,10 +125,10 @@ for svc in server gateway; do
   wrk -t1 -c4 -d3s "${auth[@]}" "$read" >/dev/null
   sleep 3
   base=$(rss_kb "$pid")
-  answer1=$(big_chunked "$port" "$path")
+  answer1=$(attack "$port" "$path" chunked)
   sleep 3
   after1=$(rss_kb "$pid")
-  answer2=$(many_headers "$port" "$path")
+  answer2=$(attack "$port" "$path" headers)
   sleep 3
   after2=$(rss_kb "$pid")
   printf '%-18s %14s %16s %16s %7s%%   (%s; %s)\n' "cadastre-$svc" "$base" "$after1" "$after2" \

@@ -1,0 +1,23 @@
+# Shared by the bench scripts (source it from the repository's top folder): free loopback
+# ports, waiting for a service, and the demo identity store.
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# Waits up to 10 s for URL to answer 2xx.
+wait_http() {
+  for _ in $(seq 1 200); do curl -fsS -o /dev/null "$1" 2>/dev/null && return 0; sleep 0.05; done
+  echo "$(basename "$0"): $1 não respondeu" >&2
+  return 1
+}
+
+# start_demo BUILD_DIR TMP: starts the private cluster ($CADASTRE_PG_DIR) with the demo
+# municipalities, as ./scripts/demo makes them (DEMO_LOTS lots, default 2000); sets
+# platform_dsn and the demo's variables (DEMO_TOKEN, DEMO_MUNICIPIO...).
+start_demo() {
+  ./scripts/pg start >/dev/null
+  platform_dsn=$(./scripts/pg dsn cadastre_platform)
+  CADASTRE_PLATFORM_DSN=$platform_dsn "$1/apps/cadastre-admin/cadastre-admin" demo setup --lots "${DEMO_LOTS:-2000}" \
+    --media-root "$2/midia" >"$2/demo.env" 2>"$2/demo.log"
+  # shellcheck disable=SC1091
+  source "$2/demo.env"
+}
