@@ -39,20 +39,9 @@ build=${CADASTRE_BUILD_DIR:-$here/build}
 CADASTRE_BUILD_DIR=$build CADASTRE_BUILD_PYTHON=OFF ./scripts/build cadastre-gateway cadastre-server cadastre-admin >/dev/null
 gateway_bin=$build/apps/cadastre-gateway/cadastre-gateway
 
-tmp=$(mktemp -d /tmp/cadastre-bench-gw.XXXXXX)
-chmod 755 "$tmp"  # nginx workers (user nobody) read the config folder
-export CADASTRE_PG_DIR=$tmp/pg
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  ./scripts/pg stop >/dev/null 2>&1 || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-
 # shellcheck source=bench/lib.sh
 source bench/lib.sh
+bench_workspace gw
 
 # Identity store and the demo municipalities, as ./scripts/demo makes them.
 start_demo "$build" "$tmp"

@@ -21,3 +21,20 @@ start_demo() {
   # shellcheck disable=SC1091
   source "$2/demo.env"
 }
+
+# bench_workspace NAME: a temporary folder in $tmp (readable by the cluster's and nginx's
+# unprivileged users), the private cluster inside it, and a trap that on exit stops every
+# process whose pid was added to `pids`, the cluster, and removes the folder.
+bench_workspace() {
+  tmp=$(mktemp -d "/tmp/cadastre-bench-$1.XXXXXX")
+  chmod 755 "$tmp"
+  export CADASTRE_PG_DIR=$tmp/pg
+  pids=()
+  trap bench_cleanup EXIT
+}
+bench_cleanup() {
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  ./scripts/pg stop >/dev/null 2>&1 || true
+  rm -rf "$tmp"
+}

@@ -27,21 +27,10 @@ done
 build=${CADASTRE_BUILD_DIR:-$here/build}
 CADASTRE_BUILD_DIR=$build CADASTRE_BUILD_PYTHON=OFF ./scripts/build cadastre-gateway cadastre-server cadastre-admin >/dev/null
 
-tmp=$(mktemp -d /tmp/cadastre-bench-slow.XXXXXX)
-chmod 755 "$tmp"  # the cluster runs as an unprivileged user when this runs as root
-export CADASTRE_PG_DIR=$tmp/pg
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  ./scripts/pg stop >/dev/null 2>&1 || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-ulimit -n "$(ulimit -Hn)"  # the attacker's own sockets
-
 # shellcheck source=bench/lib.sh
 source bench/lib.sh
+bench_workspace slow
+ulimit -n "$(ulimit -Hn)"  # the attacker's own sockets
 
 start_demo "$build" "$tmp"
 
