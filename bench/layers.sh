@@ -15,7 +15,7 @@
 # The SQL given to pgbench mirrors what the server runs (it is not read from the server):
 #   - bbox list: store::append_feature_page (src/store/features.cpp) for a bbox and
 #     limit=100, default order by the primary key;
-#   - tile: the generation lookup and tile_sql() of src/server/tiles_sql.cpp, the column
+#   - tile: the generation lookup and tile_sql() of src/server/tiles/store.cpp, the column
 #     list derived with the same rules (numeric as float8, json as text, no geometry).
 # pgbench runs them as prepared statements (-M prepared), its fastest mode: the tile
 # route keeps its statements prepared per pooled connection too.

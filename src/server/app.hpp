@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "http/server.hpp"
-#include "server/ldap_options.hpp"
+#include "server/ldap/options.hpp"
 #include "store/catalog.hpp"
 #include "store/identity.hpp"
 #include "store/pool.hpp"
@@ -17,7 +17,7 @@
 
 namespace cadastre::server {
 
-/// File storage of /midia (local filesystem under `root`, see server/media_store.hpp).
+/// File storage of /midia (local filesystem under `root`, see server/media/store.hpp).
 /// http.payload_max must admit the base64 form of max_bytes (4/3 of it plus the JSON
 /// around): cadastre-server's main() raises it accordingly.
 struct MediaOptions {
@@ -48,7 +48,7 @@ struct Context {
 /// The context of an authenticated request (throws if the route had no main bearer auth).
 const Context& context(const http::Request& req);
 
-class ValuationProfiles;  // server/valuation_profiles.hpp: the tenants' valuation profiles
+class ValuationProfiles;  // server/valuation/profiles.hpp: the tenants' valuation profiles
 std::shared_ptr<ValuationProfiles> make_valuation_profiles();
 
 class App {

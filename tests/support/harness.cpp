@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <mutex>
 
-#include "store/demo.hpp"
+#include "demo/demo.hpp"
 #include "store/dsn.hpp"
 #include "store/migrate.hpp"
 

@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "store/demo_forms.hpp"
+#include "demo/forms.hpp"
 #include "support/city.hpp"
 
 namespace cadastre::test {

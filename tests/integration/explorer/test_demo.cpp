@@ -2,7 +2,7 @@
 #include <libpq-fe.h>
 
 #include "explorer_fixture.hpp"
-#include "store/demo_explorer.hpp"
+#include "demo/explorer.hpp"
 #include "store/migrate.hpp"
 
 using namespace cadastre::test;

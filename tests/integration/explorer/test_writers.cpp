@@ -1,7 +1,7 @@
 // The report writers on their own: Windows-1252 text for the PDF fonts, long and odd cells,
 // many columns and many rows.
 #include "explorer_fixture.hpp"
-#include "server/explorer_export.hpp"
+#include "server/explorer/export.hpp"
 
 using namespace cadastre::test;
 using cadastre::server::explorer::ExportTable;

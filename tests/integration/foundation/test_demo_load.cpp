@@ -2,7 +2,7 @@
 #include <doctest/doctest.h>
 #include <libpq-fe.h>
 
-#include "store/demo.hpp"
+#include "demo/demo.hpp"
 #include "store/migrate.hpp"
 #include "support/harness.hpp"
 

@@ -7,7 +7,7 @@
 
 #include <string_view>
 
-#include "store/demo_mapoteca.hpp"
+#include "demo/mapoteca.hpp"
 #include "support/city.hpp"
 #include "support/url.hpp"
 

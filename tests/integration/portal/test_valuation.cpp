@@ -1,7 +1,7 @@
 // GET /portal/{municipio}/avaliacao/terreno and /iptu from stored data, POST construcao,
-// and the mapping of stored use codes (server/portal_uses.hpp).
+// and the mapping of stored use codes (server/portal/uses.hpp).
 #include "fixture.hpp"
-#include "server/portal_uses.hpp"
+#include "server/portal/uses.hpp"
 
 using namespace cadastre::test;
 using namespace cadastre;

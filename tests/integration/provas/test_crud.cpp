@@ -3,7 +3,7 @@
 #include <libpq-fe.h>
 
 #include "fixture.hpp"
-#include "store/demo_provas.hpp"
+#include "demo/provas.hpp"
 #include "store/migrate.hpp"
 
 using namespace cadastre::test;

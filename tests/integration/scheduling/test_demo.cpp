@@ -3,7 +3,7 @@
 #include <libpq-fe.h>
 
 #include "fixture.hpp"
-#include "store/demo_agenda.hpp"
+#include "demo/agenda.hpp"
 
 using sched_test::Fixture;
 

@@ -7,8 +7,8 @@
 #include <libpq-fe.h>
 
 #include "desk_fixture.hpp"
-#include "store/demo_agenda.hpp"
-#include "store/demo_service_desk.hpp"
+#include "demo/agenda.hpp"
+#include "demo/service_desk.hpp"
 #include "store/migrate.hpp"
 
 

@@ -8,14 +8,14 @@
 #include <string>
 #include <vector>
 
-#include "store/demo.hpp"
-#include "store/demo_block.hpp"
-#include "store/demo_documents.hpp"
-#include "store/demo_geo.hpp"
-#include "store/demo_names.hpp"
-#include "store/demo_parcel.hpp"
-#include "store/demo_rng.hpp"
-#include "store/demo_tables.hpp"
+#include "demo/demo.hpp"
+#include "demo/block.hpp"
+#include "demo/documents.hpp"
+#include "demo/geo.hpp"
+#include "demo/names.hpp"
+#include "demo/parcel.hpp"
+#include "demo/rng.hpp"
+#include "demo/tables.hpp"
 
 using namespace cadastre::store;
 using namespace cadastre::store::demo;

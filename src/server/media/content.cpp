@@ -1,0 +1,100 @@
+#include "server/media/content.hpp"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "cadastre/error.hpp"
+#include "server/media/layout.hpp"
+
+namespace cadastre::server::media {
+namespace {
+
+struct Format {
+  std::string_view extension, content_type;
+  bool (*matches)(std::string_view bytes);
+};
+
+bool starts(std::string_view b, std::string_view prefix) { return b.substr(0, prefix.size()) == prefix; }
+
+bool png(std::string_view b) { return starts(b, std::string_view("\x89PNG\r\n\x1a\n", 8)); }
+bool jpeg(std::string_view b) { return starts(b, "\xFF\xD8\xFF"); }
+bool gif(std::string_view b) { return starts(b, "GIF87a") || starts(b, "GIF89a"); }
+bool webp(std::string_view b) { return b.size() >= 12 && starts(b, "RIFF") && b.substr(8, 4) == "WEBP"; }
+bool tiff(std::string_view b) { return starts(b, std::string_view("II*\0", 4)) || starts(b, std::string_view("MM\0*", 4)); }
+bool pdf(std::string_view b) { return starts(b, "%PDF-"); }
+// ISO base media file: a first box of type "ftyp".
+bool mp4(std::string_view b) { return b.size() >= 12 && b.substr(4, 4) == "ftyp"; }
+// Text has no signature: valid UTF-8 without NUL (binary files almost always hold a NUL).
+bool text(std::string_view b) {
+  return b.find('\0') == std::string_view::npos && simdjson::validate_utf8(b.data(), b.size());
+}
+
+constexpr std::array kFormats = {
+    Format{".png", "image/png", png},
+    Format{".jpg", "image/jpeg", jpeg},
+    Format{".jpeg", "image/jpeg", jpeg},
+    Format{".gif", "image/gif", gif},
+    Format{".webp", "image/webp", webp},
+    Format{".tif", "image/tiff", tiff},
+    Format{".tiff", "image/tiff", tiff},
+    Format{".pdf", "application/pdf", pdf},
+    Format{".mp4", "video/mp4", mp4},
+    Format{".txt", "text/plain; charset=utf-8", text},
+    Format{".csv", "text/csv; charset=utf-8", text},
+    Format{".json", "application/json; charset=utf-8", text},
+};
+
+const Format* format_of(std::string_view extension) {
+  for (const auto& f : kFormats)
+    if (f.extension == extension) return &f;
+  return nullptr;
+}
+
+}  // namespace
+
+std::string normalize_extension(std::string_view extensao, const std::string& field) {
+  std::string e(extensao);
+  std::transform(e.begin(), e.end(), e.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (!cadastre::media::valid_extension(e))
+    throw Error(errc::invalid_argument, "extensão inválida: use um ponto e até 10 letras ou dígitos (ex.: .png)", field);
+  return e;
+}
+
+std::string check_content(std::string_view extension, std::string_view bytes, const std::vector<std::string>& allowed) {
+  const Format* f = format_of(extension);
+  if (!f || std::find(allowed.begin(), allowed.end(), extension) == allowed.end()) {
+    std::string list;
+    for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+    throw Error(errc::unsupported_media_type,
+                "extensão não aceita: " + std::string(extension) + " (aceitas: " + list + ")", "extensao");
+  }
+  if (!f->matches(bytes))
+    throw Error(errc::unsupported_media_type,
+                "o conteúdo do arquivo não corresponde à extensão " + std::string(extension), "arquivo");
+  return std::string(f->content_type);
+}
+
+std::string content_type_of(std::string_view extension) {
+  const Format* f = format_of(extension);
+  return f ? std::string(f->content_type) : "application/octet-stream";
+}
+
+std::string clean_name(std::string_view nome, const std::string& field) {
+  auto slash = nome.find_last_of("/\\");
+  if (slash != std::string_view::npos) nome = nome.substr(slash + 1);
+  std::string out;
+  for (char c : nome)
+    if (static_cast<unsigned char>(c) >= 0x20 && c != 0x7f) out += c;
+  auto first = out.find_first_not_of(' ');
+  out = first == std::string::npos ? "" : out.substr(first, out.find_last_not_of(' ') - first + 1);
+  if (out.empty()) throw Error(errc::invalid_argument, "informe o nome do arquivo", field);
+  if (out.size() > 255) throw Error(errc::invalid_argument, "nome do arquivo longo demais (máximo 255 bytes)", field);
+  if (!simdjson::validate_utf8(out.data(), out.size()))
+    throw Error(errc::invalid_argument, "o nome do arquivo não é UTF-8 válido", field);
+  return out;
+}
+
+}  // namespace cadastre::server::media

@@ -1,0 +1,44 @@
+#include "server/valuation/profiles.hpp"
+
+#include <soci/soci.h>
+
+#include "cadastre/error.hpp"
+#include "store/sql.hpp"
+
+namespace cadastre::server {
+
+std::shared_ptr<ValuationProfiles> make_valuation_profiles() { return std::make_shared<ValuationProfiles>(); }
+
+std::shared_ptr<const TenantProfile> ValuationProfiles::get(const store::Tenant& tenant, store::Pool& db) {
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = cache_.find(tenant.id); it != cache_.end()) return it->second;
+  }
+  auto row = db.with([](soci::session& s) {
+    return store::fetch(s, store::Sql("select nome, configuracao::text from avaliacao.perfil where ativo"));
+  });
+  auto loaded = std::make_shared<TenantProfile>();
+  if (row.empty()) {
+    loaded->nome = "padrão";
+    loaded->profile = valuation::Profile::default_profile();
+  } else {
+    loaded->nome = row[0][0].value_or("");
+    try {
+      loaded->profile = valuation::Profile::from_json(row[0][1].value_or("{}"));
+    } catch (const Error& e) {
+      throw Error(errc::unprocessable,
+                  "o perfil de avaliação '" + loaded->nome + "' do município é inválido: " + e.what(),
+                  "perfil." + e.field());
+    }
+  }
+  std::lock_guard lock(mutex_);
+  // Two first requests may load at once: the first result stays.
+  return cache_.emplace(tenant.id, std::move(loaded)).first->second;
+}
+
+void ValuationProfiles::invalidate(std::int64_t tenant_id) {
+  std::lock_guard lock(mutex_);
+  cache_.erase(tenant_id);
+}
+
+}  // namespace cadastre::server
