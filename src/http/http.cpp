@@ -50,7 +50,13 @@ std::optional<std::string> Request::bearer_token() const {
 
 std::string error_body(errc code, std::string_view message) {
   JsonWriter w;
-  w.begin_object().key("mensagem").value(message).key("tipo").value("erro").key("codigo").value(code_string(code));
+  w.begin_object()
+      .key("mensagem")
+      .value(message)
+      .key("tipo")
+      .value("erro")
+      .key("codigo")
+      .value(code_string(code));
   w.end_object();
   return std::move(w).str();
 }
@@ -79,6 +85,24 @@ Response Response::no_content() {
 
 Response Response::error(errc code, std::string_view message) {
   return json(error_body(code, message), http_status(code));
+}
+
+std::string_view Access::layer_param() const noexcept {
+  std::string_view l = layer;
+  if (l.size() > 2 && l.front() == '{' && l.back() == '}') return l.substr(1, l.size() - 2);
+  return {};
+}
+
+std::string Access::describe() const {
+  switch (kind) {
+    case Kind::anyone:
+      return {};
+    case Kind::admin:
+      return "administrador do município";
+    case Kind::layer:
+      return std::string(write ? "escrita" : "leitura") + " na camada " + layer;
+  }
+  return {};
 }
 
 }  // namespace cadastre::http

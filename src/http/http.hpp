@@ -1,5 +1,6 @@
 // cadastre_http: the server support shared by cadastre-server, cadastre-gateway and
-// cadastre-platform. Handlers see these plain types; the engine (Boost.Beast) stays inside listener.cpp.
+// cadastre-platform. Handlers see these plain types; the engine (Boost.Beast) stays inside
+// listener.cpp.
 #pragma once
 
 #include <any>
@@ -25,7 +26,9 @@ struct Headers {
   std::vector<std::pair<std::string, std::string>> items;
   const std::string* find(std::string_view name) const;
   void set(std::string name, std::string value);
-  void add(std::string name, std::string value) { items.emplace_back(std::move(name), std::move(value)); }
+  void add(std::string name, std::string value) {
+    items.emplace_back(std::move(name), std::move(value));
+  }
 };
 
 /// One part of a multipart/form-data body.
@@ -40,8 +43,8 @@ struct Request {
   std::vector<std::pair<std::string, std::string>> query;  ///< decoded query fields
   Headers headers;
   std::string body;
-  std::vector<FilePart> files;                 ///< multipart parts, when any
-  std::map<std::string, std::string> params;   ///< path parameters of the matched route
+  std::vector<FilePart> files;                ///< multipart parts, when any
+  std::map<std::string, std::string> params;  ///< path parameters of the matched route
   std::string remote_addr;
   std::string request_id;
   std::string route;   ///< pattern of the matched route (for logs and metrics)
@@ -98,17 +101,52 @@ struct Param {
   std::vector<std::string> values = {};  ///< the accepted values (OpenAPI enum); empty: any
 };
 
-/// One entry of a service's route table: it drives dispatch, auth and the OpenAPI document.
+/// The permission a route requires. The dispatcher checks it (through the route's auth
+/// scheme) before the handler runs, so no handler re-checks it.
+struct Access {
+  enum class Kind {
+    anyone,  ///< whoever the auth scheme accepts
+    layer,   ///< read or write permission on a layer (sections such as "agenda" are layers too)
+    admin,   ///< tenant administrators only
+  };
+  Kind kind = Kind::anyone;
+  /// Kind::layer: the layer's name ("mapoteca"), or "{param}" for the layer a path parameter names.
+  std::string layer;
+  bool write = false;
+
+  /// The path parameter naming the layer ("camada" for "{camada}"); empty for a fixed name.
+  std::string_view layer_param() const noexcept;
+  /// "leitura na camada {camada}", "escrita na camada agenda", "administrador"; empty for anyone.
+  std::string describe() const;
+};
+
+/// Read permission on a layer: a fixed name or "{param}".
+inline Access reads(std::string layer) { return {Access::Kind::layer, std::move(layer), false}; }
+/// Write permission on a layer: a fixed name or "{param}".
+inline Access writes(std::string layer) { return {Access::Kind::layer, std::move(layer), true}; }
+/// Tenant administrators only.
+inline Access admins() { return {Access::Kind::admin, {}, true}; }
+
+/// The request body a route takes.
+struct Body {
+  std::string description;  ///< empty when the route takes no body
+  std::string content_type = "application/json";
+};
+
+/// One entry of a service's route table: it drives dispatch, auth, permission, parameter
+/// checks and the OpenAPI document. Write entries with designated initializers:
+///   {.method = "GET", .pattern = "/x/{municipio}/", .auth = "bearer", .access = reads("x"),
+///    .tag = "X", .summary = "...", .params = {...}, .handler = ...}
 struct Route {
   std::string method;   ///< GET, POST, PUT, DELETE, PATCH
   std::string pattern;  ///< "/geo/{municipio}/{camada}/"; a last segment "{name*}" takes the rest
   std::string auth;     ///< auth scheme name registered with the server ("none" for public)
+  Access access = {};   ///< the permission the caller needs (checked by the auth scheme)
   std::string tag;      ///< OpenAPI tag (section of the spec)
   std::string summary;
-  std::vector<Param> params;
-  std::string request_body;  ///< description of the body; empty when the route takes none
-  std::string request_content_type = "application/json";
-  std::string response_content_type = "application/json";
+  std::vector<Param> params = {};
+  Body body = {};
+  std::string answers = "application/json";  ///< content type of the answer
   Handler handler;
 };
 

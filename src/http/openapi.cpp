@@ -11,7 +11,8 @@ namespace cadastre::http {
 namespace {
 
 std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
 }
 
@@ -47,9 +48,16 @@ std::string operation_id(const Route& r) {
 }
 
 void parameter(JsonWriter& w, const Param& p) {
-  w.begin_object().key("name").value(p.name).key("in").value(p.in).key("required").value(p.required);
+  w.begin_object()
+      .key("name")
+      .value(p.name)
+      .key("in")
+      .value(p.in)
+      .key("required")
+      .value(p.required);
   w.key("schema").begin_object().key("type").value(p.type);
-  if (p.type == "object") w.key("additionalProperties").begin_object().key("type").value("string").end_object();
+  if (p.type == "object")
+    w.key("additionalProperties").begin_object().key("type").value("string").end_object();
   if (!p.values.empty()) {
     w.key("enum").begin_array();
     for (const auto& v : p.values) w.value(v);
@@ -65,8 +73,18 @@ void parameter(JsonWriter& w, const Param& p) {
 void error_responses(JsonWriter& w, const Route& r) {
   auto ref = [&](const char* status, const char* text) {
     w.key(status).begin_object().key("description").value(text);
-    w.key("content").begin_object().key("application/json").begin_object().key("schema").begin_object();
-    w.key("$ref").value("#/components/schemas/Erro").end_object().end_object().end_object().end_object();
+    w.key("content")
+        .begin_object()
+        .key("application/json")
+        .begin_object()
+        .key("schema")
+        .begin_object();
+    w.key("$ref")
+        .value("#/components/schemas/Erro")
+        .end_object()
+        .end_object()
+        .end_object()
+        .end_object();
   };
   ref("400", "entrada inválida");
   if (r.auth != "none") {
@@ -101,28 +119,51 @@ std::string Server::openapi() const {
     for (const Route* r : routes) {
       w.key(lower(r->method)).begin_object();
       w.key("operationId").value(operation_id(*r)).key("summary").value(r->summary);
+      // The permission comes from the route table, the same entry the dispatcher enforces.
+      if (std::string needs = r->access.describe(); !needs.empty()) {
+        w.key("description").value("Permissão: " + needs + ".");
+        w.key("x-permissao").value(needs);
+      }
       if (!r->tag.empty()) w.key("tags").begin_array().value(r->tag).end_array();
       w.key("security").begin_array();
       if (r->auth != "none") w.begin_object().key(r->auth).begin_array().end_array().end_object();
       w.end_array();
       w.key("parameters").begin_array();
       for (const auto& [name, rest] : path_params(r->pattern)) {
-        w.begin_object().key("name").value(name).key("in").value("path").key("required").value(true);
+        w.begin_object()
+            .key("name")
+            .value(name)
+            .key("in")
+            .value("path")
+            .key("required")
+            .value(true);
         w.key("schema").begin_object().key("type").value("string").end_object();
         if (rest) w.key("description").value("restante do caminho (pode conter '/')");
         w.end_object();
       }
       for (const auto& p : r->params) parameter(w, p);
       w.end_array();
-      if (!r->request_body.empty()) {
-        w.key("requestBody").begin_object().key("required").value(true).key("description").value(r->request_body);
-        w.key("content").begin_object().key(r->request_content_type).begin_object().key("schema").begin_object();
-        w.key("type").value(r->request_content_type == "application/json" ? "object" : "string").end_object();
+      if (!r->body.description.empty()) {
+        w.key("requestBody")
+            .begin_object()
+            .key("required")
+            .value(true)
+            .key("description")
+            .value(r->body.description);
+        w.key("content")
+            .begin_object()
+            .key(r->body.content_type)
+            .begin_object()
+            .key("schema")
+            .begin_object();
+        w.key("type")
+            .value(r->body.content_type == "application/json" ? "object" : "string")
+            .end_object();
         w.end_object().end_object().end_object();
       }
       w.key("responses").begin_object();
       w.key("200").begin_object().key("description").value("sucesso");
-      w.key("content").begin_object().key(r->response_content_type).begin_object().end_object().end_object();
+      w.key("content").begin_object().key(r->answers).begin_object().end_object().end_object();
       w.end_object();
       error_responses(w, *r);
       w.end_object();
@@ -137,7 +178,15 @@ std::string Server::openapi() const {
   w.key("required").begin_array().value("mensagem").value("tipo").value("codigo").end_array();
   w.key("properties").begin_object();
   w.key("mensagem").begin_object().key("type").value("string").end_object();
-  w.key("tipo").begin_object().key("type").value("string").key("enum").begin_array().value("erro").end_array().end_object();
+  w.key("tipo")
+      .begin_object()
+      .key("type")
+      .value("string")
+      .key("enum")
+      .begin_array()
+      .value("erro")
+      .end_array()
+      .end_object();
   w.key("codigo").begin_object().key("type").value("string").end_object();
   w.end_object().end_object().end_object();
   w.key("securitySchemes").begin_object();

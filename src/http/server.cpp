@@ -26,24 +26,28 @@ std::string new_request_id() {
 
 // Accept a caller's request id only if it is short and plain, so it is safe in logs.
 bool acceptable_request_id(const std::string& id) {
-  return !id.empty() && id.size() <= 128 &&
-         std::all_of(id.begin(), id.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'; });
+  return !id.empty() && id.size() <= 128 && std::all_of(id.begin(), id.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+  });
 }
 
 std::string utc_now_iso() {
   auto now = std::chrono::system_clock::now();
   auto t = std::chrono::system_clock::to_time_t(now);
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
   std::tm tm{};
   gmtime_r(&t, &tm);
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms));
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
+                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms));
   return buf;
 }
 
-const char* kAllowHeaders = "Authorization, Content-Type, X-Auth-Token, X-Tn-Token, X-Request-Id, X-Origin, If-None-Match";
-const char* kExposeHeaders = "ETag, X-Request-Id, X-Target-URL, Retry-After, Location, Content-Disposition";
+const char* kAllowHeaders =
+    "Authorization, Content-Type, X-Auth-Token, X-Tn-Token, X-Request-Id, X-Origin, If-None-Match";
+const char* kExposeHeaders =
+    "ETag, X-Request-Id, X-Target-URL, Retry-After, Location, Content-Disposition";
 
 }  // namespace
 
@@ -53,15 +57,36 @@ struct Server::Impl {
 };
 
 Server::Server(ServiceInfo info, ServerOptions options)
-    : impl_(std::make_unique<Impl>()), info_(std::move(info)), options_(std::move(options)), metrics_(info_.metrics_prefix) {
+    : impl_(std::make_unique<Impl>()),
+      info_(std::move(info)),
+      options_(std::move(options)),
+      metrics_(info_.metrics_prefix) {
   add_auth_scheme({"none", "", [](Request&, const Route&) {}});
-  add({"GET", info_.openapi_path, "none", "Documentação", "Contrato OpenAPI 3 deste serviço", {}, {}, "application/json",
-       "application/json", [this](Request&) { return Response::json(openapi()); }});
-  add({"GET", "/docs", "none", "Documentação", "Página interativa do contrato (funciona sem internet)", {}, {},
-       "application/json", "text/html",
-       [this](Request&) { return Response::text(docs_page(info_.title, info_.openapi_path), "text/html; charset=utf-8"); }});
-  add({"GET", "/metrics", "none", "Operação", "Métricas no formato de texto do Prometheus", {}, {}, "application/json",
-       "text/plain", [this](Request&) { return Response::text(metrics_.render(), "text/plain; version=0.0.4"); }});
+  add({.method = "GET",
+       .pattern = info_.openapi_path,
+       .auth = "none",
+       .tag = "Documentação",
+       .summary = "Contrato OpenAPI 3 deste serviço",
+       .handler = [this](Request&) { return Response::json(openapi()); }});
+  add({.method = "GET",
+       .pattern = "/docs",
+       .auth = "none",
+       .tag = "Documentação",
+       .summary = "Página interativa do contrato (funciona sem internet)",
+       .answers = "text/html",
+       .handler = [this](Request&) {
+         return Response::text(docs_page(info_.title, info_.openapi_path),
+                               "text/html; charset=utf-8");
+       }});
+  add({.method = "GET",
+       .pattern = "/metrics",
+       .auth = "none",
+       .tag = "Operação",
+       .summary = "Métricas no formato de texto do Prometheus",
+       .answers = "text/plain",
+       .handler = [this](Request&) {
+         return Response::text(metrics_.render(), "text/plain; version=0.0.4");
+       }});
 }
 
 Server::~Server() { stop(); }
@@ -69,15 +94,24 @@ Server::~Server() { stop(); }
 void Server::add_auth_scheme(AuthScheme scheme) { schemes_.push_back(std::move(scheme)); }
 
 void Server::add(Route route) {
-  bool known = std::any_of(schemes_.begin(), schemes_.end(), [&](const AuthScheme& s) { return s.name == route.auth; });
-  if (!known) throw std::invalid_argument("unknown auth scheme '" + route.auth + "' for " + route.pattern);
+  bool known = std::any_of(schemes_.begin(), schemes_.end(),
+                           [&](const AuthScheme& s) { return s.name == route.auth; });
+  if (!known)
+    throw std::invalid_argument("unknown auth scheme '" + route.auth + "' for " + route.pattern);
+  if (route.auth == "none" && route.access.kind != Access::Kind::anyone)
+    throw std::invalid_argument("a public route cannot require a permission: " + route.pattern);
+  if (auto p = route.access.layer_param();
+      !p.empty() && route.pattern.find("{" + std::string(p) + "}") == std::string::npos)
+    throw std::invalid_argument("the permission names {" + std::string(p) + "}, absent from " +
+                                route.pattern);
   router_.add(std::move(route));
 }
 
 Response Server::handle(Request& req) {
   auto started = std::chrono::steady_clock::now();
   const std::string* incoming_id = req.header("X-Request-Id");
-  req.request_id = incoming_id && acceptable_request_id(*incoming_id) ? *incoming_id : new_request_id();
+  req.request_id =
+      incoming_id && acceptable_request_id(*incoming_id) ? *incoming_id : new_request_id();
 
   Response res;
   Router::Match m;
@@ -89,7 +123,9 @@ Response Server::handle(Request& req) {
         res = Response::error(errc::route_not_found, "rota não encontrada: " + req.path);
       } else {
         // The methods a browser may use on this path.
-        auto probe = [&](const char* method) { return router_.match(method, req.path).route != nullptr; };
+        auto probe = [&](const char* method) {
+          return router_.match(method, req.path).route != nullptr;
+        };
         std::string allow = "OPTIONS";
         for (const char* method : {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"})
           if (probe(method)) allow = allow + ", " + method;
@@ -103,11 +139,13 @@ Response Server::handle(Request& req) {
     } else if (!m.route) {
       req.route = "unmatched";
       if (m.allowed.empty()) {
-        res = Response::error(errc::route_not_found, "rota não encontrada: " + req.method + " " + req.path);
+        res = Response::error(errc::route_not_found,
+                              "rota não encontrada: " + req.method + " " + req.path);
       } else {
         std::string allow;
         for (const auto& a : m.allowed) allow += (allow.empty() ? "" : ", ") + a;
-        res = Response::error(errc::method_not_allowed, "método " + req.method + " não permitido; use " + allow);
+        res = Response::error(errc::method_not_allowed,
+                              "método " + req.method + " não permitido; use " + allow);
         res.headers.set("Allow", allow);
       }
     } else {
@@ -126,8 +164,8 @@ Response Server::handle(Request& req) {
       res.headers.set("WWW-Authenticate", "Bearer");
   } catch (const std::exception& e) {
     res = Response::error(errc::internal, "erro interno; informe o X-Request-Id " + req.request_id);
-    write_log("{\"level\":\"error\",\"request_id\":" + json_quote(req.request_id) + ",\"route\":" +
-              json_quote(req.route) + ",\"error\":" + json_quote(e.what()) + "}");
+    write_log("{\"level\":\"error\",\"request_id\":" + json_quote(req.request_id) +
+              ",\"route\":" + json_quote(req.route) + ",\"error\":" + json_quote(e.what()) + "}");
   }
 
   // CORS: tokens travel in headers and no cookies are used, so allowing any origin is safe.
@@ -143,13 +181,30 @@ Response Server::handle(Request& req) {
   res.headers.set("X-Request-Id", req.request_id);
   if (options_.finalize) options_.finalize(req, res);
 
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   metrics_.observe(req.method, req.route, res.status, seconds);
   if (options_.access_log) {
     JsonWriter w;
-    w.begin_object().key("ts").value(utc_now_iso()).key("method").value(req.method).key("path").value(req.path);
-    w.key("route").value(req.route).key("status").value(res.status).key("ms").value(seconds * 1000.0);
-    w.key("tenant").value(req.tenant).key("request_id").value(req.request_id).key("remote").value(req.remote_addr);
+    w.begin_object()
+        .key("ts")
+        .value(utc_now_iso())
+        .key("method")
+        .value(req.method)
+        .key("path")
+        .value(req.path);
+    w.key("route")
+        .value(req.route)
+        .key("status")
+        .value(res.status)
+        .key("ms")
+        .value(seconds * 1000.0);
+    w.key("tenant")
+        .value(req.tenant)
+        .key("request_id")
+        .value(req.request_id)
+        .key("remote")
+        .value(req.remote_addr);
     w.end_object();
     write_log(w.str());
   }
@@ -163,7 +218,8 @@ void Server::write_log(const std::string& line) {
 
 bool Server::bind() {
   // What the engine refuses itself gets the headers every answer of the service carries.
-  auto refuse = [this](int status, errc code, const std::string& message, const std::string& remote) {
+  auto refuse = [this](int status, errc code, const std::string& message,
+                       const std::string& remote) {
     Response res = Response::error(code, message);
     res.status = status;
     if (code == errc::unavailable) res.headers.set("Retry-After", "1");
@@ -174,13 +230,26 @@ bool Server::bind() {
     metrics_.observe("-", "recusada", status, 0.0);
     if (options_.access_log) {
       JsonWriter w;
-      w.begin_object().key("ts").value(utc_now_iso()).key("route").value("recusada").key("status").value(status);
-      w.key("erro").value(message).key("request_id").value(id).key("remote").value(remote).end_object();
+      w.begin_object()
+          .key("ts")
+          .value(utc_now_iso())
+          .key("route")
+          .value("recusada")
+          .key("status")
+          .value(status);
+      w.key("erro")
+          .value(message)
+          .key("request_id")
+          .value(id)
+          .key("remote")
+          .value(remote)
+          .end_object();
       write_log(w.str());
     }
     return res;
   };
-  impl_->listener.emplace(options_, [this](Request& req) { return handle(req); }, refuse);
+  impl_->listener.emplace(
+      options_, [this](Request& req) { return handle(req); }, refuse);
   if (!impl_->listener->bind()) {
     impl_->listener.reset();
     return false;
@@ -199,6 +268,8 @@ void Server::stop() {
 
 bool Server::running() const noexcept { return impl_->listener && impl_->listener->running(); }
 
-std::string Server::base_url() const { return "http://" + options_.host + ":" + std::to_string(port_); }
+std::string Server::base_url() const {
+  return "http://" + options_.host + ":" + std::to_string(port_);
+}
 
 }  // namespace cadastre::http

@@ -4,12 +4,6 @@
 
 namespace cadastre::server {
 
-const Context& context(const http::Request& req) {
-  const auto* c = std::any_cast<Context>(&req.auth);
-  if (!c) throw Error(errc::internal, "rota sem contexto de autenticação");
-  return *c;
-}
-
 App::App(AppOptions options) : options_(std::move(options)) {
   store::PoolOptions platform = options_.pool;
   platform.dsn = options_.platform_dsn;
@@ -20,14 +14,16 @@ App::App(AppOptions options) : options_(std::move(options)) {
   tenant.application_name = "cadastre-server";
   tenants_ = std::make_unique<store::TenantPools>(tenant);
 
-  http::ServiceInfo info{"cadastre-server", "0.1.0",
-                         "API do cadastro territorial multimunicipal: camadas, buscas, consultas geoespaciais, "
-                         "mídia, domínios, avaliação, agendamento e vistorias.",
-                         "/openapi.json", "cadastre"};
+  http::ServiceInfo info{
+      "cadastre-server", "0.1.0",
+      "API do cadastro territorial multimunicipal: camadas, buscas, consultas geoespaciais, "
+      "mídia, domínios, avaliação, agendamento e vistorias.",
+      "/openapi.json", "cadastre"};
   server_ = std::make_unique<http::Server>(info, options_.http);
   server_->metrics().add_provider([this](std::string& out) {
     auto line = [&](const std::string& name, const std::string& pool, double v) {
-      out += "cadastre_db_pool_" + name + "{pool=\"" + http::prom_label(pool) + "\"} " + std::to_string(v) + "\n";
+      out += "cadastre_db_pool_" + name + "{pool=\"" + http::prom_label(pool) + "\"} " +
+             std::to_string(v) + "\n";
     };
     auto emit = [&](const std::string& pool, const store::PoolStats& s) {
       line("size", pool, static_cast<double>(s.size));
@@ -73,7 +69,8 @@ bool App::start() {
   if (!server_->bind()) return false;
   thread_ = std::thread([this] { server_->serve(); });
   // listen_after_bind() flips is_running shortly after the thread starts.
-  for (int i = 0; i < 500 && !server_->running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  for (int i = 0; i < 500 && !server_->running(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
   return server_->running();
 }
 

@@ -10,6 +10,7 @@
 
 #include "http/server.hpp"
 #include "server/ldap/options.hpp"
+#include "service/scope.hpp"
 #include "store/catalog.hpp"
 #include "store/identity.hpp"
 #include "store/pool.hpp"
@@ -21,32 +22,29 @@ namespace cadastre::server {
 /// http.payload_max must admit the base64 form of max_bytes (4/3 of it plus the JSON
 /// around): cadastre-server's main() raises it accordingly.
 struct MediaOptions {
-  std::string root = "var/midia";                  ///< storage root (created when missing)
-  std::size_t max_bytes = std::size_t{25} << 20;   ///< largest file of the credentialed routes (413 beyond)
-  std::size_t public_max_bytes = std::size_t{5} << 20;  ///< largest file of POST /midia/storage (no credential)
+  std::string root = "var/midia";  ///< storage root (created when missing)
+  std::size_t max_bytes = std::size_t{25}
+                          << 20;  ///< largest file of the credentialed routes (413 beyond)
+  std::size_t public_max_bytes = std::size_t{5}
+                                 << 20;  ///< largest file of POST /midia/storage (no credential)
   /// Accepted extensions (lowercase, leading dot); each is checked against the content.
-  std::vector<std::string> extensions = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".tif", ".tiff",
-                                         ".pdf", ".mp4", ".txt", ".csv", ".json"};
+  std::vector<std::string> extensions = {".png",  ".jpg", ".jpeg", ".gif", ".webp", ".tif",
+                                         ".tiff", ".pdf", ".mp4",  ".txt", ".csv",  ".json"};
 };
 
 struct AppOptions {
-  std::string platform_dsn;        ///< identity store (platform database)
+  std::string platform_dsn;  ///< identity store (platform database)
   http::ServerOptions http;
-  store::PoolOptions pool;         ///< size and timeouts of every pool (dsn ignored)
+  store::PoolOptions pool;  ///< size and timeouts of every pool (dsn ignored)
   std::chrono::milliseconds token_ttl{5000};
-  LdapOptions ldap;                ///< directory for POST /ldap/login/ (empty uri: disabled)
+  LdapOptions ldap;  ///< directory for POST /ldap/login/ (empty uri: disabled)
   MediaOptions media;
 };
 
-/// What the main bearer scheme establishes for a request (in Request::auth).
-struct Context {
-  store::Principal user;
-  store::Tenant tenant;        ///< the tenant of {municipio}, or the user's own
-  store::Pool* db = nullptr;   ///< that tenant's database pool
-};
-
-/// The context of an authenticated request (throws if the route had no main bearer auth).
-const Context& context(const http::Request& req);
+/// What the main bearer scheme establishes for a request (service/scope.hpp).
+using Context = service::Scope;
+/// The scope of an authenticated request (500 when the route had no bearer auth).
+inline const Context& context(const http::Request& req) { return service::scope(req); }
 
 class ValuationProfiles;  // server/valuation/profiles.hpp: the tenants' valuation profiles
 std::shared_ptr<ValuationProfiles> make_valuation_profiles();

@@ -1,6 +1,7 @@
 // Auth schemes of cadastre-server. The main bearer scheme is the single place where
 // tenancy is enforced: {municipio} must name an active tenant and the caller's token
 // must belong to it (administrators included: an admin administers their own tenant).
+// It is also where the route's permission (Route::access) is enforced.
 #include "cadastre/error.hpp"
 #include "server/app.hpp"
 
@@ -9,7 +10,8 @@ namespace {
 
 store::Principal authenticate(App& app, const http::Request& req) {
   auto token = req.bearer_token();
-  if (!token) throw Error(errc::unauthenticated, "credencial ausente: envie Authorization: Bearer <token>");
+  if (!token)
+    throw Error(errc::unauthenticated, "credencial ausente: envie Authorization: Bearer <token>");
   auto user = app.identity().authenticate(*token);
   if (!user) throw Error(errc::unauthenticated, "credencial inválida ou expirada");
   return *user;
@@ -19,25 +21,28 @@ store::Principal authenticate(App& app, const http::Request& req) {
 
 void add_auth_schemes(App& app) {
   app.server().add_auth_scheme(
-      {"bearer", R"({"type":"http","scheme":"bearer","description":"auth_token emitido pela plataforma de identidade"})",
-       [&app](http::Request& req, const http::Route&) {
-         Context ctx;
-         ctx.user = authenticate(app, req);
+      {"bearer",
+       R"({"type":"http","scheme":"bearer","description":"auth_token emitido pela plataforma de identidade"})",
+       [&app](http::Request& req, const http::Route& route) {
+         store::Principal user = authenticate(app, req);
          const std::string& slug = req.param("municipio");
          std::optional<store::Tenant> tenant;
          if (!slug.empty()) {
            tenant = app.identity().tenant(slug);
-           if (!tenant || !tenant->ativo) throw Error(errc::tenant_forbidden, "município desconhecido ou inativo: " + slug);
-           if (tenant->id != ctx.user.tenant_id)
+           if (!tenant || !tenant->ativo)
+             throw Error(errc::tenant_forbidden, "município desconhecido ou inativo: " + slug);
+           if (tenant->id != user.tenant_id)
              throw Error(errc::tenant_forbidden, "a credencial não pertence ao município " + slug);
          } else {
-           tenant = app.identity().tenant(ctx.user.tenant_slug);
+           tenant = app.identity().tenant(user.tenant_slug);
            if (!tenant) throw Error(errc::tenant_forbidden, "município da credencial inativo");
          }
-         ctx.tenant = std::move(*tenant);
-         ctx.db = &app.tenants().pool(ctx.tenant);
-         req.tenant = ctx.tenant.slug;
-         req.auth = std::move(ctx);
+         store::Pool& pool = app.tenants().pool(*tenant);
+         req.tenant = tenant->slug;
+         service::Scope scope(std::move(user), std::move(*tenant), pool, app.identity(),
+                              app.catalogs());
+         scope.enforce(route.access, req);  // the route table's permission, before any handler
+         req.auth = std::move(scope);
        }});
 }
 

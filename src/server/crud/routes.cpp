@@ -7,8 +7,8 @@
 #include "cadastre/json.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
-#include "service/geojson.hpp"
 #include "server/layer_access.hpp"
+#include "service/geojson.hpp"
 #include "store/features.hpp"
 #include "store/records.hpp"
 #include "store/sql.hpp"
@@ -78,7 +78,9 @@ simdjson::dom::array batch_rows(simdjson::dom::element body) {
   auto obj = jsonin::as_object(body, "corpo");
   simdjson::dom::element e;
   if (!obj["registros"].get(e) || !obj["features"].get(e)) return jsonin::as_array(e, "registros");
-  throw Error(errc::invalid_argument, "o lote deve ser uma lista, {\"registros\": [...]} ou uma FeatureCollection", "corpo");
+  throw Error(errc::invalid_argument,
+              "o lote deve ser uma lista, {\"registros\": [...]} ou uma FeatureCollection",
+              "corpo");
 }
 
 struct RowOutcome {
@@ -95,7 +97,8 @@ Response batch(App& app, Request& req, bool updating) {
   auto rows = batch_rows(jsonin::parse(parser, req.body));
   if (rows.size() == 0) throw Error(errc::invalid_argument, "o lote está vazio", "registros");
   if (rows.size() > kMaxBatch)
-    throw Error(errc::payload_too_large, "no máximo " + std::to_string(kMaxBatch) + " registros por lote", "registros");
+    throw Error(errc::payload_too_large,
+                "no máximo " + std::to_string(kMaxBatch) + " registros por lote", "registros");
   const Context& ctx = context(req);
   std::vector<RowOutcome> outcomes(rows.size());
   std::optional<std::size_t> first_error;
@@ -111,7 +114,8 @@ Response batch(App& app, Request& req, bool updating) {
       try {
         auto in = store::parse_record_element(*layer, &row, where);
         if (updating && in.id) record_id(*layer, *in.id);
-        auto w = updating ? store::update_record(s, *layer, in, ctx.user) : store::insert_record(s, *layer, in, ctx.user);
+        auto w = updating ? store::update_record(s, *layer, in, ctx.user)
+                          : store::insert_record(s, *layer, in, ctx.user);
         o.status = updating ? "atualizado" : "criado";
         o.id = w.id;
         s << "release savepoint linha";
@@ -129,16 +133,19 @@ Response batch(App& app, Request& req, bool updating) {
       }
       ++i;
     }
-    if (first_error) tx.rollback();
-    else tx.commit();
+    if (first_error)
+      tx.rollback();
+    else
+      tx.commit();
   });
 
   JsonWriter w;
   w.begin_object();
   if (first_error) {
     const Error& e = *outcomes[*first_error].error;
-    w.key("mensagem").value("linha " + std::to_string(*first_error + 1) + ": " + e.what() +
-                            " (nada foi gravado)");
+    w.key("mensagem")
+        .value("linha " + std::to_string(*first_error + 1) + ": " + e.what() +
+               " (nada foi gravado)");
     w.key("tipo").value("erro").key("codigo").value(code_string(e.code()));
     w.key("linha").value(static_cast<std::int64_t>(*first_error + 1));
   } else {
@@ -157,7 +164,8 @@ Response batch(App& app, Request& req, bool updating) {
     w.end_object();
   }
   w.end_array().end_object();
-  int status = first_error ? http_status(outcomes[*first_error].error->code()) : (updating ? 200 : 201);
+  int status =
+      first_error ? http_status(outcomes[*first_error].error->code()) : (updating ? 200 : 201);
   return Response::json(std::move(w).str(), status);
 }
 
@@ -171,7 +179,8 @@ void check_image_link(const std::string& body) {
   bool media = url->rfind("/midia/get?file_url=", 0) == 0;
   bool web = url->rfind("https://", 0) == 0 || url->rfind("http://", 0) == 0;
   if (!media && !web)
-    throw Error(errc::invalid_argument, "url deve ser um link do acervo (/midia/get?file_url=...) ou http(s)", "url");
+    throw Error(errc::invalid_argument,
+                "url deve ser um link do acervo (/midia/get?file_url=...) ou http(s)", "url");
 }
 
 Response profiles(App& app, Request& req) {
@@ -182,7 +191,8 @@ Response profiles(App& app, Request& req) {
   store::Sql sql;
   store::append_feature_page(sql, fq);
   auto rows = context(req).db->with([&](soci::session& s) { return store::fetch(s, sql); });
-  return feature_collection(req, rows.at(0)[0].value_or("[]"), std::stoll(rows.at(0)[1].value_or("0")), fq.paging);
+  return feature_collection(req, rows.at(0)[0].value_or("[]"),
+                            std::stoll(rows.at(0)[1].value_or("0")), fq.paging);
 }
 
 }  // namespace
@@ -190,41 +200,80 @@ Response profiles(App& app, Request& req) {
 void add_crud_routes(App& app) {
   auto& srv = app.server();
   const std::string tag = "CRUD cadastral";
-  srv.add(http::Route{"POST", "/crud/{municipio}/{camada}/", "bearer", tag,
-                                          "Cria um registro (JSON; geometria GeoJSON em lon/lat, validada)", {},
-                                          "registro: objeto de campos ou Feature GeoJSON", "application/json",
-                                          kGeoJson, [&app](Request& r) { return create(app, r, r.param("camada")); }});
-  srv.add({"PUT", "/crud/{municipio}/{camada}/", "bearer", tag, "Atualiza os campos enviados; o corpo precisa de id", {},
-           "registro com id e os campos a alterar", "application/json", kGeoJson,
-           [&app](Request& r) { return update(app, r, r.param("camada")); }});
-  srv.add({"DELETE", "/crud/{municipio}/{camada}/", "bearer", tag,
-           "Remove o registro e suas relações principais (lote → unidades, proprietários, edificações)",
-           {{"id", "query", "string", true, "id do registro"}}, {}, "application/json", "application/json",
-           [&app](Request& r) { return remove(app, r); }});
-  srv.add({"POST", "/crud/{municipio}/{camada}/import/", "bearer", tag,
-           "Importação em lote: tudo ou nada, com o resultado de cada linha e a primeira linha com erro", {},
-           "lista de registros, {\"registros\": [...]} ou FeatureCollection (até 10.000)", "application/json",
-           "application/json", [&app](Request& r) { return batch(app, r, false); }});
-  srv.add({"PUT", "/crud/{municipio}/{camada}/update/", "bearer", tag,
-           "Atualização em lote: tudo ou nada, com o resultado de cada linha", {},
-           "lista de registros com id (até 10.000)", "application/json", "application/json",
-           [&app](Request& r) { return batch(app, r, true); }});
-  srv.add({"POST", "/crud/{municipio}/geo_image/save/", "bearer", tag,
-           "Salva uma imagem georreferenciada: link do arquivo e polígono de cobertura", {},
-           "{nome, url, capturado_em?, resolucao_m?, metadados?, geometry: Polygon}", "application/json", kGeoJson,
-           [&app](Request& r) {
+  srv.add(http::Route{.method = "POST",
+                      .pattern = "/crud/{municipio}/{camada}/",
+                      .auth = "bearer",
+                      .tag = tag,
+                      .summary = "Cria um registro (JSON; geometria GeoJSON em lon/lat, validada)",
+                      .body = {.description = "registro: objeto de campos ou Feature GeoJSON"},
+                      .answers = kGeoJson,
+                      .handler = [&app](Request& r) { return create(app, r, r.param("camada")); }});
+  srv.add({.method = "PUT",
+           .pattern = "/crud/{municipio}/{camada}/",
+           .auth = "bearer",
+           .tag = tag,
+           .summary = "Atualiza os campos enviados; o corpo precisa de id",
+           .body = {.description = "registro com id e os campos a alterar"},
+           .answers = kGeoJson,
+           .handler = [&app](Request& r) { return update(app, r, r.param("camada")); }});
+  srv.add({.method = "DELETE",
+           .pattern = "/crud/{municipio}/{camada}/",
+           .auth = "bearer",
+           .tag = tag,
+           .summary = "Remove o registro e suas relações principais (lote → unidades, "
+                      "proprietários, edificações)",
+           .params = {{"id", "query", "string", true, "id do registro"}},
+           .handler = [&app](Request& r) { return remove(app, r); }});
+  srv.add(
+      {.method = "POST",
+       .pattern = "/crud/{municipio}/{camada}/import/",
+       .auth = "bearer",
+       .tag = tag,
+       .summary = "Importação em lote: tudo ou nada, com o resultado de cada linha e a primeira "
+                  "linha com erro",
+       .body = {.description =
+                    "lista de registros, {\"registros\": [...]} ou FeatureCollection (até 10.000)"},
+       .handler = [&app](Request& r) { return batch(app, r, false); }});
+  srv.add({.method = "PUT",
+           .pattern = "/crud/{municipio}/{camada}/update/",
+           .auth = "bearer",
+           .tag = tag,
+           .summary = "Atualização em lote: tudo ou nada, com o resultado de cada linha",
+           .body = {.description = "lista de registros com id (até 10.000)"},
+           .handler = [&app](Request& r) { return batch(app, r, true); }});
+  srv.add({.method = "POST",
+           .pattern = "/crud/{municipio}/geo_image/save/",
+           .auth = "bearer",
+           .tag = tag,
+           .summary = "Salva uma imagem georreferenciada: link do arquivo e polígono de cobertura",
+           .body = {.description =
+                        "{nome, url, capturado_em?, resolucao_m?, metadados?, geometry: Polygon}"},
+           .answers = kGeoJson,
+           .handler = [&app](Request& r) {
              check_image_link(r.body);
              return create(app, r, "geo_image");
            }});
-  srv.add({"PUT", "/crud/{municipio}/geo_image/update/", "bearer", tag, "Atualiza uma imagem georreferenciada", {},
-           "{id, campos a alterar}", "application/json", kGeoJson, [&app](Request& r) {
+  srv.add({.method = "PUT",
+           .pattern = "/crud/{municipio}/geo_image/update/",
+           .auth = "bearer",
+           .tag = tag,
+           .summary = "Atualiza uma imagem georreferenciada",
+           .body = {.description = "{id, campos a alterar}"},
+           .answers = kGeoJson,
+           .handler = [&app](Request& r) {
              check_image_link(r.body);
              return update(app, r, "geo_image");
            }});
-  srv.add({"GET", "/crud/{municipio}/perfis/", "bearer", tag,
-           "Amostras de perfis LIDAR (perfil, sequência, distância, cota), paginadas; filtro perfil=N",
-           with_paging_and_bbox({{"perfil", "query", "integer", false, "número do perfil"}}),
-           {}, "application/json", kGeoJson, [&app](Request& r) { return profiles(app, r); }});
+  srv.add(
+      {.method = "GET",
+       .pattern = "/crud/{municipio}/perfis/",
+       .auth = "bearer",
+       .tag = tag,
+       .summary = "Amostras de perfis LIDAR (perfil, sequência, distância, cota), paginadas; "
+                  "filtro perfil=N",
+       .params = with_paging_and_bbox({{"perfil", "query", "integer", false, "número do perfil"}}),
+       .answers = kGeoJson,
+       .handler = [&app](Request& r) { return profiles(app, r); }});
 }
 
 }  // namespace cadastre::server

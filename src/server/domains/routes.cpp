@@ -47,13 +47,16 @@ DomainTable domain_table(App& app, const Request& req, bool write) {
   const std::string& campo = req.param("campo");
   domain::check_table_name(campo);
   const Context& ctx = context(req);
-  if (!store::layer_allowed(app.identity().permissions(ctx.user.user_id), kPermissionLayer, write, ctx.user.admin)) {
-    throw Error(errc::forbidden, std::string("sem permissão de ") + (write ? "escrita" : "leitura") +
+  if (!store::layer_allowed(app.identity().permissions(ctx.user.user_id), kPermissionLayer, write,
+                            ctx.user.admin)) {
+    throw Error(errc::forbidden, std::string("sem permissão de ") +
+                                     (write ? "escrita" : "leitura") +
                                      " nas tabelas de domínio (camada 'dominio')");
   }
   DomainTable t;
   t.catalog = app.catalogs().get(ctx.tenant, *ctx.db, "dominio");
-  if (!t.catalog->find(campo)) t.catalog = app.catalogs().reload(ctx.tenant, *ctx.db, "dominio");  // a new table?
+  if (!t.catalog->find(campo))
+    t.catalog = app.catalogs().reload(ctx.tenant, *ctx.db, "dominio");  // a new table?
   t.layer = t.catalog->find(campo);
   // Only tables shaped as domain tables are served: key id, with codigo and descricao.
   if (!t.layer || t.layer->is_view || t.layer->primary_key != "id" || !t.layer->column("codigo") ||
@@ -76,14 +79,18 @@ store::Value scalar_text(const domain::Scalar& v) {
   return std::visit(
       [](const auto& x) -> store::Value {
         using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, std::monostate>) return std::nullopt;
-        else if constexpr (std::is_same_v<T, bool>) return std::string(x ? "true" : "false");
-        else if constexpr (std::is_same_v<T, std::int64_t>) return std::to_string(x);
+        if constexpr (std::is_same_v<T, std::monostate>)
+          return std::nullopt;
+        else if constexpr (std::is_same_v<T, bool>)
+          return std::string(x ? "true" : "false");
+        else if constexpr (std::is_same_v<T, std::int64_t>)
+          return std::to_string(x);
         else if constexpr (std::is_same_v<T, double>) {
           char buf[40];  // shortest text that reads back as x: 0.9 stays "0.9" in a numeric column
           auto end = std::to_chars(buf, buf + sizeof buf, x).ptr;
           return std::string(buf, end);
-        } else return x;
+        } else
+          return x;
       },
       v);
 }
@@ -92,8 +99,12 @@ store::Value scalar_text(const domain::Scalar& v) {
 const store::Column& extra_column(const DomainTable& t, const std::string& name) {
   query::check_identifier(name, name);
   const store::Column* c = t.layer->column(name);
-  if (!c) throw Error(errc::unknown_field, "a tabela " + t.audit_name + " não tem a coluna '" + name + "'", name);
-  if (c->geometry) throw Error(errc::invalid_argument, "a coluna '" + name + "' não pode ser alterada por aqui", name);
+  if (!c)
+    throw Error(errc::unknown_field,
+                "a tabela " + t.audit_name + " não tem a coluna '" + name + "'", name);
+  if (c->geometry)
+    throw Error(errc::invalid_argument, "a coluna '" + name + "' não pode ser alterada por aqui",
+                name);
   return *c;
 }
 
@@ -102,8 +113,8 @@ using BeforeAfter = std::pair<store::Value, store::Value>;
 
 // Runs `write` and records its audit row in the same transaction; returns the JSON of the
 // row after the write (before it, for a delete).
-std::string audited(const Context& ctx, const DomainTable& t, const std::string& id, store::Operation op,
-                    const std::function<BeforeAfter(soci::session&)>& write) {
+std::string audited(const Context& ctx, const DomainTable& t, const std::string& id,
+                    store::Operation op, const std::function<BeforeAfter(soci::session&)>& write) {
   std::string answer;
   ctx.db->run([&](soci::session& s) {
     store::in_transaction(s, [&] {
@@ -122,12 +133,14 @@ Response list(App& app, Request& req) {
   store::Sql sql("select (select count(*) from ");
   sql << t.layer->qualified() << " t";
   store::append_where(sql, fq);
-  sql << ")::text, (select coalesce(json_agg(to_jsonb(t)), '[]') from (select * from " << t.layer->qualified() << " t";
+  sql << ")::text, (select coalesce(json_agg(to_jsonb(t)), '[]') from (select * from "
+      << t.layer->qualified() << " t";
   store::append_where(sql, fq);
   sql << " order by ";
-  for (const auto& s : fq.sort) sql << "t." << query::quote_identifier(s.field) << (s.descending ? " desc" : " asc") << ", ";
-  sql << "t.codigo, t.id limit " << std::to_string(fq.paging.size) << " offset " << std::to_string(fq.paging.offset)
-      << ") t)::text";
+  for (const auto& s : fq.sort)
+    sql << "t." << query::quote_identifier(s.field) << (s.descending ? " desc" : " asc") << ", ";
+  sql << "t.codigo, t.id limit " << std::to_string(fq.paging.size) << " offset "
+      << std::to_string(fq.paging.offset) << ") t)::text";
   auto rows = context(req).db->with([&](soci::session& s) { return store::fetch(s, sql); });
   JsonWriter w;
   w.begin_object().key("tabela").value(t.layer->name);
@@ -183,7 +196,9 @@ Response update(App& app, Request& req) {
   sql.bind(rec.id) << " returning to_jsonb(t)::text";
   auto row = audited(context(req), t, rec.id, store::Operation::update, [&](soci::session& s) {
     auto before = store::fetch_value(s, read);
-    if (!before) throw Error(errc::not_found, "código '" + rec.id + "' não encontrado em " + t.audit_name, "id");
+    if (!before)
+      throw Error(errc::not_found, "código '" + rec.id + "' não encontrado em " + t.audit_name,
+                  "id");
     return BeforeAfter{before, store::fetch_value(s, sql)};
   });
   return Response::json(std::move(row));
@@ -198,7 +213,8 @@ Response remove(App& app, Request& req) {
   try {
     auto row = audited(context(req), t, id, store::Operation::remove, [&](soci::session& s) {
       auto before = store::fetch_value(s, sql);
-      if (!before) throw Error(errc::not_found, "código '" + id + "' não encontrado em " + t.audit_name, "id");
+      if (!before)
+        throw Error(errc::not_found, "código '" + id + "' não encontrado em " + t.audit_name, "id");
       return BeforeAfter{before, std::nullopt};
     });
     JsonWriter w;
@@ -209,7 +225,8 @@ Response remove(App& app, Request& req) {
     // The only conflict a delete meets: a cadastral record still references the code.
     if (e.code() != errc::conflict) throw;
     throw Error(errc::conflict,
-                "o código '" + id + "' de " + t.audit_name + " ainda é usado por registros do cadastro e não pode ser excluído",
+                "o código '" + id + "' de " + t.audit_name +
+                    " ainda é usado por registros do cadastro e não pode ser excluído",
                 "id");
   }
 }
@@ -219,27 +236,51 @@ Response remove(App& app, Request& req) {
 void add_domain_routes(App& app) {
   auto& srv = app.server();
   const std::string tag = "Domínios";
-  const std::string access_r = " Requer permissão de leitura na camada 'dominio' (regra 'dominio' ou a padrão '*').";
-  const std::string access_w = " Requer permissão de escrita na camada 'dominio' (regra 'dominio' ou a padrão '*'); "
-                               "grava um registro de auditoria.";
-  srv.add({"GET", "/dominio/{municipio}/{campo}", "bearer", tag,
-           "Lista a tabela de domínio {campo} ordenada por codigo: {tabela, total, pagina, limite, registros}; aceita "
-           "filtros campo=valor e paginação. Tabela desconhecida → 404." + access_r,
-           with_paging(), {}, "application/json", "application/json", [&app](Request& r) { return list(app, r); }});
-  srv.add({"POST", "/dominio/{municipio}/{campo}", "bearer", tag,
-           "Cria um código: id e codigo devem ser iguais (400 caso contrário); colunas extras (ex.: fator) precisam "
-           "existir na tabela (400). Código repetido → 409. Responde 201 com o registro." + access_w,
-           {}, "{\"id\": \"...\", \"codigo\": \"...\" (igual a id), \"descricao\": \"...\", demais colunas da tabela}",
-           "application/json", "application/json", [&app](Request& r) { return create(app, r); }});
-  srv.add({"PUT", "/dominio/{municipio}/{campo}/{id}", "bearer", tag,
-           "Altera descricao e colunas extras do código {id} (o código não muda: id/codigo no corpo, se vierem, devem "
-           "ser iguais a {id}). Código inexistente → 404." + access_w,
-           {}, "{\"descricao\": \"...\", demais colunas da tabela}", "application/json", "application/json",
-           [&app](Request& r) { return update(app, r); }});
-  srv.add({"DELETE", "/dominio/{municipio}/{campo}/{id}", "bearer", tag,
-           "Exclui o código {id}; 404 se não existe; 409 (conflito) se ainda é usado por registros do cadastro." +
-               access_w,
-           {}, {}, "application/json", "application/json", [&app](Request& r) { return remove(app, r); }});
+  const std::string access_r =
+      " Requer permissão de leitura na camada 'dominio' (regra 'dominio' ou a padrão '*').";
+  const std::string access_w =
+      " Requer permissão de escrita na camada 'dominio' (regra 'dominio' ou a padrão '*'); "
+      "grava um registro de auditoria.";
+  srv.add({.method = "GET",
+           .pattern = "/dominio/{municipio}/{campo}",
+           .auth = "bearer",
+           .tag = tag,
+           .summary = "Lista a tabela de domínio {campo} ordenada por codigo: {tabela, total, "
+                      "pagina, limite, registros}; aceita "
+                      "filtros campo=valor e paginação. Tabela desconhecida → 404." +
+                      access_r,
+           .params = with_paging(),
+           .handler = [&app](Request& r) { return list(app, r); }});
+  srv.add(
+      {.method = "POST",
+       .pattern = "/dominio/{municipio}/{campo}",
+       .auth = "bearer",
+       .tag = tag,
+       .summary = "Cria um código: id e codigo devem ser iguais (400 caso contrário); colunas "
+                  "extras (ex.: fator) precisam "
+                  "existir na tabela (400). Código repetido → 409. Responde 201 com o registro." +
+                  access_w,
+       .body = {.description = "{\"id\": \"...\", \"codigo\": \"...\" (igual a id), \"descricao\": "
+                               "\"...\", demais colunas da tabela}"},
+       .handler = [&app](Request& r) { return create(app, r); }});
+  srv.add({.method = "PUT",
+           .pattern = "/dominio/{municipio}/{campo}/{id}",
+           .auth = "bearer",
+           .tag = tag,
+           .summary = "Altera descricao e colunas extras do código {id} (o código não muda: "
+                      "id/codigo no corpo, se vierem, devem "
+                      "ser iguais a {id}). Código inexistente → 404." +
+                      access_w,
+           .body = {.description = "{\"descricao\": \"...\", demais colunas da tabela}"},
+           .handler = [&app](Request& r) { return update(app, r); }});
+  srv.add({.method = "DELETE",
+           .pattern = "/dominio/{municipio}/{campo}/{id}",
+           .auth = "bearer",
+           .tag = tag,
+           .summary = "Exclui o código {id}; 404 se não existe; 409 (conflito) se ainda é usado "
+                      "por registros do cadastro." +
+                      access_w,
+           .handler = [&app](Request& r) { return remove(app, r); }});
 }
 
 }  // namespace cadastre::server

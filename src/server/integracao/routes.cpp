@@ -43,7 +43,8 @@ std::string encode_segment(std::string_view s) {
   std::string out;
   for (char ch : s) {
     auto c = static_cast<unsigned char>(ch);
-    if (std::isalnum(c) || std::string_view("-._~!$&'()*+,;=:@").find(ch) != std::string_view::npos) {
+    if (std::isalnum(c) ||
+        std::string_view("-._~!$&'()*+,;=:@").find(ch) != std::string_view::npos) {
       out += ch;
     } else {
       out += '%';
@@ -65,11 +66,13 @@ std::string safe_query_path(const std::string& decoded) {
     if (end == std::string::npos) end = decoded.size();
     std::string_view seg(decoded.data() + start, end - start);
     if (seg == "." || seg == "..")
-      throw Error(errc::invalid_argument, "caminho de consulta inválido: segmentos '.' e '..' não são aceitos",
+      throw Error(errc::invalid_argument,
+                  "caminho de consulta inválido: segmentos '.' e '..' não são aceitos",
                   "query_path");
     for (char ch : seg)
       if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f || ch == '\\')
-        throw Error(errc::invalid_argument, "caminho de consulta com caractere inválido", "query_path");
+        throw Error(errc::invalid_argument, "caminho de consulta com caractere inválido",
+                    "query_path");
     if (!out.empty()) out += '/';
     out += encode_segment(seg);
     start = end + 1;
@@ -101,7 +104,8 @@ Response forward(const Request& req, const std::string& method, const std::strin
   const std::string* accept = req.header("Accept");
   call.headers.emplace_back("Accept", accept ? *accept : "application/json");
   call.headers.emplace_back("X-Request-Id", req.request_id);
-  if (!t.token_destino.empty()) call.headers.emplace_back("Authorization", "Bearer " + t.token_destino);
+  if (!t.token_destino.empty())
+    call.headers.emplace_back("Authorization", "Bearer " + t.token_destino);
   if (method == "POST" || method == "PUT") {
     call.body = req.body;
     const std::string* ct = req.header("Content-Type");
@@ -110,13 +114,15 @@ Response forward(const Request& req, const std::string& method, const std::strin
   outbound::Result r = outbound::send(call);
   using O = outbound::Result::Outcome;
   if (r.outcome == O::timeout)
-    throw Error(errc::upstream_timeout, "o serviço REST externo do município " + t.slug + " não respondeu em " +
+    throw Error(errc::upstream_timeout, "o serviço REST externo do município " + t.slug +
+                                            " não respondeu em " +
                                             std::to_string(t.timeout.count()) + " ms");
   if (r.outcome != O::ok)
-    throw Error(errc::upstream_failed, "serviço REST externo do município " + t.slug + " inacessível: " + r.detail);
-  if (r.status >= 500)
     throw Error(errc::upstream_failed,
-                "o serviço REST externo do município " + t.slug + " falhou (HTTP " + std::to_string(r.status) + ")");
+                "serviço REST externo do município " + t.slug + " inacessível: " + r.detail);
+  if (r.status >= 500)
+    throw Error(errc::upstream_failed, "o serviço REST externo do município " + t.slug +
+                                           " falhou (HTTP " + std::to_string(r.status) + ")");
   Response res;
   res.status = r.status;
   res.body = std::move(r.body);
@@ -148,10 +154,18 @@ void check_update_body(const Request& req) {
 }
 
 // Every route passes the caller's query string on as it came: free-form fields.
-void add(App& app, const char* method, const char* pattern, const char* summary, const char* body, http::Handler h) {
-  std::vector<http::Param> params = {{"consulta", "query", "object", false, "query string repassada ao destino"}};
-  app.server().add({method, pattern, "integracao", kTag, summary, std::move(params), body ? body : "",
-                    "application/json", "application/json", std::move(h)});
+void add(App& app, const char* method, const char* pattern, const char* summary, const char* body,
+         http::Handler h) {
+  std::vector<http::Param> params = {
+      {"consulta", "query", "object", false, "query string repassada ao destino"}};
+  app.server().add({.method = method,
+                    .pattern = pattern,
+                    .auth = "integracao",
+                    .tag = kTag,
+                    .summary = summary,
+                    .params = std::move(params),
+                    .body = {.description = body ? body : ""},
+                    .handler = std::move(h)});
 }
 
 }  // namespace
@@ -160,16 +174,21 @@ void add_integracao_routes(App& app) {
   add_integracao_auth_scheme(app);
 
   add(app, "GET", "/integracao-rest/{query_path*}",
-      "Consulta repassada ao serviço REST externo do município (caminho e query string como enviados)", nullptr,
-      [](Request& req) { return forward(req, "GET", safe_query_path(req.param("query_path")) + trailing_slash(req)); });
-  add(app, "POST", "/integracao-rest/{camada}/", "Insere um registro da camada no serviço REST externo",
-      "registro JSON repassado ao destino", [](Request& req) {
+      "Consulta repassada ao serviço REST externo do município (caminho e query string como "
+      "enviados)",
+      nullptr, [](Request& req) {
+        return forward(req, "GET", safe_query_path(req.param("query_path")) + trailing_slash(req));
+      });
+  add(app, "POST", "/integracao-rest/{camada}/",
+      "Insere um registro da camada no serviço REST externo", "registro JSON repassado ao destino",
+      [](Request& req) {
         std::string c = camada(req);
         check_json_body(req);
         return forward(req, "POST", c + "/");
       });
-  add(app, "GET", "/integracao-rest/{camada}/getall/", "Lista todos os registros da camada no serviço REST externo",
-      nullptr, [](Request& req) { return forward(req, "GET", camada(req) + "/getall/"); });
+  add(app, "GET", "/integracao-rest/{camada}/getall/",
+      "Lista todos os registros da camada no serviço REST externo", nullptr,
+      [](Request& req) { return forward(req, "GET", camada(req) + "/getall/"); });
   add(app, "POST", "/integracao-rest/{query_path*}",
       "Atualização: repassada ao destino como PUT no mesmo caminho, com a query string enviada",
       "dados da atualização, repassados ao destino", [](Request& req) {
@@ -182,10 +201,12 @@ void add_integracao_routes(App& app) {
       nullptr, [](Request& req) {
         std::string c = camada(req);
         const std::string& limit = req.param("limit");
-        bool digits = !limit.empty() && limit.size() <= 5 && limit.find_first_not_of("0123456789") == std::string::npos;
+        bool digits = !limit.empty() && limit.size() <= 5 &&
+                      limit.find_first_not_of("0123456789") == std::string::npos;
         long long n = digits ? std::stoll(limit) : 0;
         if (!digits || n < 1 || n > kMaxLimit)
-          throw Error(errc::invalid_argument, "limit deve ser um inteiro entre 1 e 10000: " + limit, "limit");
+          throw Error(errc::invalid_argument, "limit deve ser um inteiro entre 1 e 10000: " + limit,
+                      "limit");
         return forward(req, "GET", "pagination/" + c + "/" + std::to_string(n) + "/");
       });
 }

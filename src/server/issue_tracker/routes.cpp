@@ -54,30 +54,37 @@ std::int64_t positive_id(simdjson::dom::element e, const std::string& field) {
 IssueInput parse_issue(const std::string& body) {
   simdjson::dom::parser parser;
   auto root = jsonin::as_object(jsonin::parse(parser, body), "corpo");
-  static const std::set<std::string_view> known = {"titulo", "descricao", "lote_id", "camada", "registro_id", "anexos"};
+  static const std::set<std::string_view> known = {"titulo", "descricao",   "lote_id",
+                                                   "camada", "registro_id", "anexos"};
   for (auto [key, _] : root)
-    if (!known.count(key)) throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
+    if (!known.count(key))
+      throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
   IssueInput in;
   in.titulo = jsonin::string(root, "titulo");
   if (in.titulo.find_first_not_of(" \t\r\n") == std::string::npos)
     throw Error(errc::missing_field, "titulo não pode ser vazio", "titulo");
-  if (in.titulo.size() > kMaxTitulo) throw Error(errc::invalid_argument, "titulo com mais de 200 caracteres", "titulo");
+  if (in.titulo.size() > kMaxTitulo)
+    throw Error(errc::invalid_argument, "titulo com mais de 200 caracteres", "titulo");
   in.descricao = jsonin::opt_string(root, "descricao");
   if (in.descricao && in.descricao->size() > kMaxDescricao)
     throw Error(errc::invalid_argument, "descricao com mais de 20000 caracteres", "descricao");
   if (auto e = jsonin::find(root, "lote_id")) in.lote_id = positive_id(*e, "lote_id");
   in.camada = jsonin::opt_string(root, "camada");
   if (auto e = jsonin::find(root, "registro_id"))
-    in.registro_id = e->is_string() ? std::string(std::string_view(*e)) : std::to_string(positive_id(*e, "registro_id"));
+    in.registro_id = e->is_string() ? std::string(std::string_view(*e))
+                                    : std::to_string(positive_id(*e, "registro_id"));
   if (in.camada.has_value() != in.registro_id.has_value())
-    throw Error(errc::missing_field, "camada e registro_id vão juntos", in.camada ? "registro_id" : "camada");
+    throw Error(errc::missing_field, "camada e registro_id vão juntos",
+                in.camada ? "registro_id" : "camada");
   if (in.camada) query::check_identifier(*in.camada, "camada");
   if (auto e = jsonin::find(root, "anexos")) {
     auto list = jsonin::as_array(*e, "anexos");
     for (auto item : list) in.anexos.push_back(positive_id(item, "anexos"));
-    if (in.anexos.size() > kMaxAnexos) throw Error(errc::invalid_argument, "no máximo 50 anexos", "anexos");
+    if (in.anexos.size() > kMaxAnexos)
+      throw Error(errc::invalid_argument, "no máximo 50 anexos", "anexos");
     std::set<std::int64_t> unique(in.anexos.begin(), in.anexos.end());
-    if (unique.size() != in.anexos.size()) throw Error(errc::invalid_argument, "anexo repetido", "anexos");
+    if (unique.size() != in.anexos.size())
+      throw Error(errc::invalid_argument, "anexo repetido", "anexos");
   }
   return in;
 }
@@ -88,21 +95,27 @@ void check_references(soci::session& s, const IssueInput& in, const LayerRef& la
   if (in.lote_id) {
     store::Sql q("select 1 from cadastro.lote where id = ");
     q.bind(std::to_string(*in.lote_id), "bigint");
-    if (!store::fetch_value(s, q)) throw Error(errc::not_found, "lote " + std::to_string(*in.lote_id) + " não encontrado", "lote_id");
+    if (!store::fetch_value(s, q))
+      throw Error(errc::not_found, "lote " + std::to_string(*in.lote_id) + " não encontrado",
+                  "lote_id");
   }
   if (layer.layer) {
     std::string id = record_id(*layer, *in.registro_id);
-    store::Sql q("select 1 from " + layer->qualified() + " where " + query::quote_identifier(layer->primary_key) + " = ");
+    store::Sql q("select 1 from " + layer->qualified() + " where " +
+                 query::quote_identifier(layer->primary_key) + " = ");
     q.bind(id, layer->require_column(layer->primary_key).type);
     if (!store::fetch_value(s, q))
-      throw Error(errc::not_found, "registro " + id + " da camada " + *in.camada + " não encontrado", "registro_id");
+      throw Error(errc::not_found,
+                  "registro " + id + " da camada " + *in.camada + " não encontrado", "registro_id");
   }
   if (!in.anexos.empty()) {
     std::string list;
     for (auto a : in.anexos) list += (list.empty() ? "" : ",") + std::to_string(a);
     store::Sql q("select string_agg(x::text, ', ' order by x) from unnest(");
-    q.bind("{" + list + "}", "bigint[]") << ") x where not exists (select 1 from midia.arquivo a where a.id = x)";
-    if (auto missing = store::fetch_value(s, q)) throw Error(errc::not_found, "anexos não encontrados: " + *missing, "anexos");
+    q.bind("{" + list + "}", "bigint[]")
+        << ") x where not exists (select 1 from midia.arquivo a where a.id = x)";
+    if (auto missing = store::fetch_value(s, q))
+      throw Error(errc::not_found, "anexos não encontrados: " + *missing, "anexos");
   }
 }
 
@@ -127,7 +140,9 @@ std::string payload(const IssueInput& in, const Context& ctx) {
 }
 
 std::int64_t store_issue(soci::session& s, const IssueInput& in, const Context& ctx) {
-  store::Sql q("insert into atendimento.issue_externo (referencia, titulo, descricao, dados, criado_por) values (");
+  store::Sql q(
+      "insert into atendimento.issue_externo (referencia, titulo, descricao, dados, criado_por) "
+      "values (");
   q.bind("cadastre-" + ctx.tenant.slug + "-") << " || gen_random_uuid()::text, ";
   q.bind(in.titulo) << ", ";
   q.bind(in.descricao) << ", ";
@@ -138,8 +153,10 @@ std::int64_t store_issue(soci::session& s, const IssueInput& in, const Context& 
 
 // Pending issues stored before `before`, oldest first.
 std::vector<std::int64_t> pending_before(soci::session& s, std::int64_t before) {
-  store::Sql q("select id::text from atendimento.issue_externo where status = 'pendente' and id < ");
-  q.bind(std::to_string(before), "bigint") << " order by id limit " << std::to_string(kMaxRetriesPerCall);
+  store::Sql q(
+      "select id::text from atendimento.issue_externo where status = 'pendente' and id < ");
+  q.bind(std::to_string(before), "bigint")
+      << " order by id limit " << std::to_string(kMaxRetriesPerCall);
   std::vector<std::int64_t> out;
   for (const auto& row : store::fetch(s, q)) out.push_back(std::stoll(row.at(0).value()));
   return out;
@@ -150,9 +167,16 @@ Response failed(std::int64_t id, const Delivery& d) {
   errc code = d.timed_out ? errc::upstream_timeout : errc::upstream_failed;
   std::string msg = (kept ? "o rastreador de issues externo falhou (" + d.erro +
                                 "); a issue foi guardada e será reenviada na próxima chamada"
-                          : "o rastreador de issues externo recusou a issue (" + d.erro + "); ela ficou registrada");
+                          : "o rastreador de issues externo recusou a issue (" + d.erro +
+                                "); ela ficou registrada");
   JsonWriter w;
-  w.begin_object().key("mensagem").value(msg).key("tipo").value("erro").key("codigo").value(code_string(code));
+  w.begin_object()
+      .key("mensagem")
+      .value(msg)
+      .key("tipo")
+      .value("erro")
+      .key("codigo")
+      .value(code_string(code));
   w.key("id").value(id).key("situacao").value(kept ? "pendente" : "falhou").end_object();
   return Response::json(std::move(w).str(), http_status(code));
 }
@@ -173,7 +197,8 @@ Response create_issue(App& app, Request& req) {
   int resent = 0;
   std::optional<Delivery> backlog_failure;
   for (std::int64_t old : ctx.db->with([&](soci::session& s) { return pending_before(s, id); })) {
-    Delivery d = ctx.db->with([&](soci::session& s) { return tracker::deliver(s, cfg, old, false); });
+    Delivery d =
+        ctx.db->with([&](soci::session& s) { return tracker::deliver(s, cfg, old, false); });
     if (d.state == Delivery::State::sent) ++resent;
     if (d.state == Delivery::State::pending) {
       backlog_failure = d;
@@ -194,14 +219,19 @@ Response create_issue(App& app, Request& req) {
 }  // namespace
 
 void add_issue_tracker_routes(App& app) {
-  app.server().add({"POST", "/aplicativo/criar-issue-externo", "bearer", "Aplicativo de campo",
-                    "Cria uma issue no rastreador externo do município do usuário (guardada antes do envio; "
-                    "as pendentes são reenviadas na chamada seguinte)",
-                    {},
-                    R"({"titulo": "obrigatório", "descricao": "...", "lote_id": 1, "camada": "lote", )"
-                    R"("registro_id": 1, "anexos": [ids de mídia]})",
-                    "application/json", "application/json",
-                    [&app](Request& req) { return create_issue(app, req); }});
+  app.server().add(
+      {.method = "POST",
+       .pattern = "/aplicativo/criar-issue-externo",
+       .auth = "bearer",
+       .tag = "Aplicativo de campo",
+       .summary =
+           "Cria uma issue no rastreador externo do município do usuário (guardada antes do envio; "
+           "as pendentes são reenviadas na chamada seguinte)",
+       .body =
+           {.description =
+                R"({"titulo": "obrigatório", "descricao": "...", "lote_id": 1, "camada": "lote", )"
+                R"("registro_id": 1, "anexos": [ids de mídia]})"},
+       .handler = [&app](Request& req) { return create_issue(app, req); }});
 }
 
 }  // namespace cadastre::server

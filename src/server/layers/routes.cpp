@@ -5,9 +5,9 @@
 
 #include "cadastre/json.hpp"
 #include "cadastre/query.hpp"
-#include "service/geojson.hpp"
 #include "server/layer_access.hpp"
 #include "server/tiles/pg_prepared.hpp"
+#include "service/geojson.hpp"
 #include "store/features.hpp"
 #include "store/sql.hpp"
 
@@ -53,7 +53,9 @@ Response list(App& app, Request& req, query::ListQuery q) {
   return feature_collection(req, p.features, p.returned, fq.paging);
 }
 
-Response list_route(App& app, Request& req) { return list(app, req, query::parse_list_query(query_params(req))); }
+Response list_route(App& app, Request& req) {
+  return list(app, req, query::parse_list_query(query_params(req)));
+}
 
 Response pages(App& app, Request& req) {
   auto q = query::parse_list_query(query_params(req));
@@ -61,7 +63,10 @@ Response pages(App& app, Request& req) {
   auto fq = store::resolve(*layer, q);
   store::Sql sql;
   store::append_count(sql, fq);
-  auto total = std::stoll(context(req).db->with([&](soci::session& s) { return store::fetch_value(s, sql); }).value_or("0"));
+  auto total =
+      std::stoll(context(req)
+                     .db->with([&](soci::session& s) { return store::fetch_value(s, sql); })
+                     .value_or("0"));
   JsonWriter w;
   w.begin_object().key("total").value(static_cast<std::int64_t>(total));
   w.key("paginas").value(static_cast<std::int64_t>((total + fq.paging.size - 1) / fq.paging.size));
@@ -72,9 +77,11 @@ Response pages(App& app, Request& req) {
 Response search(App& app, Request& req) {
   auto params = query_params(req);
   // The path's type/field/value become one filter; paging and bbox still come from the query.
-  std::erase_if(params, [](const auto& kv) { return !query::is_reserved(kv.first) || kv.first == "type"; });
+  std::erase_if(params,
+                [](const auto& kv) { return !query::is_reserved(kv.first) || kv.first == "type"; });
   auto q = query::parse_list_query(params);
-  q.filters = {{req.param("field"), query::parse_filter_type(req.param("type")), req.param("value")}};
+  q.filters = {
+      {req.param("field"), query::parse_filter_type(req.param("type")), req.param("value")}};
   query::check_identifier(req.param("field"), "field");
   return list(app, req, std::move(q));
 }
@@ -98,8 +105,10 @@ std::string detail_relations(const store::Layer& layer) {
     return g;
   };
   std::string owners_of_unit =
-      "(select coalesce(jsonb_agg(to_jsonb(p) || jsonb_build_object('papel', ip.papel, 'percentual', ip.percentual) "
-      "order by p.id), '[]'::jsonb) from cadastro.imobiliario_pessoa ip join cadastro.pessoa p on p.id = ip.pessoa_id "
+      "(select coalesce(jsonb_agg(to_jsonb(p) || jsonb_build_object('papel', ip.papel, "
+      "'percentual', ip.percentual) "
+      "order by p.id), '[]'::jsonb) from cadastro.imobiliario_pessoa ip join cadastro.pessoa p on "
+      "p.id = ip.pessoa_id "
       "where ip.imobiliario_id = %s)";
   auto owners = [&](const char* unit) {
     std::string o = owners_of_unit;
@@ -107,7 +116,8 @@ std::string detail_relations(const store::Layer& layer) {
     return o;
   };
   std::string buildings_of_lot =
-      "(select coalesce(jsonb_agg((to_jsonb(e) - 'geom') || jsonb_build_object('geometry', " + geometry_of("e") +
+      "(select coalesce(jsonb_agg((to_jsonb(e) - 'geom') || jsonb_build_object('geometry', " +
+      geometry_of("e") +
       ") order by e.id), '[]'::jsonb) from cadastro.edificacao e where e.lote_id = %s)";
   auto buildings = [&](const char* lot) {
     std::string b = buildings_of_lot;
@@ -115,14 +125,18 @@ std::string detail_relations(const store::Layer& layer) {
     return b;
   };
   if (layer.name == "lote") {
-    return "jsonb_build_object('imobiliarios', (select coalesce(jsonb_agg(to_jsonb(i) || jsonb_build_object('proprietarios', " +
-           owners("i.id") + ") order by i.id), '[]'::jsonb) from cadastro.imobiliario i where i.lote_id = t.id), "
-           "'edificacoes', " + buildings("t.id") + ")";
+    return "jsonb_build_object('imobiliarios', (select coalesce(jsonb_agg(to_jsonb(i) || "
+           "jsonb_build_object('proprietarios', " +
+           owners("i.id") +
+           ") order by i.id), '[]'::jsonb) from cadastro.imobiliario i where i.lote_id = t.id), "
+           "'edificacoes', " +
+           buildings("t.id") + ")";
   }
   if (layer.name == "imobiliario") {
-    return "jsonb_build_object('lote', (select (to_jsonb(l) - 'geom') || jsonb_build_object('geometry', " +
-           geometry_of("l") + ") from cadastro.lote l where l.id = t.lote_id), 'edificacoes', " + buildings("t.lote_id") +
-           ", 'proprietarios', " + owners("t.id") + ")";
+    return "jsonb_build_object('lote', (select (to_jsonb(l) - 'geom') || "
+           "jsonb_build_object('geometry', " +
+           geometry_of("l") + ") from cadastro.lote l where l.id = t.lote_id), 'edificacoes', " +
+           buildings("t.lote_id") + ", 'proprietarios', " + owners("t.id") + ")";
   }
   return {};
 }
@@ -149,8 +163,10 @@ Response detail(App& app, Request& req) {
   // The statement of a layer is the same text on every call (the id is its one parameter,
   // $1 for libpq), so it is prepared once per connection: parsing and planning it cost
   // twice its execution for a lot with its relations.
-  sql << " from " << layer->qualified() << " t where t." << query::quote_identifier(pk.name) << " = $1::" << pk.type;
-  auto rows = context(req).db->with([&](soci::session& s) { return run_prepared_binary(s, sql.text(), {id}); });
+  sql << " from " << layer->qualified() << " t where t." << query::quote_identifier(pk.name)
+      << " = $1::" << pk.type;
+  auto rows = context(req).db->with(
+      [&](soci::session& s) { return run_prepared_binary(s, sql.text(), {id}); });
   if (rows.empty() || !rows.front().front())
     throw Error(errc::not_found, "registro " + id + " não encontrado em " + layer->name);
   return Response::text(std::move(*rows.front().front()), kGeoJson);
@@ -160,17 +176,21 @@ Response address_search(App& app, Request& req) {
   for (const char* l : {"lote", "logradouro", "quadra", "bairro"}) layer_for(app, req, l, false);
   auto street = req.query_value("logradouro");
   if (!street || street->size() < 2)
-    throw Error(errc::missing_field, "informe 'logradouro' (ao menos 2 letras do nome da rua)", "logradouro");
+    throw Error(errc::missing_field, "informe 'logradouro' (ao menos 2 letras do nome da rua)",
+                "logradouro");
   auto paging = query::normalize_paging(query_params(req));
   store::Sql sql;
   sql << "select coalesce(json_agg(json_build_object('type', 'Feature', 'id', t.id, 'geometry', "
-         "ST_AsGeoJSON(ST_Transform(t.geom, 4326), 7)::json, 'properties', (to_jsonb(t) - 'geom' - 'logradouro_nome' - "
-         "'bairro_nome') || jsonb_build_object('endereco', t.logradouro_nome || coalesce(', ' || t.numero, ''), "
+         "ST_AsGeoJSON(ST_Transform(t.geom, 4326), 7)::json, 'properties', (to_jsonb(t) - 'geom' - "
+         "'logradouro_nome' - "
+         "'bairro_nome') || jsonb_build_object('endereco', t.logradouro_nome || coalesce(', ' || "
+         "t.numero, ''), "
          "'bairro', t.bairro_nome))), '[]')::text, count(*)::text from (select lo.*, "
          "dt.descricao || ' ' || l.nome as logradouro_nome, b.nome as bairro_nome "
          "from cadastro.lote lo join cadastro.logradouro l on l.id = lo.logradouro_id "
          "left join dominio.tipo_logradouro dt on dt.codigo = l.tipo "
-         "left join cadastro.quadra q on q.id = lo.quadra_id left join cadastro.bairro b on b.id = q.bairro_id "
+         "left join cadastro.quadra q on q.id = lo.quadra_id left join cadastro.bairro b on b.id = "
+         "q.bairro_id "
          "where unaccent(lower(l.nome)) like '%' || unaccent(lower(";
   sql.bind(query::escape_like(*street)) << ")) || '%' escape '\\'";
   if (auto n = req.query_value("numero")) {
@@ -203,14 +223,18 @@ store::Layer units_with_lot_geometry(const store::Layer& units) {
 Response units_of_lot(App& app, Request& req) {
   auto layer = layer_for(app, req, req.param("camada"), false);
   if (layer->name != "lote" && layer->name != "imobiliario")
-    throw Error(errc::invalid_argument, "busca_imoveis está disponível para as camadas lote e imobiliario", "camada");
+    throw Error(errc::invalid_argument,
+                "busca_imoveis está disponível para as camadas lote e imobiliario", "camada");
   auto units = layer_for(app, req, "imobiliario", false);
-  std::string lot = std::to_string(query::parse_integer(req.param("id_lote"), "id_lote", 1, INT32_MAX));
+  std::string lot =
+      std::to_string(query::parse_integer(req.param("id_lote"), "id_lote", 1, INT32_MAX));
   const store::Layer with_geometry = units_with_lot_geometry(*units);
   auto fq = store::resolve(with_geometry, query::parse_list_query(query_params(req)));
   store::Sql sql;
-  fq.from = "(select i.*, l.geom from cadastro.imobiliario i join cadastro.lote l on l.id = i.lote_id where i.lote_id = " +
-            sql.placeholder(lot, "integer") + ")";
+  fq.from =
+      "(select i.*, l.geom from cadastro.imobiliario i join cadastro.lote l on l.id = i.lote_id "
+      "where i.lote_id = " +
+      sql.placeholder(lot, "integer") + ")";
   store::append_feature_page(sql, fq);
   Page p = run_page(context(req), sql);
   return feature_collection(req, p.features, p.returned, fq.paging);
@@ -221,41 +245,83 @@ Response units_of_lot(App& app, Request& req) {
 void add_layer_routes(App& app) {
   auto& srv = app.server();
   auto geojson = [](http::Route r) {
-    r.response_content_type = kGeoJson;
+    r.answers = kGeoJson;
     return r;
   };
   for (std::string prefix : {"", "/geo"}) {
     std::string tag = prefix.empty() ? "Dados e busca" : "Geoespacial avançado";
-    srv.add(geojson({"GET", prefix + "/{municipio}/{camada}/", "bearer", tag,
-                     "Lista registros da camada (GeoJSON), com filtros campo=valor, bbox e paginação", kListParams, {}, "", "",
-                     [&app](Request& r) { return list_route(app, r); }}));
-    srv.add({"GET", prefix + "/{municipio}/{camada}/pages/", "bearer", tag,
-             "Total de registros e de páginas para os mesmos filtros e bbox", kListParams, {}, "", "application/json",
-             [&app](Request& r) { return pages(app, r); }});
-    srv.add(geojson({"GET", prefix + "/{municipio}/{camada}/{id}/", "bearer", tag,
-                     "Um registro; lote e imobiliario incluem unidades, edificações e proprietários", {}, {}, "", "",
-                     [&app](Request& r) { return detail(app, r); }}));
-    srv.add(geojson({"GET", prefix + "/{municipio}/{camada}/search/{type}/{field}/{value}/", "bearer", tag,
-                     "Busca por um campo: type é exact, contains ou icontains", search_params(), {}, "", "",
-                     [&app](Request& r) { return search(app, r); }}));
+    srv.add(geojson(
+        {.method = "GET",
+         .pattern = prefix + "/{municipio}/{camada}/",
+         .auth = "bearer",
+         .tag = tag,
+         .summary =
+             "Lista registros da camada (GeoJSON), com filtros campo=valor, bbox e paginação",
+         .params = kListParams,
+         .answers = "",
+         .handler = [&app](Request& r) { return list_route(app, r); }}));
+    srv.add({.method = "GET",
+             .pattern = prefix + "/{municipio}/{camada}/pages/",
+             .auth = "bearer",
+             .tag = tag,
+             .summary = "Total de registros e de páginas para os mesmos filtros e bbox",
+             .params = kListParams,
+             .handler = [&app](Request& r) { return pages(app, r); }});
+    srv.add(geojson(
+        {.method = "GET",
+         .pattern = prefix + "/{municipio}/{camada}/{id}/",
+         .auth = "bearer",
+         .tag = tag,
+         .summary = "Um registro; lote e imobiliario incluem unidades, edificações e proprietários",
+         .answers = "",
+         .handler = [&app](Request& r) { return detail(app, r); }}));
+    srv.add(geojson({.method = "GET",
+                     .pattern = prefix + "/{municipio}/{camada}/search/{type}/{field}/{value}/",
+                     .auth = "bearer",
+                     .tag = tag,
+                     .summary = "Busca por um campo: type é exact, contains ou icontains",
+                     .params = search_params(),
+                     .answers = "",
+                     .handler = [&app](Request& r) { return search(app, r); }}));
   }
-  srv.add(geojson({"GET", "/{municipio}/{camada}/search2/params/", "bearer", "Dados e busca",
-                   "Busca por vários campos da query string (type vale para todos)", kListParams, {}, "", "",
-                   [&app](Request& r) { return list_route(app, r); }}));
-  srv.add(geojson({"GET", "/{municipio}/{camada}/novos/", "bearer", "Dados e busca",
-                   "Registros mais recentes primeiro (criado_em, depois id)", kListParams, {}, "", "",
-                   [&app](Request& r) { return newest(app, r); }}));
-  srv.add(geojson({"GET", "/{municipio}/logradouro/buscar_endereco/", "bearer", "Dados e busca",
-                   "Lotes por endereço: nome do logradouro, número e bairro (sem acento e sem caixa)",
-                   paging_params({{"logradouro", "query", "string", true, "parte do nome da rua"},
-                                  {"numero", "query", "integer", false, "número predial"},
-                                  {"bairro", "query", "string", false, "parte do nome do bairro"}}),
-                   {}, "", "", [&app](Request& r) { return address_search(app, r); }}));
-  srv.add(geojson({"GET", "/{municipio}/{camada}/busca_imoveis/{id_lote}/", "bearer", "Dados e busca",
-                   "Unidades imobiliárias de um lote, com a geometria do lote (que também serve à bbox); filtros "
-                   "campo=valor e sort sobre as colunas de imobiliario, como nas listas",
-                   kListParams, {}, "", "",
-                   [&app](Request& r) { return units_of_lot(app, r); }}));
+  srv.add(geojson({.method = "GET",
+                   .pattern = "/{municipio}/{camada}/search2/params/",
+                   .auth = "bearer",
+                   .tag = "Dados e busca",
+                   .summary = "Busca por vários campos da query string (type vale para todos)",
+                   .params = kListParams,
+                   .answers = "",
+                   .handler = [&app](Request& r) { return list_route(app, r); }}));
+  srv.add(geojson({.method = "GET",
+                   .pattern = "/{municipio}/{camada}/novos/",
+                   .auth = "bearer",
+                   .tag = "Dados e busca",
+                   .summary = "Registros mais recentes primeiro (criado_em, depois id)",
+                   .params = kListParams,
+                   .answers = "",
+                   .handler = [&app](Request& r) { return newest(app, r); }}));
+  srv.add(geojson(
+      {.method = "GET",
+       .pattern = "/{municipio}/logradouro/buscar_endereco/",
+       .auth = "bearer",
+       .tag = "Dados e busca",
+       .summary =
+           "Lotes por endereço: nome do logradouro, número e bairro (sem acento e sem caixa)",
+       .params = paging_params({{"logradouro", "query", "string", true, "parte do nome da rua"},
+                                {"numero", "query", "integer", false, "número predial"},
+                                {"bairro", "query", "string", false, "parte do nome do bairro"}}),
+       .answers = "",
+       .handler = [&app](Request& r) { return address_search(app, r); }}));
+  srv.add(geojson({.method = "GET",
+                   .pattern = "/{municipio}/{camada}/busca_imoveis/{id_lote}/",
+                   .auth = "bearer",
+                   .tag = "Dados e busca",
+                   .summary = "Unidades imobiliárias de um lote, com a geometria do lote (que "
+                              "também serve à bbox); filtros "
+                              "campo=valor e sort sobre as colunas de imobiliario, como nas listas",
+                   .params = kListParams,
+                   .answers = "",
+                   .handler = [&app](Request& r) { return units_of_lot(app, r); }}));
 }
 
 }  // namespace cadastre::server

@@ -42,28 +42,34 @@ LoginInput parse_login(const std::string& body) {
   return in;
 }
 
-[[noreturn]] void refuse() { throw Error(errc::unauthenticated, "usuário ou senha inválidos no diretório"); }
+[[noreturn]] void refuse() {
+  throw Error(errc::unauthenticated, "usuário ou senha inválidos no diretório");
+}
 
 // The tenant the directory grants: the one named in the body (which must be among the
 // user's groups) or the only one the user has.
-store::Tenant granted_tenant(App& app, const LdapOptions& o, const ldap::DirectoryUser& du, const std::string& wanted) {
+store::Tenant granted_tenant(App& app, const LdapOptions& o, const ldap::DirectoryUser& du,
+                             const std::string& wanted) {
   std::vector<store::Tenant> granted;
   for (const auto& cn : du.groups) {
     std::string slug = cn.substr(o.group_prefix.size());
-    bool plausible = !slug.empty() && slug.size() <= 63 && std::islower(static_cast<unsigned char>(slug[0])) &&
-                     slug.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") == std::string::npos;
+    bool plausible =
+        !slug.empty() && slug.size() <= 63 && std::islower(static_cast<unsigned char>(slug[0])) &&
+        slug.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") == std::string::npos;
     if (!plausible) continue;
     if (auto t = app.identity().tenant(slug); t && t->ativo) granted.push_back(std::move(*t));
   }
   if (granted.empty())
-    throw Error(errc::forbidden, "o diretório não concede acesso ao cadastro de nenhum município a este usuário");
+    throw Error(errc::forbidden,
+                "o diretório não concede acesso ao cadastro de nenhum município a este usuário");
   if (!wanted.empty()) {
     for (auto& t : granted)
       if (t.slug == wanted) return t;
     throw Error(errc::tenant_forbidden, "o diretório não concede acesso ao município " + wanted);
   }
   if (granted.size() > 1)
-    throw Error(errc::missing_field, "o usuário pertence a mais de um município no diretório: informe municipio",
+    throw Error(errc::missing_field,
+                "o usuário pertence a mais de um município no diretório: informe municipio",
                 "municipio");
   return granted.front();
 }
@@ -85,9 +91,10 @@ StoredUser find_or_create(App& app, const ldap::DirectoryUser& du, const store::
         soci::use(tid), soci::use(du.mail), soci::use(du.nome), soci::into(id);
     out.criado = s.got_data();
     int ativo = 0, adm = 0;
-    s << "select id, tenant_id, ativo::int, adm::int, email, nome from plataforma.usuarios where lower(email) = lower(:e)",
-        soci::use(du.mail), soci::into(id), soci::into(tid), soci::into(ativo), soci::into(adm), soci::into(out.email),
-        soci::into(out.nome);
+    s << "select id, tenant_id, ativo::int, adm::int, email, nome from plataforma.usuarios where "
+         "lower(email) = lower(:e)",
+        soci::use(du.mail), soci::into(id), soci::into(tid), soci::into(ativo), soci::into(adm),
+        soci::into(out.email), soci::into(out.nome);
     out.id = id;
     out.tenant_id = tid;
     out.ativo = ativo != 0;
@@ -98,7 +105,8 @@ StoredUser find_or_create(App& app, const ldap::DirectoryUser& du, const store::
     const std::string& rule = app.options().ldap.new_user_permission;
     auto colon = rule.find(':');
     std::string mode = colon == std::string::npos ? "r" : rule.substr(colon + 1);
-    app.identity().set_permission(u.email, rule.substr(0, colon), mode.find('r') != std::string::npos,
+    app.identity().set_permission(u.email, rule.substr(0, colon),
+                                  mode.find('r') != std::string::npos,
                                   mode.find('w') != std::string::npos);
   }
   return u;
@@ -109,11 +117,13 @@ http::Response login(App& app, const http::Request& req) {
   LoginInput in = parse_login(req.body);
   const LdapOptions& o = app.options().ldap;
   if (o.uri.empty())
-    throw Error(errc::unavailable, "login por diretório não configurado neste servidor (--ldap-uri)");
+    throw Error(errc::unavailable,
+                "login por diretório não configurado neste servidor (--ldap-uri)");
   // Control characters never belong to a directory name; an empty password would be an
   // unauthenticated (anonymous) bind that the directory may accept.
-  bool control = std::any_of(in.username.begin(), in.username.end(),
-                             [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+  bool control = std::any_of(in.username.begin(), in.username.end(), [](char c) {
+    return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+  });
   if (in.password.empty() || in.username.empty() || control || in.username.size() > kMaxUsername ||
       in.password.size() > kMaxPassword)
     refuse();
@@ -127,12 +137,20 @@ http::Response login(App& app, const http::Request& req) {
   StoredUser u = find_or_create(app, *du, tenant);
   if (!u.ativo) throw Error(errc::forbidden, "usuário desativado na plataforma");
   if (u.tenant_id != tenant.id)
-    throw Error(errc::tenant_forbidden, "o usuário está cadastrado em outro município na plataforma");
+    throw Error(errc::tenant_forbidden,
+                "o usuário está cadastrado em outro município na plataforma");
   std::string token = app.identity().issue_token(u.email);
 
   JsonWriter w;
   w.begin_object().key("auth_token").value(token);
-  w.key("usuario").begin_object().key("id").value(u.id).key("email").value(u.email).key("nome").value(u.nome);
+  w.key("usuario")
+      .begin_object()
+      .key("id")
+      .value(u.id)
+      .key("email")
+      .value(u.email)
+      .key("nome")
+      .value(u.nome);
   w.key("adm").value(u.adm).key("criado").value(u.criado).end_object();
   w.key("municipio").begin_object().key("id").value(tenant.id).key("slug").value(tenant.slug);
   w.key("nome").value(tenant.nome).end_object();
@@ -143,14 +161,19 @@ http::Response login(App& app, const http::Request& req) {
 }  // namespace
 
 void add_ldap_routes(App& app) {
-  app.server().add({"POST", "/ldap/login/", "none", "Login por diretório",
-                    "Autentica no diretório LDAP configurado e devolve o auth_token da plataforma de identidade "
-                    "(cria o usuário no primeiro acesso quando o diretório o vincula a um município)",
-                    {},
-                    R"(credenciais do diretório: {"username": "...", "password": "...", "municipio": "opcional, )"
-                    R"(quando o usuário pertence a mais de um município"})",
-                    "application/json", "application/json",
-                    [&app](http::Request& req) { return login(app, req); }});
+  app.server().add(
+      {.method = "POST",
+       .pattern = "/ldap/login/",
+       .auth = "none",
+       .tag = "Login por diretório",
+       .summary = "Autentica no diretório LDAP configurado e devolve o auth_token da plataforma de "
+                  "identidade "
+                  "(cria o usuário no primeiro acesso quando o diretório o vincula a um município)",
+       .body =
+           {.description =
+                R"(credenciais do diretório: {"username": "...", "password": "...", "municipio": "opcional, )"
+                R"(quando o usuário pertence a mais de um município"})"},
+       .handler = [&app](http::Request& req) { return login(app, req); }});
 }
 
 }  // namespace cadastre::server

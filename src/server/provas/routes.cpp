@@ -19,9 +19,9 @@
 #include "cadastre/json.hpp"
 #include "cadastre/query.hpp"
 #include "server/app.hpp"
-#include "service/geojson.hpp"
 #include "server/provas/auth.hpp"
 #include "server/provas/record.hpp"
+#include "service/geojson.hpp"
 #include "store/audit.hpp"
 #include "store/sql.hpp"
 
@@ -56,11 +56,12 @@ Response list(Request& req, const ProvasContext& ctx) {
   sql << ")::text, (select coalesce(json_agg(to_jsonb(t) order by t.id), '[]') from (select * from "
          "provas.prova_digital t where true";
   append_filters(sql, filters);
-  sql << " order by t.id limit " << std::to_string(paging.size) << " offset " << std::to_string(paging.offset)
-      << ") t)::text";
+  sql << " order by t.id limit " << std::to_string(paging.size) << " offset "
+      << std::to_string(paging.offset) << ") t)::text";
   auto rows = ctx.db->with([&](soci::session& s) { return store::fetch(s, sql); });
   JsonWriter w;
-  w.begin_object().key("total").value(static_cast<std::int64_t>(std::stoll(rows.at(0)[0].value_or("0"))));
+  w.begin_object().key("total").value(
+      static_cast<std::int64_t>(std::stoll(rows.at(0)[0].value_or("0"))));
   w.key("pagina").value(paging.page).key("limite").value(paging.size);
   w.key("registros").raw(rows.at(0)[1].value_or("[]")).end_object();
   return Response::json(std::move(w).str());
@@ -68,15 +69,21 @@ Response list(Request& req, const ProvasContext& ctx) {
 
 Response by_unit(Request& req, const ProvasContext& ctx) {
   const std::string& numero = req.param("numero_cadastro");
-  store::Sql sql("select coalesce(json_agg(to_jsonb(t) order by t.data desc, t.id desc), '[]')::text, count(*)::text "
-                 "from provas.prova_digital t where t.numero_cadastro = ");
+  store::Sql sql(
+      "select coalesce(json_agg(to_jsonb(t) order by t.data desc, t.id desc), '[]')::text, "
+      "count(*)::text "
+      "from provas.prova_digital t where t.numero_cadastro = ");
   sql.bind(numero);
   auto row = ctx.db->with([&](soci::session& s) { return store::fetch(s, sql); }).at(0);
   if (row[1].value_or("0") == "0")
     throw Error(errc::not_found, "nenhuma prova digital do imóvel " + numero, "numero_cadastro");
   JsonWriter w;
   w.begin_object().key("numero_cadastro").value(numero);
-  w.key("total").value(static_cast<std::int64_t>(std::stoll(*row[1]))).key("registros").raw(*row[0]).end_object();
+  w.key("total")
+      .value(static_cast<std::int64_t>(std::stoll(*row[1])))
+      .key("registros")
+      .raw(*row[0])
+      .end_object();
   return Response::json(std::move(w).str());
 }
 
@@ -87,7 +94,8 @@ void check_unit(soci::session& s, const std::vector<ProvaField>& fields) {
     store::Sql q("select count(*)::text from cadastro.imobiliario where numero_cadastro = ");
     q.bind(f.value);
     if (store::fetch_value(s, q).value_or("0") == "0")
-      throw Error(errc::unprocessable, "imóvel não encontrado no cadastro: numero_cadastro " + f.value.value_or(""),
+      throw Error(errc::unprocessable,
+                  "imóvel não encontrado no cadastro: numero_cadastro " + f.value.value_or(""),
                   "numero_cadastro");
   }
 }
@@ -107,7 +115,8 @@ Response create(Request& req, const ProvasContext& ctx) {
     store::in_transaction(s, [&] {
       check_unit(s, fields);
       auto row = store::fetch(s, sql).at(0);
-      store::record_audit(s, kTable, *row[0], store::Operation::insert, ctx.auditor, std::nullopt, row[1]);
+      store::record_audit(s, kTable, *row[0], store::Operation::insert, ctx.auditor, std::nullopt,
+                          row[1]);
       answer = *row[1];
     });
   });
@@ -166,32 +175,60 @@ void add_provas_routes(App& app) {
   auto& srv = app.server();
   const std::string tag = "Provas digitais";
   const std::string record =
-      " Registro: {id, numero_cadastro, tipo, descricao, arquivo_url, sha256, data, criado_em, atualizado_em}. "
+      " Registro: {id, numero_cadastro, tipo, descricao, arquivo_url, sha256, data, criado_em, "
+      "atualizado_em}. "
       "Credencial ausente ou inválida → 401 com WWW-Authenticate: Basic.";
   const std::string body =
-      "{\"numero_cadastro\": imóvel existente, \"tipo\": texto, \"descricao\"?: texto, \"arquivo_url\": http(s), "
+      "{\"numero_cadastro\": imóvel existente, \"tipo\": texto, \"descricao\"?: texto, "
+      "\"arquivo_url\": http(s), "
       "\"sha256\": 64 hexadecimais do arquivo, \"data\": \"AAAA-MM-DD\"}";
-  srv.add({"GET", "/cad/provas-digitais/{numero_cadastro}/", "basic", tag,
-           "Provas digitais de um imóvel pelo numero_cadastro (id de integração), mais recentes primeiro: "
-           "{numero_cadastro, total, registros}; 404 quando não há nenhuma." + record,
-           {}, {}, "application/json", "application/json", basic_handler(by_unit)});
-  srv.add({"GET", "/cad/provas-digitais/", "basic", tag,
-           "Lista as provas digitais do município da credencial por id: {total, pagina, limite, registros}. "
-           "filtros: objeto JSON (codificado na URL) de igualdades por campo, ex.: "
-           "{\"numero_cadastro\": \"1000017\", \"tipo\": \"foto\"}; campo desconhecido ou JSON inválido → 400." + record,
-           paging_params({{"filtros", "query", "string", false,
-                           "objeto JSON: id, numero_cadastro, tipo, descricao, arquivo_url, sha256, data → valor"}}),
-           {}, "application/json", "application/json", basic_handler(list)});
-  srv.add({"POST", "/cad/provas-digitais/", "basic", tag,
-           "Cria uma prova digital; responde 201 com o registro. Campo desconhecido ou inválido → 400; imóvel "
-           "inexistente → 422." + record,
-           {}, body, "application/json", "application/json", basic_handler(create)});
-  srv.add({"PUT", "/cad/provas-digitais/{id}/", "basic", tag,
-           "Altera os campos informados da prova {id}; 404 quando não existe." + record, {}, body, "application/json",
-           "application/json", basic_handler(update)});
-  srv.add({"DELETE", "/cad/provas-digitais/{id}/", "basic", tag,
-           "Remove a prova {id} e responde o registro removido; 404 quando não existe." + record, {}, {},
-           "application/json", "application/json", basic_handler(remove)});
+  srv.add({.method = "GET",
+           .pattern = "/cad/provas-digitais/{numero_cadastro}/",
+           .auth = "basic",
+           .tag = tag,
+           .summary = "Provas digitais de um imóvel pelo numero_cadastro (id de integração), mais "
+                      "recentes primeiro: "
+                      "{numero_cadastro, total, registros}; 404 quando não há nenhuma." +
+                      record,
+           .handler = basic_handler(by_unit)});
+  srv.add({.method = "GET",
+           .pattern = "/cad/provas-digitais/",
+           .auth = "basic",
+           .tag = tag,
+           .summary = "Lista as provas digitais do município da credencial por id: {total, pagina, "
+                      "limite, registros}. "
+                      "filtros: objeto JSON (codificado na URL) de igualdades por campo, ex.: "
+                      "{\"numero_cadastro\": \"1000017\", \"tipo\": \"foto\"}; campo desconhecido "
+                      "ou JSON inválido → 400." +
+                      record,
+           .params = paging_params({{"filtros", "query", "string", false,
+                                     "objeto JSON: id, numero_cadastro, tipo, descricao, "
+                                     "arquivo_url, sha256, data → valor"}}),
+           .handler = basic_handler(list)});
+  srv.add({.method = "POST",
+           .pattern = "/cad/provas-digitais/",
+           .auth = "basic",
+           .tag = tag,
+           .summary = "Cria uma prova digital; responde 201 com o registro. Campo desconhecido ou "
+                      "inválido → 400; imóvel "
+                      "inexistente → 422." +
+                      record,
+           .body = {.description = body},
+           .handler = basic_handler(create)});
+  srv.add({.method = "PUT",
+           .pattern = "/cad/provas-digitais/{id}/",
+           .auth = "basic",
+           .tag = tag,
+           .summary = "Altera os campos informados da prova {id}; 404 quando não existe." + record,
+           .body = {.description = body},
+           .handler = basic_handler(update)});
+  srv.add({.method = "DELETE",
+           .pattern = "/cad/provas-digitais/{id}/",
+           .auth = "basic",
+           .tag = tag,
+           .summary = "Remove a prova {id} e responde o registro removido; 404 quando não existe." +
+                      record,
+           .handler = basic_handler(remove)});
 }
 
 }  // namespace cadastre::server

@@ -10,16 +10,17 @@
 // its SHA-256 (vistoria.token_hash), so the database never holds it. Inspection writes
 // record an audit row in the same transaction (tabela "atendimento.vistoria", without
 // token_hash); an approval is itself a row of atendimento.auditoria (who, when, decision).
+#include "server/service_desk/routes.hpp"
+
 #include <soci/soci.h>
 
 #include "cadastre/json.hpp"
 #include "cadastre/query.hpp"
 #include "cadastre/schedule.hpp"
 #include "server/app.hpp"
-#include "service/geojson.hpp"
 #include "server/scheduling/store.hpp"
-#include "server/service_desk/routes.hpp"
 #include "server/service_desk/input.hpp"
+#include "service/geojson.hpp"
 #include "store/audit.hpp"
 #include "store/crypto.hpp"
 
@@ -38,7 +39,8 @@ std::optional<std::string> date_filter(const Request& req, const char* name) {
   return v;
 }
 
-std::optional<std::string> integer_filter(const Request& req, const char* name, std::int64_t min, std::int64_t max) {
+std::optional<std::string> integer_filter(const Request& req, const char* name, std::int64_t min,
+                                          std::int64_t max) {
   auto v = req.query_value(name);
   if (!v) return std::nullopt;
   return std::to_string(query::parse_integer(*v, name, min, max));
@@ -58,7 +60,8 @@ void date_range(store::Sql& sql, const char* column, const std::optional<std::st
 }
 
 // {total, pagina, limite, <member>} from a count and a page of JSON rows.
-Response page(const Context& ctx, const store::Sql& sql, const query::Paging& paging, const char* member) {
+Response page(const Context& ctx, const store::Sql& sql, const query::Paging& paging,
+              const char* member) {
   store::Row row;
   ctx.db->run([&](soci::session& s) {
     store::in_transaction(s, [&] {
@@ -67,7 +70,8 @@ Response page(const Context& ctx, const store::Sql& sql, const query::Paging& pa
     });
   });
   JsonWriter w;
-  w.begin_object().key("total").value(static_cast<std::int64_t>(std::stoll(row.at(0).value_or("0"))));
+  w.begin_object().key("total").value(
+      static_cast<std::int64_t>(std::stoll(row.at(0).value_or("0"))));
   w.key("pagina").value(paging.page).key("limite").value(paging.size);
   w.key(member).raw(row.at(1).value_or("[]")).end_object();
   return Response::json(std::move(w).str());
@@ -76,7 +80,8 @@ Response page(const Context& ctx, const store::Sql& sql, const query::Paging& pa
 Response protocols(App& app, Request& req) {
   const Context& ctx = desk::allowed(app, req, false);
   auto status = req.query_value("status");
-  auto ano = integer_filter(req, "ano", 2000, 2200), numero = integer_filter(req, "numero", 1, 2147483647);
+  auto ano = integer_filter(req, "ano", 2000, 2200),
+       numero = integer_filter(req, "numero", 1, 2147483647);
   auto solicitante = req.query_value("solicitante"), assunto = req.query_value("assunto");
   auto de = date_filter(req, "de"), ate = date_filter(req, "ate");
   auto paging = query::normalize_paging(query_params(req));
@@ -86,14 +91,17 @@ Response protocols(App& app, Request& req) {
     if (ano) (sql << " and p.ano = ").bind(ano, "integer");
     if (numero) (sql << " and p.numero = ").bind(numero, "integer");
     // icontains without LIKE, so % and _ in the text are plain characters
-    if (solicitante) (sql << " and strpos(lower(p.solicitante_nome), lower(").bind(solicitante) << ")) > 0";
+    if (solicitante)
+      (sql << " and strpos(lower(p.solicitante_nome), lower(").bind(solicitante) << ")) > 0";
     if (assunto) (sql << " and strpos(lower(p.assunto), lower(").bind(assunto) << ")) > 0";
     date_range(sql, "p.aberto_em", de, ate);
   };
   store::Sql sql("select (select count(*)");
   where(sql);
-  sql << ")::text, (select coalesce(json_agg(t.j order by t.ano desc, t.numero desc), '[]') from (select p.ano, "
-         "p.numero, to_jsonb(p) || jsonb_build_object('codigo', lpad(p.numero::text, 6, '0') || '/' || p.ano) as j";
+  sql << ")::text, (select coalesce(json_agg(t.j order by t.ano desc, t.numero desc), '[]') from "
+         "(select p.ano, "
+         "p.numero, to_jsonb(p) || jsonb_build_object('codigo', lpad(p.numero::text, 6, '0') || "
+         "'/' || p.ano) as j";
   where(sql);
   sql << " order by p.ano desc, p.numero desc limit " << std::to_string(paging.size) << " offset "
       << std::to_string(paging.offset) << ") t)::text";
@@ -114,8 +122,10 @@ Response inspections(App& app, Request& req) {
   };
   store::Sql sql("select (select count(*)");
   where(sql);
-  sql << ")::text, (select coalesce(json_agg(t.j order by t.inicio, t.agendamento_id), '[]') from (select r.inicio, "
-         "v.agendamento_id, " << desk::vistoria_json_expr() << "::jsonb as j";
+  sql << ")::text, (select coalesce(json_agg(t.j order by t.inicio, t.agendamento_id), '[]') from "
+         "(select r.inicio, "
+         "v.agendamento_id, "
+      << desk::vistoria_json_expr() << "::jsonb as j";
   where(sql);
   sql << " order by r.inicio, v.agendamento_id limit " << std::to_string(paging.size) << " offset "
       << std::to_string(paging.offset) << ") t)::text";
@@ -128,15 +138,18 @@ void check_references(soci::session& s, const desk::VistoriaInput& in) {
     store::Sql sql("select 1 from atendimento.protocolo where id = ");
     sql.bind(in.protocolo_id, "bigint");
     if (store::fetch(s, sql).empty())
-      throw Error(errc::invalid_argument, "protocolo " + *in.protocolo_id + " não existe", "protocolo_id");
+      throw Error(errc::invalid_argument, "protocolo " + *in.protocolo_id + " não existe",
+                  "protocolo_id");
   }
   if (in.fotos.empty()) return;
   std::string list = "{";
   for (const auto& id : in.fotos) list += (list.size() > 1 ? "," : "") + id;
   store::Sql sql("select string_agg(x::text, ', ' order by x) from unnest(");
-  sql.bind(list + "}", "bigint[]") << ") x where not exists (select 1 from midia.arquivo a where a.id = x)";
+  sql.bind(list + "}", "bigint[]")
+      << ") x where not exists (select 1 from midia.arquivo a where a.id = x)";
   if (auto missing = store::fetch_value(s, sql))
-    throw Error(errc::invalid_argument, "arquivos de mídia inexistentes neste município: " + *missing, "fotos");
+    throw Error(errc::invalid_argument,
+                "arquivos de mídia inexistentes neste município: " + *missing, "fotos");
 }
 
 Response create(App& app, Request& req) {
@@ -187,7 +200,8 @@ Response read(App& app, Request& req) {
       answer = desk::vistoria_json(s, id);
     });
   });
-  if (!answer) throw Error(errc::not_found, "a reserva " + id + " não tem vistoria", "agendamento_id");
+  if (!answer)
+    throw Error(errc::not_found, "a reserva " + id + " não tem vistoria", "agendamento_id");
   return Response::json(std::move(*answer));
 }
 
@@ -223,8 +237,10 @@ Response update(App& app, Request& req) {
 Response approve(App& app, Request& req) {
   const Context& ctx = desk::allowed(app, req, true);
   auto in = desk::parse_auditoria(req.body);
-  store::Sql sql("insert into atendimento.auditoria as a (tabela, registro_id, alteracao, decisao, comentario, "
-                 "usuario_id, usuario_email) values (");
+  store::Sql sql(
+      "insert into atendimento.auditoria as a (tabela, registro_id, alteracao, decisao, "
+      "comentario, "
+      "usuario_id, usuario_email) values (");
   sql.bind(in.tabela) << ", ";
   sql.bind(in.registro_id) << ", ";
   sql.bind(in.alteracao, "jsonb") << ", ";
@@ -246,41 +262,53 @@ Response approve(App& app, Request& req) {
 
 const Context& desk::allowed(App& app, const Request& req, bool write) {
   const Context& ctx = context(req);
-  if (!store::layer_allowed(app.identity().permissions(ctx.user.user_id), kLayer, write, ctx.user.admin))
-    throw Error(errc::forbidden, std::string("sem permissão de ") + (write ? "escrita" : "leitura") +
+  if (!store::layer_allowed(app.identity().permissions(ctx.user.user_id), kLayer, write,
+                            ctx.user.admin))
+    throw Error(errc::forbidden, std::string("sem permissão de ") +
+                                     (write ? "escrita" : "leitura") +
                                      " no atendimento (camada 'atendimento')");
   return ctx;
 }
 
 std::string desk::path_agendamento_id(const Request& req) {
   const std::string& id = req.param("agendamento_id");
-  if (id.empty() || id.size() > 18 || id.find_first_not_of("0123456789") != std::string::npos || id[0] == '0')
+  if (id.empty() || id.size() > 18 || id.find_first_not_of("0123456789") != std::string::npos ||
+      id[0] == '0')
     throw Error(errc::invalid_argument, "agendamento_id inválido: " + id, "agendamento_id");
   return id;
 }
 
 void desk::use_tenant_zone(soci::session& s, const store::Tenant& tenant) {
-  sched::use_time_zone(s, tenant.fuso_horario.empty() ? std::string(schedule::Agenda::default_time_zone)
-                                                      : tenant.fuso_horario);
+  sched::use_time_zone(s, tenant.fuso_horario.empty()
+                              ? std::string(schedule::Agenda::default_time_zone)
+                              : tenant.fuso_horario);
 }
 
 std::string desk::vistoria_json_expr() {
   return "((to_jsonb(v) - 'token_hash') || jsonb_build_object("
-         "'reserva', jsonb_build_object('id', r.id, 'inicio', r.inicio, 'fim', r.fim, 'status', r.status, "
+         "'reserva', jsonb_build_object('id', r.id, 'inicio', r.inicio, 'fim', r.fim, 'status', "
+         "r.status, "
          "'vistoriador', r.vistoriador, 'lote_id', r.lote_id, 'imobiliario_id', r.imobiliario_id, "
          "'protocolo', r.protocolo, 'solicitante_nome', r.solicitante_nome), "
-         "'fotos_arquivos', (select coalesce(jsonb_agg(jsonb_build_object('id', a.id, 'nome', a.nome, 'link', "
-         "'/midia/get?file_url=' || a.chave) order by a.id), '[]') from midia.arquivo a where a.id = any(v.fotos)), "
-         "'fotos_cidadao_links', (select coalesce(jsonb_agg('/midia/get?file_url=' || u.k order by u.o), '[]') "
+         "'fotos_arquivos', (select coalesce(jsonb_agg(jsonb_build_object('id', a.id, 'nome', "
+         "a.nome, 'link', "
+         "'/midia/get?file_url=' || a.chave) order by a.id), '[]') from midia.arquivo a where a.id "
+         "= any(v.fotos)), "
+         "'fotos_cidadao_links', (select coalesce(jsonb_agg('/midia/get?file_url=' || u.k order by "
+         "u.o), '[]') "
          "from unnest(v.fotos_cidadao) with ordinality u(k, o))))::text";
 }
 
 std::string desk::public_json_expr() {
-  return "jsonb_build_object('agendamento_id', v.agendamento_id, 'status', v.status, 'inicio', r.inicio, 'fim', "
-         "r.fim, 'contato_cidadao', v.contato_cidadao, 'disponibilidade', v.disponibilidade, 'observacoes_cidadao', "
-         "v.observacoes_cidadao, 'fotos_cidadao', to_jsonb(v.fotos_cidadao), 'fotos_cidadao_links', "
+  return "jsonb_build_object('agendamento_id', v.agendamento_id, 'status', v.status, 'inicio', "
+         "r.inicio, 'fim', "
+         "r.fim, 'contato_cidadao', v.contato_cidadao, 'disponibilidade', v.disponibilidade, "
+         "'observacoes_cidadao', "
+         "v.observacoes_cidadao, 'fotos_cidadao', to_jsonb(v.fotos_cidadao), "
+         "'fotos_cidadao_links', "
          "(select coalesce(jsonb_agg('/midia/get?file_url=' || u.k order by u.o), '[]') "
-         "from unnest(v.fotos_cidadao) with ordinality u(k, o)), 'atualizado_em', v.atualizado_em)::text";
+         "from unnest(v.fotos_cidadao) with ordinality u(k, o)), 'atualizado_em', "
+         "v.atualizado_em)::text";
 }
 
 std::optional<std::string> desk::vistoria_json(soci::session& s, const std::string& id) {
@@ -292,74 +320,139 @@ std::optional<std::string> desk::vistoria_json(soci::session& s, const std::stri
 void add_service_desk_routes(App& app) {
   auto& srv = app.server();
   const std::string tag = "Atendimento";
-  const std::string reads = " Requer leitura na camada 'atendimento' (regra 'atendimento' ou a padrão '*').";
+  const std::string reads =
+      " Requer leitura na camada 'atendimento' (regra 'atendimento' ou a padrão '*').";
   const std::string writes = " Requer escrita na camada 'atendimento'.";
   const std::string write_audited = writes + " Grava auditoria (atendimento.vistoria).";
-  auto h = [&app](Response (*fn)(App&, Request&)) { return [&app, fn](Request& r) { return fn(app, r); }; };
+  auto h = [&app](Response (*fn)(App&, Request&)) {
+    return [&app, fn](Request& r) { return fn(app, r); };
+  };
   const std::string vistoria_body =
-      "{\"agendamento_id\": int, \"checklist\"?: [{\"item\": \"...\", \"ok\": true}], \"constatacoes\"?: \"...\", "
-      "\"fotos\"?: [ids de midia.arquivo], \"protocolo_id\"?: int, \"status\"?: \"pendente|em_andamento|concluida|"
+      "{\"agendamento_id\": int, \"checklist\"?: [{\"item\": \"...\", \"ok\": true}], "
+      "\"constatacoes\"?: \"...\", "
+      "\"fotos\"?: [ids de midia.arquivo], \"protocolo_id\"?: int, \"status\"?: "
+      "\"pendente|em_andamento|concluida|"
       "cancelada\"}";
   const std::string citizen_body =
-      "{\"token\": \"...\" (ou ?token=), \"contato_cidadao\"?: \"...\", \"disponibilidade\"?: \"...\", "
+      "{\"token\": \"...\" (ou ?token=), \"contato_cidadao\"?: \"...\", \"disponibilidade\"?: "
+      "\"...\", "
       "\"observacoes_cidadao\"?: \"...\", \"fotos_cidadao\"?: [chaves de POST /midia/storage]}";
 
-  srv.add({"GET", "/atendimento/{municipio}/protocolos", "bearer", tag,
-           "Protocolos do atendimento (número por ano), do mais recente: {total, pagina, limite, protocolos}. Filtros: "
-           "status, ano, numero, solicitante e assunto (contém, sem diferenciar maiúsculas), de/ate (data local de "
-           "abertura). Filtro desconhecido → 400." + reads,
-           paging_params({{"status", "query", "string", false, "situação do protocolo",
-                           {"aberto", "em_analise", "deferido", "indeferido", "arquivado"}},
-                   {"ano", "query", "integer", false, "ano do protocolo"},
-                   {"numero", "query", "integer", false, "número no ano"},
-                   {"solicitante", "query", "string", false, "parte do nome do solicitante"},
-                   {"assunto", "query", "string", false, "parte do assunto"},
-                   {"de", "query", "string", false, "data local inicial YYYY-MM-DD (abertura)"},
-                   {"ate", "query", "string", false, "data local final YYYY-MM-DD (abertura)"}}),
-           {}, "application/json", "application/json", h(&protocols)});
-  srv.add({"POST", "/atendimento/{municipio}/vistoria", "bearer", tag,
-           "Cria a vistoria de uma reserva: responde 201 com a vistoria e o token de acesso público (mostrado só "
-           "agora; o banco guarda apenas o SHA-256). Reserva inexistente → 404; reserva que já tem vistoria → 409; "
-           "foto (id de midia.arquivo) ou protocolo inexistente → 400." + write_audited,
-           {}, vistoria_body, "application/json", "application/json", h(&create)});
-  srv.add({"GET", "/atendimento/{municipio}/vistoria", "bearer", tag,
-           "Lista as vistorias pelo início da reserva: {total, pagina, limite, vistorias}; filtros status, "
-           "protocolo_id e de/ate (data local do início da reserva)." + reads,
-           paging_params({{"status", "query", "string", false, "situação da vistoria",
-                           {"pendente", "em_andamento", "concluida", "cancelada"}},
-                   {"protocolo_id", "query", "integer", false, "id do protocolo"},
-                   {"de", "query", "string", false, "data local inicial YYYY-MM-DD"},
-                   {"ate", "query", "string", false, "data local final YYYY-MM-DD"}}),
-           {}, "application/json", "application/json", h(&inspections)});
-  srv.add({"GET", "/atendimento/{municipio}/vistoria/{agendamento_id}", "bearer", tag,
-           "A vistoria da reserva {agendamento_id} (sem o token), com a reserva e os links das fotos. Sem vistoria → "
-           "404." + reads,
-           {}, {}, "application/json", "application/json", h(&read)});
-  srv.add({"PUT", "/atendimento/{municipio}/vistoria/{agendamento_id}", "bearer", tag,
-           "Altera checklist, constatacoes, fotos, protocolo_id ou status; outros campos → 400. Sem vistoria → 404." +
-               write_audited,
-           {}, "campos a alterar (formato da criação, sem agendamento_id)", "application/json", "application/json",
-           h(&update)});
-  srv.add({"GET", "/atendimento/{municipio}/public/vistoria/{agendamento_id}", "none", tag,
-           "Leitura pelo cidadão, sem bearer: token de acesso em ?token=. Token ausente ou errado → 401 (também para "
-           "vistoria inexistente, que não é revelada); município desconhecido → 404. Responde só status, horário e "
-           "os campos do cidadão.",
-           {{"token", "query", "string", true, "token de acesso devolvido na criação da vistoria"}}, {},
-           "application/json", "application/json", h(&desk::public_read)});
-  srv.add({"PUT", "/atendimento/{municipio}/public/vistoria/{agendamento_id}", "none", tag,
-           "Atualização pelo cidadão, sem bearer: token no corpo (token) ou em ?token=. Só contato_cidadao, "
-           "disponibilidade, observacoes_cidadao e fotos_cidadao (chaves de POST /midia/storage); outro campo → 400; "
+  srv.add({.method = "GET",
+           .pattern = "/atendimento/{municipio}/protocolos",
+           .auth = "bearer",
+           .tag = tag,
+           .summary = "Protocolos do atendimento (número por ano), do mais recente: {total, "
+                      "pagina, limite, protocolos}. Filtros: "
+                      "status, ano, numero, solicitante e assunto (contém, sem diferenciar "
+                      "maiúsculas), de/ate (data local de "
+                      "abertura). Filtro desconhecido → 400." +
+                      reads,
+           .params = paging_params(
+               {{"status",
+                 "query",
+                 "string",
+                 false,
+                 "situação do protocolo",
+                 {"aberto", "em_analise", "deferido", "indeferido", "arquivado"}},
+                {"ano", "query", "integer", false, "ano do protocolo"},
+                {"numero", "query", "integer", false, "número no ano"},
+                {"solicitante", "query", "string", false, "parte do nome do solicitante"},
+                {"assunto", "query", "string", false, "parte do assunto"},
+                {"de", "query", "string", false, "data local inicial YYYY-MM-DD (abertura)"},
+                {"ate", "query", "string", false, "data local final YYYY-MM-DD (abertura)"}}),
+           .handler = h(&protocols)});
+  srv.add({.method = "POST",
+           .pattern = "/atendimento/{municipio}/vistoria",
+           .auth = "bearer",
+           .tag = tag,
+           .summary = "Cria a vistoria de uma reserva: responde 201 com a vistoria e o token de "
+                      "acesso público (mostrado só "
+                      "agora; o banco guarda apenas o SHA-256). Reserva inexistente → 404; reserva "
+                      "que já tem vistoria → 409; "
+                      "foto (id de midia.arquivo) ou protocolo inexistente → 400." +
+                      write_audited,
+           .body = {.description = vistoria_body},
+           .handler = h(&create)});
+  srv.add(
+      {.method = "GET",
+       .pattern = "/atendimento/{municipio}/vistoria",
+       .auth = "bearer",
+       .tag = tag,
+       .summary = "Lista as vistorias pelo início da reserva: {total, pagina, limite, vistorias}; "
+                  "filtros status, "
+                  "protocolo_id e de/ate (data local do início da reserva)." +
+                  reads,
+       .params = paging_params({{"status",
+                                 "query",
+                                 "string",
+                                 false,
+                                 "situação da vistoria",
+                                 {"pendente", "em_andamento", "concluida", "cancelada"}},
+                                {"protocolo_id", "query", "integer", false, "id do protocolo"},
+                                {"de", "query", "string", false, "data local inicial YYYY-MM-DD"},
+                                {"ate", "query", "string", false, "data local final YYYY-MM-DD"}}),
+       .handler = h(&inspections)});
+  srv.add({.method = "GET",
+           .pattern = "/atendimento/{municipio}/vistoria/{agendamento_id}",
+           .auth = "bearer",
+           .tag = tag,
+           .summary = "A vistoria da reserva {agendamento_id} (sem o token), com a reserva e os "
+                      "links das fotos. Sem vistoria → "
+                      "404." +
+                      reads,
+           .handler = h(&read)});
+  srv.add({.method = "PUT",
+           .pattern = "/atendimento/{municipio}/vistoria/{agendamento_id}",
+           .auth = "bearer",
+           .tag = tag,
+           .summary = "Altera checklist, constatacoes, fotos, protocolo_id ou status; outros "
+                      "campos → 400. Sem vistoria → 404." +
+                      write_audited,
+           .body = {.description = "campos a alterar (formato da criação, sem agendamento_id)"},
+           .handler = h(&update)});
+  srv.add({.method = "GET",
+           .pattern = "/atendimento/{municipio}/public/vistoria/{agendamento_id}",
+           .auth = "none",
+           .tag = tag,
+           .summary = "Leitura pelo cidadão, sem bearer: token de acesso em ?token=. Token ausente "
+                      "ou errado → 401 (também para "
+                      "vistoria inexistente, que não é revelada); município desconhecido → 404. "
+                      "Responde só status, horário e "
+                      "os campos do cidadão.",
+           .params = {{"token", "query", "string", true,
+                       "token de acesso devolvido na criação da vistoria"}},
+           .handler = h(&desk::public_read)});
+  srv.add(
+      {.method = "PUT",
+       .pattern = "/atendimento/{municipio}/public/vistoria/{agendamento_id}",
+       .auth = "none",
+       .tag = tag,
+       .summary =
+           "Atualização pelo cidadão, sem bearer: token no corpo (token) ou em ?token=. Só "
+           "contato_cidadao, "
+           "disponibilidade, observacoes_cidadao e fotos_cidadao (chaves de POST /midia/storage); "
+           "outro campo → 400; "
            "token ausente ou errado → 401; vistoria concluída ou cancelada → 409. Grava auditoria "
            "(atendimento.vistoria, usuário 'cidadao').",
-           {{"token", "query", "string", false, "token de acesso (alternativa ao campo token do corpo)"}}, citizen_body,
-           "application/json", "application/json", h(&desk::public_update)});
-  srv.add({"POST", "/atendimento/{municipio}/auditoria", "bearer", tag,
-           "Registra a aprovação de uma alteração: quem (o usuário da credencial), quando, tabela, registro, "
-           "alteração, decisão (aprovado ou reprovado) e comentário. Responde 201 com o registro." + writes,
-           {},
-           "{\"tabela\": \"cadastro.lote\", \"registro_id\": \"12\", \"alteracao\": {...}, \"decisao\": "
-           "\"aprovado|reprovado\", \"comentario\"?: \"...\"}",
-           "application/json", "application/json", h(&approve)});
+       .params = {{"token", "query", "string", false,
+                   "token de acesso (alternativa ao campo token do corpo)"}},
+       .body = {.description = citizen_body},
+       .handler = h(&desk::public_update)});
+  srv.add(
+      {.method = "POST",
+       .pattern = "/atendimento/{municipio}/auditoria",
+       .auth = "bearer",
+       .tag = tag,
+       .summary =
+           "Registra a aprovação de uma alteração: quem (o usuário da credencial), quando, tabela, "
+           "registro, "
+           "alteração, decisão (aprovado ou reprovado) e comentário. Responde 201 com o registro." +
+           writes,
+       .body = {.description = "{\"tabela\": \"cadastro.lote\", \"registro_id\": \"12\", "
+                               "\"alteracao\": {...}, \"decisao\": "
+                               "\"aprovado|reprovado\", \"comentario\"?: \"...\"}"},
+       .handler = h(&approve)});
 }
 
 }  // namespace cadastre::server

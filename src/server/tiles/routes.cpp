@@ -35,13 +35,14 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 tiles::Tile tile_of(const Request& req) {
   const std::string& last = req.param("y");
   if (!ends_with(last, kTileSuffix) || last.size() == kTileSuffix.size())
-    throw Error(errc::invalid_argument, "o último segmento deve ser <y>.pbf, por exemplo 37053.pbf", "y");
+    throw Error(errc::invalid_argument, "o último segmento deve ser <y>.pbf, por exemplo 37053.pbf",
+                "y");
   tiles::Tile t;
   t.z = static_cast<int>(query::parse_integer(req.param("z"), "z", 0, tiles::max_zoom));
   const std::int64_t last_index = tiles::tiles_per_side(t.z) - 1;
   t.x = static_cast<int>(query::parse_integer(req.param("x"), "x", 0, last_index));
-  t.y = static_cast<int>(
-      query::parse_integer(std::string_view(last).substr(0, last.size() - kTileSuffix.size()), "y", 0, last_index));
+  t.y = static_cast<int>(query::parse_integer(
+      std::string_view(last).substr(0, last.size() - kTileSuffix.size()), "y", 0, last_index));
   if (!t.is_valid()) throw Error(errc::invalid_argument, "tile fora da pirâmide XYZ", "z");
   return t;
 }
@@ -76,7 +77,8 @@ std::string public_base(const Request& req) {
 }
 
 std::string tilejson_url(const Request& req, const std::string& layer) {
-  return public_base(req) + "/tiles/" + context(req).tenant.slug + "/" + layer + std::string(kTileJsonSuffix);
+  return public_base(req) + "/tiles/" + context(req).tenant.slug + "/" + layer +
+         std::string(kTileJsonSuffix);
 }
 
 Response tile(App& app, Request& req) {
@@ -99,8 +101,9 @@ Response tile(App& app, Request& req) {
       o.not_modified = true;
       return o;
     }
-    auto rows = run_prepared_binary(
-        s, sql, {std::to_string(t.z), std::to_string(t.x), std::to_string(t.y), layer->name, layer->geometry_column});
+    auto rows = run_prepared_binary(s, sql,
+                                    {std::to_string(t.z), std::to_string(t.x), std::to_string(t.y),
+                                     layer->name, layer->geometry_column});
     if (!rows.empty() && rows[0][0]) o.mvt = std::move(*rows[0][0]);
     return o;
   });
@@ -121,25 +124,39 @@ Response tile(App& app, Request& req) {
 Response tilejson(App& app, Request& req) {
   const std::string& file = req.param("file");
   if (!ends_with(file, kTileJsonSuffix) || file.size() == kTileJsonSuffix.size())
-    throw Error(errc::invalid_argument, "use /tiles/{municipio}/{camada}.json para o TileJSON de uma camada", "file");
-  auto layer = layer_for(app, req, std::string_view(file).substr(0, file.size() - kTileJsonSuffix.size()), false);
+    throw Error(errc::invalid_argument,
+                "use /tiles/{municipio}/{camada}.json para o TileJSON de uma camada", "file");
+  auto layer = layer_for(
+      app, req, std::string_view(file).substr(0, file.size() - kTileJsonSuffix.size()), false);
   require_tileable(*layer);
-  auto extent = context(req).db->with([&](soci::session& s) { return store::fetch(s, store::Sql(extent_sql(*layer))); });
+  auto extent = context(req).db->with(
+      [&](soci::session& s) { return store::fetch(s, store::Sql(extent_sql(*layer))); });
 
   JsonWriter w;
   w.begin_object().key("tilejson").value("3.0.0").key("name").value(layer->name);
   w.key("description").value("Camada " + layer->name + " do município " + context(req).tenant.nome);
   w.key("scheme").value("xyz").key("tiles").begin_array();
-  w.value(public_base(req) + "/tiles/" + context(req).tenant.slug + "/" + layer->name + "/{z}/{x}/{y}" + std::string(kTileSuffix));
+  w.value(public_base(req) + "/tiles/" + context(req).tenant.slug + "/" + layer->name +
+          "/{z}/{x}/{y}" + std::string(kTileSuffix));
   w.end_array().key("minzoom").value(0).key("maxzoom").value(tiles::max_zoom);
   const auto& e = extent.empty() ? store::Row{} : extent[0];
   if (e.size() == 4 && e[0] && e[1] && e[2] && e[3]) {
     double b[4] = {std::stod(*e[0]), std::stod(*e[1]), std::stod(*e[2]), std::stod(*e[3])};
     w.key("bounds").begin_array().value(b[0]).value(b[1]).value(b[2]).value(b[3]).end_array();
-    w.key("center").begin_array().value((b[0] + b[2]) / 2).value((b[1] + b[3]) / 2).value(16).end_array();
+    w.key("center")
+        .begin_array()
+        .value((b[0] + b[2]) / 2)
+        .value((b[1] + b[3]) / 2)
+        .value(16)
+        .end_array();
   } else {
     // An empty layer: the whole Web Mercator world (the TileJSON default).
-    w.key("bounds").begin_array().value(-180.0).value(-tiles::max_latitude).value(180.0).value(tiles::max_latitude);
+    w.key("bounds")
+        .begin_array()
+        .value(-180.0)
+        .value(-tiles::max_latitude)
+        .value(180.0)
+        .value(tiles::max_latitude);
     w.end_array();
   }
   w.key("vector_layers").begin_array().begin_object().key("id").value(layer->name);
@@ -164,7 +181,13 @@ Response index(App& app, Request& req) {
     if (!store::layer_allowed(perms, name, false, ctx.user.admin)) continue;
     const store::Column& g = *layer.column(layer.geometry_column);
     if (g.srid == 0) continue;
-    w.begin_object().key("id").value(name).key("geometria").value(g.geometry_type).key("srid").value(g.srid);
+    w.begin_object()
+        .key("id")
+        .value(name)
+        .key("geometria")
+        .value(g.geometry_type)
+        .key("srid")
+        .value(g.srid);
     w.key("tilejson").value(tilejson_url(req, name)).end_object();
   }
   w.end_array().end_object();
@@ -178,18 +201,32 @@ Response index(App& app, Request& req) {
 void add_tile_routes(App& app) {
   auto& srv = app.server();
   const std::string tag = "Tiles vetoriais";
-  const http::Param if_none_match{"If-None-Match", "header", "string", false,
-                                  "ETag de uma resposta anterior: 304 sem corpo enquanto a camada não mudar"};
-  srv.add({"GET", "/tiles/{municipio}/{layer}/{z}/{x}/{y}", "bearer", tag,
-           "Mapbox Vector Tile da camada (z de 0 a 24; o último segmento é <y>.pbf); 204 quando o tile não tem feições",
-           {if_none_match}, {}, "", kMvt, [&app](Request& r) { return tile(app, r); }});
-  srv.add({"GET", "/tiles/{municipio}/index.json", "bearer", tag,
-           "Camadas com geometria que o usuário pode ler, com as URLs dos seus TileJSON", {}, {}, "", "application/json",
-           [&app](Request& r) { return index(app, r); }});
+  const http::Param if_none_match{
+      "If-None-Match", "header", "string", false,
+      "ETag de uma resposta anterior: 304 sem corpo enquanto a camada não mudar"};
+  srv.add({.method = "GET",
+           .pattern = "/tiles/{municipio}/{layer}/{z}/{x}/{y}",
+           .auth = "bearer",
+           .tag = tag,
+           .summary = "Mapbox Vector Tile da camada (z de 0 a 24; o último segmento é <y>.pbf); "
+                      "204 quando o tile não tem feições",
+           .params = {if_none_match},
+           .answers = kMvt,
+           .handler = [&app](Request& r) { return tile(app, r); }});
+  srv.add({.method = "GET",
+           .pattern = "/tiles/{municipio}/index.json",
+           .auth = "bearer",
+           .tag = tag,
+           .summary = "Camadas com geometria que o usuário pode ler, com as URLs dos seus TileJSON",
+           .handler = [&app](Request& r) { return index(app, r); }});
   // A layer named "index" would be shadowed by the literal route above.
-  srv.add({"GET", "/tiles/{municipio}/{file}", "bearer", tag,
-           "TileJSON 3.0.0 da camada: o segmento é <camada>.json (URL dos tiles, zooms, limites e campos)", {}, {}, "",
-           "application/json", [&app](Request& r) { return tilejson(app, r); }});
+  srv.add({.method = "GET",
+           .pattern = "/tiles/{municipio}/{file}",
+           .auth = "bearer",
+           .tag = tag,
+           .summary = "TileJSON 3.0.0 da camada: o segmento é <camada>.json (URL dos tiles, zooms, "
+                      "limites e campos)",
+           .handler = [&app](Request& r) { return tilejson(app, r); }});
 }
 
 }  // namespace cadastre::server

@@ -36,12 +36,15 @@ const ValuationContext& valuation_context(const Request& req) {
 
 void authenticate(App& app, store::ApiClients& clients, Request& req) {
   auto token = req.bearer_token();
-  if (!token) throw Error(errc::unauthenticated, "credencial ausente: envie Authorization: Bearer <token de avaliação>");
+  if (!token)
+    throw Error(errc::unauthenticated,
+                "credencial ausente: envie Authorization: Bearer <token de avaliação>");
   auto client = clients.authenticate_bearer(*token, "avaliacao");
   if (!client) throw Error(errc::unauthenticated, "token de avaliação inválido ou revogado");
   const std::string& slug = req.param("municipio");
   auto tenant = app.identity().tenant(slug);
-  if (!tenant || !tenant->ativo) throw Error(errc::tenant_forbidden, "município desconhecido ou inativo: " + slug);
+  if (!tenant || !tenant->ativo)
+    throw Error(errc::tenant_forbidden, "município desconhecido ou inativo: " + slug);
   if (tenant->id != client->tenant_id)
     throw Error(errc::tenant_forbidden, "o token de avaliação não pertence ao município " + slug);
   ValuationContext ctx{std::move(*client), std::move(*tenant), nullptr};
@@ -53,7 +56,8 @@ void authenticate(App& app, store::ApiClients& clients, Request& req) {
 Response land(App& app, Request& req) {
   const auto& ctx = valuation_context(req);
   auto profile = app.valuation_profiles().get(ctx.tenant, *ctx.db);
-  return Response::json(valuation::land_value(valuation::LandInput::from_json(req.body), profile->profile).to_json());
+  return Response::json(
+      valuation::land_value(valuation::LandInput::from_json(req.body), profile->profile).to_json());
 }
 
 Response construction(App& app, Request& req) {
@@ -66,7 +70,8 @@ Response construction(App& app, Request& req) {
 }  // namespace
 
 void add_valuation_routes(App& app) {
-  auto clients = std::make_shared<store::ApiClients>(app.identity().pool(), app.options().token_ttl);
+  auto clients =
+      std::make_shared<store::ApiClients>(app.identity().pool(), app.options().token_ttl);
   app.server().add_auth_scheme(
       {"valuation",
        R"json({"type":"http","scheme":"bearer","description":"token de cliente de API com escopo avaliacao, emitido por cadastre-admin client add --scope avaliacao (tokens de usuário não valem aqui)"})json",
@@ -75,24 +80,38 @@ void add_valuation_routes(App& app) {
   auto& srv = app.server();
   const std::string tag = "Avaliação";
   const std::string answer =
-      " Responde {tipo, valor, formula, fatores: [{nome, valor, entrada, regra}], intermediarios, faixas, "
-      "componentes} (memória de cálculo completa). Entrada inválida → 400 nomeando o campo; código desconhecido no "
-      "perfil → 400 codigo_desconhecido. Usa o perfil de avaliação ativo do município (avaliacao.perfil) ou o perfil "
+      " Responde {tipo, valor, formula, fatores: [{nome, valor, entrada, regra}], intermediarios, "
+      "faixas, "
+      "componentes} (memória de cálculo completa). Entrada inválida → 400 nomeando o campo; código "
+      "desconhecido no "
+      "perfil → 400 codigo_desconhecido. Usa o perfil de avaliação ativo do município "
+      "(avaliacao.perfil) ou o perfil "
       "padrão.";
-  srv.add({"POST", "/equacao/calculo/{municipio}/terreno/calcularvalor/", "valuation", tag,
-           "Valor venal do terreno: VVT = area × valor_m2 × Ft × Fp × Ftopo × Fped × Fsit (Fg no lugar de Ft × Fp "
-           "para glebas)." + answer,
-           {},
-           "{\"area\": m², \"frente\": m, \"valor_m2\": R$/m² (ou \"face_quadra\"/\"zona\" resolvidos pelo perfil), "
-           "\"topografia\", \"pedologia\", \"situacao\", \"profundidade\"?: m}",
-           "application/json", "application/json", [&app](Request& r) { return land(app, r); }});
-  srv.add({"POST", "/equacao/calculo/{municipio}/construcao/calcularvalor/", "valuation", tag,
-           "Valor venal da construção: VVE = area_construida × CUB(padrao) × Foc, depreciação de Ross–Heidecke." +
-               answer,
-           {},
-           "{\"area_construida\": m², \"padrao\": código NBR 12721 (ex.: R1-N), \"idade\" | \"ano_construcao\" "
-           "(+ \"ano_referencia\"?), \"conservacao\": a–h, \"uso\"?, \"vida_util\"?, \"valor_residual\"?}",
-           "application/json", "application/json", [&app](Request& r) { return construction(app, r); }});
+  srv.add({.method = "POST",
+           .pattern = "/equacao/calculo/{municipio}/terreno/calcularvalor/",
+           .auth = "valuation",
+           .tag = tag,
+           .summary = "Valor venal do terreno: VVT = area × valor_m2 × Ft × Fp × Ftopo × Fped × "
+                      "Fsit (Fg no lugar de Ft × Fp "
+                      "para glebas)." +
+                      answer,
+           .body = {.description =
+                        "{\"area\": m², \"frente\": m, \"valor_m2\": R$/m² (ou "
+                        "\"face_quadra\"/\"zona\" resolvidos pelo perfil), "
+                        "\"topografia\", \"pedologia\", \"situacao\", \"profundidade\"?: m}"},
+           .handler = [&app](Request& r) { return land(app, r); }});
+  srv.add({.method = "POST",
+           .pattern = "/equacao/calculo/{municipio}/construcao/calcularvalor/",
+           .auth = "valuation",
+           .tag = tag,
+           .summary = "Valor venal da construção: VVE = area_construida × CUB(padrao) × Foc, "
+                      "depreciação de Ross–Heidecke." +
+                      answer,
+           .body = {.description = "{\"area_construida\": m², \"padrao\": código NBR 12721 (ex.: "
+                                   "R1-N), \"idade\" | \"ano_construcao\" "
+                                   "(+ \"ano_referencia\"?), \"conservacao\": a–h, \"uso\"?, "
+                                   "\"vida_util\"?, \"valor_residual\"?}"},
+           .handler = [&app](Request& r) { return construction(app, r); }});
 }
 
 }  // namespace cadastre::server

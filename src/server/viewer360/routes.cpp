@@ -28,22 +28,25 @@ using http::Param;
 using http::Request;
 using http::Response;
 
-constexpr double kMaxRadius = 5000;          // metres
-constexpr double kMaxHeight = 1000;          // metres
-constexpr double kHeightTolerance = 1;       // metres either side of height_ref
+constexpr double kMaxRadius = 5000;     // metres
+constexpr double kMaxHeight = 1000;     // metres
+constexpr double kHeightTolerance = 1;  // metres either side of height_ref
 constexpr std::int64_t kDefaultRadiusRows = 100;
 constexpr std::int64_t kMaxRadiusRows = 1000;
 
 // A decimal number from a path segment within (min, max] (min itself when `min_inclusive`).
-double path_number(const std::string& text, std::string_view field, double min, double max, bool min_inclusive) {
+double path_number(const std::string& text, std::string_view field, double min, double max,
+                   bool min_inclusive) {
   double v = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   const bool above = min_inclusive ? v >= min : v > min;
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) || !above || v > max) {
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) ||
+      !above || v > max) {
     throw Error(errc::invalid_argument,
-                std::string(field) + " deve ser um número " + (min_inclusive ? "de " : "maior que ") +
-                    std::to_string(static_cast<int>(min)) + (min_inclusive ? " a " : " e até ") +
-                    std::to_string(static_cast<int>(max)) + " (metros)",
+                std::string(field) + " deve ser um número " +
+                    (min_inclusive ? "de " : "maior que ") + std::to_string(static_cast<int>(min)) +
+                    (min_inclusive ? " a " : " e até ") + std::to_string(static_cast<int>(max)) +
+                    " (metros)",
                 std::string(field));
   }
   return v;
@@ -59,10 +62,12 @@ std::int64_t rows_limit(const Request& req) {
   return text ? query::parse_integer(*text, "limit", 1, kMaxRadiusRows) : kDefaultRadiusRows;
 }
 
-LayerRef geometry_layer(App& app, const Request& req, std::string_view name, std::string_view field) {
+LayerRef geometry_layer(App& app, const Request& req, std::string_view name,
+                        std::string_view field) {
   LayerRef ref = layer_for(app, req, name, false);
   if (ref->geometry_column.empty())
-    throw Error(errc::invalid_argument, "a camada " + ref->name + " não tem geometria", std::string(field));
+    throw Error(errc::invalid_argument, "a camada " + ref->name + " não tem geometria",
+                std::string(field));
   return ref;
 }
 
@@ -74,8 +79,9 @@ std::string geom_of(const store::Layer& layer, std::string_view alias) {
 // geometry as GeoJSON lon/lat.
 std::string panorama_json(const store::Layer& pano, std::string_view row) {
   const std::string r(row);
-  return "(to_jsonb(" + r + ") - '" + pano.geometry_column + "' || jsonb_build_object('geometry', " +
-         "ST_AsGeoJSON(ST_Transform(" + geom_of(pano, r) + ", 4326), 7)::jsonb))";
+  return "(to_jsonb(" + r + ") - '" + pano.geometry_column +
+         "' || jsonb_build_object('geometry', " + "ST_AsGeoJSON(ST_Transform(" + geom_of(pano, r) +
+         ", 4326), 7)::jsonb))";
 }
 
 // Starts `sql` with the CTE c of the path's panorama: its key (pid), geometry (g), the
@@ -84,8 +90,8 @@ std::string panorama_json(const store::Layer& pano, std::string_view row) {
 void panorama_cte(store::Sql& sql, const store::Layer& pano, const std::string& id, double distance,
                   const std::vector<std::array<std::string, 3>>& values = {}) {
   const store::Column& pk = *pano.column(pano.primary_key);
-  sql << "with c as materialized (select p." << query::quote_identifier(pk.name) << " as pid, " << geom_of(pano, "p")
-      << " as g, ";
+  sql << "with c as materialized (select p." << query::quote_identifier(pk.name) << " as pid, "
+      << geom_of(pano, "p") << " as g, ";
   sql.bind(number_text(distance), "float8") << " as d";
   for (const auto& [name, text, cast] : values) {
     sql << ", ";
@@ -104,12 +110,16 @@ Response nearest_panorama(App& app, Request& req, bool azimuth) {
   const int srid = pano->column(pano->geometry_column)->srid;
 
   store::Sql sql("with f as materialized (select ST_PointOnSurface(ST_Transform(");
-  sql << geom_of(*feature_layer, "r") << ", " << std::to_string(srid > 0 ? srid : 4674) << ")) as p from "
-      << feature_layer->qualified() << " r where r." << query::quote_identifier(pk.name) << " = ";
-  sql.bind(id, pk.type) << ") select (select count(*) from f)::text, (select json_build_object('camada', ";
+  sql << geom_of(*feature_layer, "r") << ", " << std::to_string(srid > 0 ? srid : 4674)
+      << ")) as p from " << feature_layer->qualified() << " r where r."
+      << query::quote_identifier(pk.name) << " = ";
+  sql.bind(id, pk.type)
+      << ") select (select count(*) from f)::text, (select json_build_object('camada', ";
   sql.bind(feature_layer->name) << "::text, 'id', ";
-  sql.bind(id) << "::text, 'ponto', ST_AsGeoJSON(ST_Transform((select p from f), 4326), 7)::json, 'panorama', "
-               << panorama_json(*pano, "n") << " - 'distancia_m' - 'ordem', 'distancia_m', n.distancia_m";
+  sql.bind(id) << "::text, 'ponto', ST_AsGeoJSON(ST_Transform((select p from f), 4326), 7)::json, "
+                  "'panorama', "
+               << panorama_json(*pano, "n")
+               << " - 'distancia_m' - 'ordem', 'distancia_m', n.distancia_m";
   if (azimuth) {
     // Clockwise from north, from the panorama to the feature; null when they coincide.
     sql << ", 'azimute', round(degrees(ST_Azimuth(" << geom_of(*pano, "n")
@@ -118,8 +128,11 @@ Response nearest_panorama(App& app, Request& req, bool azimuth) {
   sql << ")::text from " << nearest_rows(*pano, "(select p from f)", 1) << " n)";
   auto row = context(req).db->with([&](soci::session& s) { return store::fetch(s, sql).at(0); });
   if (row[0].value_or("0") == "0")
-    throw Error(errc::not_found, "registro " + id + " não encontrado em " + feature_layer->name, "layer_id");
-  if (!row[1]) throw Error(errc::not_found, "nenhum panorama próximo de " + feature_layer->name + " " + id, "layer_id");
+    throw Error(errc::not_found, "registro " + id + " não encontrado em " + feature_layer->name,
+                "layer_id");
+  if (!row[1])
+    throw Error(errc::not_found, "nenhum panorama próximo de " + feature_layer->name + " " + id,
+                "layer_id");
   return Response::json(std::move(*row[1]));
 }
 
@@ -134,20 +147,33 @@ Response panoramas_in_radius(App& app, Request& req) {
 
   store::Sql sql;
   panorama_cte(sql, *pano, id, distance, {{"h", number_text(height), "numeric"}});
-  sql << ", hits as (select t as p, t." << key << " as pid, " << metres_between(geom_of(*pano, "t"), "(select g from c)")
-      << " as m from "
-      << pano->qualified() << " t where " << within_metres(geom_of(*pano, "t"), "(select g from c)", "(select d from c)")
-      << " and t." << key << " <> (select pid from c) and abs(t.altura - (select h from c)) <= "
-      << number_text(kHeightTolerance) << ") select (select count(*) from c)::text, (select count(*) from hits)::text, "
+  sql << ", hits as (select t as p, t." << key << " as pid, "
+      << metres_between(geom_of(*pano, "t"), "(select g from c)") << " as m from "
+      << pano->qualified() << " t where "
+      << within_metres(geom_of(*pano, "t"), "(select g from c)", "(select d from c)") << " and t."
+      << key << " <> (select pid from c) and abs(t.altura - (select h from c)) <= "
+      << number_text(kHeightTolerance)
+      << ") select (select count(*) from c)::text, (select count(*) from hits)::text, "
       << "(select coalesce(json_agg(" << panorama_json(*pano, "(h.p)")
-      << " || jsonb_build_object('distancia_m', round(h.m::numeric, 2)) order by h.m, h.pid), '[]') from (select * "
+      << " || jsonb_build_object('distancia_m', round(h.m::numeric, 2)) order by h.m, h.pid), "
+         "'[]') from (select * "
       << "from hits order by m, pid limit " << std::to_string(limit) << ") h)::text";
   auto row = context(req).db->with([&](soci::session& s) { return store::fetch(s, sql).at(0); });
-  if (row[0].value_or("0") == "0") throw Error(errc::not_found, "panorama " + id + " não encontrado", "pano_id");
+  if (row[0].value_or("0") == "0")
+    throw Error(errc::not_found, "panorama " + id + " não encontrado", "pano_id");
   JsonWriter w;
-  w.begin_object().key("panorama_id").value(id).key("distancia_m").value(distance).key("height_ref").value(height);
+  w.begin_object()
+      .key("panorama_id")
+      .value(id)
+      .key("distancia_m")
+      .value(distance)
+      .key("height_ref")
+      .value(height);
   w.key("tolerancia_altura_m").value(kHeightTolerance);
-  w.key("total").value(static_cast<std::int64_t>(std::stoll(row[1].value_or("0")))).key("limite").value(limit);
+  w.key("total")
+      .value(static_cast<std::int64_t>(std::stoll(row[1].value_or("0"))))
+      .key("limite")
+      .value(limit);
   w.key("panoramas").raw(row[2].value_or("[]")).end_object();
   return Response::json(std::move(w).str());
 }
@@ -165,19 +191,25 @@ Response units_in_radius(App& app, Request& req) {
   store::Sql sql;
   panorama_cte(sql, *pano, id, distance);
   sql << ", hits as (select u, " << geom_of(*lots, "l") << " as lg, u.id as uid, "
-      << metres_between(geom_of(*lots, "l"), "(select g from c)") << " as m from " << units->qualified() << " u join "
-      << lots->qualified() << " l on l.id = u.lote_id where "
+      << metres_between(geom_of(*lots, "l"), "(select g from c)") << " as m from "
+      << units->qualified() << " u join " << lots->qualified() << " l on l.id = u.lote_id where "
       << within_metres(geom_of(*lots, "l"), "(select g from c)", "(select d from c)")
       << ") select (select count(*) from c)::text, (select count(*) from hits)::text, "
       << "(select coalesce(json_agg(json_build_object('type', 'Feature', 'id', h.uid, 'geometry', "
-      << "ST_AsGeoJSON(ST_Transform(ST_PointOnSurface(h.lg), 4326), 7)::json, 'properties', to_jsonb(h.u) || "
-      << "jsonb_build_object('distancia_m', round(h.m::numeric, 2))) order by h.m, h.uid), '[]') from "
+      << "ST_AsGeoJSON(ST_Transform(ST_PointOnSurface(h.lg), 4326), 7)::json, 'properties', "
+         "to_jsonb(h.u) || "
+      << "jsonb_build_object('distancia_m', round(h.m::numeric, 2))) order by h.m, h.uid), '[]') "
+         "from "
       << "(select * from hits order by m, uid limit " << std::to_string(limit) << ") h)::text";
   auto row = context(req).db->with([&](soci::session& s) { return store::fetch(s, sql).at(0); });
-  if (row[0].value_or("0") == "0") throw Error(errc::not_found, "panorama " + id + " não encontrado", "pano_id");
+  if (row[0].value_or("0") == "0")
+    throw Error(errc::not_found, "panorama " + id + " não encontrado", "pano_id");
   JsonWriter w;
   w.begin_object().key("panorama_id").value(id).key("distancia_m").value(distance);
-  w.key("total").value(static_cast<std::int64_t>(std::stoll(row[1].value_or("0")))).key("limite").value(limit);
+  w.key("total")
+      .value(static_cast<std::int64_t>(std::stoll(row[1].value_or("0"))))
+      .key("limite")
+      .value(limit);
   w.key("unidades").raw(row[2].value_or("[]")).end_object();
   return Response::json(std::move(w).str());
 }
@@ -185,7 +217,12 @@ Response units_in_radius(App& app, Request& req) {
 // The tenant as the viewer configures itself from it (never its database address).
 void write_tenant(JsonWriter& w, const store::Tenant& t) {
   w.begin_object().key("id").value(t.id).key("slug").value(t.slug).key("nome").value(t.nome);
-  w.key("uf").value(t.uf).key("codigo_ibge").value(t.codigo_ibge).key("fuso_horario").value(t.fuso_horario);
+  w.key("uf")
+      .value(t.uf)
+      .key("codigo_ibge")
+      .value(t.codigo_ibge)
+      .key("fuso_horario")
+      .value(t.fuso_horario);
   w.key("config").raw(t.config_json.empty() ? "{}" : t.config_json).end_object();
 }
 
@@ -193,7 +230,8 @@ Response tenant_config(Request& req) {
   std::int64_t id = query::parse_integer(req.param("id_tenants"), "id_tenants", 1, INT64_MAX);
   const Context& ctx = context(req);
   if (id != ctx.tenant.id)
-    throw Error(errc::tenant_forbidden, "a credencial só dá acesso à configuração do próprio município", "id_tenants");
+    throw Error(errc::tenant_forbidden,
+                "a credencial só dá acesso à configuração do próprio município", "id_tenants");
   JsonWriter w;
   write_tenant(w, ctx.tenant);
   return Response::json(std::move(w).str());
@@ -205,10 +243,21 @@ Response who_am_i(App& app, Request& req) {
   auto catalog = app.catalogs().get(ctx.tenant, *ctx.db);
   JsonWriter w;
   w.begin_object().key("usuario").begin_object();
-  w.key("id").value(ctx.user.user_id).key("email").value(ctx.user.email).key("nome").value(ctx.user.nome);
+  w.key("id")
+      .value(ctx.user.user_id)
+      .key("email")
+      .value(ctx.user.email)
+      .key("nome")
+      .value(ctx.user.nome);
   w.key("adm").value(ctx.user.admin).key("regras").begin_array();
   for (const auto& p : perms) {
-    w.begin_object().key("camada").value(p.camada).key("leitura").value(p.leitura).key("escrita").value(p.escrita);
+    w.begin_object()
+        .key("camada")
+        .value(p.camada)
+        .key("leitura")
+        .value(p.leitura)
+        .key("escrita")
+        .value(p.escrita);
     w.end_object();
   }
   w.end_array().key("camadas").begin_array();
@@ -229,54 +278,109 @@ void add_viewer360_routes(App& app) {
   auto& srv = app.server();
   const std::string tag = "Visualizador 360";
   const std::string base = "/visualizador360/{municipio}/";
-  const Param limit{"limit", "query", "integer", false, "máximo de itens na resposta (padrão 100, até 1000)"};
+  const Param limit{"limit", "query", "integer", false,
+                    "máximo de itens na resposta (padrão 100, até 1000)"};
   const std::string feature_note =
-      " A feição ({layer} com geometria, leitura permitida; {layer_id} sua chave) é localizada por ST_PointOnSurface; "
+      " A feição ({layer} com geometria, leitura permitida; {layer_id} sua chave) é localizada por "
+      "ST_PointOnSurface; "
       "requer também leitura na camada 'panorama'. Distâncias em metros sobre o elipsoide.";
-  srv.add({"GET", base + "nearest-panorama-from-feature/{layer}/{layer_id}", "bearer", tag,
-           "Panorama mais próximo de uma feição: {camada, id, ponto, panorama, distancia_m}. Feição inexistente ou "
-           "nenhum panorama → 404." + feature_note,
-           {}, {}, "application/json", "application/json", [&app](Request& r) { return nearest_panorama(app, r, false); }});
-  srv.add({"GET", base + "nearest-panorama-and-azimuth/{layer}/{layer_id}", "bearer", tag,
-           "Panorama mais próximo e o azimute do panorama até a feição (graus a partir do norte, sentido horário, "
-           "0–360; null se coincidem): {camada, id, ponto, panorama, distancia_m, azimute}." + feature_note,
-           {}, {}, "application/json", "application/json", [&app](Request& r) { return nearest_panorama(app, r, true); }});
-  srv.add({"GET", base + "get-panoramas-in-radius/{pano_id}/{distance}/{height_ref}", "bearer", tag,
-           "Panoramas a até {distance} metros (0 < distance ≤ 5000) do panorama {pano_id}, sem ele, cuja altura de "
-           "captura está a até ±1 m de {height_ref} (metros, 0–1000), do mais próximo ao mais distante: {total, limite, "
-           "panoramas: [colunas, geometry, distancia_m]}. Panorama inexistente → 404.",
-           {limit}, {}, "application/json", "application/json", [&app](Request& r) { return panoramas_in_radius(app, r); }});
-  srv.add({"GET", base + "get-imobiliarios-in-radius/{pano_id}/{distance}", "bearer", tag,
-           "Unidades imobiliárias cujo lote está a até {distance} metros (0 < distance ≤ 5000) do panorama {pano_id}, "
-           "como Features (ponto no lote; propriedades da unidade e distancia_m), da mais próxima à mais distante. "
-           "Requer leitura em panorama, imobiliario e lote.",
-           {limit}, {}, "application/json", "application/json", [&app](Request& r) { return units_in_radius(app, r); }});
-  srv.add({"GET", base + "formularios/{schema_table}", "bearer", tag,
-           "Campos do formulário de uma tabela do catálogo (cadastro.<camada> ou dominio.<tabela>; outras → 400): "
-           "nome, tipo, anulavel, obrigatorio, chave_primaria, geometria e, para chaves estrangeiras, a referência com "
-           "os valores {codigo, descricao} das tabelas de domínio (se o usuário pode ler 'dominio').",
-           {}, {}, "application/json", "application/json", [&app](Request& r) { return form_fields(app, r); }});
-  srv.add({"GET", base + "valores/{schema_table}/{id}", "bearer", tag,
-           "Valores de um registro de uma tabela do catálogo, como Feature GeoJSON; inexistente → 404.", {}, {},
-           "application/json", "application/geo+json", [&app](Request& r) { return record_values(app, r); }});
-  srv.add({"GET", base + "ultima-alteracao/{schema_table}/{id}", "bearer", tag,
-           "Última alteração registrada na auditoria: {schema_table, registro_id, operacao (insercao, alteracao, "
-           "exclusao), usuario_id, usuario_email, em}; 404 se o registro nunca foi alterado pela API.",
-           {}, {}, "application/json", "application/json", [&app](Request& r) { return last_change(app, r); }});
-  srv.add({"POST", base + "atts", "bearer", tag,
-           "Inserções e atualizações de atributos de uma camada do cadastro em uma transação, auditadas: tudo ou nada. "
-           "Erro em um registro → 4xx com lista e linha (1 em diante) e nada gravado. Requer escrita na camada.",
-           {}, "{\"schema_table\": \"cadastro.<camada>\", \"inserir\": [registros], \"atualizar\": [registros com id]} "
-               "(até 1000 registros)",
-           "application/json", "application/json", [&app](Request& r) { return batch_attributes(app, r); }});
-  srv.add({"GET", base + "tenant-config/{id_tenants}", "bearer", tag,
-           "Configuração do município {id, slug, nome, uf, codigo_ibge, fuso_horario, config}; só o próprio "
-           "município da credencial (outro → 403; id não inteiro → 400).",
-           {}, {}, "application/json", "application/json", [](Request& r) { return tenant_config(r); }});
-  srv.add({"GET", "/visualizador360/auth", "bearer", tag,
-           "Usuário do token (id, email, nome, adm, regras e permissões efetivas por camada) e a configuração do seu "
-           "município.",
-           {}, {}, "application/json", "application/json", [&app](Request& r) { return who_am_i(app, r); }});
+  srv.add({.method = "GET",
+           .pattern = base + "nearest-panorama-from-feature/{layer}/{layer_id}",
+           .auth = "bearer",
+           .tag = tag,
+           .summary = "Panorama mais próximo de uma feição: {camada, id, ponto, panorama, "
+                      "distancia_m}. Feição inexistente ou "
+                      "nenhum panorama → 404." +
+                      feature_note,
+           .handler = [&app](Request& r) { return nearest_panorama(app, r, false); }});
+  srv.add({.method = "GET",
+           .pattern = base + "nearest-panorama-and-azimuth/{layer}/{layer_id}",
+           .auth = "bearer",
+           .tag = tag,
+           .summary =
+               "Panorama mais próximo e o azimute do panorama até a feição (graus a partir do "
+               "norte, sentido horário, "
+               "0–360; null se coincidem): {camada, id, ponto, panorama, distancia_m, azimute}." +
+               feature_note,
+           .handler = [&app](Request& r) { return nearest_panorama(app, r, true); }});
+  srv.add({.method = "GET",
+           .pattern = base + "get-panoramas-in-radius/{pano_id}/{distance}/{height_ref}",
+           .auth = "bearer",
+           .tag = tag,
+           .summary = "Panoramas a até {distance} metros (0 < distance ≤ 5000) do panorama "
+                      "{pano_id}, sem ele, cuja altura de "
+                      "captura está a até ±1 m de {height_ref} (metros, 0–1000), do mais próximo "
+                      "ao mais distante: {total, limite, "
+                      "panoramas: [colunas, geometry, distancia_m]}. Panorama inexistente → 404.",
+           .params = {limit},
+           .handler = [&app](Request& r) { return panoramas_in_radius(app, r); }});
+  srv.add({.method = "GET",
+           .pattern = base + "get-imobiliarios-in-radius/{pano_id}/{distance}",
+           .auth = "bearer",
+           .tag = tag,
+           .summary = "Unidades imobiliárias cujo lote está a até {distance} metros (0 < distance "
+                      "≤ 5000) do panorama {pano_id}, "
+                      "como Features (ponto no lote; propriedades da unidade e distancia_m), da "
+                      "mais próxima à mais distante. "
+                      "Requer leitura em panorama, imobiliario e lote.",
+           .params = {limit},
+           .handler = [&app](Request& r) { return units_in_radius(app, r); }});
+  srv.add({.method = "GET",
+           .pattern = base + "formularios/{schema_table}",
+           .auth = "bearer",
+           .tag = tag,
+           .summary = "Campos do formulário de uma tabela do catálogo (cadastro.<camada> ou "
+                      "dominio.<tabela>; outras → 400): "
+                      "nome, tipo, anulavel, obrigatorio, chave_primaria, geometria e, para chaves "
+                      "estrangeiras, a referência com "
+                      "os valores {codigo, descricao} das tabelas de domínio (se o usuário pode "
+                      "ler 'dominio').",
+           .handler = [&app](Request& r) { return form_fields(app, r); }});
+  srv.add({.method = "GET",
+           .pattern = base + "valores/{schema_table}/{id}",
+           .auth = "bearer",
+           .tag = tag,
+           .summary = "Valores de um registro de uma tabela do catálogo, como Feature GeoJSON; "
+                      "inexistente → 404.",
+           .answers = "application/geo+json",
+           .handler = [&app](Request& r) { return record_values(app, r); }});
+  srv.add({.method = "GET",
+           .pattern = base + "ultima-alteracao/{schema_table}/{id}",
+           .auth = "bearer",
+           .tag = tag,
+           .summary = "Última alteração registrada na auditoria: {schema_table, registro_id, "
+                      "operacao (insercao, alteracao, "
+                      "exclusao), usuario_id, usuario_email, em}; 404 se o registro nunca foi "
+                      "alterado pela API.",
+           .handler = [&app](Request& r) { return last_change(app, r); }});
+  srv.add({.method = "POST",
+           .pattern = base + "atts",
+           .auth = "bearer",
+           .tag = tag,
+           .summary = "Inserções e atualizações de atributos de uma camada do cadastro em uma "
+                      "transação, auditadas: tudo ou nada. "
+                      "Erro em um registro → 4xx com lista e linha (1 em diante) e nada gravado. "
+                      "Requer escrita na camada.",
+           .body = {.description = "{\"schema_table\": \"cadastro.<camada>\", \"inserir\": "
+                                   "[registros], \"atualizar\": [registros com id]} "
+                                   "(até 1000 registros)"},
+           .handler = [&app](Request& r) { return batch_attributes(app, r); }});
+  srv.add({.method = "GET",
+           .pattern = base + "tenant-config/{id_tenants}",
+           .auth = "bearer",
+           .tag = tag,
+           .summary = "Configuração do município {id, slug, nome, uf, codigo_ibge, fuso_horario, "
+                      "config}; só o próprio "
+                      "município da credencial (outro → 403; id não inteiro → 400).",
+           .handler = [](Request& r) { return tenant_config(r); }});
+  srv.add({.method = "GET",
+           .pattern = "/visualizador360/auth",
+           .auth = "bearer",
+           .tag = tag,
+           .summary = "Usuário do token (id, email, nome, adm, regras e permissões efetivas por "
+                      "camada) e a configuração do seu "
+                      "município.",
+           .handler = [&app](Request& r) { return who_am_i(app, r); }});
 }
 
 }  // namespace cadastre::server

@@ -1,0 +1,78 @@
+// The request scope of a tenant-scoped service: who calls, on which tenant, with that
+// tenant's pool, and the one permission guard. A handler receives a Scope and nothing
+// wider (no App, no TenantPools), so "a request only reaches its own tenant" is a property
+// of the types, not a convention.
+//
+// The guard: a route names the permission it needs in its table entry (http::Access); the
+// auth scheme builds the Scope and calls enforce() before the handler runs. Layers named by
+// data rather than by the route (a table in a request body, the relations of a detail)
+// are checked by the same guard through layer().
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "http/http.hpp"
+#include "store/catalog.hpp"
+#include "store/identity.hpp"
+#include "store/pool.hpp"
+
+namespace cadastre::service {
+
+/// A layer of the tenant's catalog; holds the catalog so `layer` stays valid.
+struct LayerRef {
+  std::shared_ptr<const store::Catalog> catalog;
+  const store::Layer* layer = nullptr;
+  const store::Layer& operator*() const { return *layer; }
+  const store::Layer* operator->() const { return layer; }
+};
+
+class Scope {
+ public:
+  Scope(store::Principal user, store::Tenant tenant, store::Pool& db, store::Identity& identity,
+        store::CatalogCache& catalogs);
+
+  store::Principal user;  ///< the caller
+  store::Tenant tenant;   ///< the tenant of {municipio}, or the caller's own
+  store::Pool* db;        ///< that tenant's pool (never null)
+
+  /// The tenant's catalog of `cadastro` layers (cached; reloaded when a name is unknown).
+  std::shared_ptr<const store::Catalog> catalog() const;
+  /// The caller's layer rules.
+  std::vector<store::LayerPermission> permissions() const;
+  /// Whether the caller may read (or write) `camada`; administrators may do anything.
+  bool may(std::string_view camada, bool write) const;
+  /// The layer `camada`, when the caller may read (or write) it: 400 for a malformed name,
+  /// 404 for an unknown layer, 403 without permission. For layers named by data.
+  LayerRef layer(std::string_view camada, bool write) const;
+  /// The layer named by the route's permission ("{camada}"), resolved and checked before
+  /// the handler ran. Throws std::logic_error for a route whose permission names none.
+  const LayerRef& layer() const;
+
+  /// Checks the route's permission for `req` (403 acesso_negado when refused). Called by the
+  /// auth schemes, never by handlers.
+  void enforce(const http::Access& access, const http::Request& req);
+
+ private:
+  store::Identity* identity_;
+  store::CatalogCache* catalogs_;
+  LayerRef route_layer_;
+};
+
+/// The scope the route's auth scheme established (std::logic_error, so a 500, when the
+/// route's scheme establishes none: a handler fails closed, never open).
+const Scope& scope(const http::Request& req);
+
+/// A handler that runs in the caller's scope.
+using ScopedHandler = std::function<http::Response(const Scope&, http::Request&)>;
+/// Adapts a scoped handler to the route table.
+http::Handler scoped(ScopedHandler fn);
+
+/// The record id from a path segment, checked against the layer's key type (400 when the
+/// layer has no single-column key or the text is not a valid value of its type).
+std::string record_id(const store::Layer& layer, const std::string& text);
+
+}  // namespace cadastre::service
