@@ -87,6 +87,32 @@ Response Response::error(errc code, std::string_view message) {
   return json(error_body(code, message), http_status(code));
 }
 
+std::string lower_ascii(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+std::string percent_encode(std::string_view s, std::string_view keep) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(s.size());
+  for (char ch : s) {
+    auto b = static_cast<unsigned char>(ch);
+    bool plain = (b >= '0' && b <= '9') || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') ||
+                 keep.find(ch) != std::string_view::npos;
+    if (plain) {
+      out += ch;
+    } else {
+      out += '%';
+      out += kHex[b >> 4];
+      out += kHex[b & 0xF];
+    }
+  }
+  return out;
+}
+
 std::string_view Access::layer_param() const noexcept {
   std::string_view l = layer;
   if (l.size() > 2 && l.front() == '{' && l.back() == '}') return l.substr(1, l.size() - 2);

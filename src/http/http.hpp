@@ -20,6 +20,11 @@ namespace cadastre::http {
 
 /// ASCII case-insensitive equality, as for header field names and tokens (RFC 9110 §5.1).
 bool equal_ignoring_case(std::string_view a, std::string_view b) noexcept;
+/// `s` with ASCII letters lowered (header names, schemes, hosts, extensions).
+std::string lower_ascii(std::string_view s);
+/// Percent-encodes every byte of `s` except ASCII letters, digits and those in `keep`
+/// (RFC 3986 unreserved by default), with uppercase hex digits.
+std::string percent_encode(std::string_view s, std::string_view keep = "-._~");
 
 /// Case-insensitive header lookup over a list of (name, value).
 struct Headers {
