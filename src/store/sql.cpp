@@ -1,5 +1,7 @@
 #include "store/sql.hpp"
 
+#include "cadastre/query.hpp"
+
 #include <soci/soci.h>
 
 namespace cadastre::store {
@@ -97,6 +99,19 @@ long long execute(soci::session& s, const Sql& q) {
   st.define_and_bind();
   st.execute(true);
   return st.get_affected_rows();
+}
+
+void append_page(Sql& sql, const query::Paging& paging) {
+  sql << " limit " << std::to_string(paging.size) << " offset " << std::to_string(paging.offset);
+}
+
+PageRows fetch_page(soci::session& s, const Sql& sql) {
+  auto rows = fetch(s, sql);
+  PageRows page;
+  if (rows.empty()) return page;
+  page.total = std::stoll(rows[0].at(0).value_or("0"));
+  page.records = rows[0].at(1).value_or("[]");
+  return page;
 }
 
 }  // namespace cadastre::store

@@ -4,10 +4,16 @@
 // queries cast what they select to text or JSON, which is what the routes send on.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+
+namespace cadastre::query {
+struct Paging;
+}
 
 namespace soci {
 class session;
@@ -46,6 +52,18 @@ class Sql {
 std::vector<Row> fetch(soci::session& s, const Sql& q);
 /// The first column of the first row (nullopt when no row or NULL).
 Value fetch_value(soci::session& s, const Sql& q);
+
+/// Appends " limit <size> offset <offset>" for `paging` (numbers, never request text).
+void append_page(Sql& sql, const query::Paging& paging);
+
+/// One page of records as PostgreSQL returned it: the count of all matching records and
+/// the page's records as a JSON array.
+struct PageRows {
+  std::int64_t total = 0;
+  std::string records = "[]";
+};
+/// Reads the two text columns (total, records array) of the single row that `sql` returns.
+PageRows fetch_page(soci::session& s, const Sql& sql);
 /// Runs a statement; returns the affected row count.
 long long execute(soci::session& s, const Sql& q);
 
