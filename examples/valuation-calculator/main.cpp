@@ -3,7 +3,7 @@
 //
 //   cadastre-valuation terreno|construcao|iptu IMOVEL.json [--perfil PERFIL.json] [--json]
 //
-// Without --perfil the documented default profile is used (shared/design/valuation.md).
+// Without --perfil the documented default profile is used (docs/valuation.md).
 #include <cadastre/error.hpp>
 #include <cadastre/valuation.hpp>
 

@@ -1,5 +1,5 @@
 // Property valuation: land (terreno), construction (construção) and property tax (IPTU),
-// as specified in shared/design/valuation.md. Pure functions: no database, no I/O.
+// as specified in docs/valuation.md. Pure functions: no database, no I/O.
 //
 //   VVT = area × valor_m2 × Ft × Fp × Ftopo × Fped × Fsit   (Fg instead of Ft × Fp when
 //                                                            area > gleba.area_minima)

@@ -1,6 +1,6 @@
 // The valuation profile: the numbers of one municipality's valuation law (unit values,
 // factor tables, CUB, depreciation, IPTU rates) as plain data. See valuation.hpp for the
-// formulas that use it and shared/design/valuation.md for the default values.
+// formulas that use it and docs/valuation.md for the default values.
 //
 // JSON form (Profile::to_json writes every key; Profile::from_json accepts any subset):
 //   {
@@ -152,7 +152,7 @@ struct Profile {
   RateSchedule non_residential_rate;              ///< "aliquotas.nao_residencial"
   RateSchedule territorial_rate;                  ///< "aliquotas.territorial"
 
-  /// The documented default (shared/design/valuation.md): the frontage, depth and
+  /// The documented default (docs/valuation.md): the frontage, depth and
   /// large-plot rules, the topography/soil/situation tables, the example CUB table,
   /// Heidecke c a–h, useful lives (residencial 70, comercial 60, industrial 50,
   /// precario 10), R = 0.20, and IPTU residencial faixa ≤ 350,000 → 0.8%,

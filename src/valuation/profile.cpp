@@ -48,7 +48,7 @@ const RateSchedule& Profile::rates(Use use) const noexcept {
   return residential_rate;
 }
 
-// Values from shared/design/valuation.md.
+// Values from docs/valuation.md.
 Profile Profile::default_profile() {
   Profile p;
   p.topography = {{"plano", 1.00},
