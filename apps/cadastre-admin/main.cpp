@@ -101,13 +101,7 @@ store::Tenant add_tenant(Platform& p, const std::string& slug, const cli::Flags&
 void add_user(Platform& p, const std::string& tenant, const std::string& email, const std::string& nome,
               const std::string& password, bool admin, const std::vector<std::string>& perms) {
   p.identity->add_user({tenant, email, nome, password, admin});
-  for (const auto& perm : perms) {
-    auto colon = perm.find(':');
-    if (colon == std::string::npos) throw Error(errc::invalid_argument, "--perm espera camada:r, camada:w ou camada:rw", "perm");
-    std::string mode = perm.substr(colon + 1);
-    p.identity->set_permission(email, perm.substr(0, colon), mode.find('r') != std::string::npos,
-                               mode.find('w') != std::string::npos);
-  }
+  for (const auto& perm : perms) p.identity->set_permission(email, store::parse_layer_permission(perm));
 }
 
 store::DemoReport load_demo(const store::Tenant& t, std::int64_t lots, std::uint64_t seed, bool replace, double lon,

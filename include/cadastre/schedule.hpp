@@ -208,6 +208,46 @@ CapacityCheck check_capacity(const Agenda& agenda, std::span<const Reservation> 
                              std::optional<std::chrono::sys_seconds> now = std::nullopt);
 
 // ---------------------------------------------------------------------------------------
+// Changing reservations (the rules the server applies before storing one)
+// ---------------------------------------------------------------------------------------
+
+/// The time and inspector a request gives for a reservation (creation or change); a member
+/// not given keeps the stored value (or takes the default, when creating).
+struct ReservationChange {
+  std::optional<std::string> inicio;  ///< RFC 3339, when given
+  std::optional<std::string> fim;     ///< RFC 3339, when given
+  bool has_vistoriador = false;       ///< "vistoriador" given (nullopt then clears it)
+  std::optional<std::string> vistoriador;
+};
+
+/// Whether `change` moves `current` in time or to another inspector, so that it must be
+/// checked against the agenda again (check_reschedule, propose, check_capacity).
+bool moves(const Reservation& current, const ReservationChange& change) noexcept;
+
+/// Only a reservation still agendado may be moved: em_progresso or concluido →
+/// Error(errc::conflict, field "status") naming the current state.
+void check_reschedule(Status current);
+
+/// The reservation `change` proposes, to check with check_capacity.
+///  - creating (`current` absent): inicio is required (errc::missing_field, field
+///    "inicio"); fim defaults to inicio + the agenda's slot length;
+///  - changing: a new inicio without fim keeps the reservation's length; members not given
+///    keep their stored values; the status stays.
+/// Bad RFC 3339 text → errc::invalid_argument naming "inicio" or "fim"; fim not after inicio
+/// → errc::invalid_argument, field "fim".
+Reservation propose(const Agenda& agenda, const ReservationChange& change,
+                    const std::optional<Reservation>& current = std::nullopt);
+
+/// The reservations check_capacity needs for `nova`: those overlapping this window (a day
+/// before its start to a day after its end), since a slot never spans more than a day.
+Interval capacity_window(Interval nova) noexcept;
+
+/// The reservations free_slots needs for the local dates [data_inicio, data_fim]: those
+/// overlapping this window. Local midnight lies within ±14 h of UTC midnight in every zone,
+/// so the window runs from two days before data_inicio to three days after data_fim (UTC).
+Interval slots_window(std::chrono::year_month_day data_inicio, std::chrono::year_month_day data_fim) noexcept;
+
+// ---------------------------------------------------------------------------------------
 // JSON helpers (HTTP server, Python binding)
 // ---------------------------------------------------------------------------------------
 //

@@ -20,7 +20,7 @@ App::App(AppOptions options) : options_(std::move(options)), started_(std::chron
   // The gateway keeps its own cache in front of the store (PrincipalCache): a second cache
   // inside Identity would only double how long a deactivated user keeps access.
   identity_ = std::make_unique<store::Identity>(*platform_, std::chrono::milliseconds(0));
-  intranet_ = std::make_unique<IntranetUsers>(*platform_);
+  intranet_ = std::make_unique<store::IntranetUsers>(*platform_);
   jwt_ = std::make_unique<JwtVerifier>(cfg.intranet);
   breakers_ = std::make_unique<Breakers>(cfg.breakers);
   upstream_ = std::make_unique<UpstreamPool>(cfg.timeouts, cfg.upstream);

@@ -15,7 +15,7 @@
 #include "gateway/breakers.hpp"
 #include "gateway/config.hpp"
 #include "gateway/forward.hpp"
-#include "gateway/intranet_users.hpp"
+#include "store/intranet_users.hpp"
 #include "gateway/jwt.hpp"
 #include "gateway/provider_token.hpp"
 #include "gateway/upstream.hpp"
@@ -63,7 +63,7 @@ class App {
   std::mutex log_mutex_;
   std::unique_ptr<store::Pool> platform_;
   std::unique_ptr<store::Identity> identity_;
-  std::unique_ptr<IntranetUsers> intranet_;
+  std::unique_ptr<store::IntranetUsers> intranet_;
   std::unique_ptr<JwtVerifier> jwt_;
   std::unique_ptr<Breakers> breakers_;
   std::unique_ptr<UpstreamPool> upstream_;

@@ -16,14 +16,9 @@ AuthResult refuse(AuthForm form, std::string message, errc code = errc::unauthen
   return r;
 }
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
 }  // namespace
 
-Authenticator::Authenticator(store::Identity& identity, IntranetUsers& intranet, const JwtVerifier& jwt,
+Authenticator::Authenticator(store::Identity& identity, store::IntranetUsers& intranet, const JwtVerifier& jwt,
                              Breakers& breakers, std::string store_host, std::chrono::milliseconds cache_ttl)
     : identity_(identity),
       intranet_(intranet),
@@ -102,7 +97,7 @@ AuthResult Authenticator::intranet(const Credential& c) {
   if (claims.tenant != c.nome_tenant) return refuse(c.form, "o token intranet é de outro município que nome_tenant");
   if (claims.email.empty()) return refuse(c.form, "token intranet sem o usuário (claim email ou sub)");
 
-  std::string key = "j:" + c.nome_tenant + "\n" + lower(claims.email);
+  std::string key = "j:" + c.nome_tenant + "\n" + http::lower_ascii(claims.email);
   std::optional<store::Principal> who = cache_.find(key);
   if (!who) {
     AuthResult refusal = refuse(c.form, "");

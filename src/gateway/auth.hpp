@@ -11,7 +11,7 @@
 #include "cadastre/error.hpp"
 #include "gateway/breakers.hpp"
 #include "gateway/credentials.hpp"
-#include "gateway/intranet_users.hpp"
+#include "store/intranet_users.hpp"
 #include "gateway/jwt.hpp"
 #include "gateway/principal_cache.hpp"
 #include "http/http.hpp"
@@ -35,7 +35,7 @@ struct AuthResult {
 
 class Authenticator {
  public:
-  Authenticator(store::Identity& identity, IntranetUsers& intranet, const JwtVerifier& jwt, Breakers& breakers,
+  Authenticator(store::Identity& identity, store::IntranetUsers& intranet, const JwtVerifier& jwt, Breakers& breakers,
                 std::string store_host, std::chrono::milliseconds cache_ttl);
 
   AuthResult authenticate(const http::Request& req);
@@ -50,7 +50,7 @@ class Authenticator {
   bool guarded(F&& lookup, AuthResult& refusal);
 
   store::Identity& identity_;
-  IntranetUsers& intranet_;
+  store::IntranetUsers& intranet_;
   const JwtVerifier& jwt_;
   Breakers& breakers_;
   std::string store_host_;

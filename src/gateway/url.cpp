@@ -3,37 +3,19 @@
 #include <algorithm>
 #include <cctype>
 
+#include "http/http.hpp"
+
 namespace cadastre::gateway {
 namespace {
 
-bool unreserved(unsigned char c) { return std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~'; }
-bool sub_delim(unsigned char c) {
-  return c == '!' || c == '$' || c == '&' || c == '\'' || c == '(' || c == ')' || c == '*' || c == '+' || c == ',' ||
-         c == ';' || c == '=';
-}
-
-template <class Keep>
-std::string encode(std::string_view s, Keep keep) {
-  static constexpr char hex[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(s.size() + 8);
-  for (unsigned char c : s) {
-    if (keep(c)) {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back('%');
-      out.push_back(hex[c >> 4]);
-      out.push_back(hex[c & 0xF]);
-    }
-  }
-  return out;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
+// What each encoding keeps besides ASCII letters and digits (RFC 3986): the unreserved
+// characters; in a path also the sub-delimiters, ':', '@' (and '/' between segments); in a
+// query component the same except '&', '=' and '+' (form decoding reads '+' as a space),
+// plus '/' and '?'.
+constexpr std::string_view kUnreserved = "-._~";
+constexpr std::string_view kSegment = "-._~!$&'()*+,;=:@";
+constexpr std::string_view kPath = "-._~!$&'()*+,;=:@/";
+constexpr std::string_view kQueryComponent = "-._~!$'()*,;:@/?";
 
 }  // namespace
 
@@ -54,7 +36,7 @@ std::optional<Url> parse_url(std::string_view text) {
   Url u;
   auto sep = text.find("://");
   if (sep == std::string_view::npos) return std::nullopt;
-  u.scheme = lower(text.substr(0, sep));
+  u.scheme = http::lower_ascii(text.substr(0, sep));
   if (u.scheme != "http" && u.scheme != "https") return std::nullopt;
   std::string_view rest = text.substr(sep + 3);
   if (rest.find('#') != std::string_view::npos) return std::nullopt;
@@ -77,7 +59,7 @@ std::optional<Url> parse_url(std::string_view text) {
     port = authority.substr(colon + 1);
   }
   if (host.empty()) return std::nullopt;
-  u.host = lower(host);
+  u.host = http::lower_ascii(host);
   u.port = u.scheme == "https" ? 443 : 80;
   if (!port.empty()) {
     if (port.size() > 5 || !std::all_of(port.begin(), port.end(), [](unsigned char c) { return std::isdigit(c); }))
@@ -116,7 +98,7 @@ std::string expand_template(std::string_view tmpl, const std::map<std::string, s
     auto it = vars.find(tmpl.substr(open + 1, close - open - 1));
     if (it != vars.end()) {
       // Only unreserved characters stay, so a value is safe in a path and in a query alike.
-      out += encode(it->second, unreserved);
+      out += http::percent_encode(it->second, kUnreserved);
     } else {
       out.append(tmpl.substr(open, close - open + 1));
     }
@@ -126,21 +108,11 @@ std::string expand_template(std::string_view tmpl, const std::map<std::string, s
   return out;
 }
 
-std::string encode_path(std::string_view decoded) {
-  return encode(decoded, [](unsigned char c) { return unreserved(c) || sub_delim(c) || c == ':' || c == '@' || c == '/'; });
-}
+std::string encode_path(std::string_view decoded) { return http::percent_encode(decoded, kPath); }
 
-std::string encode_segment(std::string_view decoded) {
-  return encode(decoded, [](unsigned char c) { return unreserved(c) || sub_delim(c) || c == ':' || c == '@'; });
-}
+std::string encode_segment(std::string_view decoded) { return http::percent_encode(decoded, kSegment); }
 
-std::string encode_query_component(std::string_view decoded) {
-  // '+' is encoded because form decoding (the usual reading of a query) turns it into a space.
-  return encode(decoded, [](unsigned char c) {
-    return unreserved(c) || c == '!' || c == '$' || c == '\'' || c == '(' || c == ')' || c == '*' || c == ',' ||
-           c == ';' || c == ':' || c == '@' || c == '/' || c == '?';
-  });
-}
+std::string encode_query_component(std::string_view decoded) { return http::percent_encode(decoded, kQueryComponent); }
 
 std::string decode_component(std::string_view encoded, bool plus_as_space) {
   auto hex = [](char c) -> int {

@@ -114,7 +114,8 @@ std::string percent_encode(std::string_view s, std::string_view keep) {
 }
 
 std::string_view Access::layer_param() const noexcept {
-  std::string_view l = layer;
+  if (layers.empty()) return {};
+  std::string_view l = layers.front();
   if (l.size() > 2 && l.front() == '{' && l.back() == '}') return l.substr(1, l.size() - 2);
   return {};
 }
@@ -125,8 +126,12 @@ std::string Access::describe() const {
       return {};
     case Kind::admin:
       return "administrador do município";
-    case Kind::layer:
-      return std::string(write ? "escrita" : "leitura") + " na camada " + layer;
+    case Kind::layer: {
+      std::string out = std::string(write ? "escrita" : "leitura") +
+                        (layers.size() > 1 ? " nas camadas " : " na camada ");
+      for (std::size_t i = 0; i < layers.size(); ++i) out += (i ? ", " : "") + layers[i];
+      return out;
+    }
   }
   return {};
 }

@@ -115,20 +115,24 @@ struct Access {
     admin,   ///< tenant administrators only
   };
   Kind kind = Kind::anyone;
-  /// Kind::layer: the layer's name ("mapoteca"), or "{param}" for the layer a path parameter names.
-  std::string layer;
+  /// Kind::layer: the layer's name ("mapoteca"), or "{param}" for the layer a path parameter
+  /// names; a route that reads several layers lists them all (the caller needs each).
+  std::vector<std::string> layers;
   bool write = false;
 
-  /// The path parameter naming the layer ("camada" for "{camada}"); empty for a fixed name.
+  /// The path parameter naming the first layer ("camada" for "{camada}"); empty for a fixed name.
   std::string_view layer_param() const noexcept;
-  /// "leitura na camada {camada}", "escrita na camada agenda", "administrador"; empty for anyone.
+  /// "leitura na camada {camada}", "escrita na camada agenda", "leitura nas camadas
+  /// imobiliario, lote", "administrador do município"; empty for anyone.
   std::string describe() const;
 };
 
 /// Read permission on a layer: a fixed name or "{param}".
-inline Access reads(std::string layer) { return {Access::Kind::layer, std::move(layer), false}; }
+inline Access reads(std::string layer) { return {Access::Kind::layer, {std::move(layer)}, false}; }
+/// Read permission on each of several layers (a route that answers from all of them).
+inline Access reads_all(std::vector<std::string> layers) { return {Access::Kind::layer, std::move(layers), false}; }
 /// Write permission on a layer: a fixed name or "{param}".
-inline Access writes(std::string layer) { return {Access::Kind::layer, std::move(layer), true}; }
+inline Access writes(std::string layer) { return {Access::Kind::layer, {std::move(layer)}, true}; }
 /// Tenant administrators only.
 inline Access admins() { return {Access::Kind::admin, {}, true}; }
 
@@ -136,6 +140,9 @@ inline Access admins() { return {Access::Kind::admin, {}, true}; }
 struct Body {
   std::string description;  ///< empty when the route takes no body
   std::string content_type = "application/json";
+  /// The largest body the route takes, when smaller than the service's payload_max (0: that
+  /// limit). The engine refuses a larger declared length with 413 before reading the body.
+  std::size_t max_bytes = 0;
 };
 
 /// One entry of a service's route table: it drives dispatch, auth, permission, parameter

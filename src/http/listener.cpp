@@ -65,6 +65,7 @@ struct Engine {
   ListenerOptions o;
   Listener::Handle handle;
   Listener::Refuse refuse;
+  Listener::BodyLimit body_limit;
   // One event loop per thread, each with its own connections: a connection's reads, its
   // handler and its writes all run on the thread whose epoll saw its bytes, with no hand-off
   // between threads. Accepting has a loop of its own, so that a thread blocked in a
@@ -248,10 +249,29 @@ class Session : public std::enable_shared_from_this<Session> {
       refuse(503, errc::unavailable, "servidor no limite de conexões; tente de novo em instantes");
       return false;
     }
+    if (!within_route_limit(view(m.method_string()), view(m.target()))) return false;
     expect_continue_ = check.expect_continue;
     parser_->eager(true);
     body_started_ = Clock::now();
     body_seen_ = buffer_.size();
+    return true;
+  }
+
+  // The route's own body limit, when it is below payload_max: a declared length above it is
+  // refused now (before 100-continue, before any body byte); a chunked body is cut there.
+  bool within_route_limit(std::string_view method, std::string_view target) {
+    if (!e_.body_limit) return true;
+    auto& m = parser_->get();
+    if (!parser_->content_length() && !m.chunked()) return true;
+    const std::string path = wire::percent_decode(target.substr(0, target.find('?')), false);
+    const std::size_t limit = e_.body_limit(method, path);
+    if (limit == 0 || limit >= e_.o.payload_max) return true;
+    if (auto length = parser_->content_length(); length && *length > limit) {
+      refuse(413, errc::payload_too_large,
+             "corpo da requisição excede o limite desta rota (" + std::to_string(limit) + " bytes)");
+      return false;
+    }
+    parser_->body_limit(limit);
     return true;
   }
 
@@ -532,8 +552,9 @@ struct Listener::Impl {
   Engine engine;
 };
 
-Listener::Listener(ListenerOptions options, Handle handle, Refuse refuse)
+Listener::Listener(ListenerOptions options, Handle handle, Refuse refuse, BodyLimit body_limit)
     : impl_(std::make_unique<Impl>()) {
+  impl_->engine.body_limit = std::move(body_limit);
   impl_->engine.o = std::move(options);
   impl_->engine.handle = std::move(handle);
   impl_->engine.refuse = std::move(refuse);

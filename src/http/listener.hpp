@@ -66,7 +66,12 @@ class Listener {
   using Refuse = std::function<Response(int status, errc code, const std::string& message,
                                         const std::string& remote_addr)>;
 
-  Listener(ListenerOptions options, Handle handle, Refuse refuse);
+  /// The largest body the request `method` `path` (decoded, no query) may send; 0 when
+  /// only payload_max applies. Asked once the head is in, so a larger Content-Length is
+  /// refused with 413 before any of the body is read.
+  using BodyLimit = std::function<std::size_t(std::string_view method, std::string_view path)>;
+
+  Listener(ListenerOptions options, Handle handle, Refuse refuse, BodyLimit body_limit = {});
   ~Listener();
   Listener(const Listener&) = delete;
   Listener& operator=(const Listener&) = delete;

@@ -100,6 +100,11 @@ void Server::add(Route route) {
     throw std::invalid_argument("unknown auth scheme '" + route.auth + "' for " + route.pattern);
   if (route.auth == "none" && route.access.kind != Access::Kind::anyone)
     throw std::invalid_argument("a public route cannot require a permission: " + route.pattern);
+  if (route.access.kind == Access::Kind::layer &&
+      (route.access.layers.empty() ||
+       std::any_of(route.access.layers.begin(), route.access.layers.end(),
+                   [](const std::string& l) { return l.empty(); })))
+    throw std::invalid_argument("a layer permission names no layer: " + route.pattern);
   if (auto p = route.access.layer_param();
       !p.empty() && route.pattern.find("{" + std::string(p) + "}") == std::string::npos)
     throw std::invalid_argument("the permission names {" + std::string(p) + "}, absent from " +
@@ -249,7 +254,11 @@ bool Server::bind() {
     return res;
   };
   impl_->listener.emplace(
-      options_, [this](Request& req) { return handle(req); }, refuse);
+      options_, [this](Request& req) { return handle(req); }, refuse,
+      [this](std::string_view method, std::string_view path) -> std::size_t {
+        auto m = router_.match(method, path);
+        return m.route ? m.route->body.max_bytes : 0;
+      });
   if (!impl_->listener->bind()) {
     impl_->listener.reset();
     return false;

@@ -1,6 +1,7 @@
 #include "server/app.hpp"
 
 #include "cadastre/json.hpp"
+#include "server/service_desk/token_scheme.hpp"
 
 namespace cadastre::server {
 
@@ -13,6 +14,7 @@ App::App(AppOptions options) : options_(std::move(options)) {
   store::PoolOptions tenant = options_.pool;
   tenant.application_name = "cadastre-server";
   tenants_ = std::make_unique<store::TenantPools>(tenant);
+  tenancy_ = std::make_unique<service::Tenancy>(*identity_, *tenants_, catalogs_);
 
   http::ServiceInfo info{
       "cadastre-server", "0.1.0",
@@ -39,6 +41,7 @@ App::App(AppOptions options) : options_(std::move(options)) {
   });
 
   add_auth_schemes(*this);
+  add_inspection_token_scheme(*this);
   add_health_routes(*this);
   add_user_routes(*this);
   add_layer_routes(*this);

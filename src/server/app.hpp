@@ -11,6 +11,7 @@
 #include "http/server.hpp"
 #include "server/ldap/options.hpp"
 #include "service/scope.hpp"
+#include "service/tenancy.hpp"
 #include "store/catalog.hpp"
 #include "store/identity.hpp"
 #include "store/pool.hpp"
@@ -58,6 +59,8 @@ class App {
   store::Identity& identity() noexcept { return *identity_; }
   store::TenantPools& tenants() noexcept { return *tenants_; }
   store::CatalogCache& catalogs() noexcept { return catalogs_; }
+  /// slug → active tenant → pool → Scope, for the auth schemes.
+  const service::Tenancy& tenancy() const noexcept { return *tenancy_; }
   const AppOptions& options() const noexcept { return options_; }
   ValuationProfiles& valuation_profiles() noexcept { return *valuation_profiles_; }
 
@@ -71,6 +74,7 @@ class App {
   std::unique_ptr<store::Identity> identity_;
   std::unique_ptr<store::TenantPools> tenants_;
   store::CatalogCache catalogs_;
+  std::unique_ptr<service::Tenancy> tenancy_;
   std::shared_ptr<ValuationProfiles> valuation_profiles_ = make_valuation_profiles();
   std::unique_ptr<http::Server> server_;
   std::thread thread_;

@@ -26,21 +26,16 @@ void add_auth_schemes(App& app) {
        [&app](http::Request& req, const http::Route& route) {
          store::Principal user = authenticate(app, req);
          const std::string& slug = req.param("municipio");
-         std::optional<store::Tenant> tenant;
-         if (!slug.empty()) {
-           tenant = app.identity().tenant(slug);
-           if (!tenant || !tenant->ativo)
-             throw Error(errc::tenant_forbidden, "município desconhecido ou inativo: " + slug);
-           if (tenant->id != user.tenant_id)
-             throw Error(errc::tenant_forbidden, "a credencial não pertence ao município " + slug);
-         } else {
-           tenant = app.identity().tenant(user.tenant_slug);
-           if (!tenant) throw Error(errc::tenant_forbidden, "município da credencial inativo");
-         }
-         store::Pool& pool = app.tenants().pool(*tenant);
+         std::optional<store::Tenant> tenant =
+             app.tenancy().active(slug.empty() ? user.tenant_slug : slug);
+         if (!tenant)
+           throw Error(errc::tenant_forbidden, slug.empty()
+                                                   ? std::string("município da credencial inativo")
+                                                   : "município desconhecido ou inativo: " + slug);
+         if (tenant->id != user.tenant_id)
+           throw Error(errc::tenant_forbidden, "a credencial não pertence ao município " + slug);
          req.tenant = tenant->slug;
-         service::Scope scope(std::move(user), std::move(*tenant), pool, app.identity(),
-                              app.catalogs());
+         service::Scope scope = app.tenancy().scope(std::move(user), std::move(*tenant));
          scope.enforce(route.access, req);  // the route table's permission, before any handler
          req.auth = std::move(scope);
        }});

@@ -24,7 +24,9 @@ std::string url_encode(std::string_view s) {
 std::string page_link(const http::Request& req, long long page, long long size) {
   std::string url = req.path + "?";
   for (const auto& [k, v] : req.query) {
-    if (k == "page" || k == "offset" || k == "limit" || k == "page_size" || k == "pageNumber" || k == "pageSize") continue;
+    if (k == "page" || k == "offset" || k == "limit" || k == "page_size" || k == "pageNumber" ||
+        k == "pageSize")
+      continue;
     url += url_encode(k) + "=" + url_encode(v) + "&";
   }
   return url + "page=" + std::to_string(page) + "&limit=" + std::to_string(size);
@@ -49,9 +51,14 @@ std::vector<http::Param> paging_params(std::vector<http::Param> params) {
 
 std::vector<http::Param> with_paging(std::vector<http::Param> params) {
   static const std::vector<http::Param> list = {
-      {"type", "query", "string", false, "como os filtros campo=valor comparam (padrão exact)",
+      {"type",
+       "query",
+       "string",
+       false,
+       "como os filtros campo=valor comparam (padrão exact)",
        {"exact", "contains", "icontains"}},
-      {"sort", "query", "string", false, "campo, -campo (decrescente) ou vários separados por vírgula"},
+      {"sort", "query", "string", false,
+       "campo, -campo (decrescente) ou vários separados por vírgula"},
       {"orderBy", "query", "string", false, "sinônimo de sort"},
       {"order", "query", "string", false, "asc ou desc, com sort de um só campo"},
       {"direction", "query", "string", false, "sinônimo de order"},
@@ -70,15 +77,19 @@ std::vector<http::Param> with_paging_and_bbox(std::vector<http::Param> params) {
   return with_paging(std::move(params));
 }
 
-http::Response feature_collection(const http::Request& req, const std::string& features_json, long long returned,
-                                  const query::Paging& paging) {
+http::Response feature_collection(const http::Request& req, const std::string& features_json,
+                                  long long returned, const query::Paging& paging) {
   JsonWriter w;
   w.begin_object().key("type").value("FeatureCollection").key("features").raw(features_json);
   w.key("numberReturned").value(static_cast<std::int64_t>(returned));
-  w.key("pagina").value(static_cast<std::int64_t>(paging.page)).key("limite").value(static_cast<std::int64_t>(paging.size));
+  w.key("pagina")
+      .value(static_cast<std::int64_t>(paging.page))
+      .key("limite")
+      .value(static_cast<std::int64_t>(paging.size));
   w.key("links").begin_array();
   auto link = [&](const char* rel, long long page) {
-    w.begin_object().key("rel").value(rel).key("type").value(kGeoJson).key("href").value(page_link(req, page, paging.size));
+    w.begin_object().key("rel").value(rel).key("type").value(kGeoJson).key("href").value(
+        page_link(req, page, paging.size));
     w.end_object();
   };
   link("self", paging.page);

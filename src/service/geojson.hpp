@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "http/http.hpp"
 #include "cadastre/query.hpp"
+#include "http/http.hpp"
 
 namespace cadastre::server {
 
@@ -13,8 +13,8 @@ inline constexpr const char* kGeoJson = "application/geo+json";
 
 /// FeatureCollection around a features array produced by PostgreSQL, with paging members
 /// (numberReturned, pagina, limite) and self/next/prev links built from the request.
-http::Response feature_collection(const http::Request& req, const std::string& features_json, long long returned,
-                                  const query::Paging& paging);
+http::Response feature_collection(const http::Request& req, const std::string& features_json,
+                                  long long returned, const query::Paging& paging);
 
 /// The paging parameters query::normalize_paging reads (page, limit, page_size, offset and
 /// the aliases pageNumber, pageSize), appended to `extra` (route-specific ones first).

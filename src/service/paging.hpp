@@ -10,8 +10,10 @@
 
 namespace cadastre::service {
 
-/// {"camada"?: layer, "total", "pagina", "limite", member: records}; `layer` is left out when empty.
-std::string page_envelope(const store::PageRows& page, const query::Paging& paging, std::string_view member,
-                          std::string_view layer = {});
+/// {layer_key?: layer, "total", "pagina", "limite", member: records}; the first member is
+/// left out when `layer` is empty (layer_key: "camada", or "tabela" for domain tables).
+std::string page_envelope(const store::PageRows& page, const query::Paging& paging,
+                          std::string_view member, std::string_view layer = {},
+                          std::string_view layer_key = "camada");
 
 }  // namespace cadastre::service

@@ -10,11 +10,23 @@ namespace cadastre::service {
 
 Scope::Scope(store::Principal u, store::Tenant t, store::Pool& pool, store::Identity& identity,
              store::CatalogCache& catalogs)
-    : user(std::move(u)), tenant(std::move(t)), db(&pool), identity_(&identity), catalogs_(&catalogs) {}
+    : user(std::move(u)),
+      tenant(std::move(t)),
+      db(&pool),
+      identity_(&identity),
+      catalogs_(&catalogs) {}
 
-std::shared_ptr<const store::Catalog> Scope::catalog() const { return catalogs_->get(tenant, *db); }
+std::shared_ptr<const store::Catalog> Scope::catalog(std::string_view schema) const {
+  return catalogs_->get(tenant, *db, schema);
+}
 
-std::vector<store::LayerPermission> Scope::permissions() const { return identity_->permissions(user.user_id); }
+std::shared_ptr<const store::Catalog> Scope::reload_catalog(std::string_view schema) const {
+  return catalogs_->reload(tenant, *db, schema);
+}
+
+std::vector<store::LayerPermission> Scope::permissions() const {
+  return identity_->permissions(user.user_id);
+}
 
 bool Scope::may(std::string_view camada, bool write) const {
   return user.admin || store::layer_allowed(permissions(), camada, write, user.admin);
@@ -23,11 +35,12 @@ bool Scope::may(std::string_view camada, bool write) const {
 LayerRef Scope::layer(std::string_view camada, bool write) const {
   query::check_identifier(camada, "camada");
   LayerRef ref;
-  ref.catalog = catalogs_->get(tenant, *db);
-  if (!ref.catalog->find(camada)) ref.catalog = catalogs_->reload(tenant, *db);  // a table created since?
+  ref.catalog = catalog();
+  if (!ref.catalog->find(camada)) ref.catalog = reload_catalog();  // a table created since?
   ref.layer = &ref.catalog->require(camada);
   if (!may(camada, write)) {
-    throw Error(errc::forbidden, std::string("sem permissão de ") + (write ? "escrita" : "leitura") + " na camada " +
+    throw Error(errc::forbidden, std::string("sem permissão de ") +
+                                     (write ? "escrita" : "leitura") + " na camada " +
                                      std::string(camada));
   }
   return ref;
@@ -41,16 +54,19 @@ const LayerRef& Scope::layer() const {
 void Scope::enforce(const http::Access& access, const http::Request& req) {
   using Kind = http::Access::Kind;
   switch (access.kind) {
-    case Kind::anyone: return;
+    case Kind::anyone:
+      return;
     case Kind::admin:
       if (!user.admin) throw Error(errc::forbidden, "somente administradores do município");
       return;
     case Kind::layer:
-      if (auto param = access.layer_param(); !param.empty()) {
+      if (auto param = access.layer_param(); !param.empty())
         route_layer_ = layer(req.param(param), access.write);
-      } else if (!may(access.layer, access.write)) {
-        throw Error(errc::forbidden, std::string("sem permissão de ") + (access.write ? "escrita" : "leitura") +
-                                         " na camada '" + access.layer + "'");
+      for (const auto& name : access.layers) {
+        if (name.front() == '{' || may(name, access.write)) continue;
+        throw Error(errc::forbidden, std::string("sem permissão de ") +
+                                         (access.write ? "escrita" : "leitura") + " na camada '" +
+                                         name + "'");
       }
       return;
   }
@@ -67,12 +83,16 @@ http::Handler scoped(ScopedHandler fn) {
 
 std::string record_id(const store::Layer& layer, const std::string& text) {
   if (layer.primary_key.empty())
-    throw Error(errc::invalid_argument, "a camada " + layer.name + " não tem chave primária simples", "id");
+    throw Error(errc::invalid_argument,
+                "a camada " + layer.name + " não tem chave primária simples", "id");
   const store::Column& pk = *layer.column(layer.primary_key);
   if (text.empty() || text.size() > 200) throw Error(errc::invalid_argument, "id inválido", "id");
   if (pk.base_type == "int2" || pk.base_type == "int4" || pk.base_type == "int8") {
     // Parsed here so "1 or 1=1" or "abc" is a clear 400, not a database error.
-    query::parse_integer(text, "id", 1, pk.base_type == "int8" ? INT64_MAX : pk.base_type == "int4" ? INT32_MAX : 32767);
+    query::parse_integer(text, "id", 1,
+                         pk.base_type == "int8"   ? INT64_MAX
+                         : pk.base_type == "int4" ? INT32_MAX
+                                                  : 32767);
   }
   return text;
 }

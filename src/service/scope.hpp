@@ -39,8 +39,11 @@ class Scope {
   store::Tenant tenant;   ///< the tenant of {municipio}, or the caller's own
   store::Pool* db;        ///< that tenant's pool (never null)
 
-  /// The tenant's catalog of `cadastro` layers (cached; reloaded when a name is unknown).
-  std::shared_ptr<const store::Catalog> catalog() const;
+  /// The tenant's catalog of the tables of `schema` (cached).
+  std::shared_ptr<const store::Catalog> catalog(std::string_view schema = "cadastro") const;
+  /// The catalog of `schema` read again (throttled: see store::CatalogCache::reload), for a
+  /// name the cached one does not know (a table created since).
+  std::shared_ptr<const store::Catalog> reload_catalog(std::string_view schema = "cadastro") const;
   /// The caller's layer rules.
   std::vector<store::LayerPermission> permissions() const;
   /// Whether the caller may read (or write) `camada`; administrators may do anything.

@@ -115,4 +115,36 @@ void append_count(Sql& sql, const FeatureQuery& q) {
   append_where(sql, q);
 }
 
+FeaturePage fetch_features(soci::session& s, const Sql& sql) {
+  auto rows = fetch(s, sql);
+  FeaturePage p;
+  if (!rows.empty()) {
+    p.features = rows[0][0].value_or("[]");
+    p.returned = std::stoll(rows[0][1].value_or("0"));
+  }
+  return p;
+}
+
+FeaturePage fetch_features(soci::session& s, const FeatureQuery& q) {
+  Sql sql;
+  append_feature_page(sql, q);
+  return fetch_features(s, sql);
+}
+
+std::string geometry_json(std::string_view alias) {
+  return "ST_AsGeoJSON(ST_Transform(" + std::string(alias) + ".geom, 4326), 7)::jsonb";
+}
+
+std::string unit_people(std::string_view unit_id) {
+  return "(select coalesce(jsonb_agg(to_jsonb(p) || jsonb_build_object('papel', ip.papel, 'percentual', "
+         "ip.percentual) order by p.id, ip.papel), '[]'::jsonb) from cadastro.imobiliario_pessoa ip join "
+         "cadastro.pessoa p on p.id = ip.pessoa_id where ip.imobiliario_id = " +
+         std::string(unit_id) + ")";
+}
+
+std::string lot_buildings(std::string_view lot_id) {
+  return "(select coalesce(jsonb_agg((to_jsonb(e) - 'geom') || jsonb_build_object('geometry', " + geometry_json("e") +
+         ") order by e.id), '[]'::jsonb) from cadastro.edificacao e where e.lote_id = " + std::string(lot_id) + ")";
+}
+
 }  // namespace cadastre::store

@@ -46,6 +46,27 @@ void append_count(Sql& sql, const FeatureQuery& q);
 /// Appends " where ..." for the filters, bbox and extra condition of `q` (alias t).
 void append_where(Sql& sql, const FeatureQuery& q);
 
+/// One page of features as PostgreSQL built it: the features array (JSON text) and how
+/// many it holds.
+struct FeaturePage {
+  std::string features = "[]";
+  long long returned = 0;
+};
+/// Runs a statement of append_feature_page's shape (one row: features array, count).
+FeaturePage fetch_features(soci::session& s, const Sql& sql);
+/// One page of `q`'s features (append_feature_page, then fetch_features).
+FeaturePage fetch_features(soci::session& s, const FeatureQuery& q);
+
+/// SQL expression (jsonb) of the geometry of `alias`'s `geom` column as GeoJSON in lon/lat.
+std::string geometry_json(std::string_view alias);
+/// SQL expression (jsonb array): the people linked to the property unit whose id is the
+/// SQL expression `unit_id` (e.g. "u.id"), each person's columns with papel and percentual,
+/// ordered by person and role.
+std::string unit_people(std::string_view unit_id);
+/// SQL expression (jsonb array): the buildings of the lot whose id is the SQL expression
+/// `lot_id`, each building's columns with its geometry as GeoJSON, ordered by id.
+std::string lot_buildings(std::string_view lot_id);
+
 /// The bound value text for a filter (LIKE pattern for contains/icontains).
 std::string filter_value(const query::Filter& f);
 

@@ -41,6 +41,15 @@ bool layer_allowed(const std::vector<LayerPermission>& perms, std::string_view c
   return fallback && (write ? fallback->escrita : fallback->leitura);
 }
 
+LayerPermission parse_layer_permission(std::string_view text) {
+  auto colon = text.find(':');
+  std::string_view mode = colon == std::string_view::npos ? std::string_view() : text.substr(colon + 1);
+  if (colon == std::string_view::npos || colon == 0 || mode.find_first_not_of("rw") != std::string_view::npos)
+    throw Error(errc::invalid_argument, "permissão espera camada:r, camada:w ou camada:rw: " + std::string(text), "perm");
+  return {std::string(text.substr(0, colon)), mode.find('r') != std::string_view::npos,
+          mode.find('w') != std::string_view::npos};
+}
+
 Identity::Identity(Pool& platform, std::chrono::milliseconds token_ttl) : pool_(platform), ttl_(token_ttl) {}
 
 std::optional<Principal> Identity::authenticate(std::string_view token) {
@@ -219,6 +228,28 @@ void Identity::set_permission(std::string_view email, std::string_view camada, b
          soci::use(layer), soci::use(r), soci::use(w), soci::use(mail));
     st.execute(true);
     if (st.get_affected_rows() != 1) throw Error(errc::not_found, "usuário não encontrado: " + mail, "email");
+  });
+}
+
+StoredUser Identity::find_or_create_user(std::int64_t tenant_id, std::string_view email, std::string_view nome) {
+  std::string mail(email), name(nome);
+  return pool_.with([&](soci::session& s) {
+    StoredUser out;
+    long long id = 0, tid = tenant_id;
+    s << "insert into plataforma.usuarios (tenant_id, email, nome) values (:t, :e, :n) "
+         "on conflict (email) do nothing returning id",
+        soci::use(tid), soci::use(mail), soci::use(name), soci::into(id);
+    out.created = s.got_data();
+    int ativo = 0, adm = 0;
+    s << "select id, tenant_id, ativo::int, adm::int, email, nome from plataforma.usuarios where "
+         "lower(email) = lower(:e)",
+        soci::use(mail), soci::into(id), soci::into(tid), soci::into(ativo), soci::into(adm), soci::into(out.email),
+        soci::into(out.nome);
+    out.id = id;
+    out.tenant_id = tid;
+    out.ativo = ativo != 0;
+    out.admin = adm != 0;
+    return out;
   });
 }
 

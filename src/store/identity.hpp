@@ -42,6 +42,12 @@ struct LayerPermission {
 /// Whether `perms` let a user read (or write) `camada`; administrators may do anything.
 bool layer_allowed(const std::vector<LayerPermission>& perms, std::string_view camada, bool write, bool admin);
 
+/// A layer rule written as text, as cadastre-admin --perm, the directory login's
+/// new-user rule and the tests take it: "camada:r", "camada:w", "camada:rw" or "camada:"
+/// (a rule that grants nothing); "*" names the user's default. Anything else →
+/// Error(invalid_argument, field "perm").
+LayerPermission parse_layer_permission(std::string_view text);
+
 struct NewTenant {
   std::string slug, nome, uf, codigo_ibge, dsn;
   std::string fuso_horario = "America/Sao_Paulo";
@@ -50,6 +56,14 @@ struct NewTenant {
 struct NewUser {
   std::string tenant_slug, email, nome, password;
   bool admin = false;
+};
+
+/// A user row as the directory login reads it (active or not).
+struct StoredUser {
+  std::int64_t id = 0, tenant_id = 0;
+  std::string email, nome;
+  bool ativo = false, admin = false;
+  bool created = false;  ///< created by this call
 };
 
 class Identity {
@@ -76,6 +90,13 @@ class Identity {
   /// Only its SHA-256 is stored: the caller must show it now or lose it.
   std::string issue_token(std::string_view email);
   void set_permission(std::string_view email, std::string_view camada, bool leitura, bool escrita);
+  void set_permission(std::string_view email, const LayerPermission& rule) {
+    set_permission(email, rule.camada, rule.leitura, rule.escrita);
+  }
+  /// The user `email` (case-insensitive), created without a password in tenant
+  /// `tenant_id` when absent (first login through the directory). An existing user keeps
+  /// their tenant, flags and permissions.
+  StoredUser find_or_create_user(std::int64_t tenant_id, std::string_view email, std::string_view nome);
 
   Pool& pool() noexcept { return pool_; }
 

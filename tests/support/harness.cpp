@@ -138,11 +138,8 @@ TestUser Stack::add_user(const std::string& slug, const std::string& email, std:
   u.email = email;
   u.password = "senha-" + slug;
   u.id = admin_identity_->add_user({slug, email, "Usuário " + slug, u.password, admin});
-  for (const auto& p : perms) {
-    auto colon = p.find(':');
-    std::string layer = p.substr(0, colon), mode = p.substr(colon + 1);
-    admin_identity_->set_permission(email, layer, mode.find('r') != std::string::npos, mode.find('w') != std::string::npos);
-  }
+  for (const auto& p : perms)
+    admin_identity_->set_permission(email, store::parse_layer_permission(p));
   u.token = admin_identity_->issue_token(email);
   return u;
 }

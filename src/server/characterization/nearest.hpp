@@ -5,6 +5,8 @@
 // a degree of latitude, so the planar order can differ from the metric one. Both helpers
 // therefore use the index only to bound the search in degrees (generously) and decide on
 // the spheroid (geography): the answers are exact in metres.
+//
+// SQL text, so implemented in server/characterization/store.cpp; viewer360 uses them too.
 #pragma once
 
 #include <cstdint>

@@ -3,6 +3,7 @@
 // HTTP, so they can be exercised directly.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,5 +33,10 @@ std::string pdf_document(const ExportTable& table);
 /// "²", "€", quotes and dashes keep their glyph; control characters become spaces and
 /// characters without a glyph (or invalid UTF-8) become '?'.
 std::string to_cp1252(std::string_view utf8);
+
+/// The Content-Disposition of a report file: attachment with an ASCII file name made from
+/// the report's name (accents dropped, other characters '_'; "relatorio-<id>" when nothing
+/// is left) and the UTF-8 name percent-encoded in filename*; `extension` with its dot.
+std::string content_disposition(const std::string& name, std::int64_t id, std::string_view extension);
 
 }  // namespace cadastre::server::explorer

@@ -2,141 +2,82 @@
 // cadastro, the layers /crud serves).
 //
 //   tabelas/        the catalog: tables, columns, types, geometry, row estimate
-//   query/preview   a query description (explorer_query.hpp) → the SQL text it would run,
-//                   values written as literals; nothing runs
+//   query/preview   a query description (input.hpp) → the SQL text it would run, values
+//                   written as literals; nothing runs
 //   query/preview2  the same, and runs it: values bound, read-only transaction, statement
 //                   timeout, at most 1000 rows
 //   {camada}        paged list, create, update, delete of a layer's records
-//   relatorios      the pseudo-layer of saved reports (explorer_reports.cpp), and
-//   report/{id}/export-excel|export-pdf  a report's rows as .xlsx or PDF
+//   relatorios      the saved reports (a pseudo-layer beside the layers: its routes are
+//                   literal, so they take precedence over {camada}), and
+//   report/{id}/export-excel|export-pdf  a report's rows as .xlsx or PDF (export.hpp)
 //
-// Access: layers by their own read/write permission (layer_for); reports by the pseudo-layer
-// "explorer" of the permission rules. Every name from the body or the path is checked by the
-// identifier rules and the catalog before any SQL is built.
-#include "server/explorer/routes.hpp"
-
-#include <soci/postgresql/soci-postgresql.h>
+// Access: layers by their own read/write permission; reports by the pseudo-layer
+// "explorer" of the permission rules (a rule for "explorer", else the user's "*" default),
+// and a report's table by its own read permission. Every name from the body or the path is
+// checked by the identifier rules and the catalog before any SQL is built (store.cpp).
 #include <soci/soci.h>
 
 #include <map>
 
 #include "cadastre/json.hpp"
 #include "cadastre/query.hpp"
+#include "server/app.hpp"
+#include "server/explorer/export.hpp"
+#include "server/explorer/input.hpp"
+#include "server/explorer/store.hpp"
 #include "service/geojson.hpp"
+#include "service/paging.hpp"
 #include "store/features.hpp"
 #include "store/records.hpp"
-#include "store/sql.hpp"
 
-namespace cadastre::server {
-namespace explorer {
-
-LayerRef query_layer(App& app, const http::Request& req, const Query& q, std::string_view where) {
-  try {
-    return layer_for(app, req, q.table, false);
-  } catch (const Error& e) {
-    if (e.code() != errc::layer_not_found) throw;
-    std::string field = where.empty() ? "tabela" : std::string(where) + ".tabela";
-    throw Error(errc::invalid_argument, "tabela fora do catálogo do município: " + q.table, field);
-  }
-}
-
-void read_only(const Context& ctx, std::chrono::milliseconds timeout,
-               const std::function<void(soci::session&)>& fn) {
-  ctx.db->run([&](soci::session& s) {
-    soci::transaction tx(s);
-    s << "set transaction read only";
-    s << "set local statement_timeout = " + std::to_string(timeout.count());
-    try {
-      fn(s);
-    } catch (const soci::postgresql_soci_error& e) {
-      if (std::string(e.sqlstate()) == "25006")
-        throw Error(errc::forbidden,
-                    "a consulta tentou gravar dados; o explorador só executa leitura");
-      throw;
-    }
-    tx.rollback();  // nothing to keep
-  });
-}
-
-}  // namespace explorer
-
+namespace cadastre::server::explorer {
 namespace {
 
 using http::Request;
 using http::Response;
-using namespace explorer;
+using service::Scope;
 
+/// The pseudo-layer under /explorer/{municipio} that holds the saved reports.
+constexpr std::string_view kReportsLayer = "relatorios";
 constexpr std::int64_t kPreviewDefaultLimit = 100;
 constexpr std::int64_t kPreviewMaxLimit = 1000;
 constexpr std::chrono::milliseconds kPreviewTimeout{5000};
+constexpr std::chrono::milliseconds kExportTimeout{30000};
+
+enum class FileFormat { xlsx, pdf };
 
 // ------------------------------------------------------------------ catalog
 
-// Row estimates read now (pg_class.reltuples, kept by ANALYZE and autovacuum), not from
-// the cached catalog, which may predate the data. Null when never analysed.
-std::map<std::string, store::Value> row_estimates(const Context& ctx) {
-  store::Sql sql(
-      "select c.relname::text, case when c.reltuples < 0 or c.relkind in ('v') then null "
-      "else c.reltuples::bigint::text end from pg_class c join pg_namespace n on n.oid = "
-      "c.relnamespace "
-      "where n.nspname = 'cadastro' and c.relkind in ('r', 'p', 'v', 'm')");
-  auto rows = ctx.db->with([&](soci::session& s) { return store::fetch(s, sql); });
-  std::map<std::string, store::Value> out;
-  for (auto& r : rows) out[r[0].value_or("")] = r[1];
-  return out;
+void write_layer(JsonWriter& w, const store::Layer& layer, const std::map<std::string, store::Value>& estimates) {
+  w.begin_object().key("nome").value(layer.name).key("tipo").value(layer.is_view ? "visao" : "tabela");
+  if (layer.primary_key.empty()) w.key("chave_primaria").null();
+  else w.key("chave_primaria").value(layer.primary_key);
+  if (const store::Column* g = layer.geometry_column.empty() ? nullptr : layer.column(layer.geometry_column)) {
+    w.key("geometria").begin_object().key("coluna").value(g->name).key("tipo").value(g->geometry_type);
+    w.key("srid").value(g->srid).end_object();
+  } else {
+    w.key("geometria").null();
+  }
+  auto est = estimates.find(layer.name);
+  if (est == estimates.end() || !est->second) w.key("linhas_estimadas").null();
+  else w.key("linhas_estimadas").value(static_cast<std::int64_t>(std::stoll(*est->second)));
+  w.key("colunas").begin_array();
+  for (const auto& c : layer.columns) {
+    w.begin_object().key("nome").value(c.name).key("tipo").value(c.type).key("tipo_base").value(c.base_type);
+    w.key("nulo").value(c.nullable).key("chave_primaria").value(c.primary_key).key("geometria").value(c.geometry);
+    w.end_object();
+  }
+  w.end_array().end_object();
 }
 
-Response tables(App& app, Request& req) {
-  const Context& ctx = context(req);
-  auto catalog = app.catalogs().get(ctx.tenant, *ctx.db);
-  auto perms = app.identity().permissions(ctx.user.user_id);
-  auto estimates = row_estimates(ctx);
+Response tables(const Scope& s, Request&) {
+  auto catalog = s.catalog();
+  auto estimates = s.db->with([](soci::session& ss) { return row_estimates(ss); });
   JsonWriter w;
-  w.begin_object().key("municipio").value(ctx.tenant.slug).key("esquema").value(catalog->schema());
+  w.begin_object().key("municipio").value(s.tenant.slug).key("esquema").value(catalog->schema());
   w.key("tabelas").begin_array();
   for (const auto& [name, layer] : catalog->layers()) {
-    if (!store::layer_allowed(perms, name, false, ctx.user.admin))
-      continue;  // only what the caller may read
-    w.begin_object().key("nome").value(name).key("tipo").value(layer.is_view ? "visao" : "tabela");
-    if (layer.primary_key.empty())
-      w.key("chave_primaria").null();
-    else
-      w.key("chave_primaria").value(layer.primary_key);
-    if (const store::Column* g =
-            layer.geometry_column.empty() ? nullptr : layer.column(layer.geometry_column)) {
-      w.key("geometria")
-          .begin_object()
-          .key("coluna")
-          .value(g->name)
-          .key("tipo")
-          .value(g->geometry_type);
-      w.key("srid").value(g->srid).end_object();
-    } else {
-      w.key("geometria").null();
-    }
-    auto est = estimates.find(name);
-    if (est == estimates.end() || !est->second)
-      w.key("linhas_estimadas").null();
-    else
-      w.key("linhas_estimadas").value(static_cast<std::int64_t>(std::stoll(*est->second)));
-    w.key("colunas").begin_array();
-    for (const auto& c : layer.columns) {
-      w.begin_object()
-          .key("nome")
-          .value(c.name)
-          .key("tipo")
-          .value(c.type)
-          .key("tipo_base")
-          .value(c.base_type);
-      w.key("nulo")
-          .value(c.nullable)
-          .key("chave_primaria")
-          .value(c.primary_key)
-          .key("geometria")
-          .value(c.geometry);
-      w.end_object();
-    }
-    w.end_array().end_object();
+    if (s.may(name, false)) write_layer(w, layer, estimates);  // only what the caller may read
   }
   w.end_array().end_object();
   return Response::json(std::move(w).str());
@@ -145,19 +86,18 @@ Response tables(App& app, Request& req) {
 // ------------------------------------------------------------------ previews
 
 struct Preview {
-  Query query;
-  LayerRef layer;
+  service::LayerRef layer;
   std::int64_t limit = kPreviewDefaultLimit;
   Built built;
 };
 
-Preview preview_of(App& app, Request& req) {
+Preview preview_of(const Scope& s, const Request& req) {
+  Query query = parse_query(req.body);
   Preview p;
-  p.query = parse_query(req.body);
-  p.layer = query_layer(app, req, p.query);
+  p.layer = query_layer(s, query);
   // Previews show a sample: the description's limit, at most kPreviewMaxLimit rows.
-  p.limit = std::min(p.query.limit.value_or(kPreviewDefaultLimit), kPreviewMaxLimit);
-  p.built = build(p.query, *p.layer, p.limit, Output::json);
+  p.limit = std::min(query.limit.value_or(kPreviewDefaultLimit), kPreviewMaxLimit);
+  p.built = build(query, *p.layer, p.limit, Output::json);
   return p;
 }
 
@@ -169,8 +109,8 @@ void write_preview(JsonWriter& w, const Preview& p) {
   w.key("limite").value(p.limit);
 }
 
-Response preview(App& app, Request& req) {
-  Preview p = preview_of(app, req);
+Response preview(const Scope& s, Request& req) {
+  Preview p = preview_of(s, req);
   JsonWriter w;
   w.begin_object();
   write_preview(w, p);
@@ -178,121 +118,134 @@ Response preview(App& app, Request& req) {
   return Response::json(std::move(w).str());
 }
 
-Response preview_and_run(App& app, Request& req) {
-  Preview p = preview_of(app, req);
-  store::Sql sql =
-      wrap(p.built, "select coalesce(json_agg(r), '[]')::text, count(*)::text from (", ") r");
-  store::Row row;
-  read_only(context(req), kPreviewTimeout,
-            [&](soci::session& s) { row = store::fetch(s, sql).at(0); });
+Response preview_and_run(const Scope& s, Request& req) {
+  Preview p = preview_of(s, req);
+  auto [records, count] = run_preview(*s.db, p.built, kPreviewTimeout);
   JsonWriter w;
   w.begin_object();
   write_preview(w, p);
-  w.key("registros").raw(row[0].value_or("[]"));
-  w.key("total_retornado").value(static_cast<std::int64_t>(std::stoll(row[1].value_or("0"))));
+  w.key("registros").raw(records);
+  w.key("total_retornado").value(count);
   w.end_object();
   return Response::json(std::move(w).str());
 }
 
 // ------------------------------------------------------------------ layer records
 
-bool is_reports(const Request& req) { return req.param("camada") == kReportsLayer; }
-
-// One record as the list shows it (geometry as GeoJSON), read after a write.
-std::string record_json(soci::session& s, const store::Layer& layer, const std::string& id) {
-  store::Sql sql("select to_json(r)::text from (select ");
-  sql << select_list(layer, Output::json) << " from " << layer.qualified() << " t where t."
-      << query::quote_identifier(layer.primary_key) << " = ";
-  sql.bind(id, layer.column(layer.primary_key)->type) << ") r";
-  return store::fetch_value(s, sql).value_or("null");
+Response list(const Scope& s, Request& req) {
+  const store::Layer& layer = *s.layer();
+  auto fq = store::resolve(layer, query::parse_list_query(query_params(req)));
+  auto page = s.db->with([&](soci::session& ss) { return layer_page(ss, fq); });
+  return Response::json(service::page_envelope(page, fq.paging, "registros", layer.name));
 }
 
-Response list(App& app, Request& req) {
-  if (is_reports(req)) return list_reports(app, req);
-  auto layer = layer_for(app, req, req.param("camada"), false);
-  auto fq = store::resolve(*layer, query::parse_list_query(query_params(req)));
-  store::Sql sql("select (select count(*) from ");
-  sql << layer->qualified() << " t";
-  store::append_where(sql, fq);
-  sql << ")::text, (select coalesce(json_agg(r), '[]') from (select "
-      << select_list(*layer, Output::json) << " from " << layer->qualified() << " t";
-  store::append_where(sql, fq);
-  sql << " order by ";
-  for (const auto& k : fq.sort)
-    sql << "t." << query::quote_identifier(k.field) << (k.descending ? " desc" : " asc") << ", ";
-  // A unique key last keeps pages stable: no record appears on two pages or none.
-  sql << (layer->primary_key.empty() ? "t.ctid"
-                                     : "t." + query::quote_identifier(layer->primary_key));
-  sql << " limit " << std::to_string(fq.paging.size) << " offset "
-      << std::to_string(fq.paging.offset) << ") r)::text";
-  auto row = context(req).db->with([&](soci::session& s) { return store::fetch(s, sql).at(0); });
-  JsonWriter w;
-  w.begin_object().key("camada").value(layer->name);
-  w.key("total").value(static_cast<std::int64_t>(std::stoll(row[0].value_or("0"))));
-  w.key("pagina").value(fq.paging.page).key("limite").value(fq.paging.size);
-  w.key("registros").raw(row[1].value_or("[]")).end_object();
-  return Response::json(std::move(w).str());
-}
-
-Response create(App& app, Request& req) {
-  if (is_reports(req)) return create_report(app, req);
-  auto layer = layer_for(app, req, req.param("camada"), true);
-  auto in = store::parse_record(*layer, req.body);
-  const Context& ctx = context(req);
-  std::string body;
-  std::string id;
-  ctx.db->run([&](soci::session& s) {
-    store::in_transaction(s, [&] {
-      auto written = store::insert_record(s, *layer, in, ctx.user);
-      id = written.id;
-      // Without a single-column key the record cannot be read back by id: answer the Feature.
-      body = layer->primary_key.empty() ? written.feature : record_json(s, *layer, written.id);
-    });
-  });
-  auto r = Response::json(std::move(body), 201);
-  if (!layer->primary_key.empty())
-    r.headers.set("Location", "/explorer/" + ctx.tenant.slug + "/" + layer->name + "/" + id);
+Response create(const Scope& s, Request& req) {
+  const store::Layer& layer = *s.layer();
+  Saved saved = create_record(*s.db, layer, store::parse_record(layer, req.body), s.user);
+  auto r = Response::json(std::move(saved.json), 201);
+  if (!layer.primary_key.empty())
+    r.headers.set("Location", "/explorer/" + s.tenant.slug + "/" + layer.name + "/" + saved.id);
   return r;
 }
 
-Response update(App& app, Request& req) {
-  if (is_reports(req)) return update_report(app, req);
-  auto layer = layer_for(app, req, req.param("camada"), true);
-  std::string id = record_id(*layer, req.param("id"));
-  auto in = store::parse_record(*layer, req.body);
+Response update(const Scope& s, Request& req) {
+  const store::Layer& layer = *s.layer();
+  std::string id = service::record_id(layer, req.param("id"));
+  auto in = store::parse_record(layer, req.body);
   if (in.id && *in.id != id)
-    throw Error(errc::invalid_argument,
-                "o id do corpo (" + *in.id + ") difere do id do caminho (" + id + ")", "id");
+    throw Error(errc::invalid_argument, "o id do corpo (" + *in.id + ") difere do id do caminho (" + id + ")", "id");
   in.id = id;
-  const Context& ctx = context(req);
-  std::string body;
-  ctx.db->run([&](soci::session& s) {
-    store::in_transaction(s, [&] {
-      store::update_record(s, *layer, in, ctx.user);
-      body = record_json(s, *layer, id);
-    });
-  });
-  return Response::json(std::move(body));
+  return Response::json(update_record(*s.db, layer, in, s.user));
 }
 
-Response remove(App& app, Request& req) {
-  if (is_reports(req)) return delete_report(app, req);
-  auto layer = layer_for(app, req, req.param("camada"), true);
-  std::string id = record_id(*layer, req.param("id"));
-  const Context& ctx = context(req);
-  long long removed = 0;
-  ctx.db->run([&](soci::session& s) {
-    store::in_transaction(s, [&] { removed = store::delete_record(s, *layer, id, ctx.user); });
-  });
+Response remove(const Scope& s, Request& req) {
+  const store::Layer& layer = *s.layer();
+  std::string id = service::record_id(layer, req.param("id"));
+  long long removed = delete_record(*s.db, layer, id, s.user);
   JsonWriter w;
-  w.begin_object().key("id").value(id).key("camada").value(layer->name);
+  w.begin_object().key("id").value(id).key("camada").value(layer.name);
   w.key("registros_removidos").value(static_cast<std::int64_t>(removed)).end_object();
   return Response::json(std::move(w).str());
 }
 
+// ------------------------------------------------------------------ saved reports
+
+Response list_saved(const Scope& s, Request& req) {
+  auto paging = query::normalize_paging(req.query);
+  auto page = s.db->with([&](soci::session& ss) { return list_reports(ss, paging); });
+  return Response::json(service::page_envelope(page, paging, "registros", kReportsLayer));
+}
+
+Response create_saved(const Scope& s, Request& req) {
+  Saved saved = create_report(*s.db, parse_report(s, req.body, std::nullopt), s.user);
+  auto r = Response::json(std::move(saved.json), 201);
+  r.headers.set("Location", "/explorer/" + s.tenant.slug + "/" + std::string(kReportsLayer) + "/" + saved.id);
+  return r;
+}
+
+Response update_saved(const Scope& s, Request& req) {
+  std::int64_t id = report_id(req);
+  return Response::json(update_report(*s.db, id, parse_report(s, req.body, id), s.user));
+}
+
+Response delete_saved(const Scope& s, Request& req) {
+  std::int64_t id = report_id(req);
+  std::string before = delete_report(*s.db, id, s.user);
+  JsonWriter w;
+  w.begin_object().key("mensagem").value("relatório " + std::to_string(id) + " excluído");
+  w.key("registro").raw(before).end_object();
+  return Response::json(std::move(w).str());
+}
+
+// The stored description of a report, checked again: it was valid when saved, but the
+// catalog may have changed since (→ 422); the caller's read permission on its table holds.
+Built stored_query(const Scope& s, const StoredReport& report, std::int64_t id, service::LayerRef& layer) {
+  try {
+    Query q = parse_query(report.consulta, "consulta");
+    layer = query_layer(s, q, "consulta");
+    return build(q, *layer, q.limit.value_or(kMaxLimit), Output::text, "consulta");
+  } catch (const Error& e) {
+    if (e.code() == errc::forbidden) throw;
+    throw Error(errc::unprocessable,
+                "o relatório " + std::to_string(id) + " não corresponde mais ao catálogo: " + e.what(), e.field());
+  }
+}
+
+ExportTable export_table(const StoredReport& report, const store::Layer& layer, const Built& built, ExportRows rows) {
+  ExportTable table;
+  table.title = report.titulo;
+  std::size_t n = rows.rows.size();
+  table.subtitle = "Tabela " + layer.name + " · " + std::to_string(n) + (n == 1 ? " registro" : " registros") +
+                   " · gerado em " + rows.generated;
+  table.rows = std::move(rows.rows);
+  for (const store::Column* c : built.columns) {
+    table.columns.push_back(c->name);
+    table.numeric.push_back(c->numeric());
+  }
+  return table;
+}
+
+Response export_report(const Scope& s, Request& req, FileFormat format) {
+  std::int64_t id = report_id(req);
+  StoredReport report = s.db->with([&](soci::session& ss) { return read_report(ss, id); });
+  service::LayerRef layer;
+  Built built = stored_query(s, report, id, layer);
+  const std::string zone = s.tenant.fuso_horario.empty() ? "America/Sao_Paulo" : s.tenant.fuso_horario;
+  ExportTable table = export_table(report, *layer, built, run_export(*s.db, built, zone, kExportTimeout));
+  const bool xlsx = format == FileFormat::xlsx;
+  auto r = Response::text(xlsx ? xlsx_document(table) : pdf_document(table),
+                          xlsx ? "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" : "application/pdf");
+  r.headers.set("Content-Disposition", content_disposition(report.nome, id, xlsx ? ".xlsx" : ".pdf"));
+  return r;
+}
+
 }  // namespace
+}  // namespace cadastre::server::explorer
+
+namespace cadastre::server {
 
 void add_explorer_routes(App& app) {
+  using namespace explorer;
   auto& srv = app.server();
   const std::string tag = "Explorador";
   const std::string query_body =
@@ -301,10 +254,7 @@ void add_explorer_routes(App& app) {
       ">= contains icontains in | is null | is not null | bbox, \"valor\"}], \"ordem\"?: "
       "[{\"coluna\", \"direcao\": "
       "asc|desc}], \"limite\"?: 1..10000}";
-  const std::string reports =
-      " A camada 'relatorios' lista/cria/altera/exclui os relatórios salvos ({nome, titulo?, "
-      "consulta}); exige a "
-      "permissão da camada 'explorer' (regra 'explorer' ou a padrão '*').";
+  const std::string report_body = "{nome, titulo?, consulta}: consulta é uma descrição de consulta (" + query_body + ")";
   srv.add({.method = "GET",
            .pattern = "/explorer/{municipio}/tabelas/",
            .auth = "bearer",
@@ -314,7 +264,7 @@ void add_explorer_routes(App& app) {
                       "(nome, tipo, tipo_base, nulo, chave_primaria, geometria), geometria "
                       "(coluna, tipo, srid) e "
                       "linhas_estimadas (null se a tabela nunca foi analisada).",
-           .handler = [&app](Request& r) { return tables(app, r); }});
+           .handler = service::scoped(&tables)});
   srv.add({.method = "POST",
            .pattern = "/explorer/{municipio}/query/preview",
            .auth = "bearer",
@@ -323,10 +273,10 @@ void add_explorer_routes(App& app) {
                       "aspas e valores como literais "
                       "seguros; nada é executado. Tabela ou coluna fora do catálogo, operador ou "
                       "valor incompatível com o tipo "
-                      "→ 400. Responde {sql, tabela, colunas, limite} (limite padrão 100, máximo "
-                      "1000). Requer leitura na camada.",
+                      "→ 400; tabela sem leitura → 403. Responde {sql, tabela, colunas, limite} (limite padrão 100, máximo "
+                      "1000).",
            .body = {.description = query_body},
-           .handler = [&app](Request& r) { return preview(app, r); }});
+           .handler = service::scoped(&preview)});
   srv.add({.method = "POST",
            .pattern = "/explorer/{municipio}/query/preview2",
            .auth = "bearer",
@@ -337,68 +287,99 @@ void add_explorer_routes(App& app) {
                       "total_retornado}; no máximo "
                       "1000 linhas; geometrias em GeoJSON (lon/lat).",
            .body = {.description = query_body},
-           .handler = [&app](Request& r) { return preview_and_run(app, r); }});
+           .handler = service::scoped(&preview_and_run)});
   srv.add({.method = "GET",
            .pattern = "/explorer/{municipio}/{camada}",
            .auth = "bearer",
+           .access = http::reads("{camada}"),
            .tag = tag,
            .summary = "Lista paginada dos registros da camada: {camada, total, pagina, limite, "
                       "registros} com geometrias em "
                       "GeoJSON; filtros campo=valor e sort como nas demais listas. Camada "
-                      "desconhecida → 404." +
-                      reports,
+                      "desconhecida → 404.",
            .params = with_paging(),
-           .handler = [&app](Request& r) { return list(app, r); }});
-  srv.add(
-      {.method = "POST",
-       .pattern = "/explorer/{municipio}/{camada}",
-       .auth = "bearer",
-       .tag = tag,
-       .summary = "Cria um registro da camada (campos da tabela; geometria GeoJSON em lon/lat) com "
-                  "auditoria; responde 201 "
-                  "com o registro. Requer escrita na camada." +
-                  reports,
-       .body =
-           {.description =
-                "objeto de campos ou Feature GeoJSON; para relatorios {nome, titulo?, consulta}"},
-       .handler = [&app](Request& r) { return create(app, r); }});
+           .handler = service::scoped(&list)});
+  srv.add({.method = "POST",
+           .pattern = "/explorer/{municipio}/{camada}",
+           .auth = "bearer",
+           .access = http::writes("{camada}"),
+           .tag = tag,
+           .summary = "Cria um registro da camada (campos da tabela; geometria GeoJSON em lon/lat) com "
+                      "auditoria; responde 201 "
+                      "com o registro.",
+           .body = {.description = "objeto de campos ou Feature GeoJSON"},
+           .handler = service::scoped(&create)});
   srv.add({.method = "PUT",
            .pattern = "/explorer/{municipio}/{camada}/{id}",
            .auth = "bearer",
+           .access = http::writes("{camada}"),
            .tag = tag,
-           .summary = "Altera os campos enviados do registro {id}; 404 se não existe. Requer "
-                      "escrita na camada." +
-                      reports,
-           .body = {.description = "campos a alterar; para relatorios {nome?, titulo?, consulta?}"},
-           .handler = [&app](Request& r) { return update(app, r); }});
+           .summary = "Altera os campos enviados do registro {id}; 404 se não existe.",
+           .body = {.description = "campos a alterar"},
+           .handler = service::scoped(&update)});
   srv.add({.method = "DELETE",
            .pattern = "/explorer/{municipio}/{camada}/{id}",
            .auth = "bearer",
+           .access = http::writes("{camada}"),
            .tag = tag,
            .summary = "Exclui o registro {id} e suas relações principais (como em /crud); 404 se "
-                      "não existe. Requer escrita na "
-                      "camada." +
-                      reports,
-           .handler = [&app](Request& r) { return remove(app, r); }});
+                      "não existe.",
+           .handler = service::scoped(&remove)});
+  srv.add({.method = "GET",
+           .pattern = "/explorer/{municipio}/relatorios",
+           .auth = "bearer",
+           .access = http::reads("explorer"),
+           .tag = tag,
+           .summary = "Lista paginada dos relatórios salvos: {camada: relatorios, total, pagina, limite, "
+                      "registros: [{id, nome, titulo, consulta, criado_em, criado_por, atualizado_em}]}.",
+           .params = with_paging(),
+           .handler = service::scoped(&list_saved)});
+  srv.add({.method = "POST",
+           .pattern = "/explorer/{municipio}/relatorios",
+           .auth = "bearer",
+           .access = http::writes("explorer"),
+           .tag = tag,
+           .summary = "Salva um relatório {nome, titulo?, consulta} com auditoria; a consulta é "
+                      "verificada contra o catálogo e exige leitura na sua tabela. Nome repetido → 409; "
+                      "responde 201 com o relatório.",
+           .body = {.description = report_body},
+           .handler = service::scoped(&create_saved)});
+  srv.add({.method = "PUT",
+           .pattern = "/explorer/{municipio}/relatorios/{id}",
+           .auth = "bearer",
+           .access = http::writes("explorer"),
+           .tag = tag,
+           .summary = "Altera nome, titulo ou consulta do relatório {id}; 404 se não existe, 409 "
+                      "para nome repetido.",
+           .body = {.description = "{nome?, titulo?, consulta?}"},
+           .handler = service::scoped(&update_saved)});
+  srv.add({.method = "DELETE",
+           .pattern = "/explorer/{municipio}/relatorios/{id}",
+           .auth = "bearer",
+           .access = http::writes("explorer"),
+           .tag = tag,
+           .summary = "Exclui o relatório {id} com auditoria; 404 se não existe.",
+           .handler = service::scoped(&delete_saved)});
   srv.add({.method = "POST",
            .pattern = "/explorer/{municipio}/report/{id}/export-excel",
            .auth = "bearer",
+           .access = http::reads("explorer"),
            .tag = tag,
            .summary = "Executa o relatório salvo {id} (somente leitura, até 10.000 linhas) e "
                       "devolve uma planilha .xlsx com "
                       "título, cabeçalho e as linhas (anexo). Relatório inexistente → 404; id não "
-                      "inteiro → 400. Requer leitura "
-                      "na camada 'explorer' e na tabela do relatório.",
+                      "inteiro → 400; a tabela do relatório exige leitura.",
            .answers = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-           .handler = [&app](Request& r) { return export_report(app, r, FileFormat::xlsx); }});
+           .handler = service::scoped([](const Scope& s, Request& r) { return export_report(s, r, FileFormat::xlsx); })});
   srv.add({.method = "POST",
            .pattern = "/explorer/{municipio}/report/{id}/export-pdf",
            .auth = "bearer",
+           .access = http::reads("explorer"),
            .tag = tag,
            .summary = "Como export-excel, em PDF (A4 paisagem): título, cabeçalho repetido em cada "
                       "página e as linhas.",
            .answers = "application/pdf",
-           .handler = [&app](Request& r) { return export_report(app, r, FileFormat::pdf); }});
+           .handler = service::scoped([](const Scope& s, Request& r) { return export_report(s, r, FileFormat::pdf); })});
 }
 
 }  // namespace cadastre::server

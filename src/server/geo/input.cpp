@@ -2,9 +2,14 @@
 
 #include <cmath>
 #include <cstdio>
+#include <set>
+
+#include <simdjson.h>
 
 #include "cadastre/bbox.hpp"
 #include "cadastre/error.hpp"
+#include "cadastre/query.hpp"
+#include "core/json_in.hpp"
 
 namespace cadastre::server {
 namespace {
@@ -88,3 +93,50 @@ QueryGeometry geometry_from_query(const http::Request& req) {
 }
 
 }  // namespace cadastre::server
+
+namespace cadastre::server::geo {
+
+namespace {
+constexpr std::size_t kBodyMaxLayers = 20;
+}
+
+LayersBody LayersBody::parse(const std::string& body) {
+  simdjson::dom::parser parser;
+  auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
+  for (auto [key, value] : o) {
+    if (key != "geometria" && key != "camadas" && key != "limite")
+      throw Error(errc::unknown_field, "campo desconhecido no corpo: '" + std::string(key) + "'", std::string(key));
+  }
+  auto g = jsonin::find(o, "geometria");
+  if (!g) throw Error(errc::missing_field, "campo obrigatório ausente: 'geometria' (geometria GeoJSON)", "geometria");
+  if (!g->is_object()) throw Error(errc::invalid_geometry, "'geometria' deve ser um objeto GeoJSON", "geometria");
+  LayersBody out{geometry_from_geojson(simdjson::minify(*g), "geometria"), {}, 100};
+  auto list = jsonin::find(o, "camadas");
+  if (!list) throw Error(errc::missing_field, "campo obrigatório ausente: 'camadas' (lista de nomes)", "camadas");
+  std::set<std::string, std::less<>> seen;
+  for (auto e : jsonin::as_array(*list, "camadas")) {
+    std::string name = jsonin::to_string(e, "camadas");
+    if (!seen.insert(name).second) throw Error(errc::invalid_argument, "camada repetida: " + name, "camadas");
+    out.layers.push_back(std::move(name));
+  }
+  if (out.layers.empty() || out.layers.size() > kBodyMaxLayers)
+    throw Error(errc::invalid_argument, "'camadas' deve ter de 1 a " + std::to_string(kBodyMaxLayers) + " nomes",
+                "camadas");
+  if (auto l = jsonin::opt_integer(o, "limite")) {
+    if (*l < 1 || *l > query::max_page_size)
+      throw Error(errc::invalid_argument, "'limite' deve estar entre 1 e " + std::to_string(query::max_page_size),
+                  "limite");
+    out.limit = *l;
+  }
+  return out;
+}
+
+RelationMode parse_relation_mode(std::string_view text) {
+  if (text == "chave") return RelationMode::key;
+  if (text == "espacial") return RelationMode::spatial;
+  throw Error(errc::invalid_argument, "modo deve ser 'chave' ou 'espacial'", "modo");
+}
+
+std::string_view to_string(RelationMode mode) noexcept { return mode == RelationMode::key ? "chave" : "espacial"; }
+
+}  // namespace cadastre::server::geo

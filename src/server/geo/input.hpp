@@ -3,11 +3,14 @@
 // brought to SIRGAS 2000 (EPSG:4674), the storage CRS, as hex EWKB ready to bind.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cadastre/geom.hpp"
 #include "http/http.hpp"
+#include "server/geo/store.hpp"
 
 namespace cadastre::server {
 
@@ -31,3 +34,21 @@ QueryGeometry geometry_from_geojson(std::string_view geojson, std::string_view f
 QueryGeometry prepare_geometry(geom::Geometry g, std::string_view field);
 
 }  // namespace cadastre::server
+
+namespace cadastre::server::geo {
+
+/// POST /geo/{m}/camadas/intersect/: {"geometria": <GeoJSON geometry in lon/lat>,
+/// "camadas": [names] (1 to 20, no repeats), "limite"?: features per layer (1..1000, 100)}.
+struct LayersBody {
+  QueryGeometry area;
+  std::vector<std::string> layers;
+  std::int64_t limit = 100;
+
+  static LayersBody parse(const std::string& body);
+};
+
+/// "chave" / "espacial" → mode; anything else → 400 naming "modo".
+RelationMode parse_relation_mode(std::string_view text);
+std::string_view to_string(RelationMode mode) noexcept;
+
+}  // namespace cadastre::server::geo

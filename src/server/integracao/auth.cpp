@@ -1,13 +1,12 @@
 #include "server/integracao/auth.hpp"
 
-#include <soci/soci.h>
-
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 
 #include "server/app.hpp"
+#include "server/integracao/store.hpp"
 #include "store/crypto.hpp"
 
 namespace cadastre::server {
@@ -17,14 +16,9 @@ constexpr std::chrono::milliseconds kDefaultTimeout{5000};
 constexpr long long kMinTimeoutMs = 100, kMaxTimeoutMs = 60000;
 constexpr std::size_t kMaxCached = 10000;
 
-struct Row {
-  long long id = 0;
-  std::string slug, url, token_destino, timeout_ms;
-};
-
-IntegracaoTarget target_of(const Row& r) {
+IntegracaoTarget target_of(const integracao::Integration& r) {
   IntegracaoTarget t;
-  t.tenant_id = r.id;
+  t.tenant_id = r.tenant_id;
   t.slug = r.slug;
   t.token_destino = r.token_destino;
   auto base = outbound::parse_url(r.url);
@@ -51,7 +45,7 @@ IntegracaoTarget target_of(const Row& r) {
 // changed or revoked token stops working within that time, as session tokens do.
 class Tokens {
  public:
-  explicit Tokens(App& app) : app_(app) {}
+  Tokens(store::Pool& platform, std::chrono::milliseconds ttl) : platform_(platform), ttl_(ttl) {}
 
   std::optional<IntegracaoTarget> find(const std::string& hash) {
     auto now = std::chrono::steady_clock::now();
@@ -60,30 +54,18 @@ class Tokens {
       auto it = cache_.find(hash);
       if (it != cache_.end() && it->second.second > now) return it->second.first;
     }
-    auto rows = app_.identity().pool().with([&](soci::session& s) {
-      std::vector<Row> out;
-      soci::rowset<soci::row> rs =
-          (s.prepare << "select id, slug, coalesce(config #>> '{integracao_rest,url}', ''), "
-                        "coalesce(config #>> '{integracao_rest,token_destino}', ''), "
-                        "coalesce(config #>> '{integracao_rest,timeout_ms}', '') "
-                        "from plataforma.tenants where ativo and config #>> '{integracao_rest,token_sha256}' = :h "
-                        "limit 2",
-           soci::use(hash));
-      for (const auto& r : rs)
-        out.push_back({r.get<long long>(0), r.get<std::string>(1), r.get<std::string>(2), r.get<std::string>(3),
-                       r.get<std::string>(4)});
-      return out;
-    });
+    auto rows = platform_.with([&](soci::session& s) { return integracao::integrations_by_token(s, hash); });
     if (rows.size() != 1) return std::nullopt;  // unknown, or (never issued so) shared by two tenants
     IntegracaoTarget t = target_of(rows.front());
     std::lock_guard lock(mutex_);
     if (cache_.size() >= kMaxCached) cache_.clear();
-    cache_[hash] = {t, now + app_.options().token_ttl};
+    cache_[hash] = {t, now + ttl_};
     return t;
   }
 
  private:
-  App& app_;
+  store::Pool& platform_;
+  std::chrono::milliseconds ttl_;
   std::mutex mutex_;
   std::map<std::string, std::pair<IntegracaoTarget, std::chrono::steady_clock::time_point>> cache_;
 };
@@ -91,7 +73,7 @@ class Tokens {
 }  // namespace
 
 void add_integracao_auth_scheme(App& app) {
-  auto tokens = std::make_shared<Tokens>(app);
+  auto tokens = std::make_shared<Tokens>(app.identity().pool(), app.options().token_ttl);
   app.server().add_auth_scheme(
       {"integracao",
        R"j({"type":"http","scheme":"bearer","description":"token de integração do município (cadastre-admin tenant integracao)"})j",

@@ -10,16 +10,10 @@
 // be reached; 504 when it does not answer within the tenant's timeout_ms; 503 when the
 // tenant's configuration is unusable, only once the request's own input has passed (400
 // first: a client learns about its mistakes whatever the state of the service).
-#include <simdjson.h>
-
-#include <cctype>
-
-#include "cadastre/json.hpp"
-#include "cadastre/query.hpp"
-#include "core/json_in.hpp"
 #include "server/app.hpp"
 #include "server/integracao/auth.hpp"
 #include "server/integracao/client.hpp"
+#include "server/integracao/input.hpp"
 
 namespace cadastre::server {
 namespace {
@@ -28,7 +22,6 @@ using http::Request;
 using http::Response;
 
 constexpr const char* kTag = "Integração REST externa";
-constexpr long long kMaxLimit = 10000;
 
 const IntegracaoTarget& target(const Request& req) {
   const auto* t = std::any_cast<IntegracaoTarget>(&req.auth);
@@ -36,93 +29,42 @@ const IntegracaoTarget& target(const Request& req) {
   return *t;
 }
 
-// Percent-encodes one decoded path segment: RFC 3986 unreserved characters and the
-// sub-delimiters allowed in a segment stay as they are.
-std::string encode_segment(std::string_view s) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (char ch : s) {
-    auto c = static_cast<unsigned char>(ch);
-    if (std::isalnum(c) ||
-        std::string_view("-._~!$&'()*+,;=:@").find(ch) != std::string_view::npos) {
-      out += ch;
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
-
-// The decoded query path of a wildcard route, re-encoded segment by segment. "." and ".."
-// segments would climb out of the service's base path; control characters and
-// backslashes have no place in a REST path.
-std::string safe_query_path(const std::string& decoded) {
-  std::string out;
-  std::size_t start = 0;
-  while (start <= decoded.size()) {
-    auto end = decoded.find('/', start);
-    if (end == std::string::npos) end = decoded.size();
-    std::string_view seg(decoded.data() + start, end - start);
-    if (seg == "." || seg == "..")
-      throw Error(errc::invalid_argument,
-                  "caminho de consulta inválido: segmentos '.' e '..' não são aceitos",
-                  "query_path");
-    for (char ch : seg)
-      if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f || ch == '\\')
-        throw Error(errc::invalid_argument, "caminho de consulta com caractere inválido",
-                    "query_path");
-    if (!out.empty()) out += '/';
-    out += encode_segment(seg);
-    start = end + 1;
-  }
-  return out;
-}
-
-// The raw query string of the request ("" when none), passed on exactly as sent.
-std::string raw_query(const Request& req) {
-  auto q = req.target.find('?');
-  return q == std::string::npos ? std::string() : req.target.substr(q + 1);
-}
-
-std::string trailing_slash(const Request& req) {
-  return !req.path.empty() && req.path.back() == '/' ? "/" : "";
-}
-
-Response forward(const Request& req, const std::string& method, const std::string& rel_path) {
-  const IntegracaoTarget& t = target(req);
-  if (!t.config_error.empty()) throw Error(errc::unavailable, t.config_error);
+// The call to the tenant's service: `rel_path` below its base path, the query string
+// exactly as received, the service's bearer (never the caller's).
+outbound::Call upstream_call(const Request& req, const IntegracaoTarget& t, const std::string& method,
+                             const std::string& rel_path) {
   outbound::Call call;
   call.method = method;
   call.origin = t.base.origin;
   std::string_view base = t.base.path;
   while (!base.empty() && base.back() == '/') base.remove_suffix(1);
   call.target = std::string(base) + "/" + rel_path;
-  if (auto q = raw_query(req); !q.empty()) call.target += "?" + q;
+  if (auto q = req.target.find('?'); q != std::string::npos && q + 1 < req.target.size())
+    call.target += "?" + req.target.substr(q + 1);
   call.timeout = t.timeout;
   const std::string* accept = req.header("Accept");
   call.headers.emplace_back("Accept", accept ? *accept : "application/json");
   call.headers.emplace_back("X-Request-Id", req.request_id);
-  if (!t.token_destino.empty())
-    call.headers.emplace_back("Authorization", "Bearer " + t.token_destino);
+  if (!t.token_destino.empty()) call.headers.emplace_back("Authorization", "Bearer " + t.token_destino);
   if (method == "POST" || method == "PUT") {
     call.body = req.body;
     const std::string* ct = req.header("Content-Type");
     call.content_type = ct ? *ct : "application/json";
   }
-  outbound::Result r = outbound::send(call);
+  return call;
+}
+
+// The service's answer for 1xx–4xx; 502 for 5xx or no answer, 504 for none in time.
+Response relay(const IntegracaoTarget& t, outbound::Result r) {
   using O = outbound::Result::Outcome;
   if (r.outcome == O::timeout)
-    throw Error(errc::upstream_timeout, "o serviço REST externo do município " + t.slug +
-                                            " não respondeu em " +
+    throw Error(errc::upstream_timeout, "o serviço REST externo do município " + t.slug + " não respondeu em " +
                                             std::to_string(t.timeout.count()) + " ms");
   if (r.outcome != O::ok)
-    throw Error(errc::upstream_failed,
-                "serviço REST externo do município " + t.slug + " inacessível: " + r.detail);
+    throw Error(errc::upstream_failed, "serviço REST externo do município " + t.slug + " inacessível: " + r.detail);
   if (r.status >= 500)
-    throw Error(errc::upstream_failed, "o serviço REST externo do município " + t.slug +
-                                           " falhou (HTTP " + std::to_string(r.status) + ")");
+    throw Error(errc::upstream_failed, "o serviço REST externo do município " + t.slug + " falhou (HTTP " +
+                                           std::to_string(r.status) + ")");
   Response res;
   res.status = r.status;
   res.body = std::move(r.body);
@@ -130,27 +72,43 @@ Response forward(const Request& req, const std::string& method, const std::strin
   return res;
 }
 
-std::string camada(const Request& req) {
-  const std::string& c = req.param("camada");
-  query::check_identifier(c, "camada");
-  return c;
+// Sends the request on; 503 when the tenant's configuration is unusable (only now, once
+// the request's own input has passed).
+Response forward(const Request& req, const std::string& method, const std::string& rel_path) {
+  const IntegracaoTarget& t = target(req);
+  if (!t.config_error.empty()) throw Error(errc::unavailable, t.config_error);
+  return relay(t, outbound::send(upstream_call(req, t, method, rel_path)));
 }
 
-// A record to insert must be JSON: the service is told it is.
-void check_json_body(const Request& req) {
-  simdjson::dom::parser parser;
-  auto root = jsonin::parse(parser, req.body);
-  if (!root.is_object() && !root.is_array())
-    throw Error(errc::invalid_argument, "o corpo deve ser um objeto ou uma lista JSON", "corpo");
+std::string trailing_slash(const Request& req) {
+  return !req.path.empty() && req.path.back() == '/' ? "/" : "";
 }
 
-// An update body sent as JSON (declared so, or not declared: it goes on as JSON) is read
-// as every JSON body here is: invalid JSON, a repeated key or a NUL is a 400.
-void check_update_body(const Request& req) {
-  const std::string* ct = req.header("Content-Type");
-  if (req.body.empty() || (ct && ct->find("json") == std::string::npos)) return;
-  simdjson::dom::parser parser;
-  jsonin::parse(parser, req.body);
+Response query(Request& req) {
+  return forward(req, "GET", integracao::query_path(req.param("query_path")) + trailing_slash(req));
+}
+
+Response insert(Request& req) {
+  std::string camada = integracao::layer_name(req.param("camada"));
+  integracao::check_record(req.body);
+  return forward(req, "POST", camada + "/");
+}
+
+Response get_all(Request& req) {
+  return forward(req, "GET", integracao::layer_name(req.param("camada")) + "/getall/");
+}
+
+// An update: a POST with a multi-segment query path goes on as PUT.
+Response update(Request& req) {
+  std::string path = integracao::query_path(req.param("query_path")) + trailing_slash(req);
+  integracao::check_update(req.body, req.header("Content-Type"));
+  return forward(req, "PUT", path);
+}
+
+Response page(Request& req) {
+  std::string camada = integracao::layer_name(req.param("camada"));
+  long long limit = integracao::parse_limit(req.param("limit"));
+  return forward(req, "GET", "pagination/" + camada + "/" + std::to_string(limit) + "/");
 }
 
 // Every route passes the caller's query string on as it came: free-form fields.
@@ -176,39 +134,18 @@ void add_integracao_routes(App& app) {
   add(app, "GET", "/integracao-rest/{query_path*}",
       "Consulta repassada ao serviço REST externo do município (caminho e query string como "
       "enviados)",
-      nullptr, [](Request& req) {
-        return forward(req, "GET", safe_query_path(req.param("query_path")) + trailing_slash(req));
-      });
+      nullptr, query);
   add(app, "POST", "/integracao-rest/{camada}/",
       "Insere um registro da camada no serviço REST externo", "registro JSON repassado ao destino",
-      [](Request& req) {
-        std::string c = camada(req);
-        check_json_body(req);
-        return forward(req, "POST", c + "/");
-      });
+      insert);
   add(app, "GET", "/integracao-rest/{camada}/getall/",
-      "Lista todos os registros da camada no serviço REST externo", nullptr,
-      [](Request& req) { return forward(req, "GET", camada(req) + "/getall/"); });
+      "Lista todos os registros da camada no serviço REST externo", nullptr, get_all);
   add(app, "POST", "/integracao-rest/{query_path*}",
       "Atualização: repassada ao destino como PUT no mesmo caminho, com a query string enviada",
-      "dados da atualização, repassados ao destino", [](Request& req) {
-        std::string path = safe_query_path(req.param("query_path")) + trailing_slash(req);
-        check_update_body(req);
-        return forward(req, "PUT", path);
-      });
+      "dados da atualização, repassados ao destino", update);
   add(app, "GET", "/integracao-rest/pagination/{camada}/{limit}/",
       "Paginação simples da camada no serviço REST externo; limit é um inteiro de 1 a 10000",
-      nullptr, [](Request& req) {
-        std::string c = camada(req);
-        const std::string& limit = req.param("limit");
-        bool digits = !limit.empty() && limit.size() <= 5 &&
-                      limit.find_first_not_of("0123456789") == std::string::npos;
-        long long n = digits ? std::stoll(limit) : 0;
-        if (!digits || n < 1 || n > kMaxLimit)
-          throw Error(errc::invalid_argument, "limit deve ser um inteiro entre 1 e 10000: " + limit,
-                      "limit");
-        return forward(req, "GET", "pagination/" + c + "/" + std::to_string(n) + "/");
-      });
+      nullptr, page);
 }
 
 }  // namespace cadastre::server

@@ -2,13 +2,16 @@
 
 #include <simdjson.h>
 
+#include "cadastre/json.hpp"
+#include "server/issue_tracker/store.hpp"
+
 #include "store/pool.hpp"
-#include "store/sql.hpp"
 
 namespace cadastre::server::tracker {
 namespace {
 
 constexpr long long kMinTimeoutMs = 100, kMaxTimeoutMs = 60000;
+constexpr int kMaxRetriesPerCall = 20;
 
 std::optional<std::string> string_member(simdjson::dom::object o, const char* key) {
   simdjson::dom::element e;
@@ -55,6 +58,40 @@ void classify(const outbound::Result& r, Delivery& d) {
   d.erro = "o rastreador respondeu HTTP " + std::to_string(r.status);
 }
 
+// The JSON the tracker receives (the delivery adds "referencia").
+std::string payload(const IssueInput& in, const service::Scope& s) {
+  JsonWriter w;
+  w.begin_object().key("titulo").value(in.titulo);
+  w.key("descricao");
+  in.descricao ? w.value(*in.descricao) : w.null();
+  w.key("municipio").value(s.tenant.slug);
+  w.key("lote_id");
+  in.lote_id ? w.value(*in.lote_id) : w.null();
+  w.key("camada");
+  in.camada ? w.value(*in.camada) : w.null();
+  w.key("registro_id");
+  in.registro_id ? w.value(*in.registro_id) : w.null();
+  w.key("anexos").begin_array();
+  for (auto a : in.anexos) w.value(a);
+  w.end_array();
+  w.key("criado_por").value(s.user.email).end_object();
+  return std::move(w).str();
+}
+
+outbound::Call tracker_call(const Config& cfg, const StoredIssue& issue) {
+  outbound::Call call;
+  call.method = "POST";
+  call.origin = cfg.url.origin;
+  call.target = cfg.url.path.empty() ? "/" : cfg.url.path;
+  call.body = issue.payload;
+  call.content_type = "application/json";
+  call.timeout = cfg.timeout;
+  call.headers.emplace_back("Accept", "application/json");
+  call.headers.emplace_back("Idempotency-Key", issue.referencia);
+  if (!cfg.token.empty()) call.headers.emplace_back("Authorization", "Bearer " + cfg.token);
+  return call;
+}
+
 }  // namespace
 
 Config config_of(const store::Tenant& tenant) {
@@ -87,56 +124,45 @@ Config config_of(const store::Tenant& tenant) {
 Delivery deliver(soci::session& s, const Config& cfg, std::int64_t id, bool wait_for_lock) {
   Delivery d;
   store::in_transaction(s, [&] {
-    store::Sql lock(
-        "select status, referencia, (dados || jsonb_build_object('referencia', referencia))::text, "
-        "coalesce(id_externo, ''), coalesce(link_externo, ''), coalesce(ultimo_erro, '') "
-        "from atendimento.issue_externo where id = ");
-    lock.bind(std::to_string(id), "bigint") << (wait_for_lock ? " for update" : " for update skip locked");
-    auto rows = store::fetch(s, lock);
-    if (rows.empty()) return;  // busy
-    const auto& row = rows.front();
-    const std::string status = row[0].value_or("");
-    if (status == "enviado") {
+    auto issue = lock_issue(s, id, wait_for_lock);
+    if (!issue) return;  // busy
+    if (issue->status == "enviado") {
       d.state = Delivery::State::sent;
-      d.id_externo = row[3].value_or("");
-      d.link = row[4].value_or("");
+      d.id_externo = issue->id_externo;
+      d.link = issue->link;
       return;
     }
-    if (status == "falhou") {
+    if (issue->status == "falhou") {
       d.state = Delivery::State::refused;
-      d.erro = row[5].value_or("");
+      d.erro = issue->ultimo_erro;
       return;
     }
-
-    outbound::Call call;
-    call.method = "POST";
-    call.origin = cfg.url.origin;
-    call.target = cfg.url.path.empty() ? "/" : cfg.url.path;
-    call.body = row[2].value_or("{}");
-    call.content_type = "application/json";
-    call.timeout = cfg.timeout;
-    call.headers.emplace_back("Accept", "application/json");
-    call.headers.emplace_back("Idempotency-Key", row[1].value_or(""));
-    if (!cfg.token.empty()) call.headers.emplace_back("Authorization", "Bearer " + cfg.token);
-    classify(outbound::send(call), d);
-
-    store::Sql update("update atendimento.issue_externo set tentativas = tentativas + 1, status = ");
-    update.bind(d.state == Delivery::State::sent      ? "enviado"
-                : d.state == Delivery::State::pending ? "pendente"
-                                                      : "falhou");
-    if (d.state == Delivery::State::sent) {
-      update << ", id_externo = ";
-      update.bind(d.id_externo) << ", link_externo = ";
-      update.bind(d.link.empty() ? store::Value() : store::Value(d.link)) << ", enviado_em = now(), ultimo_erro = null";
-    } else {
-      update << ", ultimo_erro = ";
-      update.bind(d.erro);
-    }
-    update << " where id = ";
-    update.bind(std::to_string(id), "bigint");
-    store::execute(s, update);
+    classify(outbound::send(tracker_call(cfg, *issue)), d);
+    record_attempt(s, id,
+                   d.state == Delivery::State::sent      ? "enviado"
+                   : d.state == Delivery::State::pending ? "pendente"
+                                                         : "falhou",
+                   d.id_externo, d.link, d.erro);
   });
   return d;
+}
+
+Submission submit(const service::Scope& s, const Config& cfg, const IssueInput& in, const service::LayerRef& layer) {
+  Submission out;
+  out.id = s.db->with([&](soci::session& db) {
+    check_references(db, in, layer);
+    return insert_issue(db, in, payload(in, s), s.tenant.slug, s.user.email);
+  });
+  for (std::int64_t old : s.db->with([&](soci::session& db) { return pending_before(db, out.id, kMaxRetriesPerCall); })) {
+    Delivery d = s.db->with([&](soci::session& db) { return deliver(db, cfg, old, false); });
+    if (d.state == Delivery::State::sent) ++out.resent;
+    if (d.state == Delivery::State::pending) {
+      out.delivery = d;
+      return out;
+    }
+  }
+  out.delivery = s.db->with([&](soci::session& db) { return deliver(db, cfg, out.id, true); });
+  return out;
 }
 
 }  // namespace cadastre::server::tracker

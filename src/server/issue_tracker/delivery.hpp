@@ -15,6 +15,8 @@
 #include <string>
 
 #include "server/integracao/client.hpp"
+#include "server/issue_tracker/input.hpp"
+#include "service/scope.hpp"
 #include "store/identity.hpp"
 
 namespace soci {
@@ -46,5 +48,18 @@ struct Delivery {
 /// call so that concurrent requests never post it twice. `wait_for_lock`: wait for a
 /// concurrent delivery to finish (then report what it achieved) instead of skipping.
 Delivery deliver(soci::session& s, const Config& cfg, std::int64_t id, bool wait_for_lock);
+
+/// A new issue after submit(): its id and what became of it.
+struct Submission {
+  std::int64_t id = 0;
+  Delivery delivery;  ///< sent, or the failure the caller is told about
+  int resent = 0;     ///< backlog issues delivered on the way
+};
+
+/// Stores the issue (after checking its references; `layer`: the caller's readable layer
+/// of in.camada, or none), then retries the tenant's pending issues, oldest first, then
+/// posts it. Once a backlog issue fails the tracker is still down: the new one is only
+/// kept, and that failure is reported, instead of waiting for a second time-out.
+Submission submit(const service::Scope& s, const Config& cfg, const IssueInput& in, const service::LayerRef& layer);
 
 }  // namespace cadastre::server::tracker

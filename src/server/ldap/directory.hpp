@@ -1,6 +1,6 @@
 // The directory side of POST /ldap/login/: escaping of user input for LDAP filters and
 // DNs, and the bind that proves a username/password pair (libldap, blocking, bounded by
-// LdapOptions::timeout). libldap stays inside ldap_directory.cpp.
+// LdapOptions::timeout). libldap stays inside directory.cpp.
 #pragma once
 
 #include <optional>

@@ -1,4 +1,4 @@
-// Map library (/mapoteca): the metadata update body and the reads and writes of
+// Map library (/mapoteca): every SQL statement of the area, the reads and writes of
 // mapoteca.item (db/migrations/tenant/0009_mapoteca.sql). Items are answered as GeoJSON
 // Features: id, footprint (lon/lat, EPSG:4326 as RFC 7946 wants) and the metadata as
 // properties (titulo, descricao, palavras_chave, data, escala, arquivo_url, criado_em,
@@ -12,7 +12,9 @@
 
 #include "cadastre/bbox.hpp"
 #include "cadastre/query.hpp"
+#include "server/mapoteca/input.hpp"
 #include "store/identity.hpp"
+#include "store/pool.hpp"
 #include "store/sql.hpp"
 
 namespace soci {
@@ -24,20 +26,6 @@ namespace cadastre::server::mapoteca {
 /// Audit table name of the items.
 inline constexpr const char* kAuditTable = "mapoteca.item";
 
-/// One column set by a metadata update: `expr` is SQL with one '?' for the bound value.
-struct Assignment {
-  std::string column;
-  store::Value value;
-  std::string expr;
-};
-
-/// Parses a PUT body: a JSON object with any of titulo (non-empty text), descricao (text or
-/// null), palavras_chave (list of texts or null), data ("AAAA-MM-DD" or null), escala
-/// (positive integer or null), arquivo_url (http(s):// or /path, or null) and footprint (a
-/// GeoJSON Polygon or MultiPolygon in lon/lat, valid). Unknown members, an empty object or
-/// a bad value → Error 400 naming the member.
-std::vector<Assignment> parse_metadata(std::string_view body);
-
 /// A page of features with the number of all matches.
 struct Page {
   std::string features = "[]";
@@ -46,21 +34,21 @@ struct Page {
 };
 
 /// Items whose footprint intersects `box` (a degenerate box is a point or a line), by id.
-Page search_box(soci::session& s, const geom::BBox& box, const query::Paging& paging);
+Page search_box(store::Pool& db, const geom::BBox& box, const query::Paging& paging);
 
 /// Items matching the words (web search syntax: words are ANDed, "quoted phrases", OR,
 /// -excluded), accent-insensitive and stemmed, ranked by ts_rank with the title above the
 /// keywords above the description; each feature carries its "relevancia". Words that are
 /// all stop words → Error 400.
-Page search_words(soci::session& s, const std::string& words, const query::Paging& paging);
+Page search_words(store::Pool& db, const std::string& words, const query::Paging& paging);
 
-/// Applies `changes` to item `id` with its audit row (caller's transaction) and returns
-/// the feature after; Error(not_found) when there is no such item.
-std::string update_item(soci::session& s, std::int64_t id, const std::vector<Assignment>& changes,
+/// Applies `changes` to item `id` with its audit row (one transaction) and returns the
+/// feature after; Error(not_found) when there is no such item.
+std::string update_item(store::Pool& db, std::int64_t id, const std::vector<Assignment>& changes,
                         const store::Principal& user);
 
-/// Removes item `id` with its audit row (caller's transaction) and returns the feature it
-/// was; Error(not_found) when there is no such item.
-std::string delete_item(soci::session& s, std::int64_t id, const store::Principal& user);
+/// Removes item `id` with its audit row (one transaction) and returns the feature it was;
+/// Error(not_found) when there is no such item.
+std::string delete_item(store::Pool& db, std::int64_t id, const store::Principal& user);
 
 }  // namespace cadastre::server::mapoteca

@@ -1,6 +1,7 @@
-// Request bodies of /midia, read and checked before any SQL or disk access: the base64
-// upload (`arquivo`, `nome`, `extensao`, plus the record fields on POST .../arquivos), the
-// record changes of PUT .../arquivos/{id} and the multipart upload (`file`, `bucket`).
+// Requests of /midia, read and checked before any SQL or disk access: the base64 upload
+// (`arquivo`, `nome`, `extensao`, plus the record fields on POST .../arquivos), the record
+// changes of PUT .../arquivos/{id}, the multipart upload (`file`, `bucket`), the record {id}
+// and the file key of a download.
 #pragma once
 
 #include <cstddef>
@@ -33,6 +34,12 @@ UploadInput parse_upload(std::string_view body, std::size_t limit, bool with_rec
 /// The multipart upload: part `file` (required, with a filename naming the extension) and
 /// optional text part `bucket`; other parts → 400.
 UploadInput parse_multipart(const http::Request& req);
+
+/// The record {id} of the path: a positive integer (400 otherwise).
+std::string parse_record_id(const http::Request& req);
+
+/// The key of GET /midia/get?file_url=<key>: missing → 400, not a key this service issues → 400.
+std::string parse_file_key(const http::Request& req);
 
 /// The changes of PUT .../arquivos/{id}: nome, descricao, lote_id, imobiliario_id, bucket.
 /// Anything else (chave, sha256, tamanho...) → 400; no change at all → 400.

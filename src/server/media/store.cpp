@@ -1,151 +1,134 @@
 #include "server/media/store.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <stdexcept>
+#include <soci/soci.h>
 
 #include "cadastre/error.hpp"
-#include "server/media/content.hpp"
-#include "server/media/layout.hpp"
-#include "store/crypto.hpp"
+#include "store/audit.hpp"
+#include "store/sql.hpp"
 
 namespace cadastre::server::media {
 namespace {
 
-using cadastre::media::Key;
+constexpr const char* kTable = "midia.arquivo";
+// The record as the API answers it: every column plus the download link.
+constexpr const char* kRecordJson =
+    "(to_jsonb(a) || jsonb_build_object('link', '/midia/get?file_url=' || a.chave))::text";
 
-class Fd {
- public:
-  explicit Fd(int fd = -1) noexcept : fd_(fd) {}
-  Fd(Fd&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
-  Fd& operator=(Fd&&) = delete;
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const noexcept { return fd_; }
-  explicit operator bool() const noexcept { return fd_ >= 0; }
-
- private:
-  int fd_;
-};
-
-// A directory below `parent`, never through a symbolic link; created first if asked.
-Fd open_child_dir(int parent, const std::string& name, bool create) {
-  if (create && ::mkdirat(parent, name.c_str(), 0750) != 0 && errno != EEXIST) return Fd();
-  return Fd(::openat(parent, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+[[noreturn]] void not_found(const std::string& id) {
+  throw Error(errc::not_found, "arquivo " + id + " não encontrado", "id");
 }
 
-// The directory of a key: <root>/<area>/<2 hex>. The root itself is the operator's
-// choice and may be a link; nothing below it is followed.
-Fd open_key_dir(const std::string& root, const Key& k, bool create) {
-  Fd r(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (!r) return Fd();
-  Fd area = open_child_dir(r.get(), std::string(k.area), create);
-  if (!area) return Fd();
-  return open_child_dir(area.get(), std::string(k.hex.substr(0, 2)), create);
-}
-
-// The open regular file of a key, or an invalid Fd.
-Fd open_file(const std::string& root, std::string_view key) {
-  auto k = cadastre::media::parse_key(key);
-  if (!k) return Fd();
-  Fd dir = open_key_dir(root, *k, false);
-  if (!dir) return Fd();
-  // O_NONBLOCK: a FIFO planted in the store must not hang the worker; regular files ignore it.
-  Fd f(::openat(dir.get(), std::string(key).c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
-  struct stat st {};
-  if (!f || ::fstat(f.get(), &st) != 0 || !S_ISREG(st.st_mode)) return Fd();
-  return f;
-}
-
-// Not a catalog error: the server logs the system's words (they name paths of the store)
-// with the request id and answers the generic 500, so they never reach the client.
-[[noreturn]] void write_failed(const char* what) {
-  throw std::runtime_error(std::string("falha ao gravar o arquivo no armazenamento (") + what + ": " +
-                           std::strerror(errno) + ")");
-}
-
-void write_all(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) write_failed("write");
-    bytes.remove_prefix(static_cast<std::size_t>(n));
+void check_references(soci::session& s, const std::vector<Column>& columns) {
+  for (const auto& c : columns) {
+    if ((c.name != "lote_id" && c.name != "imobiliario_id") || !c.value) continue;
+    store::Sql sql(c.name == "lote_id" ? "select 1 from cadastro.lote where id = "
+                                       : "select 1 from cadastro.imobiliario where id = ");
+    sql.bind(c.value, "integer");
+    if (store::fetch(s, sql).empty())
+      throw Error(
+          errc::invalid_argument,
+          (c.name == "lote_id" ? "lote " : "imóvel ") + *c.value + " não existe no cadastro",
+          c.name);
   }
 }
 
 }  // namespace
 
-StoredFile Store::put(std::string_view area, std::string nome, std::string_view extensao, std::string_view bytes,
-                      std::size_t limit) const {
-  if (bytes.size() > limit)
-    throw Error(errc::payload_too_large,
-                "arquivo de " + std::to_string(bytes.size()) + " bytes excede o limite de " + std::to_string(limit) +
-                    " bytes",
-                "arquivo");
-  StoredFile out;
-  out.content_type = check_content(extensao, bytes, options_.extensions);
-  out.nome = std::move(nome);
-  out.extensao = std::string(extensao);
-  out.tamanho = bytes.size();
-  out.sha256 = store::sha256_hex(bytes);
-  out.key = cadastre::media::make_key(area, store::random_token(), extensao);
-  auto k = cadastre::media::parse_key(out.key);
-  if (!k) throw Error(errc::internal, "área de armazenamento inválida: " + std::string(area));
+std::string create_record(store::Pool& db, const store::Principal& user, const StoredFile& f,
+                          const std::vector<Column>& columns) {
+  store::Sql sql(
+      "insert into midia.arquivo as a (chave, nome, extensao, content_type, tamanho, sha256, "
+      "criado_por");
+  for (const auto& c : columns) sql << ", " << c.name;
+  sql << ") values (";
+  for (const std::string& v : {f.key, f.nome, f.extensao, f.content_type}) sql.bind(v) << ", ";
+  sql.bind(std::to_string(f.tamanho), "bigint") << ", ";
+  sql.bind(f.sha256) << ", ";
+  sql.bind(user.email);
+  for (const auto& c : columns) (sql << ", ").bind(c.value, c.cast);
+  sql << ") returning a.id::text, " << kRecordJson;
+  std::string answer;
+  db.run([&](soci::session& s) {
+    store::in_transaction(s, [&] {
+      check_references(s, columns);
+      auto row = store::fetch(s, sql).at(0);
+      answer = row.at(1).value();
+      store::record_audit(s, kTable, row.at(0).value(), store::Operation::insert, user,
+                          std::nullopt, answer);
+    });
+  });
+  return answer;
+}
 
-  std::error_code ec;
-  std::filesystem::create_directories(options_.root, ec);
-  Fd dir = open_key_dir(options_.root, *k, true);
-  if (!dir) write_failed("diretório");
-  std::string tmp = ".tmp-" + store::random_token().substr(0, 16);
-  {
-    Fd f(::openat(dir.get(), tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0640));
-    if (!f) write_failed("criação");
-    try {
-      write_all(f.get(), bytes);
-      if (::fsync(f.get()) != 0) write_failed("fsync");
-    } catch (...) {
-      ::unlinkat(dir.get(), tmp.c_str(), 0);
-      throw;
-    }
+std::string read_record(store::Pool& db, const std::string& id) {
+  store::Sql sql("select ");
+  sql << kRecordJson << " from midia.arquivo a where a.id = ";
+  sql.bind(id, "bigint");
+  auto row = db.with([&](soci::session& s) { return store::fetch_value(s, sql); });
+  if (!row) not_found(id);
+  return std::move(*row);
+}
+
+std::string update_record(store::Pool& db, const store::Principal& user, const std::string& id,
+                          const std::vector<Column>& changes) {
+  store::Sql lock("select ");
+  lock << kRecordJson << " from midia.arquivo a where a.id = ";
+  lock.bind(id, "bigint") << " for update";
+  store::Sql sql("update midia.arquivo a set ");
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    sql << (i ? ", " : "") << changes[i].name << " = ";
+    sql.bind(changes[i].value, changes[i].cast);
   }
-  if (::renameat(dir.get(), tmp.c_str(), dir.get(), out.key.c_str()) != 0) {
-    int saved = errno;
-    ::unlinkat(dir.get(), tmp.c_str(), 0);
-    errno = saved;
-    write_failed("rename");
-  }
-  ::fsync(dir.get());  // the new name survives a crash
+  sql << " where a.id = ";
+  sql.bind(id, "bigint") << " returning " << kRecordJson;
+  std::string answer;
+  db.run([&](soci::session& s) {
+    store::in_transaction(s, [&] {
+      auto before = store::fetch_value(s, lock);
+      if (!before) not_found(id);
+      check_references(s, changes);
+      answer = store::fetch_value(s, sql).value();
+      store::record_audit(s, kTable, id, store::Operation::update, user, before, answer);
+    });
+  });
+  return answer;
+}
+
+Removed delete_record(store::Pool& db, const store::Principal& user, const std::string& id) {
+  store::Sql users(
+      "select string_agg(agendamento_id::text, ', ' order by agendamento_id) from "
+      "atendimento.vistoria where ");
+  users.bind(id, "bigint") << " = any(fotos)";
+  store::Sql sql("delete from midia.arquivo a where a.id = ");
+  sql.bind(id, "bigint") << " returning a.chave, " << kRecordJson;
+  Removed out;
+  db.run([&](soci::session& s) {
+    store::in_transaction(s, [&] {
+      auto rows = store::fetch(s, sql);
+      if (rows.empty()) not_found(id);
+      if (auto inspections = store::fetch_value(s, users))
+        throw Error(errc::conflict,
+                    "o arquivo " + id + " é foto das vistorias " + *inspections +
+                        "; retire-o delas antes de excluir",
+                    "id");
+      out = {rows[0].at(0).value(), rows[0].at(1).value()};
+      store::record_audit(s, kTable, id, store::Operation::remove, user, out.record, std::nullopt);
+    });
+  });
   return out;
 }
 
-std::optional<std::string> Store::read(std::string_view key) const {
-  Fd f = open_file(options_.root, key);
-  if (!f) return std::nullopt;
-  std::string out;
-  char buf[1 << 16];
-  for (;;) {
-    ssize_t n = ::read(f.get(), buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw std::runtime_error(std::string("falha ao ler o arquivo: ") + std::strerror(errno));
-    if (n == 0) break;
-    out.append(buf, static_cast<std::size_t>(n));
-  }
+std::optional<Served> served_file(store::Pool& db, const std::string& key) {
+  store::Sql sql("select nome, extensao, content_type from midia.arquivo where chave = ");
+  sql.bind(key);
+  auto rows = db.with([&](soci::session& s) { return store::fetch(s, sql); });
+  if (rows.empty()) return std::nullopt;
+  Served out{rows[0].at(0).value(), rows[0].at(2).value()};
+  const std::string& ext = rows[0].at(1).value();
+  if (out.nome.size() < ext.size() ||
+      out.nome.compare(out.nome.size() - ext.size(), ext.size(), ext) != 0)
+    out.nome += ext;
   return out;
-}
-
-bool Store::exists(std::string_view key) const { return static_cast<bool>(open_file(options_.root, key)); }
-
-void Store::remove(std::string_view key) const noexcept {
-  auto k = cadastre::media::parse_key(key);
-  if (!k) return;
-  Fd dir = open_key_dir(options_.root, *k, false);
-  if (dir) ::unlinkat(dir.get(), std::string(key).c_str(), 0);
 }
 
 }  // namespace cadastre::server::media

@@ -1,47 +1,41 @@
-// The local-filesystem storage backend of /midia. Files live under MediaOptions::root in
-// the layout of server/media/layout.hpp, named by keys the store generates itself.
-//
-// Writes go to a temporary name in the key's directory (".tmp-…", which no key matches)
-// and are renamed into place after fsync, so a reader never sees a partial file and a
-// failed write leaves nothing. Reads open every component below the root with O_NOFOLLOW
-// (openat), so a symbolic link placed inside the store never leads outside it, and only
-// regular files are served.
+// Database side of /midia: every SQL statement of the area, on the media records of a
+// tenant (midia.arquivo). Every record change is one transaction with its audit row
+// (tabela "midia.arquivo"); records are answered with every column plus the download link.
 #pragma once
 
 #include <optional>
 #include <string>
-#include <string_view>
+#include <vector>
 
-#include "server/app.hpp"
+#include "server/media/files.hpp"
+#include "server/media/input.hpp"
+#include "store/identity.hpp"
+#include "store/pool.hpp"
 
 namespace cadastre::server::media {
 
-struct StoredFile {
-  std::string key, nome, extensao, content_type, sha256;
-  std::size_t tamanho = 0;
+/// Creates the record of stored file `f` with the record fields given; lote_id or
+/// imobiliario_id that do not exist → 400. Returns the record.
+std::string create_record(store::Pool& db, const store::Principal& user, const StoredFile& f,
+                          const std::vector<Column>& columns);
+/// The record `id`; 404 when missing.
+std::string read_record(store::Pool& db, const std::string& id);
+/// Applies `changes` to record `id` and returns it; 404 when missing.
+std::string update_record(store::Pool& db, const store::Principal& user, const std::string& id,
+                          const std::vector<Column>& changes);
+
+struct Removed {
+  std::string key;     ///< the file of the record, to remove after the commit
+  std::string record;  ///< the record as it was
 };
+/// Deletes record `id`; 404 when missing, 409 while an inspection uses it as a photo.
+Removed delete_record(store::Pool& db, const store::Principal& user, const std::string& id);
 
-class Store {
- public:
-  explicit Store(MediaOptions options) : options_(std::move(options)) {}
-
-  const MediaOptions& options() const noexcept { return options_; }
-
-  /// Checks the content (size ≤ `limit` → else 413, extension allowed, content matching
-  /// it → else 415) and stores it in `area` under a new key. Nothing is written when a
-  /// check fails. `nome` is the display name (already cleaned).
-  StoredFile put(std::string_view area, std::string nome, std::string_view extensao, std::string_view bytes,
-                 std::size_t limit) const;
-  /// The content of the file of `key`; nullopt when the key is malformed or names no
-  /// regular file inside the store.
-  std::optional<std::string> read(std::string_view key) const;
-  /// Whether `key` names a stored regular file.
-  bool exists(std::string_view key) const;
-  /// Removes the file of `key` (nothing when absent).
-  void remove(std::string_view key) const noexcept;
-
- private:
-  MediaOptions options_;
+/// How a tenant file is served: its display name (with its extension) and content type.
+struct Served {
+  std::string nome, content_type;
 };
+/// The record of file `key` in the tenant's database; nullopt when there is none.
+std::optional<Served> served_file(store::Pool& db, const std::string& key);
 
 }  // namespace cadastre::server::media

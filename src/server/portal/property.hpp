@@ -1,5 +1,5 @@
 // A property unit as the portal values it: the unit (cadastro.imobiliario), its lot, the
-// block face of the lot and the buildings on the lot, read from the tenant database and
+// block face of the lot and the buildings on the lot (read by server/portal/store.hpp),
 // turned into the inputs of the valuation equations.
 #pragma once
 
@@ -10,8 +10,6 @@
 
 #include "cadastre/json.hpp"
 #include "cadastre/valuation.hpp"
-#include "http/http.hpp"
-#include "store/pool.hpp"
 
 namespace cadastre::server {
 
@@ -34,11 +32,6 @@ struct StoredProperty {
   std::optional<int> melhoramentos;        ///< public improvements of that face's street
   std::vector<StoredBuilding> buildings;   ///< buildings of the lot, by id
 };
-
-/// The unit named by exactly one of the query fields `id`, `inscricao_cartografica` or
-/// `numero_cadastro` (400 for none or several, or a bad id; 404 when it does not exist).
-/// `with_buildings` also reads the lot's buildings.
-StoredProperty load_property(store::Pool& db, const http::Request& req, bool with_buildings);
 
 /// Land input of the unit's lot: area_terreno, testada, profundidade, the three codes and
 /// the face's valor_m2 (422 for a lot without a block face).

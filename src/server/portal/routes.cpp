@@ -13,20 +13,19 @@
 // field; input posted by the caller is a 400, as on /equacao.
 //
 // Access: reading a property needs read permission on the layers it comes from
-// (imobiliario and lote; edificacao too for the IPTU).
-#include <soci/soci.h>
-
+// (imobiliario and lote; edificacao too for the IPTU): the route table names imobiliario,
+// the handler checks the others through the scope (http::Access names one layer).
 #include <chrono>
-#include <initializer_list>
 
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
-#include "cadastre/query.hpp"
 #include "server/app.hpp"
+#include "server/portal/input.hpp"
 #include "server/portal/property.hpp"
+#include "server/portal/store.hpp"
 #include "server/valuation/profiles.hpp"
 #include "service/geojson.hpp"
-#include "store/sql.hpp"
+#include "service/paging.hpp"
 
 namespace cadastre::server {
 namespace {
@@ -34,15 +33,7 @@ namespace {
 using http::Param;
 using http::Request;
 using http::Response;
-
-void require_read(App& app, const Request& req, std::initializer_list<const char*> layers) {
-  const Context& ctx = context(req);
-  auto perms = app.identity().permissions(ctx.user.user_id);
-  for (const char* layer : layers)
-    if (!store::layer_allowed(perms, layer, false, ctx.user.admin))
-      throw Error(errc::forbidden,
-                  std::string("sem permissão de leitura na camada '") + layer + "'");
-}
+using service::Scope;
 
 // Errors of the equations on stored data are the data's (or the profile's), not the
 // request's: 422 with the library's message and field.
@@ -72,11 +63,14 @@ std::string answer(const StoredProperty& p, const TenantProfile& profile,
   return std::move(w).str();
 }
 
-Response land(App& app, Request& req) {
-  require_read(app, req, {"imobiliario", "lote"});
-  const Context& ctx = context(req);
-  auto p = load_property(*ctx.db, req, false);
-  auto profile = app.valuation_profiles().get(ctx.tenant, *ctx.db);
+StoredProperty load(const Scope& s, const portal::PropertyKey& key, bool with_buildings) {
+  return s.db->with(
+      [&](soci::session& db) { return portal::load_property(db, key, with_buildings); });
+}
+
+Response land(ValuationProfiles& profiles, const Scope& s, Request& req) {
+  auto p = load(s, portal::parse_property_key(req), false);
+  auto profile = profiles.get(s.tenant, *s.db);
   auto r = valuing(p, [&] { return valuation::land_value(land_input(p), profile->profile); });
   return Response::json(answer(p, *profile, r, std::nullopt));
 }
@@ -84,27 +78,23 @@ Response land(App& app, Request& req) {
 // The year ages are counted to: ano_referencia of the query, else the profile's, else the
 // current year (the portal values properties as of today).
 std::optional<int> reference_year(const Request& req, const valuation::Profile& profile) {
-  if (auto y = req.query_value("ano_referencia"))
-    return static_cast<int>(query::parse_integer(*y, "ano_referencia", 1, 9999));
+  if (auto y = portal::parse_reference_year(req)) return y;
   if (profile.reference_year) return std::nullopt;
   std::chrono::year_month_day today{
       std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now())};
   return static_cast<int>(today.year());
 }
 
-Response iptu(App& app, Request& req) {
-  require_read(app, req, {"imobiliario", "lote", "edificacao"});
-  const Context& ctx = context(req);
-  auto profile = app.valuation_profiles().get(ctx.tenant, *ctx.db);
+Response iptu(ValuationProfiles& profiles, const Scope& s, Request& req) {
+  auto profile = profiles.get(s.tenant, *s.db);
   auto year = reference_year(req, profile->profile);
-  auto p = load_property(*ctx.db, req, true);
+  auto p = load(s, portal::parse_property_key(req), true);
   auto r = valuing(p, [&] { return valuation::iptu(iptu_input(p, year), profile->profile); });
   return Response::json(answer(p, *profile, r, year ? year : profile->profile.reference_year));
 }
 
-Response construction(App& app, Request& req) {
-  const Context& ctx = context(req);
-  auto profile = app.valuation_profiles().get(ctx.tenant, *ctx.db);
+Response construction(ValuationProfiles& profiles, const Scope& s, Request& req) {
+  auto profile = profiles.get(s.tenant, *s.db);
   auto r = valuation::construction_value(valuation::ConstructionInput::from_json(req.body),
                                          profile->profile);
   JsonWriter w;
@@ -117,70 +107,28 @@ Response construction(App& app, Request& req) {
   return Response::json(std::move(w).str());
 }
 
-// Property search. Filters: inscricao_cartografica, numero_cadastro, inscricao_lote and
-// uso match exactly; logradouro and bairro match names case- and accent-insensitively.
-Response search(App& app, Request& req) {
-  require_read(app, req, {"imobiliario", "lote"});
-  auto paging = query::normalize_paging(req.query);
-  store::Sql sql(
-      "with base as (select i.id, i.inscricao_cartografica, i.numero_cadastro, i.complemento, "
-      "i.uso, "
-      "i.fracao_ideal, i.area_privativa, l.id as lote_id, l.inscricao as lote_inscricao, "
-      "trim(coalesce(g.tipo || ' ', '') || coalesce(g.nome, '')) as logradouro, l.numero, b.nome "
-      "as bairro "
-      "from cadastro.imobiliario i join cadastro.lote l on l.id = i.lote_id "
-      "left join cadastro.logradouro g on g.id = l.logradouro_id "
-      "left join cadastro.quadra q on q.id = l.quadra_id left join cadastro.bairro b on b.id = "
-      "q.bairro_id "
-      "where true");
-  auto exact = [&](const char* param, const char* column) {
-    if (auto v = req.query_value(param)) {
-      sql << " and " << column << " = ";
-      sql.bind(*v);
-    }
-  };
-  auto named = [&](const char* param, const char* column) {
-    if (auto v = req.query_value(param)) {
-      sql << " and unaccent(" << column << ") ilike unaccent(";
-      sql.bind(query::like_pattern(query::FilterType::icontains, *v)) << ")";
-    }
-  };
-  exact("inscricao_cartografica", "i.inscricao_cartografica");
-  exact("numero_cadastro", "i.numero_cadastro");
-  exact("inscricao_lote", "l.inscricao");
-  exact("uso", "i.uso");
-  named("logradouro", "g.nome");
-  named("bairro", "b.nome");
-  sql << ") select (select count(*) from base)::text, (select coalesce(json_agg(json_build_object("
-         "'id', p.id, 'inscricao_cartografica', p.inscricao_cartografica, 'numero_cadastro', "
-         "p.numero_cadastro, "
-         "'complemento', p.complemento, 'uso', p.uso, 'fracao_ideal', p.fracao_ideal, "
-         "'area_privativa', p.area_privativa, 'lote', json_build_object('id', p.lote_id, "
-         "'inscricao', "
-         "p.lote_inscricao), 'endereco', json_build_object('logradouro', p.logradouro, 'numero', "
-         "p.numero, "
-         "'bairro', p.bairro)) order by p.id), '[]') from (select * from base order by id limit "
-      << std::to_string(paging.size) << " offset " << std::to_string(paging.offset) << ") p)::text";
-  auto rows = context(req).db->with([&](soci::session& s) { return store::fetch(s, sql); });
-  JsonWriter w;
-  w.begin_object().key("total").value(
-      static_cast<std::int64_t>(std::stoll(rows.at(0)[0].value_or("0"))));
-  w.key("pagina").value(paging.page).key("limite").value(paging.size);
-  w.key("registros").raw(rows.at(0)[1].value_or("[]")).end_object();
-  return Response::json(std::move(w).str());
+// Property search: filters and paging, by id.
+Response search(const Scope& s, Request& req) {
+  auto in = portal::parse_search(req);
+  auto page = s.db->with([&](soci::session& db) { return portal::search_properties(db, in); });
+  return Response::json(service::page_envelope(page, in.paging, "registros"));
 }
 
-Response reload_caches(App& app, Request& req) {
-  const Context& ctx = context(req);
-  if (!ctx.user.admin)
-    throw Error(errc::forbidden, "somente administradores podem recarregar os caches");
-  app.identity().reload();
-  app.catalogs().invalidate(ctx.tenant.id);
-  app.valuation_profiles().invalidate(ctx.tenant.id);
+// What GET /portal/cache-reloader drops for the caller's tenant.
+struct Caches {
+  store::Identity& identity;
+  store::CatalogCache& catalogs;
+  ValuationProfiles& profiles;
+};
+
+Response reload_caches(const Caches& caches, const Scope& s, Request&) {
+  caches.identity.reload();
+  caches.catalogs.invalidate(s.tenant.id);
+  caches.profiles.invalidate(s.tenant.id);
   // Loading the profile now reports a broken one to the administrator who just edited it.
-  auto profile = app.valuation_profiles().get(ctx.tenant, *ctx.db);
+  auto profile = caches.profiles.get(s.tenant, *s.db);
   JsonWriter w;
-  w.begin_object().key("municipio").value(ctx.tenant.slug).key("recarregados").begin_array();
+  w.begin_object().key("municipio").value(s.tenant.slug).key("recarregados").begin_array();
   for (const char* what : {"configuracao_municipio", "perfil_avaliacao", "catalogo_camadas"})
     w.value(what);
   w.end_array().key("perfil_avaliacao").value(profile->nome).end_object();
@@ -191,6 +139,12 @@ Response reload_caches(App& app, Request& req) {
 
 void add_portal_routes(App& app) {
   auto& srv = app.server();
+  ValuationProfiles* profiles = &app.valuation_profiles();
+  Caches caches{app.identity(), app.catalogs(), app.valuation_profiles()};
+  auto valued = [profiles](Response (*fn)(ValuationProfiles&, const Scope&, Request&)) {
+    return service::scoped(
+        [profiles, fn](const Scope& s, Request& r) { return fn(*profiles, s, r); });
+  };
   const std::string tag = "Portal";
   const std::vector<Param> key = {
       {"id", "query", "integer", false, "id do imóvel (cadastro.imobiliario)"},
@@ -203,13 +157,13 @@ void add_portal_routes(App& app) {
   srv.add({.method = "GET",
            .pattern = "/portal/{municipio}/imovel",
            .auth = "bearer",
+           .access = http::reads_all({"imobiliario", "lote"}),
            .tag = tag,
            .summary = "Busca imóveis: {total, pagina, limite, registros: [{id, "
                       "inscricao_cartografica, numero_cadastro, "
                       "complemento, uso, fracao_ideal, area_privativa, lote: {id, inscricao}, "
                       "endereco: {logradouro, numero, "
-                      "bairro}}]}, ordenados por id. Parâmetro desconhecido → 400. Requer leitura "
-                      "em imobiliario e lote.",
+                      "bairro}}]}, ordenados por id. Parâmetro desconhecido → 400.",
            .params = paging_params(
                {{"inscricao_cartografica", "query", "string", false, "igual a"},
                 {"numero_cadastro", "query", "string", false, "igual a"},
@@ -219,19 +173,20 @@ void add_portal_routes(App& app) {
                  "parte do nome do logradouro (sem distinção de caixa e acento)"},
                 {"bairro", "query", "string", false,
                  "parte do nome do bairro (sem distinção de caixa e acento)"}}),
-           .handler = [&app](Request& r) { return search(app, r); }});
+           .handler = service::scoped(search)});
   srv.add({.method = "GET",
            .pattern = "/portal/{municipio}/avaliacao/terreno",
            .auth = "bearer",
+           .access = http::reads_all({"imobiliario", "lote"}),
            .tag = tag,
            .summary = "Valor venal do terreno do lote do imóvel, calculado do lote armazenado "
                       "(area_terreno, testada, "
                       "profundidade, topografia, pedologia, situacao e valor_m2 da face de "
                       "quadra): {imovel, perfil, avaliacao: "
                       "{tipo, valor, formula, fatores, intermediarios, ...}}." +
-                      key_rule + " Requer leitura em imobiliario e lote.",
+                      key_rule,
            .params = key,
-           .handler = [&app](Request& r) { return land(app, r); }});
+           .handler = valued(land)});
   srv.add({.method = "POST",
            .pattern = "/portal/{municipio}/avaliacao/construcao",
            .auth = "bearer",
@@ -243,7 +198,7 @@ void add_portal_routes(App& app) {
                                    "\"idade\" | \"ano_construcao\" "
                                    "(+ \"ano_referencia\"?), \"conservacao\": a–h, \"uso\"?, "
                                    "\"vida_util\"?, \"valor_residual\"?}"},
-           .handler = [&app](Request& r) { return construction(app, r); }});
+           .handler = valued(construction)});
   auto iptu_params = key;
   iptu_params.push_back(
       {"ano_referencia", "query", "integer", false,
@@ -251,6 +206,7 @@ void add_portal_routes(App& app) {
   srv.add({.method = "GET",
            .pattern = "/portal/{municipio}/avaliacao/iptu",
            .auth = "bearer",
+           .access = http::reads_all({"imobiliario", "lote", "edificacao"}),
            .tag = tag,
            .summary = "IPTU do imóvel: VVI = VVT × fracao_ideal + Σ VVE, com as edificações do "
                       "lote na proporção da "
@@ -258,19 +214,21 @@ void add_portal_routes(App& app) {
                       "uso (tabela de usos em "
                       "server/portal/uses.cpp). Responde {imovel (com edificacoes), perfil, "
                       "ano_referencia, avaliacao}." +
-                      key_rule + " Requer leitura em imobiliario, lote e edificacao.",
+                      key_rule,
            .params = iptu_params,
-           .handler = [&app](Request& r) { return iptu(app, r); }});
+           .handler = valued(iptu)});
   srv.add({.method = "GET",
            .pattern = "/portal/cache-reloader",
            .auth = "bearer",
+           .access = http::admins(),
            .tag = tag,
            .summary = "Recarrega os caches do município do usuário: configuração do município, "
                       "perfil de avaliação e catálogos "
-                      "de camadas. Somente administradores (403 para os demais). Responde "
+                      "de camadas. Responde "
                       "{municipio, recarregados, "
                       "perfil_avaliacao}; um perfil armazenado inválido → 422.",
-           .handler = [&app](Request& r) { return reload_caches(app, r); }});
+           .handler = service::scoped(
+               [caches](const Scope& s, Request& r) { return reload_caches(caches, s, r); })});
 }
 
 }  // namespace cadastre::server

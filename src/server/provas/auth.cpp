@@ -43,12 +43,12 @@ void authenticate(App& app, store::ApiClients& clients, http::Request& req) {
     auto [user, password] = basic_credentials(req);
     auto client = clients.authenticate_basic(user, password, kScope);
     if (!client) throw BasicRefusal{"usuário ou senha inválidos"};
-    auto tenant = app.identity().tenant(client->tenant_slug);
-    if (!tenant || !tenant->ativo) throw BasicRefusal{"o município da credencial está inativo"};
+    auto tenant = app.tenancy().active(client->tenant_slug);
+    if (!tenant) throw BasicRefusal{"o município da credencial está inativo"};
     ProvasContext ctx;
     ctx.client = std::move(*client);
     ctx.tenant = std::move(*tenant);
-    ctx.db = &app.tenants().pool(ctx.tenant);
+    ctx.db = &app.tenancy().pool(ctx.tenant);
     ctx.auditor.email = "cliente-api:" + ctx.client.usuario;
     ctx.auditor.nome = ctx.client.nome;
     ctx.auditor.tenant_id = ctx.tenant.id;

@@ -13,17 +13,13 @@
 // writes check that the unit exists (422 otherwise). Every write records an audit row
 // (tabela "provas.prova_digital", usuario_email "cliente-api:<usuario>") in its
 // transaction.
-#include <soci/soci.h>
-
-#include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
-#include "cadastre/query.hpp"
 #include "server/app.hpp"
 #include "server/provas/auth.hpp"
-#include "server/provas/record.hpp"
+#include "server/provas/input.hpp"
+#include "server/provas/store.hpp"
 #include "service/geojson.hpp"
-#include "store/audit.hpp"
-#include "store/sql.hpp"
+#include "service/paging.hpp"
 
 namespace cadastre::server {
 namespace {
@@ -32,140 +28,40 @@ using http::Param;
 using http::Request;
 using http::Response;
 
-constexpr const char* kTable = "provas.prova_digital";
-
-std::string path_id(const Request& req) {
-  return std::to_string(query::parse_integer(req.param("id"), "id", 1, INT64_MAX));
-}
-
-// Appends " and t.<col> = <value>" for each field (columns come from provas_record's
-// fixed list, never from the request).
-void append_filters(store::Sql& sql, const std::vector<ProvaField>& filters) {
-  for (const auto& f : filters) {
-    sql << " and t." << f.column << " = ";
-    sql.bind(f.value, f.type);
-  }
-}
-
 Response list(Request& req, const ProvasContext& ctx) {
-  auto paging = query::normalize_paging(req.query);
-  std::vector<ProvaField> filters;
-  if (auto f = req.query_value("filtros")) filters = prova_filters(*f);
-  store::Sql sql("select (select count(*) from provas.prova_digital t where true");
-  append_filters(sql, filters);
-  sql << ")::text, (select coalesce(json_agg(to_jsonb(t) order by t.id), '[]') from (select * from "
-         "provas.prova_digital t where true";
-  append_filters(sql, filters);
-  sql << " order by t.id limit " << std::to_string(paging.size) << " offset "
-      << std::to_string(paging.offset) << ") t)::text";
-  auto rows = ctx.db->with([&](soci::session& s) { return store::fetch(s, sql); });
-  JsonWriter w;
-  w.begin_object().key("total").value(
-      static_cast<std::int64_t>(std::stoll(rows.at(0)[0].value_or("0"))));
-  w.key("pagina").value(paging.page).key("limite").value(paging.size);
-  w.key("registros").raw(rows.at(0)[1].value_or("[]")).end_object();
-  return Response::json(std::move(w).str());
+  auto q = provas::parse_list(req);
+  auto page = ctx.db->with([&](soci::session& s) { return provas::list(s, q); });
+  return Response::json(service::page_envelope(page, q.paging, "registros"));
 }
 
 Response by_unit(Request& req, const ProvasContext& ctx) {
   const std::string& numero = req.param("numero_cadastro");
-  store::Sql sql(
-      "select coalesce(json_agg(to_jsonb(t) order by t.data desc, t.id desc), '[]')::text, "
-      "count(*)::text "
-      "from provas.prova_digital t where t.numero_cadastro = ");
-  sql.bind(numero);
-  auto row = ctx.db->with([&](soci::session& s) { return store::fetch(s, sql); }).at(0);
-  if (row[1].value_or("0") == "0")
+  auto found = ctx.db->with([&](soci::session& s) { return provas::by_unit(s, numero); });
+  if (found.total == 0)
     throw Error(errc::not_found, "nenhuma prova digital do imóvel " + numero, "numero_cadastro");
   JsonWriter w;
   w.begin_object().key("numero_cadastro").value(numero);
-  w.key("total")
-      .value(static_cast<std::int64_t>(std::stoll(*row[1])))
-      .key("registros")
-      .raw(*row[0])
-      .end_object();
+  w.key("total").value(found.total).key("registros").raw(found.records).end_object();
   return Response::json(std::move(w).str());
 }
 
-// The unit named by a written numero_cadastro must exist in the cadastre.
-void check_unit(soci::session& s, const std::vector<ProvaField>& fields) {
-  for (const auto& f : fields) {
-    if (f.column != "numero_cadastro") continue;
-    store::Sql q("select count(*)::text from cadastro.imobiliario where numero_cadastro = ");
-    q.bind(f.value);
-    if (store::fetch_value(s, q).value_or("0") == "0")
-      throw Error(errc::unprocessable,
-                  "imóvel não encontrado no cadastro: numero_cadastro " + f.value.value_or(""),
-                  "numero_cadastro");
-  }
-}
-
 Response create(Request& req, const ProvasContext& ctx) {
-  auto fields = prova_fields(req.body, true);
-  store::Sql sql("insert into provas.prova_digital as t (");
-  for (std::size_t i = 0; i < fields.size(); ++i) sql << (i ? ", " : "") << fields[i].column;
-  sql << ") values (";
-  for (std::size_t i = 0; i < fields.size(); ++i) {
-    sql << (i ? ", " : "");
-    sql.bind(fields[i].value, fields[i].type);
-  }
-  sql << ") returning t.id::text, to_jsonb(t)::text";
-  std::string answer;
-  ctx.db->run([&](soci::session& s) {
-    store::in_transaction(s, [&] {
-      check_unit(s, fields);
-      auto row = store::fetch(s, sql).at(0);
-      store::record_audit(s, kTable, *row[0], store::Operation::insert, ctx.auditor, std::nullopt,
-                          row[1]);
-      answer = *row[1];
-    });
-  });
-  return Response::json(answer, 201);
+  auto fields = provas::prova_fields(req.body, true);
+  auto record = ctx.db->with([&](soci::session& s) { return provas::create(s, fields, ctx.auditor); });
+  return Response::json(std::move(record), 201);
 }
 
 Response update(Request& req, const ProvasContext& ctx) {
-  std::string id = path_id(req);
-  auto fields = prova_fields(req.body, false);
-  store::Sql before("select to_jsonb(t)::text from provas.prova_digital t where t.id = ");
-  before.bind(id, "bigint");
-  before << " for update";
-  store::Sql sql("update provas.prova_digital as t set atualizado_em = now()");
-  for (const auto& f : fields) {
-    sql << ", " << f.column << " = ";
-    sql.bind(f.value, f.type);
-  }
-  sql << " where t.id = ";
-  sql.bind(id, "bigint");
-  sql << " returning to_jsonb(t)::text";
-  std::string answer;
-  ctx.db->run([&](soci::session& s) {
-    store::in_transaction(s, [&] {
-      auto old = store::fetch_value(s, before);
-      if (!old) throw Error(errc::not_found, "prova digital não encontrada: " + id, "id");
-      check_unit(s, fields);
-      auto after = store::fetch_value(s, sql);
-      store::record_audit(s, kTable, id, store::Operation::update, ctx.auditor, old, after);
-      answer = *after;
-    });
-  });
-  return Response::json(answer);
+  std::string id = provas::parse_id(req.param("id"));
+  auto fields = provas::prova_fields(req.body, false);
+  auto record = ctx.db->with([&](soci::session& s) { return provas::update(s, id, fields, ctx.auditor); });
+  return Response::json(std::move(record));
 }
 
 Response remove(Request& req, const ProvasContext& ctx) {
-  std::string id = path_id(req);
-  store::Sql sql("delete from provas.prova_digital t where t.id = ");
-  sql.bind(id, "bigint");
-  sql << " returning to_jsonb(t)::text";
-  std::string answer;
-  ctx.db->run([&](soci::session& s) {
-    store::in_transaction(s, [&] {
-      auto old = store::fetch_value(s, sql);
-      if (!old) throw Error(errc::not_found, "prova digital não encontrada: " + id, "id");
-      store::record_audit(s, kTable, id, store::Operation::remove, ctx.auditor, old, std::nullopt);
-      answer = *old;
-    });
-  });
-  return Response::json(answer);
+  std::string id = provas::parse_id(req.param("id"));
+  auto record = ctx.db->with([&](soci::session& s) { return provas::remove(s, id, ctx.auditor); });
+  return Response::json(std::move(record));
 }
 
 }  // namespace

@@ -1,22 +1,25 @@
-// The request body of POST/PUT /agendamento/{municipio}/reservas, read and checked before
-// any SQL: known fields only, right JSON types, no "status" (that moves only through
-// avanca-status).
+// Requests of /agendamento/{municipio}/..., read and checked before any SQL: the body of
+// POST/PUT .../reservas (known fields only, right JSON types, no "status": that moves only
+// through avanca-status), the {id} of a reservation, the list filters, the date range of
+// the free slots and the agenda body.
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
+#include "cadastre/query.hpp"
+#include "cadastre/schedule.hpp"
+#include "http/http.hpp"
+#include "store/identity.hpp"
 #include "store/sql.hpp"
 
 namespace cadastre::server::sched {
 
 struct ReservaInput {
-  std::optional<std::string> inicio, fim;  ///< RFC 3339 text, when given
-  bool has_vistoriador = false;            ///< "vistoriador" given (null clears it)
-  std::optional<std::string> vistoriador;
+  schedule::ReservationChange change;  ///< inicio, fim, vistoriador
   /// Plain columns given: name, value (nullopt = null), SQL cast.
   struct Column {
     std::string name;
@@ -33,5 +36,26 @@ struct ReservaInput {
 /// Parses the body; `creating` requires inicio, solicitante.nome and a property or protocol
 /// reference (imobiliario_id, lote_id or protocolo).
 ReservaInput parse_reserva(std::string_view body, bool creating);
+
+/// The reservation {id} of the path: a positive integer (400 otherwise).
+std::string parse_reservation_id(const http::Request& req);
+
+/// The filters and page of GET .../reservas (de/ate: local dates, by the start).
+struct ListFilter {
+  std::optional<std::string> status, vistoriador, de, ate;
+  query::Paging paging;
+};
+ListFilter parse_list(const http::Request& req);
+
+/// The local dates of GET .../horarios-disponiveis (both required, "YYYY-MM-DD").
+struct DateRange {
+  std::string de, ate;
+  std::chrono::year_month_day first, last;
+};
+DateRange parse_date_range(const http::Request& req);
+
+/// Parses and validates an agenda body as load_agenda reads it back: an agenda that names
+/// no "fuso_horario" takes the tenant's time zone.
+schedule::Agenda parse_agenda(std::string_view json, const store::Tenant& tenant);
 
 }  // namespace cadastre::server::sched

@@ -1,6 +1,13 @@
-// Database side of /agendamento: the stored agenda, the reservations an availability check
-// needs, the reservation JSON the routes answer, and the claim of a place in
-// agendamento.vaga that enforces capacity in the database (db/migrations/tenant/0005).
+// Database side of /agendamento: every SQL statement of the area. Reservations (list,
+// create, change, delete, advance), the stored agenda, the reservations an availability
+// check needs, and the claim of a place in agendamento.vaga that enforces capacity in the
+// database (db/migrations/tenant/0005_agendamento.sql).
+//
+// Capacity is enforced twice: schedule::check_capacity inside the transaction, and the
+// claim of a place (unique keys), so concurrent bookings of the last place give exactly one
+// reservation. Every write records an audit row in the same transaction (tabela
+// "agendamento.reserva", or "agendamento.agenda" for the agenda). Timestamps render in the
+// agenda's time zone (else the tenant's).
 #pragma once
 
 #include <chrono>
@@ -9,7 +16,9 @@
 #include <vector>
 
 #include "cadastre/schedule.hpp"
+#include "server/scheduling/input.hpp"
 #include "store/identity.hpp"
+#include "store/pool.hpp"
 #include "store/sql.hpp"
 
 namespace soci {
@@ -23,28 +32,47 @@ namespace cadastre::server::sched {
 std::optional<schedule::Agenda> load_agenda(soci::session& s, const store::Tenant& tenant);
 /// load_agenda, or Error(not_found) when the tenant has no agenda yet.
 schedule::Agenda require_agenda(soci::session& s, const store::Tenant& tenant);
-/// Parses and validates an agenda body as load_agenda would read it back.
-schedule::Agenda parse_agenda(std::string_view json, const store::Tenant& tenant);
 
 /// Makes timestamps of this transaction render in `time_zone` (set_config ... local).
 void use_time_zone(soci::session& s, const std::string& time_zone);
 
-/// Reservations overlapping [from, to), leaving out reservation `except_id` if given.
-std::vector<schedule::Reservation> load_reservations(soci::session& s, std::chrono::sys_seconds from,
-                                                     std::chrono::sys_seconds to,
-                                                     const std::optional<std::string>& except_id = std::nullopt);
+/// One page of reservations by start (the records as the API answers them).
+store::PageRows list_reservations(store::Pool& db, const store::Tenant& tenant,
+                                  const ListFilter& filter);
 
-/// Binds an instant as timestamptz.
-store::Sql& bind_instant(store::Sql& sql, std::chrono::sys_seconds t);
+/// Books a new reservation (checked by the agenda's rules, its place claimed) and returns
+/// it as JSON. No agenda → 404; a rule broken → 400/409.
+std::string create_reservation(store::Pool& db, const store::Tenant& tenant,
+                               const store::Principal& user, const ReservaInput& in);
+/// Changes reservation `id` (a move in time or to another inspector is checked like a
+/// booking, and only while agendado) and returns it as JSON; 404 when missing.
+std::string update_reservation(store::Pool& db, const store::Tenant& tenant,
+                               const store::Principal& user, const std::string& id,
+                               const ReservaInput& in);
+/// Deletes reservation `id` (its place is released) and returns what it was; 404 when missing.
+std::string delete_reservation(store::Pool& db, const store::Tenant& tenant,
+                               const store::Principal& user, const std::string& id);
+/// Moves reservation `id` to its next status and returns it; 404 when missing, 409 from concluido.
+std::string advance_reservation(store::Pool& db, const store::Tenant& tenant,
+                                const store::Principal& user, const std::string& id);
 
-/// SQL expression of the reservation JSON object for the row alias `r` (as text).
-std::string reservation_json_expr();
-/// The reservation as JSON text, nullopt when it does not exist.
-std::optional<std::string> reservation_json(soci::session& s, const std::string& id);
+/// What the free slots of a date range are computed from.
+struct SlotInputs {
+  schedule::Agenda agenda;
+  std::vector<schedule::Reservation> reservations;
+};
+/// The agenda (404 when none) and the reservations that can touch the local dates of `range`.
+SlotInputs slot_inputs(store::Pool& db, const store::Tenant& tenant, const DateRange& range);
 
-/// Claims a place for reservation `id` in the slot chosen by check_capacity (and a place
-/// of its inspector, if any). A place taken meanwhile → Error(conflict).
-void claim_place(soci::session& s, const std::string& id, const schedule::Agenda& agenda,
-                 const schedule::CapacityCheck& check);
+/// The stored agenda text with its parsed form.
+struct StoredAgenda {
+  std::string json;
+  schedule::Agenda agenda;
+};
+/// The tenant's agenda; 404 when none is configured.
+StoredAgenda read_agenda(store::Pool& db, const store::Tenant& tenant);
+/// Stores `body` (already parsed into `agenda`) as the tenant's agenda, with its audit row.
+StoredAgenda save_agenda(store::Pool& db, const store::Principal& user, std::string_view body,
+                         schedule::Agenda agenda);
 
 }  // namespace cadastre::server::sched

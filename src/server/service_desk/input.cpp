@@ -4,8 +4,12 @@
 
 #include <algorithm>
 
+#include "cadastre/inspection.hpp"
+#include "cadastre/schedule.hpp"
 #include "core/json_in.hpp"
+#include "server/media/files.hpp"
 #include "server/media/layout.hpp"
+#include "service/geojson.hpp"  // query_params
 
 namespace cadastre::server::desk {
 namespace {
@@ -20,13 +24,15 @@ store::Value optional_text(element e, const std::string& field, std::size_t max)
   if (e.is_null()) return std::nullopt;
   if (!e.is_string()) bad(field, "o campo '" + field + "' deve ser texto");
   std::string v(std::string_view(e.get_string().value()));
-  if (v.size() > max) bad(field, "o campo '" + field + "' excede " + std::to_string(max) + " bytes");
+  if (v.size() > max)
+    bad(field, "o campo '" + field + "' excede " + std::to_string(max) + " bytes");
   return v;
 }
 
 std::string positive_id(element e, const std::string& field) {
   std::int64_t v = 0;
-  if (e.get_int64().get(v) || v < 1) bad(field, "o campo '" + field + "' deve ser um id inteiro positivo");
+  if (e.get_int64().get(v) || v < 1)
+    bad(field, "o campo '" + field + "' deve ser um id inteiro positivo");
   return std::to_string(v);
 }
 
@@ -39,23 +45,67 @@ std::string array_literal(const std::vector<std::string>& items) {
 
 void no_repeats(std::vector<std::string> items, const std::string& field) {
   std::sort(items.begin(), items.end());
-  if (std::adjacent_find(items.begin(), items.end()) != items.end()) bad(field, "a lista '" + field + "' repete itens");
+  if (std::adjacent_find(items.begin(), items.end()) != items.end())
+    bad(field, "a lista '" + field + "' repete itens");
 }
 
 std::string checklist(element e) {
   auto items = jsonin::as_array(e, "checklist");
   for (element item : items)
     if (!item.is_object() && !item.is_string())
-      bad("checklist", "cada item do checklist deve ser um objeto (ex.: {\"item\": \"telhado\", \"ok\": true}) ou um texto");
+      bad("checklist",
+          "cada item do checklist deve ser um objeto (ex.: {\"item\": \"telhado\", \"ok\": true}) "
+          "ou um texto");
   std::string json = simdjson::minify(e);
   if (json.size() > 65536) bad("checklist", "checklist longo demais (máximo 64 KiB)");
   return json;
 }
 
+std::optional<std::string> date_filter(const http::Request& req, const char* name) {
+  auto v = req.query_value(name);
+  if (!v) return std::nullopt;
+  schedule::parse_date(*v, name);
+  return v;
+}
+
+std::optional<std::string> integer_filter(const http::Request& req, const char* name,
+                                          std::int64_t min, std::int64_t max) {
+  auto v = req.query_value(name);
+  if (!v) return std::nullopt;
+  return std::to_string(query::parse_integer(*v, name, min, max));
+}
+
 }  // namespace
 
-bool valid_inspection_status(std::string_view s) {
-  return s == "pendente" || s == "em_andamento" || s == "concluida" || s == "cancelada";
+std::string parse_agendamento_id(const http::Request& req) {
+  const std::string& id = req.param("agendamento_id");
+  if (id.empty() || id.size() > 18 || id.find_first_not_of("0123456789") != std::string::npos ||
+      id[0] == '0')
+    throw Error(errc::invalid_argument, "agendamento_id inválido: " + id, "agendamento_id");
+  return id;
+}
+
+ProtocolFilter parse_protocol_filter(const http::Request& req) {
+  ProtocolFilter f;
+  f.status = req.query_value("status");
+  f.ano = integer_filter(req, "ano", 2000, 2200);
+  f.numero = integer_filter(req, "numero", 1, 2147483647);
+  f.solicitante = req.query_value("solicitante");
+  f.assunto = req.query_value("assunto");
+  f.de = date_filter(req, "de");
+  f.ate = date_filter(req, "ate");
+  f.paging = query::normalize_paging(query_params(req));
+  return f;
+}
+
+InspectionFilter parse_inspection_filter(const http::Request& req) {
+  InspectionFilter f;
+  f.status = req.query_value("status");
+  f.protocolo_id = integer_filter(req, "protocolo_id", 1, INT64_MAX);
+  f.de = date_filter(req, "de");
+  f.ate = date_filter(req, "ate");
+  f.paging = query::normalize_paging(query_params(req));
+  return f;
 }
 
 VistoriaInput parse_vistoria(std::string_view body, const std::optional<std::string>& path_id) {
@@ -64,6 +114,12 @@ VistoriaInput parse_vistoria(std::string_view body, const std::optional<std::str
   VistoriaInput in;
   for (auto [key, v] : obj) {
     std::string k(key);
+    if (k != "agendamento_id" && !schedule::staff_field(k))
+      throw Error(
+          errc::unknown_field,
+          "campo desconhecido ou não editável: '" + k +
+              "' (use agendamento_id, checklist, constatacoes, fotos, protocolo_id, status)",
+          k);
     if (k == "agendamento_id") {
       in.agendamento_id = positive_id(v, k);
       if (path_id && *in.agendamento_id != *path_id)
@@ -81,21 +137,19 @@ VistoriaInput parse_vistoria(std::string_view body, const std::optional<std::str
     } else if (k == "protocolo_id") {
       if (!v.is_null()) in.protocolo_id = positive_id(v, k);
       in.columns.push_back({k, in.protocolo_id, "bigint"});
-    } else if (k == "status") {
+    } else {  // status
       auto s = optional_text(v, k, 20);
-      if (!s || !valid_inspection_status(*s)) bad(k, "status inválido: use pendente, em_andamento, concluida ou cancelada");
+      if (!s) bad(k, "status inválido: use pendente, em_andamento, concluida ou cancelada");
+      schedule::parse_inspection_status(*s);
       in.columns.push_back({k, s, ""});
-    } else {
-      throw Error(errc::unknown_field,
-                  "campo desconhecido ou não editável: '" + k +
-                      "' (use agendamento_id, checklist, constatacoes, fotos, protocolo_id, status)",
-                  k);
     }
   }
   if (!path_id && !in.agendamento_id)
-    throw Error(errc::missing_field, "informe a reserva da vistoria (agendamento_id)", "agendamento_id");
+    throw Error(errc::missing_field, "informe a reserva da vistoria (agendamento_id)",
+                "agendamento_id");
   if (path_id && in.columns.empty())
-    throw Error(errc::missing_field, "nada a alterar: informe checklist, constatacoes, fotos, protocolo_id ou status");
+    throw Error(errc::missing_field,
+                "nada a alterar: informe checklist, constatacoes, fotos, protocolo_id ou status");
   return in;
 }
 
@@ -107,20 +161,25 @@ std::optional<std::string> body_token(std::string_view body) {
   return std::string(std::string_view(t.get_string().value()));
 }
 
-CitizenInput parse_citizen(std::string_view body) {
+CitizenInput parse_citizen(std::string_view body, const media::Files& files) {
   simdjson::dom::parser p;
   auto obj = jsonin::as_object(jsonin::parse(p, body), "corpo");
   CitizenInput in;
   for (auto [key, v] : obj) {
     std::string k(key);
-    if (k == "token") continue;  // checked before this parse
+    if (k == "token") continue;  // checked by the route's auth scheme
+    if (!schedule::citizen_field(k))
+      bad(k, "o campo '" + k +
+                 "' não pode ser alterado pelo cidadão (use contato_cidadao, disponibilidade, "
+                 "observacoes_cidadao, "
+                 "fotos_cidadao)");
     if (k == "contato_cidadao") {
       in.columns.push_back({k, optional_text(v, k, 500), ""});
     } else if (k == "disponibilidade") {
       in.columns.push_back({k, optional_text(v, k, 1000), ""});
     } else if (k == "observacoes_cidadao") {
       in.columns.push_back({k, optional_text(v, k, 4000), ""});
-    } else if (k == "fotos_cidadao") {
+    } else {  // fotos_cidadao
       auto items = jsonin::as_array(v, k);
       for (element e : items) {
         auto key_text = optional_text(e, k, 200);
@@ -132,15 +191,16 @@ CitizenInput parse_citizen(std::string_view body) {
       if (in.fotos_cidadao.size() > 20) bad(k, "no máximo 20 fotos do cidadão");
       no_repeats(in.fotos_cidadao, k);
       in.columns.push_back({k, array_literal(in.fotos_cidadao), "text[]"});
-    } else {
-      bad(k, "o campo '" + k +
-                 "' não pode ser alterado pelo cidadão (use contato_cidadao, disponibilidade, observacoes_cidadao, "
-                 "fotos_cidadao)");
     }
   }
   if (in.columns.empty())
     throw Error(errc::missing_field,
-                "nada a alterar: informe contato_cidadao, disponibilidade, observacoes_cidadao ou fotos_cidadao");
+                "nada a alterar: informe contato_cidadao, disponibilidade, observacoes_cidadao ou "
+                "fotos_cidadao");
+  for (const auto& key : in.fotos_cidadao)
+    if (!files.exists(key))
+      throw Error(errc::invalid_argument, "foto não encontrada no armazenamento: " + key,
+                  "fotos_cidadao");
   return in;
 }
 
@@ -155,8 +215,10 @@ AuditoriaInput parse_auditoria(std::string_view body) {
       in.tabela = jsonin::to_string(v, k);
     } else if (k == "registro_id") {
       std::int64_t n = 0;
-      if (!v.get_int64().get(n)) in.registro_id = std::to_string(n);
-      else in.registro_id = jsonin::to_string(v, k);
+      if (!v.get_int64().get(n))
+        in.registro_id = std::to_string(n);
+      else
+        in.registro_id = jsonin::to_string(v, k);
       if (in.registro_id.empty() || in.registro_id.size() > 200)
         bad(k, "registro_id deve ter de 1 a 200 caracteres");
     } else if (k == "alteracao") {
@@ -165,28 +227,37 @@ AuditoriaInput parse_auditoria(std::string_view body) {
       has_change = true;
     } else if (k == "decisao") {
       in.decisao = jsonin::to_string(v, k);
-      if (in.decisao != "aprovado" && in.decisao != "reprovado") bad(k, "decisao deve ser aprovado ou reprovado");
+      if (in.decisao != "aprovado" && in.decisao != "reprovado")
+        bad(k, "decisao deve ser aprovado ou reprovado");
     } else if (k == "comentario") {
       in.comentario = optional_text(v, k, 4000);
     } else {
       throw Error(errc::unknown_field,
-                  "campo desconhecido: '" + k + "' (use tabela, registro_id, alteracao, decisao, comentario)", k);
+                  "campo desconhecido: '" + k +
+                      "' (use tabela, registro_id, alteracao, decisao, comentario)",
+                  k);
     }
   }
-  if (in.tabela.empty()) throw Error(errc::missing_field, "informe a tabela alterada (tabela)", "tabela");
+  if (in.tabela.empty())
+    throw Error(errc::missing_field, "informe a tabela alterada (tabela)", "tabela");
   // "schema.tabela" or "tabela": lowercase identifiers only.
   bool ok = in.tabela.size() <= 127;
   std::size_t dots = 0;
   for (std::size_t i = 0; i < in.tabela.size() && ok; ++i) {
     char c = in.tabela[i];
     bool start = i == 0 || in.tabela[i - 1] == '.';
-    if (c == '.') ok = !start && ++dots <= 1 && i + 1 < in.tabela.size();
-    else ok = (c >= 'a' && c <= 'z') || c == '_' || (!start && c >= '0' && c <= '9');
+    if (c == '.')
+      ok = !start && ++dots <= 1 && i + 1 < in.tabela.size();
+    else
+      ok = (c >= 'a' && c <= 'z') || c == '_' || (!start && c >= '0' && c <= '9');
   }
   if (!ok) bad("tabela", "tabela inválida: use tabela ou esquema.tabela em minúsculas");
-  if (in.registro_id.empty()) throw Error(errc::missing_field, "informe o registro alterado (registro_id)", "registro_id");
-  if (!has_change) throw Error(errc::missing_field, "informe a alteração (alteracao, um objeto)", "alteracao");
-  if (in.decisao.empty()) throw Error(errc::missing_field, "informe a decisao (aprovado ou reprovado)", "decisao");
+  if (in.registro_id.empty())
+    throw Error(errc::missing_field, "informe o registro alterado (registro_id)", "registro_id");
+  if (!has_change)
+    throw Error(errc::missing_field, "informe a alteração (alteracao, um objeto)", "alteracao");
+  if (in.decisao.empty())
+    throw Error(errc::missing_field, "informe a decisao (aprovado ou reprovado)", "decisao");
   return in;
 }
 

@@ -3,49 +3,24 @@
 // an index of the tileable layers. Tiles carry an ETag from the layer's generation
 // (auditoria.geracao_camada, bumped by every write) with Cache-Control: no-cache, so map
 // clients revalidate and get 304 until the layer changes.
-#include <soci/soci.h>
-
 #include <cctype>
-#include <cstdint>
 #include <string_view>
 
 #include "cadastre/json.hpp"
 #include "cadastre/query.hpp"
-#include "cadastre/tiles.hpp"
-#include "server/layer_access.hpp"
-#include "server/tiles/pg_prepared.hpp"
+#include "server/app.hpp"
+#include "server/tiles/input.hpp"
 #include "server/tiles/store.hpp"
-#include "store/sql.hpp"
+#include "service/scope.hpp"
 
-namespace cadastre::server {
+namespace cadastre::server::tiles {
 namespace {
 
 using http::Request;
 using http::Response;
+using service::Scope;
 
 constexpr const char* kMvt = "application/vnd.mapbox-vector-tile";
-constexpr std::string_view kTileSuffix = ".pbf";
-constexpr std::string_view kTileJsonSuffix = ".json";
-
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
-// z, x and "<y>.pbf" of the path, checked against the tile pyramid (400 naming the part).
-tiles::Tile tile_of(const Request& req) {
-  const std::string& last = req.param("y");
-  if (!ends_with(last, kTileSuffix) || last.size() == kTileSuffix.size())
-    throw Error(errc::invalid_argument, "o último segmento deve ser <y>.pbf, por exemplo 37053.pbf",
-                "y");
-  tiles::Tile t;
-  t.z = static_cast<int>(query::parse_integer(req.param("z"), "z", 0, tiles::max_zoom));
-  const std::int64_t last_index = tiles::tiles_per_side(t.z) - 1;
-  t.x = static_cast<int>(query::parse_integer(req.param("x"), "x", 0, last_index));
-  t.y = static_cast<int>(query::parse_integer(
-      std::string_view(last).substr(0, last.size() - kTileSuffix.size()), "y", 0, last_index));
-  if (!t.is_valid()) throw Error(errc::invalid_argument, "tile fora da pirâmide XYZ", "z");
-  return t;
-}
 
 // If-None-Match holds one or more entity tags (or "*"); weak and strong forms compare equal
 // (RFC 9110 weak comparison, which is what If-None-Match uses).
@@ -76,37 +51,41 @@ std::string public_base(const Request& req) {
   return std::string(proto && *proto == "https" ? "https" : "http") + "://" + *host;
 }
 
-std::string tilejson_url(const Request& req, const std::string& layer) {
-  return public_base(req) + "/tiles/" + context(req).tenant.slug + "/" + layer +
-         std::string(kTileJsonSuffix);
+Response no_cache(Response r) {
+  r.headers.set("Cache-Control", "no-cache");
+  return r;
 }
 
-Response tile(App& app, Request& req) {
-  const tiles::Tile t = tile_of(req);
-  auto layer = layer_for(app, req, req.param("layer"), false);
-  require_tileable(*layer);
-  const std::string sql = tile_sql(*layer);
-  struct Outcome {
-    std::string etag;
-    bool not_modified = false;
-    std::string mvt;
-  };
-  auto out = context(req).db->with([&](soci::session& s) {
-    Outcome o;
-    // The layer generation (bumped by every write) and the statement digest (a new
-    // column changes the tiles) make the ETag.
-    auto generation = run_prepared_binary(s, generation_sql(), {layer->name});
-    o.etag = "\"" + generation.at(0).at(0).value_or("0") + "-" + digest(sql).substr(0, 8) + "\"";
-    if (etag_matches(req, o.etag)) {
-      o.not_modified = true;
-      return o;
-    }
-    auto rows = run_prepared_binary(s, sql,
-                                    {std::to_string(t.z), std::to_string(t.x), std::to_string(t.y),
-                                     layer->name, layer->geometry_column});
-    if (!rows.empty() && rows[0][0]) o.mvt = std::move(*rows[0][0]);
-    return o;
-  });
+// TileJSON 3.0.0 of `layer`; `base` is the URL of the tenant's tiles.
+std::string tilejson_body(const Scope& s, const store::Layer& layer, const std::string& base,
+                          const std::optional<std::array<double, 4>>& b) {
+  using cadastre::tiles::max_latitude, cadastre::tiles::max_zoom;
+  JsonWriter w;
+  w.begin_object().key("tilejson").value("3.0.0").key("name").value(layer.name);
+  w.key("description").value("Camada " + layer.name + " do município " + s.tenant.nome);
+  w.key("scheme").value("xyz").key("tiles").begin_array();
+  w.value(base + "/" + layer.name + "/{z}/{x}/{y}" + std::string(kTileSuffix));
+  w.end_array().key("minzoom").value(0).key("maxzoom").value(max_zoom);
+  if (b) {
+    const auto& e = *b;
+    w.key("bounds").begin_array().value(e[0]).value(e[1]).value(e[2]).value(e[3]).end_array();
+    w.key("center").begin_array().value((e[0] + e[2]) / 2).value((e[1] + e[3]) / 2).value(16).end_array();
+  } else {
+    // An empty layer: the whole Web Mercator world (the TileJSON default).
+    w.key("bounds").begin_array().value(-180.0).value(-max_latitude).value(180.0).value(max_latitude).end_array();
+  }
+  w.key("vector_layers").begin_array().begin_object().key("id").value(layer.name);
+  w.key("description").value("geometria " + layer.column(layer.geometry_column)->geometry_type);
+  w.key("minzoom").value(0).key("maxzoom").value(max_zoom).key("fields").begin_object();
+  for (const auto& [name, type] : tile_fields(layer)) w.key(name).value(type);
+  w.end_object().end_object().end_array().end_object();
+  return std::move(w).str();
+}
+
+Response tile(const Scope& s, Request& req) {
+  const cadastre::tiles::Tile t = parse_tile(req);
+  require_tileable(*s.layer());
+  auto out = render_tile(*s.db, *s.layer(), t, [&](const std::string& etag) { return etag_matches(req, etag); });
   Response r;
   if (out.not_modified) {
     r.status = 304;
@@ -117,108 +96,61 @@ Response tile(App& app, Request& req) {
     r = Response::text(std::move(out.mvt), kMvt);
   }
   r.headers.set("ETag", out.etag);
-  r.headers.set("Cache-Control", "no-cache");
-  return r;
+  return no_cache(std::move(r));
 }
 
-Response tilejson(App& app, Request& req) {
-  const std::string& file = req.param("file");
-  if (!ends_with(file, kTileJsonSuffix) || file.size() == kTileJsonSuffix.size())
-    throw Error(errc::invalid_argument,
-                "use /tiles/{municipio}/{camada}.json para o TileJSON de uma camada", "file");
-  auto layer = layer_for(
-      app, req, std::string_view(file).substr(0, file.size() - kTileJsonSuffix.size()), false);
+Response tilejson(const Scope& s, Request& req) {
+  auto layer = s.layer(parse_tilejson_layer(req), false);
   require_tileable(*layer);
-  auto extent = context(req).db->with(
-      [&](soci::session& s) { return store::fetch(s, store::Sql(extent_sql(*layer))); });
-
-  JsonWriter w;
-  w.begin_object().key("tilejson").value("3.0.0").key("name").value(layer->name);
-  w.key("description").value("Camada " + layer->name + " do município " + context(req).tenant.nome);
-  w.key("scheme").value("xyz").key("tiles").begin_array();
-  w.value(public_base(req) + "/tiles/" + context(req).tenant.slug + "/" + layer->name +
-          "/{z}/{x}/{y}" + std::string(kTileSuffix));
-  w.end_array().key("minzoom").value(0).key("maxzoom").value(tiles::max_zoom);
-  const auto& e = extent.empty() ? store::Row{} : extent[0];
-  if (e.size() == 4 && e[0] && e[1] && e[2] && e[3]) {
-    double b[4] = {std::stod(*e[0]), std::stod(*e[1]), std::stod(*e[2]), std::stod(*e[3])};
-    w.key("bounds").begin_array().value(b[0]).value(b[1]).value(b[2]).value(b[3]).end_array();
-    w.key("center")
-        .begin_array()
-        .value((b[0] + b[2]) / 2)
-        .value((b[1] + b[3]) / 2)
-        .value(16)
-        .end_array();
-  } else {
-    // An empty layer: the whole Web Mercator world (the TileJSON default).
-    w.key("bounds")
-        .begin_array()
-        .value(-180.0)
-        .value(-tiles::max_latitude)
-        .value(180.0)
-        .value(tiles::max_latitude);
-    w.end_array();
-  }
-  w.key("vector_layers").begin_array().begin_object().key("id").value(layer->name);
-  w.key("description").value("geometria " + layer->column(layer->geometry_column)->geometry_type);
-  w.key("minzoom").value(0).key("maxzoom").value(tiles::max_zoom).key("fields").begin_object();
-  for (const auto& [name, type] : tile_fields(*layer)) w.key(name).value(type);
-  w.end_object().end_object().end_array().end_object();
-  Response r = Response::json(std::move(w).str());
-  r.headers.set("Cache-Control", "no-cache");
-  return r;
+  const std::string base = public_base(req) + "/tiles/" + s.tenant.slug;
+  return no_cache(Response::json(tilejson_body(s, *layer, base, extent(*s.db, *layer))));
 }
 
 // The tenant's layers with geometry that the caller may read, with their TileJSON URLs.
-Response index(App& app, Request& req) {
-  const Context& ctx = context(req);
-  auto catalog = app.catalogs().get(ctx.tenant, *ctx.db);
-  auto perms = app.identity().permissions(ctx.user.user_id);
+Response index(const Scope& s, Request& req) {
+  auto catalog = s.catalog();
   JsonWriter w;
-  w.begin_object().key("municipio").value(ctx.tenant.slug).key("camadas").begin_array();
+  w.begin_object().key("municipio").value(s.tenant.slug).key("camadas").begin_array();
   for (const auto& [name, layer] : catalog->layers()) {
     if (layer.geometry_column.empty() || !query::is_valid_identifier(name)) continue;
-    if (!store::layer_allowed(perms, name, false, ctx.user.admin)) continue;
+    if (!s.may(name, false)) continue;
     const store::Column& g = *layer.column(layer.geometry_column);
     if (g.srid == 0) continue;
-    w.begin_object()
-        .key("id")
-        .value(name)
-        .key("geometria")
-        .value(g.geometry_type)
-        .key("srid")
-        .value(g.srid);
-    w.key("tilejson").value(tilejson_url(req, name)).end_object();
+    w.begin_object().key("id").value(name).key("geometria").value(g.geometry_type).key("srid").value(g.srid);
+    const std::string url = public_base(req) + "/tiles/" + s.tenant.slug + "/" + name + std::string(kTileJsonSuffix);
+    w.key("tilejson").value(url).end_object();
   }
   w.end_array().end_object();
-  Response r = Response::json(std::move(w).str());
-  r.headers.set("Cache-Control", "no-cache");
-  return r;
+  return no_cache(Response::json(std::move(w).str()));
 }
 
 }  // namespace
+}  // namespace cadastre::server::tiles
+
+namespace cadastre::server {
 
 void add_tile_routes(App& app) {
+  using service::scoped;
   auto& srv = app.server();
   const std::string tag = "Tiles vetoriais";
-  const http::Param if_none_match{
-      "If-None-Match", "header", "string", false,
-      "ETag de uma resposta anterior: 304 sem corpo enquanto a camada não mudar"};
+  const http::Param if_none_match{"If-None-Match", "header", "string", false,
+                                  "ETag de uma resposta anterior: 304 sem corpo enquanto a camada não mudar"};
   srv.add({.method = "GET",
            .pattern = "/tiles/{municipio}/{layer}/{z}/{x}/{y}",
            .auth = "bearer",
+           .access = http::reads("{layer}"),
            .tag = tag,
            .summary = "Mapbox Vector Tile da camada (z de 0 a 24; o último segmento é <y>.pbf); "
                       "204 quando o tile não tem feições",
            .params = {if_none_match},
-           .answers = kMvt,
-           .handler = [&app](Request& r) { return tile(app, r); }});
+           .answers = tiles::kMvt,
+           .handler = scoped(&tiles::tile)});
   srv.add({.method = "GET",
            .pattern = "/tiles/{municipio}/index.json",
            .auth = "bearer",
            .tag = tag,
            .summary = "Camadas com geometria que o usuário pode ler, com as URLs dos seus TileJSON",
-           .handler = [&app](Request& r) { return index(app, r); }});
+           .handler = scoped(&tiles::index)});
   // A layer named "index" would be shadowed by the literal route above.
   srv.add({.method = "GET",
            .pattern = "/tiles/{municipio}/{file}",
@@ -226,7 +158,7 @@ void add_tile_routes(App& app) {
            .tag = tag,
            .summary = "TileJSON 3.0.0 da camada: o segmento é <camada>.json (URL dos tiles, zooms, "
                       "limites e campos)",
-           .handler = [&app](Request& r) { return tilejson(app, r); }});
+           .handler = scoped(&tiles::tilejson)});
 }
 
 }  // namespace cadastre::server

@@ -1,11 +1,21 @@
 #include "server/tiles/store.hpp"
 
+#include <libpq-fe.h>
+#include <soci/postgresql/soci-postgresql.h>
+#include <soci/soci.h>
+
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
 
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
+#include "store/pool.hpp"
+#include "store/sql.hpp"
 
-namespace cadastre::server {
+namespace cadastre::server::tiles {
 namespace {
 
 bool is_any(std::string_view type, std::initializer_list<std::string_view> names) {
@@ -86,4 +96,127 @@ std::string digest(std::string_view text) {
   return out;
 }
 
-}  // namespace cadastre::server
+// ---------------------------------------------------------------- prepared binary statements
+
+namespace {
+
+using Result = std::unique_ptr<PGresult, decltype(&PQclear)>;
+
+// Which statements each connection has prepared, so the first use prepares without a
+// failed attempt (which PostgreSQL would log as an ERROR). A connection is known by its
+// libpq handle and backend pid: a reconnect gets a new backend and starts afresh. The
+// 26000 fallback below still covers what this cannot see (e.g. a DISCARD ALL).
+class Prepared {
+ public:
+  bool known(PGconn* c, const std::string& name) {
+    std::lock_guard lock(mutex_);
+    auto& conn = conns_[c];
+    if (conn.pid != PQbackendPID(c)) conn = {PQbackendPID(c), {}};
+    return conn.names.count(name) > 0;
+  }
+  void add(PGconn* c, const std::string& name) {
+    std::lock_guard lock(mutex_);
+    conns_[c].names.insert(name);
+  }
+
+ private:
+  struct Connection {
+    int pid = 0;
+    std::set<std::string> names;
+  };
+  std::mutex mutex_;
+  std::map<PGconn*, Connection> conns_;
+};
+
+Prepared& prepared_statements() {
+  static Prepared p;
+  return p;
+}
+
+// SQLSTATE of a failed result; "XX000" (internal_error) when libpq gave none, e.g. for a
+// lost connection, which the pool recognises by the connection state instead.
+std::string sqlstate(const PGresult* r) {
+  const char* s = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
+  return s && std::char_traits<char>::length(s) == 5 ? s : "XX000";
+}
+
+[[noreturn]] void fail(PGconn* c, const PGresult* r) {
+  std::string msg = r ? PQresultErrorMessage(r) : "";
+  if (msg.empty()) msg = PQerrorMessage(c);
+  throw soci::postgresql_soci_error(msg, sqlstate(r).c_str());
+}
+
+Result exec(PGconn* c, const std::string& name, const std::vector<const char*>& values) {
+  return Result(PQexecPrepared(c, name.c_str(), static_cast<int>(values.size()), values.data(), nullptr, nullptr, 1),
+                &PQclear);
+}
+
+}  // namespace
+
+std::vector<BinaryRow> run_prepared_binary(soci::session& s, const std::string& sql,
+                                           const std::vector<std::string>& params) {
+  PGconn* c = store::native_connection(s);
+  const std::string name = "cad_" + digest(sql);
+  std::vector<const char*> values;
+  values.reserve(params.size());
+  for (const auto& p : params) values.push_back(p.c_str());
+
+  auto prepare = [&] {
+    Result p(PQprepare(c, name.c_str(), sql.c_str(), static_cast<int>(params.size()), nullptr), &PQclear);
+    // 42P05 duplicate_prepared_statement: prepared already, which is all we need.
+    if (PQresultStatus(p.get()) != PGRES_COMMAND_OK && sqlstate(p.get()) != "42P05") fail(c, p.get());
+    prepared_statements().add(c, name);
+  };
+  if (!prepared_statements().known(c, name)) prepare();
+  Result r = exec(c, name, values);
+  // 26000 invalid_sql_statement_name: the statement went away behind our back.
+  if (PQresultStatus(r.get()) == PGRES_FATAL_ERROR && sqlstate(r.get()) == "26000") {
+    prepare();
+    r = exec(c, name, values);
+  }
+  if (PQresultStatus(r.get()) != PGRES_TUPLES_OK) fail(c, r.get());
+
+  const int rows = PQntuples(r.get()), cols = PQnfields(r.get());
+  std::vector<BinaryRow> out(static_cast<std::size_t>(rows));
+  for (int i = 0; i < rows; ++i) {
+    auto& row = out[static_cast<std::size_t>(i)];
+    row.reserve(static_cast<std::size_t>(cols));
+    for (int j = 0; j < cols; ++j) {
+      if (PQgetisnull(r.get(), i, j)) row.emplace_back(std::nullopt);
+      else row.emplace_back(std::string(PQgetvalue(r.get(), i, j), static_cast<std::size_t>(PQgetlength(r.get(), i, j))));
+    }
+  }
+  return out;
+}
+
+
+// ---------------------------------------------------------------- reads of the routes
+
+TileAnswer render_tile(store::Pool& db, const store::Layer& layer, const cadastre::tiles::Tile& t,
+                       const std::function<bool(const std::string&)>& fresh) {
+  const std::string sql = tile_sql(layer);
+  return db.with([&](soci::session& s) {
+    TileAnswer o;
+    // The layer generation (bumped by every write) and the statement digest (a new
+    // column changes the tiles) make the ETag.
+    auto generation = run_prepared_binary(s, generation_sql(), {layer.name});
+    o.etag = "\"" + generation.at(0).at(0).value_or("0") + "-" + digest(sql).substr(0, 8) + "\"";
+    if (fresh(o.etag)) {
+      o.not_modified = true;
+      return o;
+    }
+    auto rows = run_prepared_binary(
+        s, sql, {std::to_string(t.z), std::to_string(t.x), std::to_string(t.y), layer.name, layer.geometry_column});
+    if (!rows.empty() && rows[0][0]) o.mvt = std::move(*rows[0][0]);
+    return o;
+  });
+}
+
+std::optional<std::array<double, 4>> extent(store::Pool& db, const store::Layer& layer) {
+  auto rows = db.with([&](soci::session& s) { return store::fetch(s, store::Sql(extent_sql(layer))); });
+  const auto& e = rows.empty() ? store::Row{} : rows[0];
+  if (e.size() != 4 || !e[0] || !e[1] || !e[2] || !e[3]) return std::nullopt;
+  return std::array<double, 4>{std::stod(*e[0]), std::stod(*e[1]), std::stod(*e[2]), std::stod(*e[3])};
+}
+
+}  // namespace cadastre::server::tiles

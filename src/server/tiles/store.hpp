@@ -1,15 +1,26 @@
-// SQL of the vector tile service, built from a catalog layer (names already checked
-// against the tenant catalog and emitted only through query::quote_identifier).
+// Every statement of the vector tile service, built from a catalog layer (names already
+// checked against the tenant catalog and emitted only through query::quote_identifier),
+// and the libpq runner of named prepared statements with binary results that tiles (and
+// the layers' detail) read through.
 #pragma once
 
+#include <array>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "cadastre/tiles.hpp"
 #include "store/catalog.hpp"
+#include "store/pool.hpp"
 
-namespace cadastre::server {
+namespace soci {
+class session;
+}
+
+namespace cadastre::server::tiles {
 
 /// The one statement that renders a Mapbox Vector Tile of `layer` (which must have a
 /// geometry column with a known SRID). Parameters, all text: $1 z, $2 x, $3 y, $4 the MVT
@@ -39,4 +50,30 @@ void require_tileable(const store::Layer& layer);
 /// Short hex digest of a text (FNV-1a 64): names prepared statements and versions ETags.
 std::string digest(std::string_view text);
 
-}  // namespace cadastre::server
+/// A tile as the route answers it.
+struct TileAnswer {
+  std::string etag;           ///< quoted: the layer generation and the statement digest
+  bool not_modified = false;  ///< `fresh(etag)` held: nothing rendered
+  std::string mvt;            ///< the tile (empty when no feature falls in it)
+};
+/// Tile `t` of `layer` (tileable), unless `fresh(etag)` says the client has it already.
+TileAnswer render_tile(store::Pool& db, const store::Layer& layer, const cadastre::tiles::Tile& t,
+                       const std::function<bool(const std::string&)>& fresh);
+
+/// The layer's extent in lon/lat (xmin, ymin, xmax, ymax); nullopt for an empty layer.
+std::optional<std::array<double, 4>> extent(store::Pool& db, const store::Layer& layer);
+
+/// One row of a binary-format result: each column's raw bytes (nullopt for NULL).
+using BinaryRow = std::vector<std::optional<std::string>>;
+
+/// Runs `sql` (parameters $1..$n, passed as text) as the prepared statement named after
+/// its digest, preparing it on this connection when it is not yet, and returns the rows in
+/// binary format (SOCI only reads bytea's hex text form, twice the size plus a decode).
+/// Statements stay prepared on the connection for its lifetime, so hot reads are parsed
+/// and planned once per connection. Failures throw soci::postgresql_soci_error with
+/// PostgreSQL's SQLSTATE, so store::Pool::run translates them (and retries a stale
+/// connection) like any other.
+std::vector<BinaryRow> run_prepared_binary(soci::session& s, const std::string& sql,
+                                           const std::vector<std::string>& params);
+
+}  // namespace cadastre::server::tiles

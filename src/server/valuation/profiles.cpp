@@ -1,9 +1,7 @@
 #include "server/valuation/profiles.hpp"
 
-#include <soci/soci.h>
-
 #include "cadastre/error.hpp"
-#include "store/sql.hpp"
+#include "server/valuation/store.hpp"
 
 namespace cadastre::server {
 
@@ -14,17 +12,15 @@ std::shared_ptr<const TenantProfile> ValuationProfiles::get(const store::Tenant&
     std::lock_guard lock(mutex_);
     if (auto it = cache_.find(tenant.id); it != cache_.end()) return it->second;
   }
-  auto row = db.with([](soci::session& s) {
-    return store::fetch(s, store::Sql("select nome, configuracao::text from avaliacao.perfil where ativo"));
-  });
+  auto stored = db.with([](soci::session& s) { return valuation_store::active_profile(s); });
   auto loaded = std::make_shared<TenantProfile>();
-  if (row.empty()) {
+  if (!stored) {
     loaded->nome = "padrão";
     loaded->profile = valuation::Profile::default_profile();
   } else {
-    loaded->nome = row[0][0].value_or("");
+    loaded->nome = stored->nome;
     try {
-      loaded->profile = valuation::Profile::from_json(row[0][1].value_or("{}"));
+      loaded->profile = valuation::Profile::from_json(stored->configuracao);
     } catch (const Error& e) {
       throw Error(errc::unprocessable,
                   "o perfil de avaliação '" + loaded->nome + "' do município é inválido: " + e.what(),

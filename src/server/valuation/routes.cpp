@@ -1,5 +1,5 @@
 // Valuation (/equacao/calculo/{municipio}/terreno|construcao/calcularvalor/): the land and
-// construction equations of shared/design/valuation.md over HTTP, with the tenant's
+// construction equations of docs/valuation.md over HTTP, with the tenant's
 // valuation profile (server/valuation/profiles.hpp).
 //
 // These routes serve integrations, not people: they use their own bearer scheme
@@ -42,27 +42,27 @@ void authenticate(App& app, store::ApiClients& clients, Request& req) {
   auto client = clients.authenticate_bearer(*token, "avaliacao");
   if (!client) throw Error(errc::unauthenticated, "token de avaliação inválido ou revogado");
   const std::string& slug = req.param("municipio");
-  auto tenant = app.identity().tenant(slug);
-  if (!tenant || !tenant->ativo)
+  auto tenant = app.tenancy().active(slug);
+  if (!tenant)
     throw Error(errc::tenant_forbidden, "município desconhecido ou inativo: " + slug);
   if (tenant->id != client->tenant_id)
     throw Error(errc::tenant_forbidden, "o token de avaliação não pertence ao município " + slug);
   ValuationContext ctx{std::move(*client), std::move(*tenant), nullptr};
-  ctx.db = &app.tenants().pool(ctx.tenant);
+  ctx.db = &app.tenancy().pool(ctx.tenant);
   req.tenant = ctx.tenant.slug;
   req.auth = std::move(ctx);
 }
 
-Response land(App& app, Request& req) {
+Response land(ValuationProfiles& profiles, Request& req) {
   const auto& ctx = valuation_context(req);
-  auto profile = app.valuation_profiles().get(ctx.tenant, *ctx.db);
-  return Response::json(
-      valuation::land_value(valuation::LandInput::from_json(req.body), profile->profile).to_json());
+  auto profile = profiles.get(ctx.tenant, *ctx.db);
+  auto input = valuation::LandInput::from_json(req.body);
+  return Response::json(valuation::land_value(input, profile->profile).to_json());
 }
 
-Response construction(App& app, Request& req) {
+Response construction(ValuationProfiles& profiles, Request& req) {
   const auto& ctx = valuation_context(req);
-  auto profile = app.valuation_profiles().get(ctx.tenant, *ctx.db);
+  auto profile = profiles.get(ctx.tenant, *ctx.db);
   auto input = valuation::ConstructionInput::from_json(req.body);
   return Response::json(valuation::construction_value(input, profile->profile).to_json());
 }
@@ -78,6 +78,7 @@ void add_valuation_routes(App& app) {
        [&app, clients](Request& req, const http::Route&) { authenticate(app, *clients, req); }});
 
   auto& srv = app.server();
+  ValuationProfiles* profiles = &app.valuation_profiles();
   const std::string tag = "Avaliação";
   const std::string answer =
       " Responde {tipo, valor, formula, fatores: [{nome, valor, entrada, regra}], intermediarios, "
@@ -99,7 +100,7 @@ void add_valuation_routes(App& app) {
                         "{\"area\": m², \"frente\": m, \"valor_m2\": R$/m² (ou "
                         "\"face_quadra\"/\"zona\" resolvidos pelo perfil), "
                         "\"topografia\", \"pedologia\", \"situacao\", \"profundidade\"?: m}"},
-           .handler = [&app](Request& r) { return land(app, r); }});
+           .handler = [profiles](Request& r) { return land(*profiles, r); }});
   srv.add({.method = "POST",
            .pattern = "/equacao/calculo/{municipio}/construcao/calcularvalor/",
            .auth = "valuation",
@@ -111,7 +112,7 @@ void add_valuation_routes(App& app) {
                                    "R1-N), \"idade\" | \"ano_construcao\" "
                                    "(+ \"ano_referencia\"?), \"conservacao\": a–h, \"uso\"?, "
                                    "\"vida_util\"?, \"valor_residual\"?}"},
-           .handler = [&app](Request& r) { return construction(app, r); }});
+           .handler = [profiles](Request& r) { return construction(*profiles, r); }});
 }
 
 }  // namespace cadastre::server

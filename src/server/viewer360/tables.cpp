@@ -5,11 +5,7 @@
 
 namespace cadastre::server {
 
-std::string permission_layer(std::string_view schema, std::string_view table) {
-  return schema == "dominio" ? std::string("dominio") : std::string(table);
-}
-
-CatalogTable catalog_table(App& app, const http::Request& req, std::string_view text, bool write,
+CatalogTable catalog_table(const service::Scope& s, std::string_view text, bool write,
                            std::string_view field) {
   const std::string f(field);
   // Exactly one dot, two identifiers: quotes, spaces, a second dot or SQL text fail here.
@@ -24,14 +20,14 @@ CatalogTable catalog_table(App& app, const http::Request& req, std::string_view 
     throw Error(errc::invalid_argument,
                 "apenas tabelas do catálogo do município (cadastro.<tabela> ou dominio.<tabela>): " + std::string(text), f);
 
-  const Context& ctx = context(req);
-  const std::string rule = permission_layer(schema, table);
-  if (!store::layer_allowed(app.identity().permissions(ctx.user.user_id), rule, write, ctx.user.admin))
+  // The permission before the catalog: an unreadable table is not probed.
+  const std::string rule = schema == "dominio" ? std::string("dominio") : std::string(table);
+  if (!s.may(rule, write))
     throw Error(errc::forbidden, std::string("sem permissão de ") + (write ? "escrita" : "leitura") + " na camada " + rule);
 
   CatalogTable t;
-  t.catalog = app.catalogs().get(ctx.tenant, *ctx.db, schema);
-  if (!t.catalog->find(table)) t.catalog = app.catalogs().reload(ctx.tenant, *ctx.db, schema);  // a new table?
+  t.catalog = s.catalog(schema);
+  if (!t.catalog->find(table)) t.catalog = s.reload_catalog(schema);  // a new table?
   t.layer = t.catalog->find(table);
   if (!t.layer) throw Error(errc::layer_not_found, "tabela não encontrada no catálogo: " + std::string(text), f);
   t.name = std::string(text);

@@ -1,10 +1,11 @@
 // Tables named as "schema.table" text (the viewer's forms, record values, last change and
-// batch writes, the characterization's lookups). Only the tenant's catalog schemas are
-// addressable: `cadastro` (layers, permission per layer) and `dominio` (domain tables,
-// governed as the one layer "dominio"). Order of checks: the shape and identifier rules of
-// the text (400), the schema (400), the permission (403), then the catalog (404), so
-// hostile or system names (pg_catalog.pg_authid, plataforma.usuarios) never reach SQL and
-// unreadable tables are not probed.
+// batch writes). Only the tenant's catalog schemas are addressable: `cadastro` (layers,
+// permission per layer) and `dominio` (domain tables, governed as the one layer "dominio").
+// Order of checks: the shape and identifier rules of the text (400), the schema (400), the
+// permission (403), then the catalog (404), so hostile or system names
+// (pg_catalog.pg_authid, plataforma.usuarios) never reach SQL and unreadable tables are not
+// probed. Also the error shape of one element of a request list (shared with
+// characterization).
 #pragma once
 
 #include <memory>
@@ -13,7 +14,7 @@
 
 #include "cadastre/error.hpp"
 #include "http/http.hpp"
-#include "server/app.hpp"
+#include "service/scope.hpp"
 #include "store/catalog.hpp"
 
 namespace cadastre::server {
@@ -27,14 +28,11 @@ struct CatalogTable {
   const store::Layer* operator->() const { return layer; }
 };
 
-/// The table `text` ("cadastro.lote", "dominio.uso") of the request's tenant, if the
-/// caller may read (or write) it; `field` names the parameter in errors.
-CatalogTable catalog_table(App& app, const http::Request& req, std::string_view text, bool write,
+/// The table `text` ("cadastro.lote", "dominio.uso") of the scope's tenant, if the caller
+/// may read (or write) it (the guard's Scope::may); `catalogs` gives the catalog of the
+/// table's schema; `field` names the parameter in errors.
+CatalogTable catalog_table(const service::Scope& s, std::string_view text, bool write,
                            std::string_view field = "schema_table");
-
-/// The name under which the permission rules govern a catalog table: the layer name for
-/// `cadastro`, "dominio" for every domain table.
-std::string permission_layer(std::string_view schema, std::string_view table);
 
 /// The shared error shape for an error of one element of a request list, extended with
 /// `lista` (the list's name) and `linha` (1-based position), the message prefixed with

@@ -1,6 +1,6 @@
 // GET /caracterizacao/{municipio}/get-data/{id_lote}: the lot's whole package, checked
 // against the database, with media and inspections of our own inserted for it.
-#include "carac_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
@@ -17,29 +17,41 @@ struct Package {
 const Package& package() {
   static const Package built = [] {
     Package p;
-    p.lot = db("select l.id::text from cadastro.lote l where exists (select 1 from cadastro.edificacao e where e.lote_id = "
-               "l.id) and exists (select 1 from cadastro.imobiliario u join cadastro.imobiliario_pessoa ip on "
-               "ip.imobiliario_id = u.id where u.lote_id = l.id) order by l.id limit 1");
-    p.unit = db("select min(id)::text from cadastro.imobiliario where lote_id = " + p.lot);
-    p.other_lot = db("select min(id)::text from cadastro.lote where id <> " + p.lot);
+    p.lot = fixture().db(
+        "select l.id::text from cadastro.lote l where exists (select 1 from cadastro.edificacao e "
+        "where e.lote_id = "
+        "l.id) and exists (select 1 from cadastro.imobiliario u join cadastro.imobiliario_pessoa "
+        "ip on "
+        "ip.imobiliario_id = u.id where u.lote_id = l.id) order by l.id limit 1");
+    p.unit =
+        fixture().db("select min(id)::text from cadastro.imobiliario where lote_id = " + p.lot);
+    p.other_lot = fixture().db("select min(id)::text from cadastro.lote where id <> " + p.lot);
     auto file = [](const std::string& key, const std::string& column, const std::string& id) {
-      return db("insert into midia.arquivo (chave, nome, extensao, content_type, tamanho, sha256, descricao, " + column +
-                ") values ('" + key + "', 'foto.jpg', '.jpg', 'image/jpeg', 1234, repeat('a', 64), 'fachada', " + id +
-                ") returning id::text");
+      return fixture().db(
+          "insert into midia.arquivo (chave, nome, extensao, content_type, tamanho, sha256, "
+          "descricao, " +
+          column + ") values ('" + key +
+          "', 'foto.jpg', '.jpg', 'image/jpeg', 1234, repeat('a', 64), 'fachada', " + id +
+          ") returning id::text");
     };
     p.media_lot = file("carac-lote", "lote_id", p.lot);
     p.media_unit = file("carac-unidade", "imobiliario_id", p.unit);
     file("carac-outro", "lote_id", p.other_lot);
     auto visit = [](const std::string& column, const std::string& id, int day) {
-      return db("insert into agendamento.reserva (inicio, fim, " + column + ", solicitante_nome) values ('2025-03-0" +
-                std::to_string(day) + " 10:00-03', '2025-03-0" + std::to_string(day) + " 11:00-03', " + id +
-                ", 'Maria Vistoria') returning id::text");
+      return fixture().db("insert into agendamento.reserva (inicio, fim, " + column +
+                          ", solicitante_nome) values ('2025-03-0" + std::to_string(day) +
+                          " 10:00-03', '2025-03-0" + std::to_string(day) + " 11:00-03', " + id +
+                          ", 'Maria Vistoria') returning id::text");
     };
     p.visit_with_inspection = visit("lote_id", p.lot, 3);
     p.visit_of_unit = visit("imobiliario_id", p.unit, 4);
     visit("lote_id", p.other_lot, 5);
-    db("insert into atendimento.vistoria (agendamento_id, checklist, constatacoes, token_hash) values (" +
-       p.visit_with_inspection + ", '[{\"item\": \"muro\", \"ok\": false}]', 'muro caído', repeat('f', 64)) returning agendamento_id");
+    fixture().db(
+        "insert into atendimento.vistoria (agendamento_id, checklist, constatacoes, token_hash) "
+        "values (" +
+        p.visit_with_inspection +
+        ", '[{\"item\": \"muro\", \"ok\": false}]', 'muro caído', repeat('f', 64)) returning "
+        "agendamento_id");
     return p;
   }();
   return built;
@@ -47,7 +59,8 @@ const Package& package() {
 
 }  // namespace
 
-TEST_CASE("get-data answers the lot with its buildings, units, people, media and inspections") {
+TEST_CASE_FIXTURE(
+    Fixture, "get-data answers the lot with its buildings, units, people, media and inspections") {
   const Package& p = package();
   auto a = carac("get-data/" + p.lot);
   REQUIRE_MESSAGE(a->status == 200, a->body);
@@ -83,7 +96,8 @@ TEST_CASE("get-data answers the lot with its buildings, units, people, media and
   CHECK(a->body.find("ffffffffffffffff") == std::string::npos);
 }
 
-TEST_CASE("get-data leaves out the sections the caller may not read, and needs the lot") {
+TEST_CASE_FIXTURE(Fixture,
+                  "get-data leaves out the sections the caller may not read, and needs the lot") {
   const Package& p = package();
   auto lots = city().add_user("alfa", "carac-pacote-lote@alfa.gov.br", {"lote:r", "agendamento:r"});
   auto a = carac("get-data/" + p.lot, lots.token);
@@ -110,7 +124,8 @@ TEST_CASE("get-data leaves out the sections the caller may not read, and needs t
   CHECK(carac("get-data/" + p.lot, city().user("beta").token)->status == 403);
 }
 
-TEST_CASE("get-data answers 404 for a missing lot and 400 for an id that is not an integer") {
+TEST_CASE_FIXTURE(
+    Fixture, "get-data answers 404 for a missing lot and 400 for an id that is not an integer") {
   auto missing = carac("get-data/999999");
   CHECK(missing->status == 404);
   CHECK(missing->codigo() == "nao_encontrado");

@@ -1,10 +1,10 @@
 // POST /caracterizacao/{municipio}/lookups/batch: several option lists in one answer, each
 // checked against the database; any invalid query refuses the whole batch naming it.
-#include "carac_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
-TEST_CASE("lookups/batch answers each query's value/label list in order") {
+TEST_CASE_FIXTURE(Fixture, "lookups/batch answers each query's value/label list in order") {
   const std::string quadra = db("select min(id)::text from cadastro.quadra");
   auto a = lookups(R"({"queries": [
       {"tabela": "dominio.uso"},
@@ -26,7 +26,7 @@ TEST_CASE("lookups/batch answers each query's value/label list in order") {
                                     "from cadastro.pessoa where email is null and tipo = 'J' order by nome, id limit 5) x"));
 }
 
-TEST_CASE("an invalid query refuses the whole batch, naming its index") {
+TEST_CASE_FIXTURE(Fixture, "an invalid query refuses the whole batch, naming its index") {
   struct Case {
     std::string query;
     int status;
@@ -59,7 +59,7 @@ TEST_CASE("an invalid query refuses the whole batch, naming its index") {
   }
 }
 
-TEST_CASE("lookups/batch checks the body and the read permission of every table") {
+TEST_CASE_FIXTURE(Fixture, "lookups/batch checks the body and the read permission of every table") {
   std::string many = R"({"queries": [)";
   for (int i = 0; i < 51; ++i) many += std::string(i ? "," : "") + R"({"tabela": "dominio.uso"})";
   CHECK(lookups(many + "]}")->status == 400);
@@ -82,7 +82,7 @@ TEST_CASE("lookups/batch checks the body and the read permission of every table"
   CHECK(beta->codigo() == "municipio_nao_permitido");
 }
 
-TEST_CASE("the characterization routes are documented in /openapi.json") {
+TEST_CASE_FIXTURE(Fixture, "the characterization routes are documented in /openapi.json") {
   auto r = city().client().Get("/openapi.json");
   REQUIRE(r);
   simdjson::dom::parser parser;

@@ -1,6 +1,6 @@
 // GET /caracterizacao/{municipio}/nearest-features/...: the `limit` nearest features of a
 // layer to a feature of another, checked against a direct metric query.
-#include "carac_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
@@ -8,14 +8,19 @@ namespace {
 
 // Ids of the `limit` records of `interest` nearest in metres to record `id` of `reference`.
 std::string expected(const std::string& reference, const std::string& id, const std::string& interest, int limit) {
-  return db("select string_agg(id::text, ',' order by d, id) from (select t.id, ST_Distance(t.geom::geography, "
-            "r.geom::geography) d from cadastro." + interest + " t, cadastro." + reference + " r where r.id = " + id +
-            (reference == interest ? " and t.id <> r.id" : "") + " order by d, t.id limit " + std::to_string(limit) + ") x");
+  return fixture().db(
+      "select string_agg(id::text, ',' order by d, id) from (select t.id, "
+      "ST_Distance(t.geom::geography, "
+      "r.geom::geography) d from cadastro." +
+      interest + " t, cadastro." + reference + " r where r.id = " + id +
+      (reference == interest ? " and t.id <> r.id" : "") + " order by d, t.id limit " +
+      std::to_string(limit) + ") x");
 }
 
 }  // namespace
 
-TEST_CASE("nearest features are the ones nearest in metres, ordered, with their distance") {
+TEST_CASE_FIXTURE(Fixture,
+                  "nearest features are the ones nearest in metres, ordered, with their distance") {
   struct Case {
     std::string reference, id, interest;
     int limit;
@@ -51,7 +56,8 @@ TEST_CASE("nearest features are the ones nearest in metres, ordered, with their 
   CHECK(std::string_view(first["geometry"]["type"]) == "MultiPolygon");
 }
 
-TEST_CASE("nearest-features refuses bad limits, unknown layers and missing references") {
+TEST_CASE_FIXTURE(Fixture,
+                  "nearest-features refuses bad limits, unknown layers and missing references") {
   for (std::string bad : {"0", "101", "abc", "-1", "5.5", "1%20or%201=1"}) {
     auto a = carac("nearest-features/lote/10/lote/" + bad);
     CHECK_MESSAGE(a->status == 400, bad);
@@ -70,7 +76,8 @@ TEST_CASE("nearest-features refuses bad limits, unknown layers and missing refer
   CHECK(missing->codigo() == "nao_encontrado");
 }
 
-TEST_CASE("nearest-features needs read permission on both layers and the caller's tenant") {
+TEST_CASE_FIXTURE(Fixture,
+                  "nearest-features needs read permission on both layers and the caller's tenant") {
   auto lots = city().add_user("alfa", "carac-so-lote@alfa.gov.br", {"lote:r"});
   CHECK(carac("nearest-features/lote/10/lote/5", lots.token)->status == 200);
   auto denied = carac("nearest-features/lote/10/edificacao/5", lots.token);

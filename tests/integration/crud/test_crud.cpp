@@ -5,7 +5,7 @@
 
 #include <sstream>
 
-#include "support/harness.hpp"
+#include "support/server_fixture.hpp"
 
 using namespace cadastre;
 using test::Stack;
@@ -19,19 +19,10 @@ std::string bairro(const std::string& codigo, const std::string& nome, const cha
   return R"({"codigo":")" + codigo + R"(","nome":")" + nome + R"(","geometry":)" + geometry + "}";
 }
 
-struct Fixture {
-  Stack stack{{"alfa", "beta"}};
-  std::string token = stack.user("alfa").token;
-  Fixture() { stack.load_demo("alfa", 40); }
-  std::string db(const std::string& sql) { return test::query_value(stack.tenant_dsn("alfa"), sql); }
-  httplib::Result post(const std::string& path, const std::string& body, const std::string& tok = "") {
-    return stack.client().Post(path, Stack::bearer(tok.empty() ? token : tok), body, "application/json");
-  }
-  httplib::Result put(const std::string& path, const std::string& body, const std::string& tok = "") {
-    return stack.client().Put(path, Stack::bearer(tok.empty() ? token : tok), body, "application/json");
-  }
-  httplib::Result del(const std::string& path, const std::string& tok = "") {
-    return stack.client().Delete(path, Stack::bearer(tok.empty() ? token : tok));
+/// A stack of its own per test: tenants alfa (a 40-lot demo city) and beta.
+struct Fixture : test::ServerFixture {
+  Fixture() : ServerFixture(std::make_unique<Stack>(std::vector<std::string>{"alfa", "beta"})) {
+    stack().load_demo("alfa", 40);
   }
 };
 
@@ -47,11 +38,11 @@ TEST_CASE("creating a record stores it, answers the Feature and audits the inser
   auto r = f.post("/crud/alfa/bairro/", bairro("B100", "Jardim Novo"));
   REQUIRE(r);
   REQUIRE(r->status == 201);
-  CHECK(r->get_header_value("Content-Type") == "application/geo+json");
+  CHECK(r->header("Content-Type") == "application/geo+json");
   simdjson::dom::parser p;
   auto j = p.parse(r->body);
   auto id = std::to_string(int64_t(j["id"]));
-  CHECK(r->get_header_value("Location") == "/alfa/bairro/" + id + "/");
+  CHECK(r->header("Location") == "/alfa/bairro/" + id + "/");
   CHECK(std::string_view(j["properties"]["nome"]) == "Jardim Novo");
   CHECK(f.db("select nome from cadastro.bairro where id = " + id) == "Jardim Novo");
   CHECK(f.db("select ST_GeometryType(geom) || ST_SRID(geom) from cadastro.bairro where id = " + id) == "ST_MultiPolygon4674");
@@ -183,7 +174,8 @@ TEST_CASE("LIDAR profile samples are listed in order, paginated and filtered") {
   Fixture f;  // the demo city carries samples along its first streets
   auto perfil = f.db("select perfil from cadastro.perfil_lidar group by perfil having count(*) >= 20 order by perfil limit 1");
   REQUIRE(!perfil.empty());
-  auto r = f.stack.client().Get("/crud/alfa/perfis/?perfil=" + perfil + "&limit=10&page=2", Stack::bearer(f.token));
+  auto r = f.stack().client().Get("/crud/alfa/perfis/?perfil=" + perfil + "&limit=10&page=2",
+                                  Stack::bearer(f.token()));
   REQUIRE(r->status == 200);
   simdjson::dom::parser p;
   auto j = p.parse(r->body);
@@ -197,17 +189,21 @@ TEST_CASE("LIDAR profile samples are listed in order, paginated and filtered") {
 
 TEST_CASE("writes need write permission on the layer and a token of the tenant") {
   Fixture f;
-  auto reader = f.stack.add_user("alfa", "leitor@alfa.gov.br", {"*:r"});
+  auto reader = f.stack().add_user("alfa", "leitor@alfa.gov.br", {"*:r"});
   auto r = f.post("/crud/alfa/bairro/", bairro("P1", "Sem permissão"), reader.token);
   CHECK(r->status == 403);
   CHECK(codigo(r->body) == "acesso_negado");
   CHECK(f.put("/crud/alfa/lote/", R"({"id": 1, "numero": 1})", reader.token)->status == 403);
   CHECK(f.del("/crud/alfa/lote/?id=1", reader.token)->status == 403);
   CHECK(f.post("/crud/alfa/bairro/import/", "[" + bairro("P2", "x") + "]", reader.token)->status == 403);
-  auto other = f.post("/crud/alfa/bairro/", bairro("P3", "Outro município"), f.stack.user("beta").token);
+  auto other =
+      f.post("/crud/alfa/bairro/", bairro("P3", "Outro município"), f.stack().user("beta").token);
   CHECK(other->status == 403);
   CHECK(codigo(other->body) == "municipio_nao_permitido");
-  CHECK(f.stack.client().Post("/crud/alfa/bairro/", bairro("P4", "x"), "application/json")->status == 401);
+  CHECK(f.stack()
+            .client()
+            .Post("/crud/alfa/bairro/", bairro("P4", "x"), "application/json")
+            ->status == 401);
   CHECK(f.post("/crud/alfa/pg_authid/", "{}")->status == 404);
   CHECK(f.post("/crud/alfa/bairro%22%3B--/", "{}")->status == 400);
   CHECK(f.db("select count(*) from cadastro.bairro where codigo like 'P%'") == "0");
@@ -215,9 +211,9 @@ TEST_CASE("writes need write permission on the layer and a token of the tenant")
 
 TEST_CASE("every /crud route refuses another tenant's token with 403 and changes nothing") {
   Fixture f;
-  const std::string beta = f.stack.user("beta").token;
+  const std::string beta = f.stack().user("beta").token;
   auto before = f.db("select count(*) from auditoria.registro");
-  auto expect_403 = [](const httplib::Result& r, const char* what) {
+  auto expect_403 = [](const std::unique_ptr<test::Answer>& r, const char* what) {
     REQUIRE_MESSAGE(r, what);
     CHECK_MESSAGE(r->status == 403, what);
     CHECK_MESSAGE(codigo(r->body) == "municipio_nao_permitido", what);
@@ -229,7 +225,7 @@ TEST_CASE("every /crud route refuses another tenant's token with 403 and changes
   expect_403(f.put("/crud/alfa/lote/update/", R"([{"id": 1, "numero": 1}])", beta), "update");
   expect_403(f.post("/crud/alfa/geo_image/save/", "{}", beta), "geo_image/save");
   expect_403(f.put("/crud/alfa/geo_image/update/", "{}", beta), "geo_image/update");
-  expect_403(f.stack.client().Get("/crud/alfa/perfis/", Stack::bearer(beta)), "perfis");
+  expect_403(f.get("/crud/alfa/perfis/", beta), "perfis");
   CHECK(f.db("select count(*) from auditoria.registro") == before);
 }
 
@@ -237,7 +233,8 @@ TEST_CASE("every /crud route refuses another tenant's token with 403 and changes
 
 namespace {
 // The answer is a 400 parametro_invalido naming `key` (and so carries no PostgreSQL text).
-void expect_duplicate_key(const httplib::Result& r, const std::string& key, const char* what) {
+void expect_duplicate_key(const std::unique_ptr<test::Answer>& r, const std::string& key,
+                          const char* what) {
   REQUIRE_MESSAGE(r, what);
   CHECK_MESSAGE(r->status == 400, what << ": " << r->body);
   CHECK_MESSAGE(codigo(r->body) == "parametro_invalido", what);

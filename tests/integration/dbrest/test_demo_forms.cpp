@@ -1,9 +1,10 @@
 // The demo forms: idempotent reloads, and the typed values the database itself enforces.
-#include "dbrest_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
-TEST_CASE("the demo forms load values for a few hundred features and reload to the same data") {
+TEST_CASE_FIXTURE(
+    Fixture, "the demo forms load values for a few hundred features and reload to the same data") {
   const std::string before = db("select md5(string_agg(f.nome || c.nome || v.geometria_id || v.valor::text, ',' order by "
                                 "f.nome, c.nome, v.geometria_id)) from formulario.valor v join formulario.campo c on "
                                 "c.id = v.campo_id join formulario.formulario f on f.id = v.formulario_id");
@@ -35,7 +36,7 @@ bool accepted(const std::string& sql) {
 }
 }  // namespace
 
-TEST_CASE("the database refuses a value that does not fit its field's type") {
+TEST_CASE_FIXTURE(Fixture, "the database refuses a value that does not fit its field's type") {
   auto insert = [](const std::string& field, const std::string& json) {
     return "insert into formulario.valor (formulario_id, campo_id, geometria_id, valor) select formulario_id, id, "
            "123456, '" + json + "' from formulario.campo where nome = '" + field + "'";

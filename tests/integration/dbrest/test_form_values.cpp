@@ -1,19 +1,25 @@
 // GET /dbrest/tipos/valores/{camada}/{formulario}/{limite}/{offset}/: the typed field
 // definitions and one page of values per geometry, checked against the tenant database.
-#include "dbrest_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
 namespace {
 // Ids of the lots with values in the demo form, in order, as the page `limit`/`offset`.
 std::string db_page(const std::string& limit, const std::string& offset) {
-  return db("select string_agg(geometria_id::text, ',' order by geometria_id) from (select distinct v.geometria_id "
-            "from formulario.valor v join formulario.formulario f on f.id = v.formulario_id where f.camada = 'lote' "
-            "and f.nome = 'vistoria_campo' order by 1 limit " + limit + " offset " + offset + ") t");
+  return fixture().db(
+      "select string_agg(geometria_id::text, ',' order by geometria_id) from (select distinct "
+      "v.geometria_id "
+      "from formulario.valor v join formulario.formulario f on f.id = v.formulario_id where "
+      "f.camada = 'lote' "
+      "and f.nome = 'vistoria_campo' order by 1 limit " +
+      limit + " offset " + offset + ") t");
 }
 }  // namespace
 
-TEST_CASE("form values come with the typed field definitions, one page of geometries at a time") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "form values come with the typed field definitions, one page of geometries at a time") {
   auto a = get(values_path("lote", "vistoria_campo", "5", "0"));
   REQUIRE_MESSAGE(a->status == 200, a->body);
   auto j = a->json();
@@ -54,7 +60,7 @@ TEST_CASE("form values come with the typed field definitions, one page of geomet
   }
 }
 
-TEST_CASE("limite and offset page through the geometries without overlap") {
+TEST_CASE_FIXTURE(Fixture, "limite and offset page through the geometries without overlap") {
   auto first = get(values_path("lote", "vistoria_campo", "7", "0"));
   auto second = get(values_path("lote", "vistoria_campo", "7", "7"));
   REQUIRE(first->status == 200);
@@ -72,7 +78,7 @@ TEST_CASE("limite and offset page through the geometries without overlap") {
   CHECK(get(values_path("lote", "vistoria_campo", "1000", "0"))->status == 200);
 }
 
-TEST_CASE("a limite or offset that is not an integer in range is a 400") {
+TEST_CASE_FIXTURE(Fixture, "a limite or offset that is not an integer in range is a 400") {
   const std::vector<std::pair<std::string, std::string>> bad = {
       {"abc", "0"}, {"1.5", "0"}, {"-1", "0"}, {"0", "0"}, {"1001", "0"}, {"1e3", "0"}, {"%201", "0"},
       {"10", "x"},  {"10", "-3"}, {"10", "2.0"}, {"10", "99999999999999999999"}, {"10", "0x10"}};
@@ -84,7 +90,8 @@ TEST_CASE("a limite or offset that is not an integer in range is a 400") {
   }
 }
 
-TEST_CASE("hostile layer or form names are refused before any SQL; unknown ones are a 404") {
+TEST_CASE_FIXTURE(
+    Fixture, "hostile layer or form names are refused before any SQL; unknown ones are a 404") {
   for (const char* camada : {"lote%3Bdrop", "lote;drop", "lote'", "cadastro.lote", "lote%20or%201=1", "1lote"}) {
     auto a = get(values_path(camada, "vistoria_campo", "10", "0"));
     CHECK_MESSAGE(a->status == 400, camada << " → " << a->body);
@@ -107,7 +114,7 @@ TEST_CASE("hostile layer or form names are refused before any SQL; unknown ones 
   CHECK(db("select count(*) from formulario.formulario") == "2");
 }
 
-TEST_CASE("reading a form's values needs read permission on its layer") {
+TEST_CASE_FIXTURE(Fixture, "reading a form's values needs read permission on its layer") {
   auto buildings = city().add_user("alfa", "so-edificacao@alfa.gov.br", {"edificacao:r"});
   auto denied = get(values_path("lote", "vistoria_campo", "10", "0"), buildings.token);
   CHECK(denied->status == 403);
@@ -117,7 +124,8 @@ TEST_CASE("reading a form's values needs read permission on its layer") {
   CHECK(get(values_path("edificacao", "fachada", "10", "0"), nothing.token)->status == 403);
 }
 
-TEST_CASE("the routes need a token, and a token reads only its own tenant's forms") {
+TEST_CASE_FIXTURE(Fixture,
+                  "the routes need a token, and a token reads only its own tenant's forms") {
   auto cli = city().client();
   CHECK(cli.Get(values_path("lote", "vistoria_campo", "10", "0"))->status == 401);
   CHECK(cli.Post("/dbrest/tipos/valores/geometrias/", R"({"geometrias": [1]})", "application/json")->status == 401);
@@ -139,7 +147,7 @@ TEST_CASE("the routes need a token, and a token reads only its own tenant's form
   CHECK(int64_t(own->json()["valores"].at(0)["valores"]["nota"]) == 7);
   CHECK(get(values_path("lote", "so_beta", "10", "0"))->status == 404);
   // Geometry 1 with beta's token: only beta's form.
-  auto types = post(R"({"geometrias": [1]})", beta);
+  auto types = post_geometries(R"({"geometrias": [1]})", beta);
   REQUIRE(types->status == 200);
   simdjson::dom::array forms = types->json()["geometrias"].at(0)["formularios"];
   REQUIRE(forms.size() == 1);

@@ -1,14 +1,16 @@
 // POST /dbrest/tipos/valores/geometrias/: per geometry id, the forms and typed fields that
 // hold values for it, checked against the tenant database.
-#include "dbrest_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
 namespace {
 // A geometry id with values in both demo forms (a lot and a building share the number).
 std::string shared_id() {
-  return db("select min(geometria_id) from (select geometria_id from formulario.valor group by geometria_id "
-            "having count(distinct formulario_id) = 2) t");
+  return fixture().db(
+      "select min(geometria_id) from (select geometria_id from formulario.valor group by "
+      "geometria_id "
+      "having count(distinct formulario_id) = 2) t");
 }
 
 std::string forms_of(simdjson::dom::element geometry) {
@@ -19,7 +21,9 @@ std::string forms_of(simdjson::dom::element geometry) {
 }
 }  // namespace
 
-TEST_CASE("each geometry id gets the forms with values for it and their typed fields, in the order sent") {
+TEST_CASE_FIXTURE(Fixture,
+                  "each geometry id gets the forms with values for it and their typed fields, in "
+                  "the order sent") {
   const std::string both = shared_id();
   REQUIRE(!both.empty());
   const std::string lot_only = db("select min(geometria_id) from formulario.valor v join formulario.formulario f on "
@@ -27,7 +31,8 @@ TEST_CASE("each geometry id gets the forms with values for it and their typed fi
                                   "and geometria_id not in (select geometria_id from formulario.valor v2 join "
                                   "formulario.formulario f2 on f2.id = v2.formulario_id where f2.nome = 'fachada')");
   REQUIRE(!lot_only.empty());
-  auto a = post(R"({"geometrias": [999999, )" + both + ", " + lot_only + ", " + both + "]}");
+  auto a =
+      post_geometries(R"({"geometrias": [999999, )" + both + ", " + lot_only + ", " + both + "]}");
   REQUIRE_MESSAGE(a->status == 200, a->body);
   simdjson::dom::array list = a->json()["geometrias"];
   REQUIRE(list.size() == 3);  // repeated ids answered once
@@ -54,21 +59,22 @@ TEST_CASE("each geometry id gets the forms with values for it and their typed fi
   CHECK(lot["campos"].at(0)["valores_permitidos"].get_array().size() == 4);
 }
 
-TEST_CASE("'camada' restricts the answer to the forms of one layer") {
+TEST_CASE_FIXTURE(Fixture, "'camada' restricts the answer to the forms of one layer") {
   const std::string both = shared_id();
-  auto a = post(R"({"geometrias": [)" + both + R"(], "camada": "edificacao"})");
+  auto a = post_geometries(R"({"geometrias": [)" + both + R"(], "camada": "edificacao"})");
   REQUIRE_MESSAGE(a->status == 200, a->body);
   CHECK(forms_of(a->json()["geometrias"].at(0)) == "edificacao.fachada;");
-  auto none = post(R"({"geometrias": [)" + both + R"(], "camada": "bairro"})");
+  auto none = post_geometries(R"({"geometrias": [)" + both + R"(], "camada": "bairro"})");
   REQUIRE(none->status == 200);
   CHECK(none->json()["geometrias"].at(0)["formularios"].get_array().size() == 0);
-  auto hostile = post(R"({"geometrias": [1], "camada": "lote;drop table x"})");
+  auto hostile = post_geometries(R"({"geometrias": [1], "camada": "lote;drop table x"})");
   CHECK(hostile->status == 400);
   CHECK(hostile->codigo() == "identificador_invalido");
-  CHECK(post(R"({"geometrias": [1], "camada": "nao_existe"})")->codigo() == "camada_nao_encontrada");
+  CHECK(post_geometries(R"({"geometrias": [1], "camada": "nao_existe"})")->codigo() ==
+        "camada_nao_encontrada");
 }
 
-TEST_CASE("a body that is not a list of 1 to 1000 positive integer ids is a 400") {
+TEST_CASE_FIXTURE(Fixture, "a body that is not a list of 1 to 1000 positive integer ids is a 400") {
   std::string many = R"({"geometrias": [1)";
   for (int i = 2; i <= 1001; ++i) many += "," + std::to_string(i);
   many += "]}";
@@ -79,26 +85,29 @@ TEST_CASE("a body that is not a list of 1 to 1000 positive integer ids is a 400"
       R"({"geometrias": [1], "x": 1})", R"([1, 2])",             R"({"geometrias": [1)",
       R"({"geometrias": [1], "camada": 5})", R"({"geometrias": [18446744073709551615]})", many};
   for (const auto& body : bad) {
-    auto a = post(body);
+    auto a = post_geometries(body);
     CHECK_MESSAGE(a->status == 400, body.substr(0, 60) << " → " << a->body);
   }
-  CHECK(post(R"({"ids": [1]})")->codigo() == "campo_desconhecido");
-  CHECK(post(R"({"geometrias": [1, "x"]})")->codigo() == "parametro_invalido");
+  CHECK(post_geometries(R"({"ids": [1]})")->codigo() == "campo_desconhecido");
+  CHECK(post_geometries(R"({"geometrias": [1, "x"]})")->codigo() == "parametro_invalido");
   // Exactly 1000 ids is fine.
   std::string thousand = R"({"geometrias": [1)";
   for (int i = 2; i <= 1000; ++i) thousand += "," + std::to_string(i);
-  auto ok = post(thousand + "]}");
+  auto ok = post_geometries(thousand + "]}");
   REQUIRE(ok->status == 200);
   CHECK(ok->json()["geometrias"].get_array().size() == 1000);
 }
 
-TEST_CASE("forms of layers the caller may not read are left out, or refused when asked for by name") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "forms of layers the caller may not read are left out, or refused when asked for by name") {
   auto buildings = city().add_user("alfa", "tipos-edificacao@alfa.gov.br", {"edificacao:r"});
   const std::string both = shared_id();
-  auto a = post(R"({"geometrias": [)" + both + "]}", buildings.token);
+  auto a = post_geometries(R"({"geometrias": [)" + both + "]}", buildings.token);
   REQUIRE(a->status == 200);
   CHECK(forms_of(a->json()["geometrias"].at(0)) == "edificacao.fachada;");
-  auto denied = post(R"({"geometrias": [)" + both + R"(], "camada": "lote"})", buildings.token);
+  auto denied =
+      post_geometries(R"({"geometrias": [)" + both + R"(], "camada": "lote"})", buildings.token);
   CHECK(denied->status == 403);
   CHECK(denied->codigo() == "acesso_negado");
 }

@@ -1,10 +1,11 @@
 // List, create, update and delete of domain codes through HTTP, checked in the database,
 // with the audit rows every write leaves.
-#include "domains_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
-TEST_CASE("a domain table lists its rows ordered by codigo, with paging and the extra columns") {
+TEST_CASE_FIXTURE(
+    Fixture, "a domain table lists its rows ordered by codigo, with paging and the extra columns") {
   auto a = call("GET", "/dominio/alfa/topografia?limit=5");
   REQUIRE_MESSAGE(a->status == 200, a->body);
   auto j = a->json();
@@ -31,7 +32,8 @@ TEST_CASE("a domain table lists its rows ordered by codigo, with paging and the 
   CHECK(call("GET", "/dominio/alfa/topografia?nao_existe=1")->codigo() == "campo_desconhecido");
 }
 
-TEST_CASE("creating a code stores it with its extra columns and records an insert audit row") {
+TEST_CASE_FIXTURE(
+    Fixture, "creating a code stores it with its extra columns and records an insert audit row") {
   auto a = call("POST", "/dominio/alfa/topografia",
                 R"({"id": "teste_criado", "codigo": "teste_criado", "descricao": "Criado no teste", "fator": 0.85})");
   REQUIRE_MESSAGE(a->status == 201, a->body);
@@ -46,7 +48,9 @@ TEST_CASE("creating a code stores it with its extra columns and records an inser
   CHECK(db("select descricao from dominio.uso where codigo = '77'") == "Uso numérico");
 }
 
-TEST_CASE("id different from codigo is a 400 that says they must be equal, and nothing is stored") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "id different from codigo is a 400 that says they must be equal, and nothing is stored") {
   auto a = call("POST", "/dominio/alfa/topografia", R"({"id": "um", "codigo": "outro", "descricao": "Diferentes"})");
   CHECK(a->status == 400);
   CHECK(a->codigo() == "parametro_invalido");
@@ -55,7 +59,7 @@ TEST_CASE("id different from codigo is a 400 that says they must be equal, and n
   CHECK(audit_of("topografia", "um").empty());
 }
 
-TEST_CASE("bad create bodies are 400s and a repeated code is a 409") {
+TEST_CASE_FIXTURE(Fixture, "bad create bodies are 400s and a repeated code is a 409") {
   struct Case {
     const char* body;
     const char* codigo;
@@ -82,7 +86,8 @@ TEST_CASE("bad create bodies are 400s and a repeated code is a 409") {
   CHECK(db("select descricao from dominio.topografia where id = 'plano'") == "Plano");
 }
 
-TEST_CASE("updating a code changes descricao and fator and audits before and after") {
+TEST_CASE_FIXTURE(Fixture,
+                  "updating a code changes descricao and fator and audits before and after") {
   REQUIRE(call("POST", "/dominio/alfa/pedologia", R"({"id": "p_upd", "codigo": "p_upd", "descricao": "Antes", "fator": 0.5})")
               ->status == 201);
   auto a = call("PUT", "/dominio/alfa/pedologia/p_upd", R"({"descricao": "Depois", "fator": 0.75})");
@@ -103,7 +108,7 @@ TEST_CASE("updating a code changes descricao and fator and audits before and aft
   CHECK(db("select count(*) from auditoria.registro where tabela = 'dominio.pedologia' and registro_id = 'nao_existe'") == "0");
 }
 
-TEST_CASE("deleting an unused code removes it and audits; a missing code is 404") {
+TEST_CASE_FIXTURE(Fixture, "deleting an unused code removes it and audits; a missing code is 404") {
   REQUIRE(call("POST", "/dominio/alfa/conservacao", R"({"id": "c_del", "codigo": "c_del", "descricao": "Apagar"})")->status ==
           201);
   auto a = call("DELETE", "/dominio/alfa/conservacao/c_del");
@@ -119,7 +124,9 @@ TEST_CASE("deleting an unused code removes it and audits; a missing code is 404"
   CHECK(db("select count(*) from dominio.topografia where id = 'plano'") == "1");
 }
 
-TEST_CASE("deleting a code still used by a lot is a 409 and keeps the row and writes no audit row") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "deleting a code still used by a lot is a 409 and keeps the row and writes no audit row") {
   auto used = db("select topografia from cadastro.lote group by 1 order by count(*) desc limit 1");
   REQUIRE(!used.empty());
   auto a = call("DELETE", "/dominio/alfa/topografia/" + used);
@@ -130,7 +137,7 @@ TEST_CASE("deleting a code still used by a lot is a 409 and keeps the row and wr
   CHECK(audit_of("topografia", used).empty());
 }
 
-TEST_CASE("an unknown domain table is a 404 on every method") {
+TEST_CASE_FIXTURE(Fixture, "an unknown domain table is a 404 on every method") {
   for (const char* method : {"GET", "POST", "PUT", "DELETE"}) {
     std::string path = std::string("/dominio/alfa/nao_existe") + (std::string(method) == "GET" || std::string(method) == "POST" ? "" : "/x");
     auto a = call(method, path, R"({"id": "x", "codigo": "x", "descricao": "x"})");

@@ -1,5 +1,5 @@
 // GET /explorer/{municipio}/tabelas/: the tenant's catalog as the explorer shows it.
-#include "explorer_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
@@ -12,7 +12,8 @@ simdjson::dom::element table_named(simdjson::dom::element tables, std::string_vi
 }
 }  // namespace
 
-TEST_CASE("tabelas lists the layers with their columns, types, geometry and a row estimate") {
+TEST_CASE_FIXTURE(
+    Fixture, "tabelas lists the layers with their columns, types, geometry and a row estimate") {
   db("analyze cadastro.lote; select 1");
   auto a = call("GET", "/explorer/alfa/tabelas/");
   REQUIRE(a->status == 200);
@@ -42,7 +43,7 @@ TEST_CASE("tabelas lists the layers with their columns, types, geometry and a ro
   table_named(j["tabelas"], "imobiliario");
 }
 
-TEST_CASE("tabelas shows only the layers the caller may read") {
+TEST_CASE_FIXTURE(Fixture, "tabelas shows only the layers the caller may read") {
   const auto& reader = user_with("so-lote@alfa.gov.br", {"lote:r"});
   auto a = call("GET", "/explorer/alfa/tabelas/", "", reader.token);
   REQUIRE(a->status == 200);
@@ -51,7 +52,7 @@ TEST_CASE("tabelas shows only the layers the caller may read") {
   CHECK(std::string_view(tables.at(0)["nome"]) == "lote");
 }
 
-TEST_CASE("tabelas needs a token of the tenant") {
-  CHECK(call(city(), "GET", "/explorer/alfa/tabelas/", {})->status == 401);
+TEST_CASE_FIXTURE(Fixture, "tabelas needs a token of the tenant") {
+  CHECK(request("GET", "/explorer/alfa/tabelas/", {})->status == 401);
   CHECK(call("GET", "/explorer/beta/tabelas/")->status == 403);  // alfa's user, beta's catalog
 }

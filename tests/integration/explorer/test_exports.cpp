@@ -1,14 +1,15 @@
 // POST /explorer/{municipio}/report/{id}/export-excel and /export-pdf: the saved query run
 // read-only, its rows written as a real .xlsx (read back with openpyxl) and a real PDF
 // (read back with pdftotext).
-#include "explorer_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
 namespace {
 std::string create_report(const std::string& nome, const std::string& titulo, const std::string& consulta) {
-  auto a = call("POST", "/explorer/alfa/relatorios",
-                R"({"nome": ")" + nome + R"(", "titulo": ")" + titulo + R"(", "consulta": )" + consulta + "}");
+  auto a = fixture().call("POST", "/explorer/alfa/relatorios",
+                          R"({"nome": ")" + nome + R"(", "titulo": ")" + titulo +
+                              R"(", "consulta": )" + consulta + "}");
   REQUIRE_MESSAGE(a->status == 201, a->body);
   return std::to_string(int64_t(a->json()["id"]));
 }
@@ -23,7 +24,8 @@ const std::string& big_lots_report() {
 }
 }  // namespace
 
-TEST_CASE("export-excel returns an .xlsx with the title, the header row and the report's rows") {
+TEST_CASE_FIXTURE(
+    Fixture, "export-excel returns an .xlsx with the title, the header row and the report's rows") {
   auto a = call("POST", "/explorer/alfa/report/" + big_lots_report() + "/export-excel");
   REQUIRE_MESSAGE(a->status == 200, a->body);
   CHECK(a->content_type == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
@@ -55,7 +57,9 @@ TEST_CASE("export-excel returns an .xlsx with the title, the header row and the 
                   "order by area_terreno desc, id) from cadastro.lote where area_terreno > 300"));
 }
 
-TEST_CASE("export-pdf returns a PDF with the title, the header row and every row, across pages") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "export-pdf returns a PDF with the title, the header row and every row, across pages") {
   auto a = call("POST", "/explorer/alfa/report/" + big_lots_report() + "/export-pdf");
   REQUIRE_MESSAGE(a->status == 200, a->body);
   CHECK(a->content_type == "application/pdf");
@@ -88,7 +92,7 @@ TEST_CASE("export-pdf returns a PDF with the title, the header row and every row
   CHECK(text.find("página " + std::to_string(pages) + " de " + std::to_string(pages)) != std::string::npos);
 }
 
-TEST_CASE("an empty result still exports the title and the header") {
+TEST_CASE_FIXTURE(Fixture, "an empty result still exports the title and the header") {
   auto id = create_report("Nenhum lote", "Lotes impossíveis",
                           R"({"tabela": "lote", "colunas": ["id", "inscricao"],
                               "filtros": [{"coluna": "area_terreno", "operador": "<", "valor": 0}]})");
@@ -104,7 +108,8 @@ TEST_CASE("an empty result still exports the title and the header") {
   CHECK(text.find("Nenhum registro.") != std::string::npos);
 }
 
-TEST_CASE("exports: 404 for a missing report or another tenant's, 400 for a bad id") {
+TEST_CASE_FIXTURE(Fixture,
+                  "exports: 404 for a missing report or another tenant's, 400 for a bad id") {
   CHECK(call("POST", "/explorer/alfa/report/999999/export-excel")->status == 404);
   CHECK(call("POST", "/explorer/alfa/report/999999/export-pdf")->codigo() == "nao_encontrado");
   CHECK(call("POST", "/explorer/alfa/report/abc/export-excel")->status == 400);
@@ -112,14 +117,14 @@ TEST_CASE("exports: 404 for a missing report or another tenant's, 400 for a bad 
   CHECK(call("POST", "/explorer/alfa/report/-1/export-pdf")->status == 400);
   // alfa's report, asked of beta by beta's user: beta has no such report.
   const std::string& id = big_lots_report();
-  auto beta = call(city(), "POST", "/explorer/beta/report/" + id + "/export-excel",
-                   Stack::bearer(city().user("beta").token));
+  auto beta = request("POST", "/explorer/beta/report/" + id + "/export-excel",
+                      Stack::bearer(city().user("beta").token));
   CHECK(beta->status == 404);
   // alfa's user may not reach beta at all.
   CHECK(call("POST", "/explorer/beta/report/" + id + "/export-excel")->status == 403);
 }
 
-TEST_CASE("exports need read permission on explorer and on the report's table") {
+TEST_CASE_FIXTURE(Fixture, "exports need read permission on explorer and on the report's table") {
   const auto& none = user_with("so-lote@alfa.gov.br", {"lote:r"});
   const auto& reader = user_with("leitor-relatorios@alfa.gov.br", {"lote:r", "explorer:r"});
   const std::string& id = big_lots_report();
@@ -129,7 +134,7 @@ TEST_CASE("exports need read permission on explorer and on the report's table") 
   CHECK(call("POST", "/explorer/alfa/report/" + people + "/export-excel", "", reader.token)->status == 403);
 }
 
-TEST_CASE("a report that no longer fits the catalog is 422") {
+TEST_CASE_FIXTURE(Fixture, "a report that no longer fits the catalog is 422") {
   auto id = create_report("Desatualizado", "Desatualizado", R"({"tabela": "lote", "colunas": ["id"]})");
   db("update explorer.relatorio set consulta = '{\"tabela\": \"lote\", \"colunas\": [\"coluna_removida\"]}' where id = " +
      id + " returning id");

@@ -1,6 +1,6 @@
 // GET|POST /explorer/{municipio}/{camada}, PUT|DELETE /explorer/{municipio}/{camada}/{id}:
 // paged lists and writes of a layer's records, checked in the database.
-#include "explorer_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
@@ -15,7 +15,7 @@ std::string ids_of(Answer& a) {
 }
 }  // namespace
 
-TEST_CASE("a layer lists page by page, in key order, with the total") {
+TEST_CASE_FIXTURE(Fixture, "a layer lists page by page, in key order, with the total") {
   auto a = call("GET", "/explorer/alfa/lote?page=2&page_size=5");
   REQUIRE(a->status == 200);
   auto j = a->json();
@@ -39,7 +39,7 @@ TEST_CASE("a layer lists page by page, in key order, with the total") {
         db("select count(*) from cadastro.lote where topografia = '" + topo + "'"));
 }
 
-TEST_CASE("list paging and layer names are checked") {
+TEST_CASE_FIXTURE(Fixture, "list paging and layer names are checked") {
   CHECK(call("GET", "/explorer/alfa/lote?page_size=0")->status == 400);
   CHECK(call("GET", "/explorer/alfa/lote?page_size=1001")->status == 400);
   CHECK(call("GET", "/explorer/alfa/lote?page=abc")->status == 400);
@@ -51,7 +51,8 @@ TEST_CASE("list paging and layer names are checked") {
   CHECK(call("GET", "/explorer/alfa/pg_authid")->status == 404);
 }
 
-TEST_CASE("create, update and delete a record: the database and the audit trail follow") {
+TEST_CASE_FIXTURE(Fixture,
+                  "create, update and delete a record: the database and the audit trail follow") {
   auto created = call("POST", "/explorer/alfa/bairro",
                       std::string(R"({"codigo": "EXP1", "nome": "Jardim Explorador", "geometry": )") + kSquare + "}");
   REQUIRE_MESSAGE(created->status == 201, created->body);
@@ -75,7 +76,7 @@ TEST_CASE("create, update and delete a record: the database and the audit trail 
            "registro_id = '" + id + "'") == "IUD");
 }
 
-TEST_CASE("writes validate ids, bodies and existence") {
+TEST_CASE_FIXTURE(Fixture, "writes validate ids, bodies and existence") {
   auto bad_body = call("POST", "/explorer/alfa/bairro", R"({"codigo": "EXP2", "cor": "azul"})");
   CHECK(bad_body->status == 400);
   CHECK(bad_body->codigo() == "campo_desconhecido");
@@ -92,7 +93,7 @@ TEST_CASE("writes validate ids, bodies and existence") {
   CHECK(call("DELETE", "/explorer/alfa/nada/1")->status == 404);
 }
 
-TEST_CASE("a user with only lote:r reads lots but may not write them") {
+TEST_CASE_FIXTURE(Fixture, "a user with only lote:r reads lots but may not write them") {
   const auto& reader = user_with("so-lote@alfa.gov.br", {"lote:r"});
   CHECK(call("GET", "/explorer/alfa/lote?page_size=1", "", reader.token)->status == 200);
   CHECK(call("GET", "/explorer/alfa/bairro", "", reader.token)->status == 403);
@@ -107,7 +108,8 @@ TEST_CASE("a user with only lote:r reads lots but may not write them") {
   CHECK(db("select count(*) from cadastro.lote where id = " + id) == "1");
 }
 
-TEST_CASE("a duplicate JSON key in a record is a 400 naming the key, and nothing is stored") {
+TEST_CASE_FIXTURE(
+    Fixture, "a duplicate JSON key in a record is a 400 naming the key, and nothing is stored") {
   auto lots = db("select count(*) from cadastro.lote");
   auto created = call("POST", "/explorer/alfa/lote", R"({"id":"1","id":"2"})");
   CHECK(created->status == 400);

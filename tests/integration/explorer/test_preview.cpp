@@ -1,11 +1,13 @@
 // POST /explorer/{municipio}/query/preview: a query description → the SQL text, with names
 // quoted after the catalog check and values written as safe literals; nothing runs.
-#include "explorer_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
 namespace {
-std::unique_ptr<Answer> preview(const std::string& body) { return call("POST", "/explorer/alfa/query/preview", body); }
+std::unique_ptr<Answer> preview(const std::string& body) {
+  return fixture().call("POST", "/explorer/alfa/query/preview", body);
+}
 
 std::string sql_of(const std::string& body) {
   auto a = preview(body);
@@ -25,7 +27,7 @@ void check_refused(const std::string& body, int status, const std::string& codig
 }
 }  // namespace
 
-TEST_CASE("preview renders columns, filter, order and limit as SQL text") {
+TEST_CASE_FIXTURE(Fixture, "preview renders columns, filter, order and limit as SQL text") {
   auto a = preview(R"({"tabela": "lote", "colunas": ["id", "inscricao", "area_terreno"],
     "filtros": [{"coluna": "area_terreno", "operador": ">", "valor": 500}],
     "ordem": [{"coluna": "area_terreno", "direcao": "desc"}], "limite": 20})");
@@ -38,13 +40,15 @@ TEST_CASE("preview renders columns, filter, order and limit as SQL text") {
   CHECK(a->json()["colunas"].get_array().size() == 3);
 }
 
-TEST_CASE("preview without columns selects every column, geometry as GeoJSON, with the default limit") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "preview without columns selects every column, geometry as GeoJSON, with the default limit") {
   auto s = sql_of(R"({"tabela": "bairro"})");
   CHECK(s == R"(select t."id", t."codigo", t."nome", ST_AsGeoJSON(ST_Transform(t."geom", 4326), 7)::json as "geom" )"
              R"(from "cadastro"."bairro" t order by t."id" limit 100)");
 }
 
-TEST_CASE("preview renders each operator") {
+TEST_CASE_FIXTURE(Fixture, "preview renders each operator") {
   CHECK(sql_of(lote_where(R"({"coluna": "inscricao", "operador": "=", "valor": "01.02"})")) ==
         R"(select t."id" from "cadastro"."lote" t where t."inscricao" = '01.02' order by t."id" limit 100)");
   CHECK(sql_of(lote_where(R"({"coluna": "numero", "operador": "<>", "valor": 10})")).find(R"(where t."numero" <> 10 )") !=
@@ -70,7 +74,7 @@ TEST_CASE("preview renders each operator") {
         R"(and t."geom" && ST_MakeEnvelope(-47.1, -22.95, -47, -22.9, 4674) order by t."id" desc limit 100)");
 }
 
-TEST_CASE("preview writes hostile values as literals") {
+TEST_CASE_FIXTURE(Fixture, "preview writes hostile values as literals") {
   CHECK(sql_of(lote_where(R"({"coluna": "inscricao", "operador": "=", "valor": "x'; drop table cadastro.lote; --"})"))
             .find(R"(where t."inscricao" = 'x''; drop table cadastro.lote; --' order)") != std::string::npos);
   CHECK(sql_of(lote_where(R"({"coluna": "inscricao", "operador": "=", "valor": "a\\' or 1=1 --"})"))
@@ -87,7 +91,7 @@ TEST_CASE("preview writes hostile values as literals") {
   CHECK(db("select to_regclass('cadastro.lote') is not null") == "t");
 }
 
-TEST_CASE("preview refuses hostile and foreign identifiers with 400") {
+TEST_CASE_FIXTURE(Fixture, "preview refuses hostile and foreign identifiers with 400") {
   check_refused(R"({"tabela": "lote\"; drop table x; --"})", 400, "identificador_invalido", "tabela com aspas");
   check_refused(R"({"tabela": "plataforma.usuarios"})", 400, "identificador_invalido", "outro esquema");
   check_refused(R"({"tabela": "pg_catalog.pg_authid"})", 400, "identificador_invalido", "catálogo do sistema");
@@ -111,7 +115,8 @@ TEST_CASE("preview refuses hostile and foreign identifiers with 400") {
   CHECK(db("select to_regclass('cadastro.lote') is not null") == "t");
 }
 
-TEST_CASE("preview refuses descriptions that do not fit the columns or the format") {
+TEST_CASE_FIXTURE(Fixture,
+                  "preview refuses descriptions that do not fit the columns or the format") {
   check_refused("{", 400, "json_invalido", "JSON inválido");
   check_refused("[]", 400, "parametro_invalido", "não é objeto");
   check_refused(R"({"colunas": ["id"]})", 400, "campo_obrigatorio", "sem tabela");
@@ -147,7 +152,7 @@ TEST_CASE("preview refuses descriptions that do not fit the columns or the forma
                 "membro extra no filtro");
 }
 
-TEST_CASE("preview needs read permission on the table") {
+TEST_CASE_FIXTURE(Fixture, "preview needs read permission on the table") {
   const auto& reader = user_with("so-lote@alfa.gov.br", {"lote:r"});
   CHECK(call("POST", "/explorer/alfa/query/preview", R"({"tabela": "lote"})", reader.token)->status == 200);
   auto a = call("POST", "/explorer/alfa/query/preview", R"({"tabela": "pessoa"})", reader.token);

@@ -1,36 +1,41 @@
 // POST /explorer/{municipio}/query/preview2: the preview, run with bound values in a
 // read-only transaction with a statement timeout and a row cap.
-#include "explorer_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
 namespace {
 std::unique_ptr<Answer> run_query(const std::string& body, const std::string& token = city().user("alfa").token) {
-  return call("POST", "/explorer/alfa/query/preview2", body, token);
+  return fixture().call("POST", "/explorer/alfa/query/preview2", body, token);
 }
 
 // Views over which the explorer's guarantees can be observed (dropped by the destructor).
 struct ProbeViews {
   ProbeViews() {
-    db("create table if not exists public.explorer_escrita (n int);"
-       "create or replace function cadastro.explorer_grava() returns int language sql volatile as "
-       "'insert into public.explorer_escrita values (1) returning n';"
-       "create or replace view cadastro.v_explorer_grava as select cadastro.explorer_grava() as n;"
-       "create or replace view cadastro.v_explorer_ambiente as select current_setting('transaction_read_only') as "
-       "somente_leitura, current_setting('statement_timeout') as tempo_limite;"
-       "create or replace view cadastro.v_explorer_serie as select n from generate_series(1, 1500) n;"
-       "select 1");
+    fixture().db(
+        "create table if not exists public.explorer_escrita (n int);"
+        "create or replace function cadastro.explorer_grava() returns int language sql volatile as "
+        "'insert into public.explorer_escrita values (1) returning n';"
+        "create or replace view cadastro.v_explorer_grava as select cadastro.explorer_grava() as n;"
+        "create or replace view cadastro.v_explorer_ambiente as select "
+        "current_setting('transaction_read_only') as "
+        "somente_leitura, current_setting('statement_timeout') as tempo_limite;"
+        "create or replace view cadastro.v_explorer_serie as select n from generate_series(1, "
+        "1500) n;"
+        "select 1");
     city().app().catalogs().clear();  // the views are new tables of the catalog
   }
   ~ProbeViews() {
-    db("drop view cadastro.v_explorer_grava, cadastro.v_explorer_ambiente, cadastro.v_explorer_serie;"
-       "drop function cadastro.explorer_grava(); drop table public.explorer_escrita; select 1");
+    fixture().db(
+        "drop view cadastro.v_explorer_grava, cadastro.v_explorer_ambiente, "
+        "cadastro.v_explorer_serie;"
+        "drop function cadastro.explorer_grava(); drop table public.explorer_escrita; select 1");
     city().app().catalogs().clear();
   }
 };
 }  // namespace
 
-TEST_CASE("preview2 returns the rows the SQL selects, geometry as GeoJSON") {
+TEST_CASE_FIXTURE(Fixture, "preview2 returns the rows the SQL selects, geometry as GeoJSON") {
   auto a = run_query(R"({"tabela": "lote", "colunas": ["id", "inscricao", "area_terreno", "geom"],
     "filtros": [{"coluna": "area_terreno", "operador": ">", "valor": 300}],
     "ordem": [{"coluna": "area_terreno", "direcao": "desc"}], "limite": 5})");
@@ -51,7 +56,8 @@ TEST_CASE("preview2 returns the rows the SQL selects, geometry as GeoJSON") {
                   "from cadastro.lote where area_terreno > 300 order by area_terreno desc, id limit 5) t"));
 }
 
-TEST_CASE("preview2 binds values: every operator selects what PostgreSQL selects") {
+TEST_CASE_FIXTURE(Fixture,
+                  "preview2 binds values: every operator selects what PostgreSQL selects") {
   std::string some = db("select inscricao from cadastro.lote order by id limit 1");
   auto count_of = [](const std::string& filter) {
     auto a = run_query(R"({"tabela": "lote", "colunas": ["id"], "limite": 1000, "filtros": [)" + filter + "]}");
@@ -77,7 +83,7 @@ TEST_CASE("preview2 binds values: every operator selects what PostgreSQL selects
         db("select count(*) from cadastro.lote where geom && ST_MakeEnvelope(" + box + ", 4674)"));
 }
 
-TEST_CASE("preview2 with a hostile value returns no rows and changes nothing") {
+TEST_CASE_FIXTURE(Fixture, "preview2 with a hostile value returns no rows and changes nothing") {
   auto lots = db("select count(*) from cadastro.lote");
   auto a = run_query(R"({"tabela": "lote", "colunas": ["id"],
     "filtros": [{"coluna": "inscricao", "operador": "=", "valor": "x'; drop table cadastro.lote; --"}]})");
@@ -88,7 +94,8 @@ TEST_CASE("preview2 with a hostile value returns no rows and changes nothing") {
   CHECK(db("select count(*) from cadastro.lote") == lots);
 }
 
-TEST_CASE("preview2 refuses hostile identifiers with 400 before running anything") {
+TEST_CASE_FIXTURE(Fixture,
+                  "preview2 refuses hostile identifiers with 400 before running anything") {
   auto lots = db("select count(*) from cadastro.lote");
   for (const char* body : {R"({"tabela": "lote\"; drop table cadastro.lote; --"})",
                            R"({"tabela": "plataforma.usuarios"})", R"({"tabela": "pg_catalog.pg_authid"})",
@@ -101,7 +108,8 @@ TEST_CASE("preview2 refuses hostile identifiers with 400 before running anything
   CHECK(db("select count(*) from cadastro.lote") == lots);
 }
 
-TEST_CASE("preview2 runs read-only under the statement timeout and caps the rows at 1000") {
+TEST_CASE_FIXTURE(Fixture,
+                  "preview2 runs read-only under the statement timeout and caps the rows at 1000") {
   ProbeViews views;
   auto env = run_query(R"({"tabela": "v_explorer_ambiente"})");
   REQUIRE_MESSAGE(env->status == 200, env->body);
@@ -125,9 +133,11 @@ TEST_CASE("preview2 runs read-only under the statement timeout and caps the rows
   CHECK(int64_t(default_limit->json()["total_retornado"]) == 100);
 }
 
-TEST_CASE("preview2 needs read permission on the table and a token of the tenant") {
+TEST_CASE_FIXTURE(Fixture,
+                  "preview2 needs read permission on the table and a token of the tenant") {
   const auto& reader = user_with("so-lote@alfa.gov.br", {"lote:r"});
   CHECK(run_query(R"({"tabela": "lote", "limite": 1})", reader.token)->status == 200);
   CHECK(run_query(R"({"tabela": "imobiliario"})", reader.token)->status == 403);
-  CHECK(call(city(), "POST", "/explorer/alfa/query/preview2", {}, R"({"tabela": "lote"})")->status == 401);
+  CHECK(request("POST", "/explorer/alfa/query/preview2", {}, R"({"tabela": "lote"})")->status ==
+        401);
 }

@@ -1,6 +1,6 @@
 // Saved reports as the pseudo-layer "relatorios" of /explorer/{municipio}/{camada}: the
 // query description is checked against the catalog on write and stored in canonical form.
-#include "explorer_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
@@ -17,13 +17,14 @@ std::string report(const std::string& nome, const std::string& consulta = kLotQu
 }
 
 std::string create(const std::string& nome) {
-  auto a = call("POST", "/explorer/alfa/relatorios", report(nome));
+  auto a = fixture().call("POST", "/explorer/alfa/relatorios", report(nome));
   REQUIRE_MESSAGE(a->status == 201, a->body);
   return std::to_string(int64_t(a->json()["id"]));
 }
 }  // namespace
 
-TEST_CASE("a report is created with its checked query, listed, changed and deleted") {
+TEST_CASE_FIXTURE(Fixture,
+                  "a report is created with its checked query, listed, changed and deleted") {
   auto created = call("POST", "/explorer/alfa/relatorios", report("Lotes grandes", kLotQuery, "Lotes acima de 300 m²"));
   REQUIRE_MESSAGE(created->status == 201, created->body);
   auto j = created->json();
@@ -61,7 +62,7 @@ TEST_CASE("a report is created with its checked query, listed, changed and delet
         "I:usuario@alfa.gov.br,U:usuario@alfa.gov.br,D:usuario@alfa.gov.br");
 }
 
-TEST_CASE("reports list page by page") {
+TEST_CASE_FIXTURE(Fixture, "reports list page by page") {
   create("Paginado 1");
   create("Paginado 2");
   create("Paginado 3");
@@ -77,7 +78,7 @@ TEST_CASE("reports list page by page") {
   CHECK(call("GET", "/explorer/alfa/relatorios?page_size=5000")->status == 400);
 }
 
-TEST_CASE("a report's query is checked against the catalog on write") {
+TEST_CASE_FIXTURE(Fixture, "a report's query is checked against the catalog on write") {
   auto count = db("select count(*) from explorer.relatorio");
   auto unknown_column = call("POST", "/explorer/alfa/relatorios",
                              report("Ruim 1", R"({"tabela": "lote", "colunas": ["senha"]})"));
@@ -103,7 +104,8 @@ TEST_CASE("a report's query is checked against the catalog on write") {
   CHECK(db("select consulta->>'tabela' from explorer.relatorio where id = " + id) == "lote");
 }
 
-TEST_CASE("report names are unique, ids are integers and missing reports are 404") {
+TEST_CASE_FIXTURE(Fixture,
+                  "report names are unique, ids are integers and missing reports are 404") {
   auto id = create("Nome único");
   auto twice = call("POST", "/explorer/alfa/relatorios", report("Nome único"));
   CHECK(twice->status == 409);
@@ -120,7 +122,8 @@ TEST_CASE("report names are unique, ids are integers and missing reports are 404
   CHECK(db("select nome from explorer.relatorio where id = " + other) == "Outro nome");
 }
 
-TEST_CASE("reports follow the permission of the pseudo-layer explorer and of their table") {
+TEST_CASE_FIXTURE(Fixture,
+                  "reports follow the permission of the pseudo-layer explorer and of their table") {
   const auto& none = user_with("so-lote@alfa.gov.br", {"lote:r"});
   const auto& reader = user_with("leitor-relatorios@alfa.gov.br", {"lote:r", "explorer:r"});
   const auto& writer = user_with("autor-relatorios@alfa.gov.br", {"lote:r", "explorer:rw"});

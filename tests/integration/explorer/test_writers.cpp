@@ -1,12 +1,14 @@
 // The report writers on their own: Windows-1252 text for the PDF fonts, long and odd cells,
 // many columns and many rows.
-#include "explorer_fixture.hpp"
+#include "fixture.hpp"
 #include "server/explorer/export.hpp"
 
 using namespace cadastre::test;
 using cadastre::server::explorer::ExportTable;
 
-TEST_CASE("UTF-8 becomes Windows-1252: Portuguese letters keep their glyph, the rest is replaced") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "UTF-8 becomes Windows-1252: Portuguese letters keep their glyph, the rest is replaced") {
   using cadastre::server::explorer::to_cp1252;
   CHECK(to_cp1252("ação, pé, avó, Ç") == "a\xE7\xE3o, p\xE9, av\xF3, \xC7");
   CHECK(to_cp1252("m² nº 5 – “aspas” € …") == "m\xB2 n\xBA 5 \x96 \x93" "aspas\x94 \x80 \x85");
@@ -17,7 +19,8 @@ TEST_CASE("UTF-8 becomes Windows-1252: Portuguese letters keep their glyph, the 
   CHECK(to_cp1252("😀") == "?");
 }
 
-TEST_CASE("the writers handle many rows, long cells, NULLs and text that is not a number") {
+TEST_CASE_FIXTURE(Fixture,
+                  "the writers handle many rows, long cells, NULLs and text that is not a number") {
   ExportTable t;
   t.title = "Relatório de teste — acentuação";
   t.subtitle = "subtítulo";
@@ -51,7 +54,7 @@ TEST_CASE("the writers handle many rows, long cells, NULLs and text that is not 
   CHECK(text.find("xxxxxxxxxx…") != std::string::npos);  // the 400-character cell is cut to its column
 }
 
-TEST_CASE("a table wider than the page is squeezed into it") {
+TEST_CASE_FIXTURE(Fixture, "a table wider than the page is squeezed into it") {
   ExportTable t;
   t.title = "Largo";
   for (int c = 0; c < 30; ++c) {

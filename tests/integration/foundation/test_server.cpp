@@ -4,6 +4,10 @@
 #include <simdjson.h>
 #include <soci/soci.h>
 
+#include <algorithm>
+#include <map>
+#include <set>
+
 #include "store/pool.hpp"
 #include "support/harness.hpp"
 
@@ -102,26 +106,57 @@ TEST_CASE("a configured CORS origin list allows only those origins") {
   CHECK(!other->has_header("Access-Control-Allow-Origin"));
 }
 
-TEST_CASE("openapi.json is OpenAPI 3 and lists every route the server dispatches") {
+TEST_CASE("openapi.json lists exactly the routes of the route table, with their permissions") {
   Stack stack({"alfa"});
   auto cli = stack.client();
   auto r = cli.Get("/openapi.json");
+  REQUIRE(r);
   REQUIRE(r->status == 200);
   simdjson::dom::parser p;
   auto doc = p.parse(r->body);
   CHECK(std::string_view(doc["openapi"]).substr(0, 2) == "3.");
-  auto paths = doc["paths"].get_object().value();
-  std::size_t n = 0;
-  for (const auto& route : stack.app().server().router().routes()) {
-    std::string path = route.pattern;  // "{rest*}" is documented as "{rest}"
-    for (auto pos = path.find("*}"); pos != std::string::npos; pos = path.find("*}")) path.erase(pos, 1);
-    std::string method = route.method;
-    std::transform(method.begin(), method.end(), method.begin(), ::tolower);
-    simdjson::dom::element op;
-    CHECK_MESSAGE(paths[path][method].get(op) == simdjson::SUCCESS, route.method << " " << path);
-    ++n;
+
+  // The document's operations: "METHOD path" → x-permissao ("" when absent).
+  std::map<std::string, std::string> documented;
+  std::size_t operations = 0;
+  simdjson::dom::object paths = doc["paths"].get_object().value();
+  for (auto [path, item] : paths) {
+    simdjson::dom::object operations_of_path = item.get_object().value();
+    for (auto [key, op] : operations_of_path) {
+      static const std::set<std::string_view> methods = {"get",   "put",  "post",   "delete",
+                                                         "patch", "head", "options"};
+      if (!methods.count(key)) continue;
+      std::string method(key);
+      std::transform(method.begin(), method.end(), method.begin(), ::toupper);
+      std::string_view permission;
+      if (op["x-permissao"].get(permission) != simdjson::SUCCESS) permission = "";
+      documented[method + " " + std::string(path)] = std::string(permission);
+      ++operations;
+    }
   }
-  CHECK(n >= 8);
+  // The route table: the same key, "{rest*}" written "{rest}" as OpenAPI templates it.
+  std::map<std::string, std::string> table;
+  std::size_t with_permission = 0;
+  for (const auto& route : stack.app().server().router().routes()) {
+    std::string path = route.pattern;
+    for (auto pos = path.find("*}"); pos != std::string::npos; pos = path.find("*}")) path.erase(pos, 1);
+    auto [it, added] = table.emplace(route.method + " " + path, route.access.describe());
+    CHECK_MESSAGE(added, "two routes document as " << it->first);
+    if (!route.access.describe().empty()) ++with_permission;
+  }
+  CHECK(operations == stack.app().server().router().routes().size());
+  for (const auto& [key, permission] : table) {
+    INFO(key);
+    auto it = documented.find(key);
+    CHECK_MESSAGE(it != documented.end(), "route not in /openapi.json");
+    if (it != documented.end()) CHECK(it->second == permission);  // "" for a route anyone may call
+  }
+  for (const auto& [key, permission] : documented)
+    CHECK_MESSAGE(table.count(key), "documented, not in the table: " << key);
+  CHECK(table.count("GET /openapi.json"));
+  MESSAGE(with_permission << " of " << table.size()
+                          << " routes require a permission (x-permissao)");
+  CHECK(with_permission > 0);  // the permission check above is not vacuous
   CHECK(std::string_view(paths["/geo/{municipio}/usuarios/permissoes/"]["get"]["security"].at(0)["bearer"].type() ==
                                  simdjson::dom::element_type::ARRAY
                              ? "ok"

@@ -1,6 +1,6 @@
 // Auth, per-layer read permission and tenant isolation on the /geo intersection and
 // relationship routes, and their OpenAPI entries.
-#include "geo_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
@@ -9,7 +9,9 @@ const std::string kPoint = "wkt=" + url("POINT(-47.0608 -22.9056)");
 const std::string kBody = R"({"geometria": {"type": "Point", "coordinates": [-47.0608, -22.9056]}, "camadas": ["lote", "edificacao"]})";
 }  // namespace
 
-TEST_CASE("another tenant's token is refused with 403 on every geo route, and no token with 401") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "another tenant's token is refused with 403 on every geo route, and no token with 401") {
   const std::string beta = city().user("beta").token;
   for (const std::string& path : std::vector<std::string>{"/geo/alfa/lote/intersect?" + kPoint, "/geo/alfa/filtro_relacionamentos/1",
                                                           "/geo/alfa/filtro_relacionamentos/edificacao/1"}) {
@@ -30,7 +32,7 @@ TEST_CASE("another tenant's token is refused with 403 on every geo route, and no
   CHECK(int64_t(own->json()["camadas"]["lote"]["total"]) == 0);
 }
 
-TEST_CASE("geo routes need read permission on every layer they read") {
+TEST_CASE_FIXTURE(Fixture, "geo routes need read permission on every layer they read") {
   auto reader = city().add_user("alfa", "so-lote-geo@alfa.gov.br", {"lote:r"});
   CHECK(get("/geo/alfa/lote/intersect?" + kPoint, reader.token)->status == 200);
   auto denied = get("/geo/alfa/edificacao/intersect?" + kPoint, reader.token);
@@ -49,7 +51,8 @@ TEST_CASE("geo routes need read permission on every layer they read") {
   CHECK(get("/geo/alfa/edificacao/intersect?" + kPoint, no_lots.token)->status == 200);
 }
 
-TEST_CASE("the geo routes are documented in /openapi.json with summaries and parameters") {
+TEST_CASE_FIXTURE(Fixture,
+                  "the geo routes are documented in /openapi.json with summaries and parameters") {
   auto cli = city().client();
   auto r = cli.Get("/openapi.json");
   REQUIRE(r);

@@ -1,7 +1,7 @@
 // GET /geo/{municipio}/{camada}/intersect: WKT, GeoJSON and bbox query geometries, the
 // geodesic measures of each feature compared with PostGIS run by the test, paging, filters
 // and the 400s of bad geometry.
-#include "geo_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
@@ -10,7 +10,8 @@ namespace {
 // A 16-sided polygon of about 45 m radius around the centre of lot 1: it covers some lots
 // whole and cuts others.
 std::string circle_wkt() {
-  static const std::string wkt = db("select ST_AsText(ST_Buffer(ST_Centroid(geom), 0.0004, 4)) from cadastro.lote where id = 1");
+  static const std::string wkt = fixture().db(
+      "select ST_AsText(ST_Buffer(ST_Centroid(geom), 0.0004, 4)) from cadastro.lote where id = 1");
   return wkt;
 }
 
@@ -26,20 +27,24 @@ double number(simdjson::dom::element e) {
 void check_measures(const std::string& layer, simdjson::dom::element collection, const std::string& g) {
   for (auto [id, props] : by_id(collection)) {
     std::string where = " from cadastro." + layer + " where id = " + std::to_string(id);
-    double area = std::stod(db("select ST_Area(ST_Intersection(geom, " + g + ")::geography)" + where));
+    double area = std::stod(
+        fixture().db("select ST_Area(ST_Intersection(geom, " + g + ")::geography)" + where));
     // The answer rounds to cm² and to hundredths of a percent.
     CHECK_MESSAGE(std::abs(number(props["area_intersecao_m2"]) - area) <= 0.006, layer << " " << id);
-    double pct = std::stod(db(
+    double pct = std::stod(fixture().db(
         "select case ST_Dimension(geom) when 2 then 100 * ST_Area(ST_Intersection(geom, " + g +
-        ")::geography) / ST_Area(geom::geography) when 1 then 100 * ST_Length(ST_Intersection(geom, " + g +
-        ")::geography) / ST_Length(geom::geography) else 100 end" + where));
+        ")::geography) / ST_Area(geom::geography) when 1 then 100 * "
+        "ST_Length(ST_Intersection(geom, " +
+        g + ")::geography) / ST_Length(geom::geography) else 100 end" + where));
     CHECK_MESSAGE(std::abs(number(props["percentual_coberto"]) - std::min(pct, 100.0)) <= 0.006, layer << " " << id);
   }
 }
 
 }  // namespace
 
-TEST_CASE("intersect with a WKT polygon returns the intersecting lots with geodesic areas and coverage") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "intersect with a WKT polygon returns the intersecting lots with geodesic areas and coverage") {
   const std::string g = sql_geom(circle_wkt());
   auto expected = id_set(db("select string_agg(id::text, ',') from cadastro.lote where ST_Intersects(geom, " + g + ")"));
   REQUIRE(expected.size() > 1);
@@ -71,7 +76,8 @@ TEST_CASE("intersect with a WKT polygon returns the intersecting lots with geode
   CHECK(!std::string_view(first["properties"]["inscricao"]).empty());
 }
 
-TEST_CASE("intersect with the same polygon as GeoJSON gives the same features and areas") {
+TEST_CASE_FIXTURE(Fixture,
+                  "intersect with the same polygon as GeoJSON gives the same features and areas") {
   auto geojson = db("select ST_AsGeoJSON(ST_GeomFromText('" + circle_wkt() + "', 4674))");
   auto by_wkt = get("/geo/alfa/lote/intersect?limit=1000&wkt=" + url(circle_wkt()));
   auto by_geojson = get("/geo/alfa/lote/intersect?limit=1000&geojson=" + url(geojson));
@@ -85,7 +91,9 @@ TEST_CASE("intersect with the same polygon as GeoJSON gives the same features an
   }
 }
 
-TEST_CASE("intersect with a bbox counts what ST_MakeEnvelope finds and covers the lot it encloses") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "intersect with a bbox counts what ST_MakeEnvelope finds and covers the lot it encloses") {
   auto box = db("select concat_ws(',', ST_XMin(e), ST_YMin(e), ST_XMax(e), ST_YMax(e)) from "
                 "(select ST_Expand(geom::box2d, 0.0003) e from cadastro.lote where id = 1) b");
   double x0, y0, x1, y1;
@@ -105,7 +113,7 @@ TEST_CASE("intersect with a bbox counts what ST_MakeEnvelope finds and covers th
   }
 }
 
-TEST_CASE("streets are covered by length and points wholly") {
+TEST_CASE_FIXTURE(Fixture, "streets are covered by length and points wholly") {
   const std::string g = sql_geom(circle_wkt());
   auto a = get("/geo/alfa/logradouro/intersect?limit=1000&wkt=" + url(circle_wkt()));
   REQUIRE_MESSAGE(a->status == 200, a->body);
@@ -130,7 +138,8 @@ TEST_CASE("streets are covered by length and points wholly") {
   for (auto [id, props] : by_id(pj)) CHECK(number(props["percentual_coberto"]) == 100.0);
 }
 
-TEST_CASE("an EWKT point in SIRGAS 2000 / UTM 23S is converted and finds the lot under it") {
+TEST_CASE_FIXTURE(
+    Fixture, "an EWKT point in SIRGAS 2000 / UTM 23S is converted and finds the lot under it") {
   auto ewkt = db("select 'SRID=31983;' || ST_AsText(ST_Transform(ST_PointOnSurface(geom), 31983)) from cadastro.lote where id = 7");
   auto a = get("/geo/alfa/lote/intersect?wkt=" + url(ewkt));
   REQUIRE_MESSAGE(a->status == 200, a->body);
@@ -138,7 +147,9 @@ TEST_CASE("an EWKT point in SIRGAS 2000 / UTM 23S is converted and finds the lot
   CHECK(got.count(7) == 1);
 }
 
-TEST_CASE("intersect pages are disjoint, share numberMatched, and field filters narrow the match") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "intersect pages are disjoint, share numberMatched, and field filters narrow the match") {
   const std::string q = "/geo/alfa/lote/intersect?wkt=" + url(circle_wkt());
   auto p1 = get(q + "&limit=2&page=1");
   auto p2 = get(q + "&limit=2&page=2");
@@ -160,7 +171,7 @@ TEST_CASE("intersect pages are disjoint, share numberMatched, and field filters 
   CHECK(get(q + "&nao_existe=1")->status == 400);
 }
 
-TEST_CASE("a bow-tie polygon is a 400 naming the self-intersection") {
+TEST_CASE_FIXTURE(Fixture, "a bow-tie polygon is a 400 naming the self-intersection") {
   const std::string bowtie = "POLYGON((-47.06 -22.90, -47.05 -22.89, -47.05 -22.90, -47.06 -22.89, -47.06 -22.90))";
   auto a = get("/geo/alfa/lote/intersect?wkt=" + url(bowtie));
   CHECK(a->status == 400);
@@ -172,7 +183,8 @@ TEST_CASE("a bow-tie polygon is a 400 naming the self-intersection") {
   CHECK(b->mensagem().find("Autointerseção") != std::string::npos);
 }
 
-TEST_CASE("missing, doubled, unreadable or out-of-range query geometries are 400s") {
+TEST_CASE_FIXTURE(Fixture,
+                  "missing, doubled, unreadable or out-of-range query geometries are 400s") {
   CHECK(get("/geo/alfa/lote/intersect")->codigo() == "campo_obrigatorio");
   auto both = get("/geo/alfa/lote/intersect?wkt=" + url("POINT(-47.06 -22.9)") +
                   "&minLongitude=-47.1&minLatitude=-23&maxLongitude=-47&maxLatitude=-22.8");

@@ -1,5 +1,5 @@
 // POST /geo/{municipio}/camadas/intersect/: one GeoJSON geometry against several layers.
-#include "geo_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
@@ -7,14 +7,17 @@ namespace {
 
 // A 45 m polygon around lot 1 as GeoJSON, and the same geometry for SQL.
 const std::string& area_geojson() {
-  static const std::string g = db("select ST_AsGeoJSON(ST_Buffer(ST_Centroid(geom), 0.0004, 4)) from cadastro.lote where id = 1");
+  static const std::string g = fixture().db(
+      "select ST_AsGeoJSON(ST_Buffer(ST_Centroid(geom), 0.0004, 4)) from cadastro.lote where id = "
+      "1");
   return g;
 }
 std::string area_sql() { return "ST_SetSRID(ST_GeomFromGeoJSON('" + area_geojson() + "'), 4674)"; }
 
 }  // namespace
 
-TEST_CASE("camadas/intersect answers per layer with totals, limited features and measures") {
+TEST_CASE_FIXTURE(
+    Fixture, "camadas/intersect answers per layer with totals, limited features and measures") {
   auto a = post("/geo/alfa/camadas/intersect/",
                 R"({"geometria": )" + area_geojson() + R"(, "camadas": ["lote", "edificacao"], "limite": 3})");
   REQUIRE_MESSAGE(a->status == 200, a->body);
@@ -39,7 +42,8 @@ TEST_CASE("camadas/intersect answers per layer with totals, limited features and
   }
 }
 
-TEST_CASE("camadas/intersect without limite returns up to 100 features per layer") {
+TEST_CASE_FIXTURE(Fixture,
+                  "camadas/intersect without limite returns up to 100 features per layer") {
   auto a = post("/geo/alfa/camadas/intersect/", R"({"geometria": )" + area_geojson() + R"(, "camadas": ["lote"]})");
   REQUIRE_MESSAGE(a->status == 200, a->body);
   auto j = a->json();
@@ -48,7 +52,8 @@ TEST_CASE("camadas/intersect without limite returns up to 100 features per layer
   CHECK(int64_t(j["camadas"]["lote"]["features"].get_array().size()) == std::min<int64_t>(total, 100));
 }
 
-TEST_CASE("camadas/intersect refuses unknown layers with 404 and bad bodies with 400") {
+TEST_CASE_FIXTURE(Fixture,
+                  "camadas/intersect refuses unknown layers with 404 and bad bodies with 400") {
   const std::string g = area_geojson();
   auto unknown = post("/geo/alfa/camadas/intersect/", R"({"geometria": )" + g + R"(, "camadas": ["lote", "nao_existe"]})");
   CHECK(unknown->status == 404);

@@ -1,6 +1,6 @@
 // GET /geo/{municipio}/filtro_relacionamentos/...: records related to a lot by key and
 // spatially, compared with the same relations written in SQL by the test.
-#include "geo_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
@@ -8,9 +8,11 @@ namespace {
 
 // A lot with at least one building and one property unit.
 const std::string& lot() {
-  static const std::string id =
-      db("select l.id from cadastro.lote l where exists (select 1 from cadastro.edificacao e where e.lote_id = l.id) "
-         "and exists (select 1 from cadastro.imobiliario i where i.lote_id = l.id) order by l.id limit 1");
+  static const std::string id = fixture().db(
+      "select l.id from cadastro.lote l where exists (select 1 from cadastro.edificacao e where "
+      "e.lote_id = l.id) "
+      "and exists (select 1 from cadastro.imobiliario i where i.lote_id = l.id) order by l.id "
+      "limit 1");
   return id;
 }
 
@@ -27,7 +29,7 @@ std::string spatial(const std::string& layer) {
 
 }  // namespace
 
-TEST_CASE("records of a layer with lote_id are related by key") {
+TEST_CASE_FIXTURE(Fixture, "records of a layer with lote_id are related by key") {
   REQUIRE(!lot().empty());
   for (std::string layer : {"edificacao", "imobiliario"}) {
     auto a = get("/geo/alfa/filtro_relacionamentos/" + layer + "/" + lot() + "?limit=1000");
@@ -45,13 +47,14 @@ TEST_CASE("records of a layer with lote_id are related by key") {
   CHECK(g.is_null());
 }
 
-TEST_CASE("a layer the lot points to (lote.quadra_id) is related by key") {
+TEST_CASE_FIXTURE(Fixture, "a layer the lot points to (lote.quadra_id) is related by key") {
   auto a = get("/geo/alfa/filtro_relacionamentos/quadra/" + lot());
   REQUIRE_MESSAGE(a->status == 200, a->body);
   CHECK(ids_of(*a) == id_set(db("select quadra_id from cadastro.lote where id = " + lot())));
 }
 
-TEST_CASE("layers without a key are related spatially, by shared interior points") {
+TEST_CASE_FIXTURE(Fixture,
+                  "layers without a key are related spatially, by shared interior points") {
   auto a = get("/geo/alfa/filtro_relacionamentos/bairro/" + lot() + "?limit=1000");
   REQUIRE_MESSAGE(a->status == 200, a->body);
   CHECK(std::string_view(a->json()["modo"]) == "espacial");
@@ -70,7 +73,8 @@ TEST_CASE("layers without a key are related spatially, by shared interior points
   CHECK(ids_of(*c).count(std::stoll(lot())) == 0);
 }
 
-TEST_CASE("the summary lists every related layer with its mode and the count SQL finds") {
+TEST_CASE_FIXTURE(Fixture,
+                  "the summary lists every related layer with its mode and the count SQL finds") {
   auto a = get("/geo/alfa/filtro_relacionamentos/" + lot());
   REQUIRE_MESSAGE(a->status == 200, a->body);
   auto j = a->json();
@@ -92,7 +96,9 @@ TEST_CASE("the summary lists every related layer with its mode and the count SQL
   CHECK(std::string_view(sj["camadas"]["edificacao"]["modo"]) == "espacial");
 }
 
-TEST_CASE("filtro_relacionamentos refuses missing lots, bad ids, unrelated layers and bad modes") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "filtro_relacionamentos refuses missing lots, bad ids, unrelated layers and bad modes") {
   CHECK(get("/geo/alfa/filtro_relacionamentos/99999")->codigo() == "nao_encontrado");
   CHECK(get("/geo/alfa/filtro_relacionamentos/edificacao/99999")->status == 404);
   CHECK(get("/geo/alfa/filtro_relacionamentos/abc")->status == 400);

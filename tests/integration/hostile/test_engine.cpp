@@ -87,6 +87,11 @@ class Bare {
       return http::Response::text(req.body.size() > 0 && req.files.empty() ? req.body : parts,
                                   "text/plain");
     }));
+    http::Route small = route("POST", "/pequeno", [](http::Request& req) {
+      return http::Response::text(std::to_string(req.body.size()), "text/plain");
+    });
+    small.body = {.description = "até 1000 bytes", .max_bytes = 1000};
+    server_->add(std::move(small));
     REQUIRE(server_->bind());
     thread_ = std::thread([this] { server_->serve(); });
   }
@@ -218,4 +223,37 @@ TEST_CASE(
   CHECK(a.status == 503);
   CHECK(a.body.find("servico_indisponivel") != std::string::npos);
   CHECK(beyond.closed());
+}
+
+TEST_CASE("a route's own body limit refuses a larger declared length before the body is sent") {
+  Bare s;  // payload_max is the default 32 MiB; /pequeno takes 1000 bytes
+  {
+    RawHttp c(s.port());
+    c.wait_at_most(1000ms);
+    c.send("POST /pequeno HTTP/1.1\r\nHost: a\r\nContent-Length: 5000\r\n\r\n");  // no body follows
+    auto a = c.read();
+    CHECK(a.status == 413);
+    CHECK(a.body.find("\"codigo\"") != std::string::npos);
+    CHECK(c.closed());
+  }
+  {
+    RawHttp c(s.port());
+    c.wait_at_most(1000ms);
+    c.send("POST /pequeno HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n7d0\r\n" +
+           std::string(2000, 'a') + "\r\n0\r\n\r\n");
+    CHECK(c.read().status == 413);
+  }
+  {
+    RawHttp c(s.port());
+    c.send("POST /pequeno HTTP/1.1\r\nHost: a\r\nContent-Length: 1000\r\n\r\n" + std::string(1000, 'a'));
+    auto a = c.read();
+    CHECK(a.status == 200);
+    CHECK(a.body == "1000");
+  }
+  {
+    RawHttp c(s.port());  // other routes keep payload_max
+    c.send("POST /eco HTTP/1.1\r\nHost: a\r\nContent-Type: text/plain\r\nContent-Length: 5000\r\n\r\n" +
+           std::string(5000, 'b'));
+    CHECK(c.read().status == 200);
+  }
 }

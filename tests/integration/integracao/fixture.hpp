@@ -9,7 +9,7 @@
 
 #include "loopback_service.hpp"
 #include "store/crypto.hpp"
-#include "support/city.hpp"
+#include "support/server_fixture.hpp"
 
 namespace integracao_test {
 
@@ -58,11 +58,10 @@ inline Env& env() {
   return e;
 }
 
-inline std::unique_ptr<cadastre::test::Answer> call(const std::string& method, const std::string& path,
-                                                    const std::string& token, const std::string& body = "") {
-  httplib::Headers h;
-  if (!token.empty()) h = Stack::bearer(token);
-  return cadastre::test::call(shared_env().stack, method, path, h, body);
-}
+/// Requests to the binary's stack; the helpers are ServerFixture's (an empty token sends no
+/// Authorization header).
+struct Fixture : cadastre::test::ServerFixture {
+  Fixture() : ServerFixture(shared_env().stack) {}
+};
 
 }  // namespace integracao_test

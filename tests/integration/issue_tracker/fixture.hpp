@@ -10,7 +10,7 @@
 #include <string>
 
 #include "integration/integracao/loopback_service.hpp"
-#include "support/city.hpp"
+#include "support/server_fixture.hpp"
 
 namespace tracker_test {
 
@@ -46,18 +46,18 @@ class Tracker {
   std::map<std::string, int> issues_;
 };
 
-struct Env {
-  Stack stack{{"alfa", "beta"}};
+/// The binary's environment: its own stack and the tracker; the request and database
+/// helpers are ServerFixture's (tenant alfa).
+struct Env : cadastre::test::ServerFixture {
   Tracker tracker;
-  Env() {
-    stack.load_demo("alfa", 30);
-    REQUIRE(cadastre::test::query_value(stack.platform_dsn(),
-                                        R"(update plataforma.tenants set config = config || '{"rastreador": {"url": ")" +
-                                            tracker.service.url() + R"(/api/issues", "token": ")" + kTrackerToken +
-                                            R"(", "timeout_ms": 800}}'::jsonb where slug = 'alfa' returning 1)") == "1");
-    stack.app().identity().reload();
+  Env() : ServerFixture(std::make_unique<Stack>(std::vector<std::string>{"alfa", "beta"})) {
+    stack().load_demo("alfa", 30);
+    REQUIRE(platform_db(
+                R"(update plataforma.tenants set config = config || '{"rastreador": {"url": ")" +
+                tracker.service.url() + R"(/api/issues", "token": ")" + kTrackerToken +
+                R"(", "timeout_ms": 800}}'::jsonb where slug = 'alfa' returning 1)") == "1");
+    stack().app().identity().reload();
   }
-  std::string db(const std::string& sql) { return cadastre::test::query_value(stack.tenant_dsn("alfa"), sql); }
   /// Pending issues are retried by every call: tests start with none.
   void settle() {
     db("update atendimento.issue_externo set status = 'falhou' where status = 'pendente' returning 1");
@@ -74,8 +74,7 @@ inline Env& env() {
 
 inline std::unique_ptr<cadastre::test::Answer> create(Env& e, const std::string& body, const std::string& token = "",
                                                       const std::string& slug = "alfa") {
-  httplib::Headers h = Stack::bearer(token.empty() ? e.stack.user(slug).token : token);
-  return cadastre::test::call(e.stack, "POST", "/aplicativo/criar-issue-externo", h, body);
+  return e.post("/aplicativo/criar-issue-externo", body, token.empty() ? e.token(slug) : token);
 }
 
 }  // namespace tracker_test

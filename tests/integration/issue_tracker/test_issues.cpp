@@ -55,12 +55,14 @@ TEST_CASE("an issue about a lot, a record and media reaches the tracker and is r
   CHECK(member(got.body, "camada") == "lote");
   CHECK(member(got.body, "anexos") == "[" + foto + "]");
   CHECK(member(got.body, "referencia") == referencia);
-  CHECK(member(got.body, "criado_por") == e.stack.user("alfa").email);
+  CHECK(member(got.body, "criado_por") == e.stack().user("alfa").email);
 
-  CHECK(e.db("select status || '|' || tentativas || '|' || id_externo || '|' || link_externo || '|' || "
-             "(enviado_em is not null)::text || '|' || criado_por from atendimento.issue_externo where id = " + id) ==
-        "enviado|1|" + id_externo + "|https://rastreador.test/issues/" + id_externo + "|true|" +
-            e.stack.user("alfa").email);
+  CHECK(e.db("select status || '|' || tentativas || '|' || id_externo || '|' || link_externo || "
+             "'|' || "
+             "(enviado_em is not null)::text || '|' || criado_por from atendimento.issue_externo "
+             "where id = " +
+             id) == "enviado|1|" + id_externo + "|https://rastreador.test/issues/" + id_externo +
+                        "|true|" + e.stack().user("alfa").email);
 }
 
 TEST_CASE("tracker down: the issue is kept as pending (502); once it is back the next call sends both, once") {
@@ -179,7 +181,7 @@ TEST_CASE("bad issue bodies are 400/404 and store nothing") {
 
 TEST_CASE("a layer the caller may not read cannot be referenced") {
   Env& e = env();
-  auto limited = e.stack.add_user("alfa", "so-quadra@alfa.gov.br", {"quadra:r"});
+  auto limited = e.stack().add_user("alfa", "so-quadra@alfa.gov.br", {"quadra:r"});
   std::string lote = e.db("select min(id) from cadastro.lote");
   auto a = create(e, R"({"titulo": "a", "camada": "lote", "registro_id": )" + lote + "}", limited.token);
   CHECK(a->status == 403);
@@ -189,27 +191,24 @@ TEST_CASE("a layer the caller may not read cannot be referenced") {
 
 TEST_CASE("the route needs a valid main bearer; a tenant without a tracker gets 503 and nothing is stored") {
   Env& e = env();
-  auto cli = e.stack.client();
+  auto cli = e.stack().client();
   auto missing = cadastre::test::answer(cli.Post("/aplicativo/criar-issue-externo", R"({"titulo": "a"})", "application/json"),
                                         "sem token");
   CHECK(missing->status == 401);
   CHECK(create(e, R"({"titulo": "a"})", std::string(64, 'f'))->status == 401);
 
-  std::string beta_before = cadastre::test::query_value(e.stack.tenant_dsn("beta"),
-                                                        "select count(*) from atendimento.issue_externo");
+  std::string beta_before = e.db("select count(*) from atendimento.issue_externo", "beta");
   auto unconfigured = create(e, R"({"titulo": "a"})", "", "beta");
   CHECK(unconfigured->status == 503);
   CHECK(unconfigured->codigo() == "servico_indisponivel");
   CHECK(unconfigured->mensagem().find("rastreador") != std::string::npos);
-  CHECK(cadastre::test::query_value(e.stack.tenant_dsn("beta"), "select count(*) from atendimento.issue_externo") ==
-        beta_before);
+  CHECK(e.db("select count(*) from atendimento.issue_externo", "beta") == beta_before);
   CHECK(e.tracker.service.count() == 0);
 }
 
 TEST_CASE("a bad body is a 400 before the tracker configuration is looked at, even without a tracker") {
   Env& e = env();
-  std::string beta_before = cadastre::test::query_value(e.stack.tenant_dsn("beta"),
-                                                        "select count(*) from atendimento.issue_externo");
+  std::string beta_before = e.db("select count(*) from atendimento.issue_externo", "beta");
   struct Case {
     const char* body;
     const char* codigo;
@@ -222,7 +221,6 @@ TEST_CASE("a bad body is a 400 before the tracker configuration is looked at, ev
     CHECK(a->status == 400);
     CHECK(a->codigo() == c.codigo);
   }
-  CHECK(cadastre::test::query_value(e.stack.tenant_dsn("beta"), "select count(*) from atendimento.issue_externo") ==
-        beta_before);
+  CHECK(e.db("select count(*) from atendimento.issue_externo", "beta") == beta_before);
   CHECK(e.tracker.service.count() == 0);
 }

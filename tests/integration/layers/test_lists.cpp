@@ -1,9 +1,10 @@
 // Lists, paging, filters, bbox and page counts of /{municipio}/{camada}/ and /geo/...
-#include "layers_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
-TEST_CASE("a layer list is a GeoJSON FeatureCollection with paging members and links") {
+TEST_CASE_FIXTURE(Fixture,
+                  "a layer list is a GeoJSON FeatureCollection with paging members and links") {
   auto a = get("/alfa/lote/?limit=5");
   REQUIRE(a->status == 200);
   CHECK(a->content_type == "application/geo+json");
@@ -29,7 +30,7 @@ TEST_CASE("a layer list is a GeoJSON FeatureCollection with paging members and l
   CHECK(rels == std::vector<std::string>{"self", "next"});
 }
 
-TEST_CASE("pages are stable and disjoint, and page/limit equals offset/limit") {
+TEST_CASE_FIXTURE(Fixture, "pages are stable and disjoint, and page/limit equals offset/limit") {
   auto ids = [](Answer& a) {
     std::vector<int64_t> out;
     for (auto f : a.json()["features"].get_array()) out.push_back(int64_t(f["id"]));
@@ -46,7 +47,7 @@ TEST_CASE("pages are stable and disjoint, and page/limit equals offset/limit") {
   CHECK(std::string_view(links.at(2)["rel"]) == "prev");
 }
 
-TEST_CASE("bad paging is a 400 naming the parameter") {
+TEST_CASE_FIXTURE(Fixture, "bad paging is a 400 naming the parameter") {
   for (const char* q : {"limit=0", "limit=1001", "page=-1", "page=abc", "limit=10abc", "offset=-3"}) {
     auto a = get(std::string("/alfa/lote/?") + q);
     CHECK_MESSAGE(a->status == 400, q);
@@ -54,7 +55,7 @@ TEST_CASE("bad paging is a 400 naming the parameter") {
   }
 }
 
-TEST_CASE("exact, contains and icontains filters match what the database holds") {
+TEST_CASE_FIXTURE(Fixture, "exact, contains and icontains filters match what the database holds") {
   auto numero = db("select numero from cadastro.lote order by id limit 1");
   auto expected = db("select count(*) from cadastro.lote where numero = " + numero);
   auto a = get("/alfa/lote/?limit=1000&numero=" + numero);
@@ -70,7 +71,7 @@ TEST_CASE("exact, contains and icontains filters match what the database holds")
   CHECK(std::to_string(int64_t(c->json()["numberReturned"])) == expected_c);
 }
 
-TEST_CASE("LIKE wildcards in filter values are literal characters") {
+TEST_CASE_FIXTURE(Fixture, "LIKE wildcards in filter values are literal characters") {
   auto a = get("/alfa/logradouro/?type=contains&nome=%25");
   REQUIRE(a->status == 200);
   CHECK(int64_t(a->json()["numberReturned"]) == 0);
@@ -78,7 +79,7 @@ TEST_CASE("LIKE wildcards in filter values are literal characters") {
   CHECK(int64_t(b->json()["numberReturned"]) == 0);
 }
 
-TEST_CASE("a bbox returns exactly the features that intersect it") {
+TEST_CASE_FIXTURE(Fixture, "a bbox returns exactly the features that intersect it") {
   std::string box = "minLongitude=-47.064&minLatitude=-22.908&maxLongitude=-47.058&maxLatitude=-22.903";
   auto expected = db("select count(*) from cadastro.lote where ST_Intersects(geom, ST_MakeEnvelope(-47.064, -22.908, -47.058, -22.903, 4674))");
   REQUIRE(std::stoi(expected) > 0);
@@ -93,14 +94,14 @@ TEST_CASE("a bbox returns exactly the features that intersect it") {
   CHECK(get("/alfa/pessoa/?" + box)->status == 400);                       // layer without geometry
 }
 
-TEST_CASE("pages counts every record of the layer") {
+TEST_CASE_FIXTURE(Fixture, "pages counts every record of the layer") {
   auto a = get("/alfa/lote/pages/?limit=100");
   REQUIRE(a->status == 200);
   CHECK(int64_t(a->json()["total"]) == 300);
   CHECK(int64_t(a->json()["paginas"]) == 3);
 }
 
-TEST_CASE("unknown fields and bad values are 400; unknown layers 404") {
+TEST_CASE_FIXTURE(Fixture, "unknown fields and bad values are 400; unknown layers 404") {
   auto a = get("/alfa/lote/?nao_existe=1");
   CHECK(a->status == 400);
   CHECK(a->codigo() == "campo_desconhecido");
@@ -114,13 +115,13 @@ TEST_CASE("unknown fields and bad values are 400; unknown layers 404") {
   CHECK(get("/alfa/lote/?type=regex&numero=1")->status == 400);
 }
 
-TEST_CASE("layers without geometry list with geometry null") {
+TEST_CASE_FIXTURE(Fixture, "layers without geometry list with geometry null") {
   auto a = get("/alfa/pessoa/?limit=2");
   REQUIRE(a->status == 200);
   CHECK(a->json()["features"].at(0)["geometry"].is_null());
 }
 
-TEST_CASE("novos lists the most recent records first") {
+TEST_CASE_FIXTURE(Fixture, "novos lists the most recent records first") {
   auto a = get("/alfa/lote/novos/?limit=3");
   REQUIRE(a->status == 200);
   std::vector<int64_t> ids;
@@ -128,7 +129,7 @@ TEST_CASE("novos lists the most recent records first") {
   CHECK(ids == std::vector<int64_t>{300, 299, 298});
 }
 
-TEST_CASE("a table created after start-up becomes a layer without a restart") {
+TEST_CASE_FIXTURE(Fixture, "a table created after start-up becomes a layer without a restart") {
   auto& stack = city();
   CHECK(get("/alfa/lote/")->status == 200);  // the catalog is loaded and cached now
   db("create table if not exists cadastro.arvore (id serial primary key, especie text not null, "
@@ -141,7 +142,8 @@ TEST_CASE("a table created after start-up becomes a layer without a restart") {
   (void)stack;
 }
 
-TEST_CASE("a NUL in a filter value is a 400, not a filter that matches every row") {
+TEST_CASE_FIXTURE(Fixture,
+                  "a NUL in a filter value is a 400, not a filter that matches every row") {
   for (const char* q : {"inscricao=%00&type=icontains", "inscricao=01%00&type=contains", "numero=%00"}) {
     auto a = get(std::string("/alfa/lote/?") + q);
     CHECK_MESSAGE(a->status == 400, q);
@@ -153,8 +155,9 @@ TEST_CASE("a NUL in a filter value is a 400, not a filter that matches every row
   CHECK(get("/alfa/lote/1%00/")->status == 400);
 }
 
-TEST_CASE("list parameters are checked against their declaration, each named in the 400") {
-  auto name_of = [](const char* query) {
+TEST_CASE_FIXTURE(Fixture,
+                  "list parameters are checked against their declaration, each named in the 400") {
+  auto name_of = [&](const char* query) {
     auto a = get(std::string("/alfa/lote/?") + query);
     CHECK_MESSAGE(a->status == 400, query);
     return std::string(std::string_view(a->json()["mensagem"]));
@@ -167,7 +170,8 @@ TEST_CASE("list parameters are checked against their declaration, each named in 
   CHECK(get("/alfa/lote/?pageNumber=2&pageSize=5")->status == 200);  // the aliases are declared too
 }
 
-TEST_CASE("a route without free-form fields refuses an undeclared parameter, naming it") {
+TEST_CASE_FIXTURE(Fixture,
+                  "a route without free-form fields refuses an undeclared parameter, naming it") {
   auto a = get("/alfa/lote/1/?campo=1");
   CHECK(a->status == 400);
   CHECK(a->codigo() == "campo_desconhecido");

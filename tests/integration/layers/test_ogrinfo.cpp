@@ -1,11 +1,11 @@
 // Desktop GIS interoperability: GDAL (what QGIS uses) opens a list URL as a vector layer.
 #include <cstdio>
 
-#include "layers_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
-TEST_CASE("GDAL's ogrinfo reads a layer list URL directly as a GeoJSON layer") {
+TEST_CASE_FIXTURE(Fixture, "GDAL's ogrinfo reads a layer list URL directly as a GeoJSON layer") {
   auto& stack = city();
   std::string url = "http://127.0.0.1:" + std::to_string(stack.app().server().port()) + "/alfa/lote/?limit=7";
   std::string cmd = "ogrinfo --config GDAL_HTTP_HEADERS \"Authorization: Bearer " + stack.user("alfa").token +

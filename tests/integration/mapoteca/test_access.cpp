@@ -1,5 +1,5 @@
 // Auth, the "mapoteca" permission and tenant isolation on every /mapoteca route.
-#include "mapoteca_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
@@ -19,11 +19,11 @@ std::vector<Route> routes(const std::string& tenant, const std::string& id) {
 }
 
 std::unique_ptr<Answer> send(const Route& r, const std::string& token) {
-  return call(city(), r.method, r.path, Stack::bearer(token), R"({"titulo": "Alterado"})");
+  return fixture().request(r.method, r.path, Stack::bearer(token), R"({"titulo": "Alterado"})");
 }
 }  // namespace
 
-TEST_CASE("map-library routes need a token (401) of the same tenant (403)") {
+TEST_CASE_FIXTURE(Fixture, "map-library routes need a token (401) of the same tenant (403)") {
   const std::string id = insert_item("titulo, footprint", "'Item de acesso', " + std::string(kCentreFootprint));
   auto cli = city().client();
   CHECK(cli.Get("/mapoteca/alfa/busca/espacial/?" + kBox)->status == 401);
@@ -39,7 +39,7 @@ TEST_CASE("map-library routes need a token (401) of the same tenant (403)") {
   CHECK(db("select titulo from mapoteca.item where id = " + id) == "Item de acesso");
 }
 
-TEST_CASE("one tenant's items are never visible to another") {
+TEST_CASE_FIXTURE(Fixture, "one tenant's items are never visible to another") {
   insert_item("titulo, footprint", "'Exclusivo de Beta', ST_Multi(ST_MakeEnvelope(-47.1, -23.0, -46.9, -22.8, 4674))",
               "beta");
   const std::string beta = city().user("beta").token;
@@ -55,7 +55,9 @@ TEST_CASE("one tenant's items are never visible to another") {
   CHECK(alfa_all->body.find("Exclusivo de Beta") == std::string::npos);
 }
 
-TEST_CASE("searching needs read permission on 'mapoteca' and changing items its write permission") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "searching needs read permission on 'mapoteca' and changing items its write permission") {
   const std::string id = insert_item("titulo, footprint", "'Item de permissão', " + std::string(kCentreFootprint));
   const auto all = routes("alfa", id);
   auto only_lots = city().add_user("alfa", "so-lotes-mapoteca@alfa.gov.br", {"lote:rw"});
@@ -83,7 +85,7 @@ TEST_CASE("searching needs read permission on 'mapoteca' and changing items its 
   CHECK(send(all[3], editor.token)->status == 200);
 }
 
-TEST_CASE("the OpenAPI document lists the map-library routes") {
+TEST_CASE_FIXTURE(Fixture, "the OpenAPI document lists the map-library routes") {
   auto cli = city().client();
   auto doc = cli.Get("/openapi.json");
   REQUIRE(doc);

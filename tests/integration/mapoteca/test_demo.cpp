@@ -1,12 +1,15 @@
 // The demo map library: items over the demo city, reloaded idempotently.
-#include "mapoteca_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
-TEST_CASE("the demo map library lies over the demo city and reloads to the same items") {
+TEST_CASE_FIXTURE(Fixture,
+                  "the demo map library lies over the demo city and reloads to the same items") {
   auto items = [] {
-    return db("select string_agg(titulo || '|' || escala || '|' || ST_AsText(footprint), ';' order by titulo) "
-              "from mapoteca.item where criado_por = 'demo'");
+    return fixture().db(
+        "select string_agg(titulo || '|' || escala || '|' || ST_AsText(footprint), ';' order by "
+        "titulo) "
+        "from mapoteca.item where criado_por = 'demo'");
   };
   const std::string before = items();
   std::int64_t n = load_library(city(), "alfa");

@@ -1,6 +1,6 @@
 // PUT and DELETE /mapoteca/{municipio}/item/{id}/: metadata updates persisted with their
 // audit row, validation of every member, removal.
-#include "mapoteca_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
@@ -8,20 +8,28 @@ namespace {
 const char* kPolygon = R"({"type": "Polygon", "coordinates": [[[-47.07, -22.91], [-47.06, -22.91], [-47.06, -22.90], [-47.07, -22.90], [-47.07, -22.91]]]})";
 
 std::string draft_item() {
-  return insert_item("titulo, descricao, palavras_chave, escala, footprint",
-                     "'Planta provisória', 'Rascunho do loteamento', array['rascunho'], 1000, " + std::string(kCentreFootprint));
+  return fixture().insert_item(
+      "titulo, descricao, palavras_chave, escala, footprint",
+      "'Planta provisória', 'Rascunho do loteamento', array['rascunho'], 1000, " +
+          std::string(kCentreFootprint));
 }
 
 std::string item_path(const std::string& id) { return "/mapoteca/alfa/item/" + id + "/"; }
 
 std::string audit_of(const std::string& id) {
-  return db("select coalesce(string_agg(operacao || '|' || usuario_email || '|' || coalesce(antes->'properties'->>'titulo', '-') "
-            "|| '|' || coalesce(depois->'properties'->>'titulo', '-'), ';' order by id), '') from auditoria.registro "
-            "where tabela = 'mapoteca.item' and registro_id = '" + id + "'");
+  return fixture().db(
+      "select coalesce(string_agg(operacao || '|' || usuario_email || '|' || "
+      "coalesce(antes->'properties'->>'titulo', '-') "
+      "|| '|' || coalesce(depois->'properties'->>'titulo', '-'), ';' order by id), '') from "
+      "auditoria.registro "
+      "where tabela = 'mapoteca.item' and registro_id = '" +
+      id + "'");
 }
 }  // namespace
 
-TEST_CASE("PUT stores the metadata sent, keeps the rest, answers the feature and records an audit row") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "PUT stores the metadata sent, keeps the rest, answers the feature and records an audit row") {
   const std::string id = draft_item();
   const std::string body = std::string(R"({"titulo": "Planta de Arruamento Aprovada", "palavras_chave": ["arruamento", " loteamento "],
     "data": "2024-05-20", "escala": 2000, "arquivo_url": "https://mapas.exemplo.gov.br/arruamento.pdf", "footprint": )") +
@@ -57,7 +65,8 @@ TEST_CASE("PUT stores the metadata sent, keeps the rest, answers the feature and
   CHECK(db("select count(*) from auditoria.registro where tabela = 'mapoteca.item' and registro_id = '" + id + "'") == "2");
 }
 
-TEST_CASE("PUT refuses unknown members and invalid values with a 400 and changes nothing") {
+TEST_CASE_FIXTURE(Fixture,
+                  "PUT refuses unknown members and invalid values with a 400 and changes nothing") {
   const std::string id = draft_item();
   const std::string bowtie = R"({"type": "Polygon", "coordinates": [[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]]})";
   const std::vector<std::pair<std::string, std::string>> bad = {
@@ -101,7 +110,9 @@ TEST_CASE("PUT refuses unknown members and invalid values with a 400 and changes
   CHECK(missing->codigo() == "nao_encontrado");
 }
 
-TEST_CASE("DELETE removes the item with an audit row; the item is then gone for DELETE and PUT") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "DELETE removes the item with an audit row; the item is then gone for DELETE and PUT") {
   const std::string id = draft_item();
   auto a = del(item_path(id));
   REQUIRE_MESSAGE(a->status == 200, a->body);

@@ -1,6 +1,6 @@
 // GET /mapoteca/{municipio}/busca/espacial/: the items whose footprint intersects a box,
 // paged, checked against the tenant database.
-#include "mapoteca_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
@@ -19,19 +19,24 @@ struct Box {
 // block's plan, not the far quadrant maps or the other blocks.
 Box first_block_box() {
   auto part = [](const char* expr) {
-    return db(std::string("select ") + expr + " from (select ST_Centroid(geom) c from cadastro.quadra order by id limit 1) t");
+    return fixture().db(
+        std::string("select ") + expr +
+        " from (select ST_Centroid(geom) c from cadastro.quadra order by id limit 1) t");
   };
   return {part("ST_X(c) - 0.0002"), part("ST_Y(c) - 0.0002"), part("ST_X(c) + 0.0002"), part("ST_Y(c) + 0.0002")};
 }
 
 std::string expected_ids(const std::string& envelope, const std::string& limit = "all", const std::string& offset = "0") {
-  return db("select coalesce(string_agg(id::text, ',' order by id), '') from (select id from mapoteca.item where "
-            "ST_Intersects(footprint, ST_Envelope(" + envelope + ")) order by id limit " + limit + " offset " + offset +
-            ") t");
+  return fixture().db(
+      "select coalesce(string_agg(id::text, ',' order by id), '') from (select id from "
+      "mapoteca.item where "
+      "ST_Intersects(footprint, ST_Envelope(" +
+      envelope + ")) order by id limit " + limit + " offset " + offset + ") t");
 }
 }  // namespace
 
-TEST_CASE("the box search returns exactly the items whose footprint intersects the box") {
+TEST_CASE_FIXTURE(Fixture,
+                  "the box search returns exactly the items whose footprint intersects the box") {
   Box box = first_block_box();
   auto a = get("/mapoteca/alfa/busca/espacial/?" + box.query() + "&limit=100");
   REQUIRE_MESSAGE(a->status == 200, a->body);
@@ -64,7 +69,7 @@ TEST_CASE("the box search returns exactly the items whose footprint intersects t
   CHECK(feature_ids(p->json()) == expected_ids(point.envelope()));
 }
 
-TEST_CASE("the box search pages in id order with page/limit or offset") {
+TEST_CASE_FIXTURE(Fixture, "the box search pages in id order with page/limit or offset") {
   const std::string all = "minLongitude=-180&minLatitude=-90&maxLongitude=180&maxLatitude=90";
   const std::string everything = "ST_MakeEnvelope(-180, -90, 180, 90, 4674)";
   auto p1 = get("/mapoteca/alfa/busca/espacial/?" + all + "&page=1&limit=4");
@@ -86,7 +91,8 @@ TEST_CASE("the box search pages in id order with page/limit or offset") {
   CHECK(feature_ids(d->json()) == expected_ids(everything, "10", "0"));
 }
 
-TEST_CASE("a missing, partial or malformed box, bad paging or an unknown parameter is a 400") {
+TEST_CASE_FIXTURE(
+    Fixture, "a missing, partial or malformed box, bad paging or an unknown parameter is a 400") {
   const std::vector<std::string> bad = {
       "",
       "minLongitude=-47&minLatitude=-23&maxLongitude=-46",

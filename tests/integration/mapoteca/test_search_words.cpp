@@ -1,16 +1,19 @@
 // GET /mapoteca/{municipio}/busca/{palavras_chave}: Portuguese full-text search, accent-
 // insensitive and stemmed, ranked (title before keywords before description), paged.
-#include "mapoteca_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
 namespace {
 std::string titles_matching(const std::string& like) {
-  return db("select coalesce(string_agg(id::text, ',' order by id), '') from mapoteca.item where titulo ilike '" + like + "'");
+  return fixture().db(
+      "select coalesce(string_agg(id::text, ',' order by id), '') from mapoteca.item where titulo "
+      "ilike '" +
+      like + "'");
 }
 }  // namespace
 
-TEST_CASE("keyword search ignores accents and case and matches word forms") {
+TEST_CASE_FIXTURE(Fixture, "keyword search ignores accents and case and matches word forms") {
   const std::string risk = titles_matching("Mapa de Risco Geol%");
   REQUIRE(!risk.empty());
   CHECK(search_ids("geologico") == risk);
@@ -31,7 +34,8 @@ TEST_CASE("keyword search ignores accents and case and matches word forms") {
   CHECK(search_ids("inexistentíssimo") == "");
 }
 
-TEST_CASE("a title match ranks before a keyword match, which ranks before a description match") {
+TEST_CASE_FIXTURE(
+    Fixture, "a title match ranks before a keyword match, which ranks before a description match") {
   const std::string in_description = insert_item(
       "titulo, descricao, footprint", "'Carta antiga do centro', 'Inclui a hidrografia e as curvas de nível.', " +
                                           std::string(kCentreFootprint));
@@ -58,7 +62,8 @@ TEST_CASE("a title match ranks before a keyword match, which ranks before a desc
   db("delete from mapoteca.item where id in (" + in_title + "," + in_keywords + "," + in_description + ") returning 1");
 }
 
-TEST_CASE("words that are all stop words, too long a text or an unknown parameter are a 400") {
+TEST_CASE_FIXTURE(
+    Fixture, "words that are all stop words, too long a text or an unknown parameter are a 400") {
   auto stop = get("/mapoteca/alfa/busca/de%20a%20o");
   CHECK(stop->status == 400);
   CHECK(stop->codigo() == "parametro_invalido");

@@ -1,5 +1,5 @@
 // Credentials and the "midia" permission on every /midia route.
-#include "media_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace media_test;
 
@@ -10,7 +10,8 @@ struct Call {
 };
 
 std::string existing_id() {
-  auto a = call("POST", "/midia/alfa/storage", upload_body(png_bytes(), "acesso.png", ".png"));
+  auto a =
+      fixture().call("POST", "/midia/alfa/storage", upload_body(png_bytes(), "acesso.png", ".png"));
   REQUIRE(a->status == 201);
   return std::to_string(int64_t(a->json()["id"]));
 }
@@ -25,13 +26,16 @@ std::vector<Call> tenant_routes(const std::string& id) {
 
 int multipart(const std::string& tok) {
   httplib::MultipartFormDataItems items = {{"file", png_bytes(), "a.png", "image/png"}};
-  auto r = stack().client().Post("/midia/storage-form", tok.empty() ? httplib::Headers{} : Stack::bearer(tok), items);
+  auto r = fixture().stack().client().Post(
+      "/midia/storage-form", tok.empty() ? httplib::Headers{} : Stack::bearer(tok), items);
   REQUIRE(r);
   return r->status;
 }
 }  // namespace
 
-TEST_CASE("tenant media routes: missing or wrong credential 401, another tenant's credential 403") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "tenant media routes: missing or wrong credential 401, another tenant's credential 403") {
   auto id = existing_id();
   auto files = stored_files();
   auto rows = db("select count(*) from midia.arquivo");
@@ -52,7 +56,9 @@ TEST_CASE("tenant media routes: missing or wrong credential 401, another tenant'
   CHECK(db("select coalesce(descricao, '') from midia.arquivo where id = " + id) == "");
 }
 
-TEST_CASE("reads need read and writes need write on layer midia (rule 'midia' or the '*' default)") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "reads need read and writes need write on layer midia (rule 'midia' or the '*' default)") {
   auto id = existing_id();
   auto reader = stack().add_user("alfa", "leitor-midia@alfa.gov.br", {"midia:r"});
   auto outsider = stack().add_user("alfa", "so-lotes-midia@alfa.gov.br", {"lote:rw"});
@@ -74,7 +80,9 @@ TEST_CASE("reads need read and writes need write on layer midia (rule 'midia' or
   CHECK(db("select criado_por from midia.arquivo order by id desc limit 1") == "editor-midia@alfa.gov.br");
 }
 
-TEST_CASE("the tenant-less upload and the download need no credential and ignore one that is sent") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "the tenant-less upload and the download need no credential and ignore one that is sent") {
   auto a = call("POST", "/midia/storage", upload_body(png_bytes(), "anon.png", ".png"), "");
   REQUIRE(a->status == 201);
   auto link = std::string(std::string_view(a->json()["link"]));

@@ -1,6 +1,6 @@
 // Media records (GET/PUT/DELETE /midia/{municipio}/arquivos/{id}) checked in the database,
 // tenant isolation of ids, and the link's life ending with its record.
-#include "media_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace media_test;
 
@@ -13,13 +13,14 @@ std::string member(Answer& a, const char* key) {
 
 // Uploads a PNG to alfa and returns (id, key).
 std::pair<std::string, std::string> upload(const std::string& nome = "foto.png") {
-  auto a = call("POST", "/midia/alfa/storage", upload_body(png_bytes(), nome, ".png"));
+  auto a = fixture().call("POST", "/midia/alfa/storage", upload_body(png_bytes(), nome, ".png"));
   REQUIRE_MESSAGE(a->status == 201, a->body);
   return {member(*a, "id"), member(*a, "chave")};
 }
 }  // namespace
 
-TEST_CASE("a media record is read, edited (only its editable fields) and audited") {
+TEST_CASE_FIXTURE(Fixture,
+                  "a media record is read, edited (only its editable fields) and audited") {
   auto [id, key] = upload();
   auto got = call("GET", "/midia/alfa/arquivos/" + id);
   REQUIRE(got->status == 200);
@@ -53,7 +54,8 @@ TEST_CASE("a media record is read, edited (only its editable fields) and audited
   CHECK(call("PUT", "/midia/alfa/arquivos/99999999", R"({"descricao": "x"})")->status == 404);
 }
 
-TEST_CASE("deleting a record removes its file after the commit and ends its link") {
+TEST_CASE_FIXTURE(Fixture,
+                  "deleting a record removes its file after the commit and ends its link") {
   auto [id, key] = upload();
   REQUIRE(std::filesystem::exists(file_of(key)));
   auto del = call("DELETE", "/midia/alfa/arquivos/" + id);
@@ -67,7 +69,8 @@ TEST_CASE("deleting a record removes its file after the commit and ends its link
   CHECK(call("DELETE", "/midia/alfa/arquivos/" + id)->status == 404);
 }
 
-TEST_CASE("a record that is a photo of an inspection is not deleted (409) and keeps its file") {
+TEST_CASE_FIXTURE(
+    Fixture, "a record that is a photo of an inspection is not deleted (409) and keeps its file") {
   auto [id, key] = upload();
   auto reserva = db("insert into agendamento.reserva (inicio, fim, protocolo, solicitante_nome) values "
                     "(now() + interval '1 day', now() + interval '25 hours', 'P-MIDIA', 'Fulano') returning id");
@@ -82,7 +85,8 @@ TEST_CASE("a record that is a photo of an inspection is not deleted (409) and ke
   CHECK(call("DELETE", "/midia/alfa/arquivos/" + id)->status == 200);
 }
 
-TEST_CASE("ids of another tenant's records are 404, and bad ids are 400 before any SQL") {
+TEST_CASE_FIXTURE(Fixture,
+                  "ids of another tenant's records are 404, and bad ids are 400 before any SQL") {
   auto [id, key] = upload();
   std::string beta = token("beta");
   CHECK(db("select count(*) from midia.arquivo where id = " + id, "beta") == "0");

@@ -1,6 +1,6 @@
 // Uploads: base64 with record, tenant-less, multipart; limits, extension allow-list,
 // content sniffing, SHA-256, temp-then-rename, and the download of what was stored.
-#include "media_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace media_test;
 
@@ -12,7 +12,9 @@ std::string member(Answer& a, const char* key) {
 }
 }  // namespace
 
-TEST_CASE("a base64 upload stores the file under a server key, records it with its SHA-256 and serves it back") {
+TEST_CASE_FIXTURE(Fixture,
+                  "a base64 upload stores the file under a server key, records it with its SHA-256 "
+                  "and serves it back") {
   std::string bytes = png_bytes(500);
   auto a = call("POST", "/midia/alfa/storage", upload_body(bytes, "fachada frente.png", ".PNG"));
   REQUIRE_MESSAGE(a->status == 201, a->body);
@@ -44,7 +46,9 @@ TEST_CASE("a base64 upload stores the file under a server key, records it with i
   CHECK(got->header("Content-Disposition").rfind("inline; filename=\"fachada frente.png\"; filename*=UTF-8''", 0) == 0);
 }
 
-TEST_CASE("POST arquivos creates a record with its file and the record fields; bad references are 400") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "POST arquivos creates a record with its file and the record fields; bad references are 400") {
   auto lote = db("select min(id) from cadastro.lote");
   auto unit = db("select min(id) from cadastro.imobiliario where lote_id = " + lote);
   auto a = call("POST", "/midia/alfa/arquivos",
@@ -72,7 +76,9 @@ TEST_CASE("POST arquivos creates a record with its file and the record fields; b
   CHECK(extra->codigo() == "campo_desconhecido");
 }
 
-TEST_CASE("refused uploads leave no file behind: over the limit 413, other extension or content 415, bad body 400") {
+TEST_CASE_FIXTURE(Fixture,
+                  "refused uploads leave no file behind: over the limit 413, other extension or "
+                  "content 415, bad body 400") {
   auto before = stored_files();
   auto count = db("select count(*) from midia.arquivo");
   auto too_big = call("POST", "/midia/alfa/storage", upload_body(png_bytes(kMaxBytes + 1), "grande", ".png"));
@@ -106,7 +112,9 @@ TEST_CASE("refused uploads leave no file behind: over the limit 413, other exten
   CHECK(db("select count(*) from midia.arquivo") == std::to_string(std::stoll(count) + 1));
 }
 
-TEST_CASE("text formats are accepted by extension when the content is UTF-8 and served as attachments") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "text formats are accepted by extension when the content is UTF-8 and served as attachments") {
   auto a = call("POST", "/midia/alfa/storage", upload_body("inscrição;área\n1;250,5\n", "tabela.csv", ".csv"));
   REQUIRE_MESSAGE(a->status == 201, a->body);
   auto got = call("GET", member(*a, "link"), "", "");
@@ -116,7 +124,9 @@ TEST_CASE("text formats are accepted by extension when the content is UTF-8 and 
   CHECK(got->header("X-Content-Type-Options") == "nosniff");
 }
 
-TEST_CASE("the tenant-less upload needs no credential, has its smaller limit and its own area without records") {
+TEST_CASE_FIXTURE(Fixture,
+                  "the tenant-less upload needs no credential, has its smaller limit and its own "
+                  "area without records") {
   auto count = db("select count(*) from midia.arquivo");
   std::string bytes = png_bytes(kPublicMaxBytes);
   auto a = call("POST", "/midia/storage", upload_body(bytes, "foto cidadão.png", ".png"), "");
@@ -138,7 +148,9 @@ TEST_CASE("the tenant-less upload needs no credential, has its smaller limit and
   CHECK(stored_files() == before);
 }
 
-TEST_CASE("multipart upload: file and optional bucket, stored in the caller's tenant with a record") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "multipart upload: file and optional bucket, stored in the caller's tenant with a record") {
   auto cli = stack().client();
   std::string bytes = png_bytes(321);
   httplib::MultipartFormDataItems items = {{"file", bytes, "../../foto-lote.png", "image/png"},
@@ -172,7 +184,8 @@ TEST_CASE("multipart upload: file and optional bucket, stored in the caller's te
   CHECK(stored_files() == before);
 }
 
-TEST_CASE("a request body over the server's payload limit is 413 in the shared error shape") {
+TEST_CASE_FIXTURE(
+    Fixture, "a request body over the server's payload limit is 413 in the shared error shape") {
   auto before = stored_files();
   auto a = call("POST", "/midia/alfa/storage", upload_body(png_bytes(kPayloadMax), "enorme", ".png"));
   CHECK(a->status == 413);

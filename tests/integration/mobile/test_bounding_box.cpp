@@ -1,9 +1,9 @@
 // POST /aplicativo/{municipio}/{camada}/intersect/bounding-box/: the features of a layer in
 // the posted bbox, equal to PostGIS's ST_Intersects run by the test, with paging, and the
 // 4xx of bad boxes, hostile or unknown layers and missing permission.
-#include "mobile_fixture.hpp"
-
 #include <cstdio>
+
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
@@ -27,8 +27,10 @@ struct Box {
 // About 110 m around the centre of lot 1.
 const Box& box() {
   static const Box b = [] {
-    double x = std::stod(db("select ST_X(ST_Centroid(geom)) from cadastro.lote where id = 1"));
-    double y = std::stod(db("select ST_Y(ST_Centroid(geom)) from cadastro.lote where id = 1"));
+    double x =
+        std::stod(fixture().db("select ST_X(ST_Centroid(geom)) from cadastro.lote where id = 1"));
+    double y =
+        std::stod(fixture().db("select ST_Y(ST_Centroid(geom)) from cadastro.lote where id = 1"));
     return Box{x - 0.0005, y - 0.0005, x + 0.0005, y + 0.0005};
   }();
   return b;
@@ -38,7 +40,9 @@ std::string path(const std::string& camada) { return "/aplicativo/alfa/" + camad
 
 }  // namespace
 
-TEST_CASE("bounding-box answers the features of the layer that intersect the box, as ST_Intersects does") {
+TEST_CASE_FIXTURE(Fixture,
+                  "bounding-box answers the features of the layer that intersect the box, as "
+                  "ST_Intersects does") {
   for (const std::string layer : {"lote", "edificacao"}) {
     auto expected = id_set(db("select string_agg(id::text, ',') from cadastro." + layer + " where ST_Intersects(geom, " +
                               box().envelope() + ")"));
@@ -55,7 +59,8 @@ TEST_CASE("bounding-box answers the features of the layer that intersect the box
   }
 }
 
-TEST_CASE("bounding-box pages with page and limit in the query string, and filters by field") {
+TEST_CASE_FIXTURE(
+    Fixture, "bounding-box pages with page and limit in the query string, and filters by field") {
   auto all = id_set(db("select string_agg(id::text, ',') from cadastro.lote where ST_Intersects(geom, " +
                        box().envelope() + ")"));
   auto first = post(path("lote") + "?limit=2", box().body());
@@ -79,7 +84,7 @@ TEST_CASE("bounding-box pages with page and limit in the query string, and filte
   CHECK(too_big->status == 400);
 }
 
-TEST_CASE("bounding-box refuses bad boxes with 400 naming the field") {
+TEST_CASE_FIXTURE(Fixture, "bounding-box refuses bad boxes with 400 naming the field") {
   struct Case {
     std::string body, field;
   };
@@ -103,7 +108,9 @@ TEST_CASE("bounding-box refuses bad boxes with 400 naming the field") {
   CHECK(people->status == 400);
 }
 
-TEST_CASE("bounding-box refuses hostile layer names before SQL, unknown layers with 404 and unreadable ones with 403") {
+TEST_CASE_FIXTURE(Fixture,
+                  "bounding-box refuses hostile layer names before SQL, unknown layers with 404 "
+                  "and unreadable ones with 403") {
   auto hostile = post("/aplicativo/alfa/lote%3Bdrop%20table%20cadastro.lote/intersect/bounding-box/", box().body());
   CHECK(hostile->status == 400);
   CHECK(hostile->codigo() == "identificador_invalido");

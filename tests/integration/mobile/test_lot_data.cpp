@@ -1,7 +1,7 @@
 // GET /aplicativo/{municipio}/aplicativo/data/{id_lote}: the lot package (lot, buildings,
 // units with their people, media) compared with the database, the sections a partial
 // permission leaves out, and the 4xx of bad ids, missing lots and foreign tokens.
-#include "mobile_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
@@ -9,9 +9,11 @@ namespace {
 
 // A lot with buildings and units that have people linked.
 std::int64_t rich_lot() {
-  static const std::int64_t id = db_int(
-      "select l.id from cadastro.lote l where exists (select 1 from cadastro.edificacao e where e.lote_id = l.id) and "
-      "(select count(*) from cadastro.imobiliario i join cadastro.imobiliario_pessoa ip on ip.imobiliario_id = i.id where "
+  static const std::int64_t id = fixture().db_int(
+      "select l.id from cadastro.lote l where exists (select 1 from cadastro.edificacao e where "
+      "e.lote_id = l.id) and "
+      "(select count(*) from cadastro.imobiliario i join cadastro.imobiliario_pessoa ip on "
+      "ip.imobiliario_id = i.id where "
       "i.lote_id = l.id) >= 1 order by l.id limit 1");
   return id;
 }
@@ -24,7 +26,9 @@ std::string media_row(const std::string& chave, const std::string& owner_column,
 
 }  // namespace
 
-TEST_CASE("the lot package holds the lot, its buildings, its units with their people and its media, as in the database") {
+TEST_CASE_FIXTURE(Fixture,
+                  "the lot package holds the lot, its buildings, its units with their people and "
+                  "its media, as in the database") {
   const std::int64_t lot = rich_lot();
   const std::string l = std::to_string(lot);
   const std::int64_t unit = db_int("select min(id) from cadastro.imobiliario where lote_id = " + l);
@@ -73,7 +77,9 @@ TEST_CASE("the lot package holds the lot, its buildings, its units with their pe
   db("delete from midia.arquivo where chave like 'mobile-%' returning 1");
 }
 
-TEST_CASE("the lot package leaves out the sections of layers the caller may not read, and needs read on lote") {
+TEST_CASE_FIXTURE(Fixture,
+                  "the lot package leaves out the sections of layers the caller may not read, and "
+                  "needs read on lote") {
   const std::string l = std::to_string(rich_lot());
   const auto& lots_only = limited_user("so-lote-app@alfa.gov.br", {"lote:r"});
   auto a = get("/aplicativo/alfa/aplicativo/data/" + l, lots_only.token);
@@ -98,7 +104,9 @@ TEST_CASE("the lot package leaves out the sections of layers the caller may not 
   CHECK(denied->codigo() == "acesso_negado");
 }
 
-TEST_CASE("the lot package answers 400 for a non-integer id, 404 for a missing lot, 403 for another tenant and 401 without token") {
+TEST_CASE_FIXTURE(Fixture,
+                  "the lot package answers 400 for a non-integer id, 404 for a missing lot, 403 "
+                  "for another tenant and 401 without token") {
   for (const char* bad : {"abc", "1%20or%201=1", "-3", "1.5", "99999999999999999999"}) {
     auto a = get(std::string("/aplicativo/alfa/aplicativo/data/") + bad);
     CHECK_MESSAGE(a->status == 400, bad);

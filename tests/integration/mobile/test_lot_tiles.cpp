@@ -2,9 +2,9 @@
 // lots' geometry, compared with the tiles whose interior PostGIS finds the lots in
 // (ST_TileEnvelope); an L-shaped lot whose bbox covers a tile the lot does not; the cap of
 // 10,000 tiles and the 4xx of bad bodies.
-#include "mobile_fixture.hpp"
-
 #include <chrono>
+
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
@@ -39,14 +39,21 @@ std::vector<std::string> expected_tiles(const std::string& lots, int zmin, int z
     for (auto p = s.find("%s"); p != std::string::npos; p = s.find("%s")) s.replace(p, 2, v);
     return s;
   };
-  std::string csv = db(
-      "with l as (select geom from cadastro.lote where id in (" + lots + ")), e as (select ST_Extent(geom)::geometry g from l), "
-      "z as (select generate_series(" + std::to_string(zmin) + ", " + std::to_string(zmax) + ") z), "
-      "r as (select z.z, floor((ST_XMin(g) + 180) / 360 * 2 ^ z.z)::int x0, floor((ST_XMax(g) + 180) / 360 * 2 ^ z.z)::int x1, " +
-      y("ST_YMax(g)") + " y0, " + y("ST_YMin(g)") + " y1 from e, z) "
-      "select string_agg(format('%s/%s/%s', z, x, y), ',' order by z, x, y) from (select distinct r.z, x, y from r, "
-      "generate_series(x0, x1) x, generate_series(y0, y1) y where exists (select 1 from l where ST_Relate(l.geom, "
-      "ST_Transform(ST_TileEnvelope(r.z, x, y), 4674), 'T********'))) t");
+  std::string csv =
+      fixture().db("with l as (select geom from cadastro.lote where id in (" + lots +
+                   ")), e as (select ST_Extent(geom)::geometry g from l), "
+                   "z as (select generate_series(" +
+                   std::to_string(zmin) + ", " + std::to_string(zmax) +
+                   ") z), "
+                   "r as (select z.z, floor((ST_XMin(g) + 180) / 360 * 2 ^ z.z)::int x0, "
+                   "floor((ST_XMax(g) + 180) / 360 * 2 ^ z.z)::int x1, " +
+                   y("ST_YMax(g)") + " y0, " + y("ST_YMin(g)") +
+                   " y1 from e, z) "
+                   "select string_agg(format('%s/%s/%s', z, x, y), ',' order by z, x, y) from "
+                   "(select distinct r.z, x, y from r, "
+                   "generate_series(x0, x1) x, generate_series(y0, y1) y where exists (select 1 "
+                   "from l where ST_Relate(l.geom, "
+                   "ST_Transform(ST_TileEnvelope(r.z, x, y), 4674), 'T********'))) t");
   std::vector<std::string> out;
   std::size_t i = 0;
   while (i < csv.size()) {
@@ -60,14 +67,19 @@ std::vector<std::string> expected_tiles(const std::string& lots, int zmin, int z
 
 // Inserts a test lot with the geometry of `geom_sql` (EPSG:4674) and returns its id.
 std::string insert_lot(const std::string& inscricao, const std::string& geom_sql) {
-  return db("insert into cadastro.lote (inscricao, quadra_id, area_terreno, testada, topografia, pedologia, situacao, geom) "
-            "select '" + inscricao + "', quadra_id, 100, 10, topografia, pedologia, situacao, ST_Multi(" + geom_sql +
-            ") from cadastro.lote where id = 1 returning id");
+  return fixture().db(
+      "insert into cadastro.lote (inscricao, quadra_id, area_terreno, testada, topografia, "
+      "pedologia, situacao, geom) "
+      "select '" +
+      inscricao + "', quadra_id, 100, 10, topografia, pedologia, situacao, ST_Multi(" + geom_sql +
+      ") from cadastro.lote where id = 1 returning id");
 }
 
 }  // namespace
 
-TEST_CASE("the tiles of a set of lots are exactly the tiles their geometry meets, once each, sorted by z, x, y") {
+TEST_CASE_FIXTURE(Fixture,
+                  "the tiles of a set of lots are exactly the tiles their geometry meets, once "
+                  "each, sorted by z, x, y") {
   const std::string lots = "1, 2, 3, 2";  // a repeated id counts once
   auto a = post(kPath, tiles_body(lots, 15, 19));
   REQUIRE_MESSAGE(a->status == 200, a->body);
@@ -76,7 +88,8 @@ TEST_CASE("the tiles of a set of lots are exactly the tiles their geometry meets
   CHECK(got.size() > 5);
 }
 
-TEST_CASE("an L-shaped lot does not get the tile in its notch, which its bbox covers") {
+TEST_CASE_FIXTURE(Fixture,
+                  "an L-shaped lot does not get the tile in its notch, which its bbox covers") {
   // Four z18 tiles in a 2×2 block around lot 1; the L covers the top row and the bottom-left
   // tile, inset by a tenth of a tile so it touches no other tile.
   const std::string x = db("select floor((ST_X(ST_Centroid(geom)) + 180) / 360 * 2 ^ 18)::int from cadastro.lote where id = 1");
@@ -109,7 +122,8 @@ TEST_CASE("an L-shaped lot does not get the tile in its notch, which its bbox co
   db("delete from cadastro.lote where id = " + lot + " returning 1");
 }
 
-TEST_CASE("more than 10,000 tiles is a 400 answered without computing the whole cover") {
+TEST_CASE_FIXTURE(Fixture,
+                  "more than 10,000 tiles is a 400 answered without computing the whole cover") {
   // About 5 km × 5 km: at zoom 22 alone that is some 300,000 tiles.
   const std::string lot = insert_lot("TESTE-GRANDE", "ST_Buffer(ST_Centroid((select geom from cadastro.lote where id = 1)), 0.025, 1)");
   auto start = std::chrono::steady_clock::now();
@@ -126,7 +140,9 @@ TEST_CASE("more than 10,000 tiles is a 400 answered without computing the whole 
   db("delete from cadastro.lote where id = " + lot + " returning 1");
 }
 
-TEST_CASE("get-tiles-from-lote refuses bad bodies with 400 and unknown lots with 404 naming them") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "get-tiles-from-lote refuses bad bodies with 400 and unknown lots with 404 naming them") {
   for (const std::string& body : {
            tiles_body("1", 16, 15),                                   // zoom_min > zoom_max
            tiles_body("1", 16, 23),                                   // beyond zoom 22

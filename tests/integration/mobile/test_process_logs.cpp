@@ -2,7 +2,7 @@
 // replays that change nothing (records and audit trail checked), conflicts with newer server
 // edits reported with the server value kept, per-entry errors, and malformed batches
 // refused whole before anything is written.
-#include "mobile_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
@@ -10,12 +10,12 @@ namespace {
 
 const std::string kPath = "/aplicativo/alfa/aplicativo/process-logs-v2/";
 
-std::int64_t audit_rows() { return db_int("select count(*) from auditoria.registro"); }
-std::int64_t log_rows() { return db_int("select count(*) from aplicativo.log_aplicado"); }
+std::int64_t audit_rows() { return fixture().db_int("select count(*) from auditoria.registro"); }
+std::int64_t log_rows() { return fixture().db_int("select count(*) from aplicativo.log_aplicado"); }
 
 // The data package's read time: the base version of the app's edits.
 std::string base_version(std::int64_t lot) {
-  auto a = get("/aplicativo/alfa/aplicativo/data/" + std::to_string(lot));
+  auto a = fixture().get("/aplicativo/alfa/aplicativo/data/" + std::to_string(lot));
   REQUIRE_MESSAGE(a->status == 200, a->body);
   return a->text("gerado_em");
 }
@@ -38,16 +38,26 @@ std::string status_of(simdjson::dom::element answer, std::size_t i) {
 // A new building for `lot`: the domain codes of an existing one, a small square inside the lot.
 std::string new_building(std::int64_t lot) {
   const std::string l = std::to_string(lot);
-  return R"("dados": {"lote_id": )" + l + R"(, "area_construida": 55.5, "pavimentos": 2, "padrao": ")" +
-         db("select padrao from cadastro.edificacao order by id limit 1") + R"(", "conservacao": ")" +
-         db("select conservacao from cadastro.edificacao order by id limit 1") + R"(", "uso": ")" +
-         db("select uso from cadastro.edificacao order by id limit 1") + R"(", "geometry": )" +
-         db("select ST_AsGeoJSON(ST_Buffer(ST_PointOnSurface(geom), 0.00002, 1)) from cadastro.lote where id = " + l) + "}";
+  return R"("dados": {"lote_id": )" + l +
+         R"(, "area_construida": 55.5, "pavimentos": 2, "padrao": ")" +
+         fixture().db("select padrao from cadastro.edificacao order by id limit 1") +
+         R"(", "conservacao": ")" +
+         fixture().db("select conservacao from cadastro.edificacao order by id limit 1") +
+         R"(", "uso": ")" +
+         fixture().db("select uso from cadastro.edificacao order by id limit 1") +
+         R"(", "geometry": )" +
+         fixture().db(
+             "select ST_AsGeoJSON(ST_Buffer(ST_PointOnSurface(geom), 0.00002, 1)) from "
+             "cadastro.lote where id = " +
+             l) +
+         "}";
 }
 
 }  // namespace
 
-TEST_CASE("a log applies its entries in order, and replaying it changes no record and adds no audit row") {
+TEST_CASE_FIXTURE(Fixture,
+                  "a log applies its entries in order, and replaying it changes no record and adds "
+                  "no audit row") {
   const std::int64_t lot = 20, other = 21;
   const std::string base = base_version(lot);
   const std::string removed = db("select min(id) from cadastro.edificacao where lote_id = " + std::to_string(other));
@@ -107,11 +117,14 @@ TEST_CASE("a log applies its entries in order, and replaying it changes no recor
   CHECK(status_of(other_device->json(), 0) == "aplicado");
 }
 
-TEST_CASE("an edit based on a version older than a server edit is reported as a conflict and the server value is kept") {
+TEST_CASE_FIXTURE(Fixture,
+                  "an edit based on a version older than a server edit is reported as a conflict "
+                  "and the server value is kept") {
   const std::int64_t lot = 30;
   const std::string base = base_version(lot);
   // Someone edits the lot on the server after the app downloaded it.
-  auto server_edit = call(city(), "PUT", "/crud/alfa/lote/", Stack::bearer(city().user("alfa").token), R"({"id": 30, "numero": 777})");
+  auto server_edit = request("PUT", "/crud/alfa/lote/", Stack::bearer(city().user("alfa").token),
+                             R"({"id": 30, "numero": 777})");
   REQUIRE_MESSAGE(server_edit->status == 200, server_edit->body);
   const std::int64_t audit_before = audit_rows();
 
@@ -144,7 +157,7 @@ TEST_CASE("an edit based on a version older than a server edit is reported as a 
   CHECK(db("select numero from cadastro.lote where id = 30") == "112");
 }
 
-TEST_CASE("an entry that fails is reported and recorded while the others apply") {
+TEST_CASE_FIXTURE(Fixture, "an entry that fails is reported and recorded while the others apply") {
   const std::string base = base_version(40);
   auto a = post(kPath, batch("tablet-e", {entry("e-1", "lote", "atualizar", R"("registro_id": 999999, "dados": {"numero": 1}, "versao_base": ")" + base + "\""),
                                           entry("e-2", "lote", "atualizar", R"("registro_id": 40, "dados": {"topografia": "nao-existe"}, "versao_base": ")" + base + "\""),
@@ -162,7 +175,8 @@ TEST_CASE("an entry that fails is reported and recorded while the others apply")
   CHECK(std::string_view(replay->json()["resultados"].at(0)["status_original"]) == "erro");
 }
 
-TEST_CASE("a malformed log is refused whole with 400 and nothing of it is applied") {
+TEST_CASE_FIXTURE(Fixture,
+                  "a malformed log is refused whole with 400 and nothing of it is applied") {
   const std::string base = base_version(50);
   const std::string good = entry("m-1", "lote", "atualizar", R"("registro_id": 50, "dados": {"numero": 5050}, "versao_base": ")" + base + "\"");
   const std::string numero = db("select coalesce(numero::text, 'null') from cadastro.lote where id = 50");
@@ -199,7 +213,9 @@ TEST_CASE("a malformed log is refused whole with 400 and nothing of it is applie
   CHECK(db("select coalesce(numero::text, 'null') from cadastro.lote where id = 50") == numero);
 }
 
-TEST_CASE("process-logs needs write permission on every layer of the log, and the caller's own tenant") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "process-logs needs write permission on every layer of the log, and the caller's own tenant") {
   const std::string base = base_version(60);
   const std::string body = batch("tablet-p", {entry("p-1", "lote", "atualizar", R"("registro_id": 60, "dados": {"numero": 6060}, "versao_base": ")" + base + "\"")});
   const auto& reader = limited_user("so-lote-app@alfa.gov.br", {"lote:r"});

@@ -1,17 +1,17 @@
 // Shared by the /portal tests: one stack per test binary, tenant "alfa" with a 40-lot demo
 // city (default valuation profile unless a test stores one and restores it), "beta" empty,
 // an administrator of alfa, and the hand computation of the default profile's equations
-// (shared/design/valuation.md) to check the portal's values against.
+// (docs/valuation.md) to check the portal's values against; the request and
+// database helpers are ServerFixture's.
 #pragma once
 
-#include <cctype>
-
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <sstream>
 
-#include "support/city.hpp"
+#include "support/server_fixture.hpp"
 #include "support/url.hpp"
 
 namespace cadastre::test {
@@ -23,16 +23,19 @@ inline const TestUser& admin() {
   return u;
 }
 
-inline std::unique_ptr<Answer> get(const std::string& path, const std::string& token = city().user("alfa").token) {
-  return call(city(), "GET", path, Stack::bearer(token));
+struct Fixture : ServerFixture {
+  Fixture() : ServerFixture(city()) {}
+};
+/// The binary's fixture, for the helpers outside a test.
+inline Fixture& fixture() {
+  static Fixture f;
+  return f;
 }
-
-inline std::string db(const std::string& sql) { return query_value(city().tenant_dsn("alfa"), sql); }
-inline double dbn(const std::string& sql) { return std::stod(db(sql)); }
 
 /// Rows of a query as tab-separated columns, one vector per row.
 inline std::vector<std::vector<std::string>> db_rows(const std::string& sql) {
-  std::string text = db("select coalesce(string_agg(r, E'\\n'), '') from (" + sql + ") q(r)");
+  std::string text =
+      fixture().db("select coalesce(string_agg(r, E'\\n'), '') from (" + sql + ") q(r)");
   std::vector<std::vector<std::string>> out;
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) {

@@ -12,28 +12,31 @@ using doctest::Approx;
 
 namespace {
 
-std::unique_ptr<Answer> reload(const std::string& token) { return get("/portal/cache-reloader", token); }
+std::unique_ptr<Answer> reload(const std::string& token) {
+  return fixture().get("/portal/cache-reloader", token);
+}
 
 std::string unit_id() {
-  return db("select i.id from cadastro.imobiliario i join cadastro.lote l on l.id = i.lote_id "
-            "where l.face_quadra_id is not null order by i.id limit 1");
+  return fixture().db(
+      "select i.id from cadastro.imobiliario i join cadastro.lote l on l.id = i.lote_id "
+      "where l.face_quadra_id is not null order by i.id limit 1");
 }
 
 double land_value() {
-  auto a = get("/portal/alfa/avaliacao/terreno?id=" + unit_id());
+  auto a = fixture().get("/portal/alfa/avaliacao/terreno?id=" + unit_id());
   REQUIRE_MESSAGE(a->status == 200, a->body);
   return double(a->json()["avaliacao"]["valor"]);
 }
 
 // Back to the default profile for the other tests of this binary.
 void restore_default_profile() {
-  db("with d as (delete from avaliacao.perfil returning 1) select count(*) from d");
+  fixture().db("with d as (delete from avaliacao.perfil returning 1) select count(*) from d");
   REQUIRE(reload(admin().token)->status == 200);
 }
 
 }  // namespace
 
-TEST_CASE("cache-reloader is for administrators only") {
+TEST_CASE_FIXTURE(Fixture, "cache-reloader is for administrators only") {
   auto user = reload(city().user("alfa").token);
   CHECK(user->status == 403);
   CHECK(user->codigo() == "acesso_negado");
@@ -46,11 +49,13 @@ TEST_CASE("cache-reloader is for administrators only") {
   CHECK(std::string_view(ok->json()["perfil_avaliacao"]) == "padrão");
 }
 
-TEST_CASE("a profile edited in the database applies after cache-reloader, not before") {
+TEST_CASE_FIXTURE(Fixture,
+                  "a profile edited in the database applies after cache-reloader, not before") {
   const double before = land_value();
   const auto situacao = db("select l.situacao from cadastro.lote l join cadastro.imobiliario i on i.lote_id = l.id "
                            "where i.id = " + unit_id());
-  const double old_factor = dbn("select fator from dominio.situacao where codigo = '" + situacao + "'");
+  const double old_factor =
+      db_number("select fator from dominio.situacao where codigo = '" + situacao + "'");
   db("insert into avaliacao.perfil (nome, ativo, configuracao) values ('Lei nova', true, "
      "jsonb_build_object('situacao', jsonb_build_object('" + situacao + "', 1.5))) returning id");
   CHECK(land_value() == Approx(before).epsilon(1e-12));  // still the cached default profile
@@ -72,17 +77,19 @@ TEST_CASE("a profile edited in the database applies after cache-reloader, not be
   CHECK(land_value() == Approx(before).epsilon(1e-12));
 }
 
-TEST_CASE("cache-reloader re-reads the tenant configuration") {
+TEST_CASE_FIXTURE(Fixture, "cache-reloader re-reads the tenant configuration") {
   auto& identity = city().app().identity();
   REQUIRE(identity.tenant("alfa"));  // cached from here on
-  query_value(city().platform_dsn(), "update plataforma.tenants set config = '{\"recarga\": 1}' where slug = 'alfa' "
-                                     "returning id");
+  platform_db(
+      "update plataforma.tenants set config = '{\"recarga\": 1}' where slug = 'alfa' "
+      "returning id");
   CHECK(identity.tenant("alfa")->config_json.find("recarga") == std::string::npos);
   REQUIRE(reload(admin().token)->status == 200);
   CHECK(identity.tenant("alfa")->config_json.find("recarga") != std::string::npos);
 }
 
-TEST_CASE("demo valuation profile: idempotent, active, and prices every stored standard") {
+TEST_CASE_FIXTURE(Fixture,
+                  "demo valuation profile: idempotent, active, and prices every stored standard") {
   PGconn* c = store::connect_or_throw(city().tenant_dsn("alfa"));
   db("insert into avaliacao.perfil (nome, ativo) values ('Antigo', true) returning id");
   CHECK(store::load_demo_valuation(c) == 1);

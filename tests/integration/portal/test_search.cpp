@@ -3,7 +3,8 @@
 
 using namespace cadastre::test;
 
-TEST_CASE("search by numero_cadastro or inscricao_cartografica finds exactly that unit") {
+TEST_CASE_FIXTURE(Fixture,
+                  "search by numero_cadastro or inscricao_cartografica finds exactly that unit") {
   auto unit = db_rows("select concat_ws(E'\\t', id, numero_cadastro, inscricao_cartografica, lote_id) "
                       "from cadastro.imobiliario order by id offset 3 limit 1")
                   .at(0);
@@ -21,7 +22,7 @@ TEST_CASE("search by numero_cadastro or inscricao_cartografica finds exactly tha
   CHECK(int64_t(get("/portal/alfa/imovel?numero_cadastro=nao-existe")->json()["total"]) == 0);
 }
 
-TEST_CASE("search by lot, street and neighbourhood matches the database, paged") {
+TEST_CASE_FIXTURE(Fixture, "search by lot, street and neighbourhood matches the database, paged") {
   auto lot = db("select l.inscricao from cadastro.lote l join cadastro.imobiliario i on i.lote_id = l.id "
                 "group by l.inscricao order by count(*) desc, l.inscricao limit 1");
   auto by_lot = get("/portal/alfa/imovel?inscricao_lote=" + lot);
@@ -55,7 +56,8 @@ TEST_CASE("search by lot, street and neighbourhood matches the database, paged")
   CHECK(std::to_string(int64_t(all->json()["total"])) == db("select count(*) from cadastro.imobiliario"));
 }
 
-TEST_CASE("search refuses unknown parameters and bad paging, and needs a token of the tenant") {
+TEST_CASE_FIXTURE(
+    Fixture, "search refuses unknown parameters and bad paging, and needs a token of the tenant") {
   CHECK(get("/portal/alfa/imovel?inscricao=1")->codigo() == "campo_desconhecido");
   CHECK(get("/portal/alfa/imovel?limit=0")->status == 400);
   CHECK(get("/portal/alfa/imovel?numero_cadastro=%27%3B%20drop%20table%20x")->status == 200);  // just a value

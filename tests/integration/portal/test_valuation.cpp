@@ -21,7 +21,9 @@ double value(Answer& a) { return double(a.json()["avaliacao"]["valor"]); }
 
 }  // namespace
 
-TEST_CASE("land value of a stored lot equals the hand computation, by id, inscricao or numero_cadastro") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "land value of a stored lot equals the hand computation, by id, inscricao or numero_cadastro") {
   auto u = some_unit();
   const double expected = hand_land_value(u[3]);
   for (const auto& key : {"id=" + u[0], "numero_cadastro=" + u[1], "inscricao_cartografica=" + u[2]}) {
@@ -36,7 +38,8 @@ TEST_CASE("land value of a stored lot equals the hand computation, by id, inscri
   }
 }
 
-TEST_CASE("land and IPTU routes need exactly one valid key and answer 404 for a missing unit") {
+TEST_CASE_FIXTURE(
+    Fixture, "land and IPTU routes need exactly one valid key and answer 404 for a missing unit") {
   auto u = some_unit();
   for (const char* route : {"terreno", "iptu"}) {
     const std::string base = std::string("/portal/alfa/avaliacao/") + route;
@@ -56,7 +59,7 @@ TEST_CASE("land and IPTU routes need exactly one valid key and answer 404 for a 
   CHECK(get("/portal/alfa/avaliacao/iptu?id=" + u[0], no_buildings.token)->status == 403);
 }
 
-TEST_CASE("IPTU of a stored residential unit equals the hand computation") {
+TEST_CASE_FIXTURE(Fixture, "IPTU of a stored residential unit equals the hand computation") {
   // A residential unit whose lot's buildings are all residential and priced by the
   // default CUB table.
   auto unit = db("select i.id from cadastro.imobiliario i join cadastro.lote l on l.id = i.lote_id "
@@ -89,7 +92,8 @@ TEST_CASE("IPTU of a stored residential unit equals the hand computation") {
   CHECK(std::string_view(buildings.at(0)["classe_vida_util"]) == "residencial");
 }
 
-TEST_CASE("a stored standard the profile does not price is a 422 naming the field") {
+TEST_CASE_FIXTURE(Fixture,
+                  "a stored standard the profile does not price is a 422 naming the field") {
   auto unit = db("select i.id from cadastro.imobiliario i join cadastro.edificacao e on e.lote_id = i.lote_id "
                  "where e.padrao in ('PP4-B', 'PP4-N', 'R16-N', 'CSL16-N', 'CAL8-N', 'R8-B', 'R8-A') "
                  "and i.uso <> 'territorial' order by i.id limit 1");
@@ -100,7 +104,8 @@ TEST_CASE("a stored standard the profile does not price is a 422 naming the fiel
   CHECK(a->mensagem().find("padrao") != std::string::npos);
 }
 
-TEST_CASE("stored use codes map to IPTU uses and useful-life classes through one table") {
+TEST_CASE_FIXTURE(Fixture,
+                  "stored use codes map to IPTU uses and useful-life classes through one table") {
   using valuation::Use;
   CHECK(server::use_mappings().size() == std::stoul(db("select count(*) from dominio.uso")));
   for (const auto& code : db_rows("select codigo from dominio.uso order by codigo")) {
@@ -125,7 +130,9 @@ TEST_CASE("stored use codes map to IPTU uses and useful-life classes through one
   }
 }
 
-TEST_CASE("a non-residential unit pays the non-residential rate and its buildings age as commercial") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "a non-residential unit pays the non-residential rate and its buildings age as commercial") {
   auto unit = db("select i.id from cadastro.imobiliario i where i.uso in ('comercial', 'servicos') and not exists ("
                  "select 1 from cadastro.edificacao e where e.lote_id = i.lote_id and (e.padrao not in ('R1-B', "
                  "'R1-N', 'R1-A', 'R8-N', 'CSL8-N', 'GI') or e.uso not in ('comercial', 'servicos'))) and exists ("
@@ -139,17 +146,21 @@ TEST_CASE("a non-residential unit pays the non-residential rate and its building
   CHECK(std::string_view(a->json()["imovel"]["edificacoes"].at(0)["classe_vida_util"]) == "comercial");
 }
 
-TEST_CASE("POST avaliacao/construcao values the posted input with the tenant profile") {
-  auto a = call(city(), "POST", "/portal/alfa/avaliacao/construcao", Stack::bearer(city().user("alfa").token),
-                R"({"area_construida": 100, "padrao": "R1-N", "idade": 7, "conservacao": "c"})");
+TEST_CASE_FIXTURE(Fixture,
+                  "POST avaliacao/construcao values the posted input with the tenant profile") {
+  auto a =
+      request("POST", "/portal/alfa/avaliacao/construcao", Stack::bearer(city().user("alfa").token),
+              R"({"area_construida": 100, "padrao": "R1-N", "idade": 7, "conservacao": "c"})");
   REQUIRE_MESSAGE(a->status == 200, a->body);
   CHECK(value(*a) == Approx(194344.7309424).epsilon(1e-10));
   CHECK(std::string_view(a->json()["perfil"]) == "padrão");
-  auto bad = call(city(), "POST", "/portal/alfa/avaliacao/construcao", Stack::bearer(city().user("alfa").token),
-                  R"({"area_construida": 0, "padrao": "R1-N", "idade": 7, "conservacao": "c"})");
+  auto bad =
+      request("POST", "/portal/alfa/avaliacao/construcao", Stack::bearer(city().user("alfa").token),
+              R"({"area_construida": 0, "padrao": "R1-N", "idade": 7, "conservacao": "c"})");
   CHECK(bad->status == 400);
   CHECK(bad->codigo() == "parametro_invalido");
-  CHECK(call(city(), "POST", "/portal/alfa/avaliacao/construcao", Stack::bearer(city().user("beta").token), "{}")
+  CHECK(request("POST", "/portal/alfa/avaliacao/construcao",
+                Stack::bearer(city().user("beta").token), "{}")
             ->status == 403);
   CHECK(city().client().Post("/portal/alfa/avaliacao/construcao", "{}", "application/json")->status == 401);
 }

@@ -1,17 +1,17 @@
 // Shared by the /cad/provas-digitais tests: one stack per test binary with demo cities in
 // "alfa" (20 lots) and "beta" (10 lots; the same numero_cadastro values exist in both),
-// a Basic credential of scope provas_digitais per tenant, and helpers.
+// a Basic credential of scope provas_digitais per tenant, and helpers (the request and
+// database helpers are ServerFixture's).
 #pragma once
-
-#include <cctype>
 
 #include <doctest/doctest.h>
 
+#include <cctype>
 #include <chrono>
 
 #include "store/api_clients.hpp"
 #include "store/crypto.hpp"
-#include "support/city.hpp"
+#include "support/server_fixture.hpp"
 #include "support/url.hpp"
 
 namespace cadastre::test {
@@ -43,19 +43,27 @@ inline httplib::Headers basic_of(const std::string& slug) {
   return basic_auth(user, password);
 }
 
-/// A request as the Basic client of `slug` (alfa by default).
-inline std::unique_ptr<Answer> req(const std::string& method, const std::string& path, const std::string& body = "",
-                                   const std::string& slug = "alfa") {
-  return call(pstack().stack, method, path, basic_of(slug), body);
-}
+struct Fixture : ServerFixture {
+  Fixture() : ServerFixture(pstack().stack) {}
 
-inline std::string db(const std::string& sql, const std::string& slug = "alfa") {
-  return query_value(pstack().stack.tenant_dsn(slug), sql);
+  /// A request as the Basic client of `slug` (alfa by default).
+  std::unique_ptr<Answer> req(const std::string& method, const std::string& path,
+                              const std::string& body = "",
+                              const std::string& slug = "alfa") const {
+    return request(method, path, basic_of(slug), body);
+  }
+};
+/// The binary's fixture, for the helpers outside a test.
+inline Fixture& fixture() {
+  static Fixture f;
+  return f;
 }
 
 /// A unit of the demo city (n-th by id).
 inline std::string numero(int n = 0, const std::string& slug = "alfa") {
-  return db("select numero_cadastro from cadastro.imobiliario order by id offset " + std::to_string(n) + " limit 1", slug);
+  return fixture().db("select numero_cadastro from cadastro.imobiliario order by id offset " +
+                          std::to_string(n) + " limit 1",
+                      slug);
 }
 
 inline std::string proof_json(const std::string& numero_cadastro, const std::string& tipo = "foto_fachada",

@@ -24,21 +24,24 @@ void check_refused(Answer& a) {
 }
 }  // namespace
 
-TEST_CASE("the right Basic credential is accepted and its password is stored as argon2id") {
+TEST_CASE_FIXTURE(Fixture,
+                  "the right Basic credential is accepted and its password is stored as argon2id") {
   auto a = req("GET", "/cad/provas-digitais/");
   REQUIRE_MESSAGE(a->status == 200, a->body);
   CHECK(a->header("WWW-Authenticate").empty());
-  auto hash = query_value(pstack().stack.platform_dsn(),
-                          "select segredo_hash from plataforma.clientes_api where usuario = 'integra-alfa'");
+  auto hash = platform_db(
+      "select segredo_hash from plataforma.clientes_api where usuario = 'integra-alfa'");
   CHECK(hash.starts_with("$argon2id$"));
   CHECK(hash.find(pstack().basic.at("alfa").second) == std::string::npos);
-  CHECK(query_value(pstack().stack.platform_dsn(), "select count(*) from plataforma.clientes_api where usuario = "
-                                                   "'integra-alfa' and ultimo_uso is not null") == "1");
+  CHECK(platform_db("select count(*) from plataforma.clientes_api where usuario = "
+                    "'integra-alfa' and ultimo_uso is not null") == "1");
   // The generated password is long and random.
   CHECK(pstack().basic.at("alfa").second.size() == 64);
 }
 
-TEST_CASE("a missing, wrong or malformed credential is a 401 with a Basic challenge on every route") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "a missing, wrong or malformed credential is a 401 with a Basic challenge on every route") {
   const auto& [user, password] = pstack().basic.at("alfa");
   const std::vector<httplib::Headers> refused = {
       {},
@@ -55,37 +58,43 @@ TEST_CASE("a missing, wrong or malformed credential is a 401 with a Basic challe
       CAPTURE(r.method);
       CAPTURE(r.path);
       CAPTURE(i);
-      auto a = call(pstack().stack, r.method, r.path, refused[i], proof_json(numero()));
+      auto a = request(r.method, r.path, refused[i], proof_json(numero()));
       check_refused(*a);
     }
   }
   CHECK(db("select count(*) from provas.prova_digital") == "0");
 }
 
-TEST_CASE("a credential of another scope or a deactivated one is refused") {
+TEST_CASE_FIXTURE(Fixture, "a credential of another scope or a deactivated one is refused") {
   store::ApiClients clients(pstack().stack.app().identity().pool(), std::chrono::milliseconds(0));
   auto other = clients.add({"alfa", "Outra", "integracao", "integra-outra", "senha-de-outro-escopo"});
-  check_refused(*call(pstack().stack, "GET", "/cad/provas-digitais/", basic_auth("integra-outra", other.secret)));
+  check_refused(
+      *request("GET", "/cad/provas-digitais/", basic_auth("integra-outra", other.secret)));
   auto off = clients.add({"alfa", "Desligado", "provas_digitais", "integra-off", "senha-desligada-1"});
-  query_value(pstack().stack.platform_dsn(),
-              "update plataforma.clientes_api set ativo = false where usuario = 'integra-off' returning id");
-  check_refused(*call(pstack().stack, "GET", "/cad/provas-digitais/", basic_auth("integra-off", off.secret)));
+  platform_db(
+      "update plataforma.clientes_api set ativo = false where usuario = 'integra-off' returning "
+      "id");
+  check_refused(*request("GET", "/cad/provas-digitais/", basic_auth("integra-off", off.secret)));
 }
 
-TEST_CASE("a verified credential is cached: repeated requests do not pay argon2id again") {
+TEST_CASE_FIXTURE(Fixture,
+                  "a verified credential is cached: repeated requests do not pay argon2id again") {
   store::ApiClients clients(pstack().stack.app().identity().pool(), std::chrono::milliseconds(0));
   auto fresh = clients.add({"alfa", "Cache", "provas_digitais", "integra-cache", "senha-do-teste-de-cache"});
   const auto headers = basic_auth("integra-cache", fresh.secret);
   using clock = std::chrono::steady_clock;
   auto started = clock::now();
-  REQUIRE(call(pstack().stack, "GET", "/cad/provas-digitais/?limit=1", headers)->status == 200);  // verifies argon2id
+  REQUIRE(request("GET", "/cad/provas-digitais/?limit=1", headers)->status ==
+          200);  // verifies argon2id
   auto first = clock::now() - started;
   started = clock::now();
-  for (int i = 0; i < 20; ++i) REQUIRE(call(pstack().stack, "GET", "/cad/provas-digitais/?limit=1", headers)->status == 200);
+  for (int i = 0; i < 20; ++i)
+    REQUIRE(request("GET", "/cad/provas-digitais/?limit=1", headers)->status == 200);
   auto cached = clock::now() - started;
   // Twenty argon2id checks would take twenty times the first request; cached ones take
   // far less (a margin of 4x against a busy machine).
   CHECK_MESSAGE(cached < first * 5, "primeira: " << first.count() << " ns; 20 seguintes: " << cached.count() << " ns");
   // A changed password is not served from the cache.
-  check_refused(*call(pstack().stack, "GET", "/cad/provas-digitais/", basic_auth("integra-cache", fresh.secret + "!")));
+  check_refused(
+      *request("GET", "/cad/provas-digitais/", basic_auth("integra-cache", fresh.secret + "!")));
 }

@@ -15,7 +15,8 @@ std::string id_of(Answer& a) { return std::to_string(int64_t(a.json()["id"])); }
 std::string filtros(const std::string& json) { return "/cad/provas-digitais/?filtros=" + url(json); }
 }  // namespace
 
-TEST_CASE("POST creates a proof, stored as sent with a lowercase sha256, and audited") {
+TEST_CASE_FIXTURE(Fixture,
+                  "POST creates a proof, stored as sent with a lowercase sha256, and audited") {
   const std::string sha = "ABCDEF" + std::string(58, '0');
   auto a = req("POST", "/cad/provas-digitais/", proof_json(numero(1), "foto_fachada", sha));
   REQUIRE_MESSAGE(a->status == 201, a->body);
@@ -44,7 +45,9 @@ TEST_CASE("POST creates a proof, stored as sent with a lowercase sha256, and aud
   CHECK(req("GET", "/cad/provas-digitais/" + numero(2) + "/")->status == 404);
 }
 
-TEST_CASE("invalid proofs are refused with 400 (or 422 for a unit not in the cadastre) and nothing is stored") {
+TEST_CASE_FIXTURE(Fixture,
+                  "invalid proofs are refused with 400 (or 422 for a unit not in the cadastre) and "
+                  "nothing is stored") {
   const std::string before = db("select count(*) from provas.prova_digital");
   struct Case {
     std::string body;
@@ -90,7 +93,8 @@ TEST_CASE("invalid proofs are refused with 400 (or 422 for a unit not in the cad
   CHECK(db("select count(*) from provas.prova_digital") == before);
 }
 
-TEST_CASE("filtros selects by exact field values; unknown fields and malformed JSON are 400") {
+TEST_CASE_FIXTURE(
+    Fixture, "filtros selects by exact field values; unknown fields and malformed JSON are 400") {
   const std::string n = numero(4);
   auto a = req("POST", "/cad/provas-digitais/", proof_json(n, "levantamento_drone", std::string(64, 'c')));
   auto b = req("POST", "/cad/provas-digitais/", proof_json(n, "foto_fachada", std::string(64, 'd')));
@@ -130,7 +134,8 @@ TEST_CASE("filtros selects by exact field values; unknown fields and malformed J
             ->status == 200);
 }
 
-TEST_CASE("PUT updates the given fields and DELETE removes, both checked in the database") {
+TEST_CASE_FIXTURE(Fixture,
+                  "PUT updates the given fields and DELETE removes, both checked in the database") {
   auto created = req("POST", "/cad/provas-digitais/", proof_json(numero(5)));
   REQUIRE(created->status == 201);
   const std::string id = id_of(*created);
@@ -159,7 +164,7 @@ TEST_CASE("PUT updates the given fields and DELETE removes, both checked in the 
   CHECK(req("DELETE", "/cad/provas-digitais/-1/")->status == 400);
 }
 
-TEST_CASE("one tenant's proofs are invisible to another tenant's credential") {
+TEST_CASE_FIXTURE(Fixture, "one tenant's proofs are invisible to another tenant's credential") {
   const std::string n = numero(6);
   REQUIRE(n == numero(6, "beta"));  // the same integration id exists in both cities
   auto mine = req("POST", "/cad/provas-digitais/", proof_json(n));
@@ -179,7 +184,8 @@ TEST_CASE("one tenant's proofs are invisible to another tenant's credential") {
   CHECK(int64_t(req("GET", "/cad/provas-digitais/" + n + "/")->json()["total"]) == 1);
 }
 
-TEST_CASE("demo proofs: ten records, loading twice keeps ten, other proofs untouched") {
+TEST_CASE_FIXTURE(Fixture,
+                  "demo proofs: ten records, loading twice keeps ten, other proofs untouched") {
   const std::string others = db("select count(*) from provas.prova_digital");
   PGconn* c = store::connect_or_throw(pstack().stack.tenant_dsn("alfa"));
   CHECK(store::load_demo_provas(c) == 10);

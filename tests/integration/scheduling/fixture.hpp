@@ -1,6 +1,6 @@
 // Shared fixture of the /agendamento tests: tenants alfa and beta, a fixed agenda on alfa
-// and helpers for HTTP calls and database checks. Dates are in January 2030, far enough
-// ahead that no slot is "past".
+// and booking helpers (the HTTP and database helpers are ServerFixture's). Dates are in
+// January 2030, far enough ahead that no slot is "past".
 //
 // The agenda (America/Sao_Paulo, UTC−3 all year): segunda 08:00–10:00 and 14:00–15:00,
 // quarta 09:00–11:00, 60-minute slots, one place per inspector, inspectors ana and bruno,
@@ -12,7 +12,7 @@
 
 #include <string>
 
-#include "support/harness.hpp"
+#include "support/server_fixture.hpp"
 
 namespace sched_test {
 
@@ -32,26 +32,12 @@ inline std::string booking(const std::string& day, const std::string& hhmm, cons
   return b + extra + "}";
 }
 
-struct Fixture {
-  Stack stack;
-  std::string token = stack.user("alfa").token;
-
+/// A stack of its own per test (tenants alfa and beta), with the agenda on alfa.
+struct Fixture : cadastre::test::ServerFixture {
   explicit Fixture(bool with_agenda = true, cadastre::server::AppOptions options = {})
-      : stack({"alfa", "beta"}, std::move(options)) {
+      : ServerFixture(
+            std::make_unique<Stack>(std::vector<std::string>{"alfa", "beta"}, std::move(options))) {
     if (with_agenda) REQUIRE(put("/agendamento/alfa/agenda", kAgenda)->status == 200);
-  }
-  std::string db(const std::string& sql) { return cadastre::test::query_value(stack.tenant_dsn("alfa"), sql); }
-  httplib::Result get(const std::string& path, const std::string& tok = "") {
-    return stack.client().Get(path, Stack::bearer(tok.empty() ? token : tok));
-  }
-  httplib::Result post(const std::string& path, const std::string& body, const std::string& tok = "") {
-    return stack.client().Post(path, Stack::bearer(tok.empty() ? token : tok), body, "application/json");
-  }
-  httplib::Result put(const std::string& path, const std::string& body, const std::string& tok = "") {
-    return stack.client().Put(path, Stack::bearer(tok.empty() ? token : tok), body, "application/json");
-  }
-  httplib::Result del(const std::string& path, const std::string& tok = "") {
-    return stack.client().Delete(path, Stack::bearer(tok.empty() ? token : tok));
   }
   /// Books and returns the new reservation's id (the booking must succeed).
   std::string book(const std::string& day, const std::string& hhmm, const std::string& vistoriador = "") {

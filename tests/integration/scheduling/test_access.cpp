@@ -25,7 +25,7 @@ std::vector<Call> every_route(const std::string& id) {
 }
 
 int call(Fixture& f, const Call& c, const httplib::Headers& headers) {
-  auto cl = f.stack.client();
+  auto cl = f.stack().client();
   auto r = c.method == "GET"    ? cl.Get(c.path, headers)
            : c.method == "POST" ? cl.Post(c.path, headers, c.body, "application/json")
            : c.method == "PUT"  ? cl.Put(c.path, headers, c.body, "application/json")
@@ -38,7 +38,7 @@ int call(Fixture& f, const Call& c, const httplib::Headers& headers) {
 TEST_CASE("every route needs a valid bearer token of the tenant: missing or wrong 401, another tenant 403") {
   Fixture f;
   auto id = f.book("07", "08:00");
-  auto beta = f.stack.user("beta").token;
+  auto beta = f.stack().user("beta").token;
   for (const auto& c : every_route(id)) {
     INFO(c.method << " " << c.path);
     CHECK(call(f, c, {}) == 401);
@@ -52,10 +52,10 @@ TEST_CASE("every route needs a valid bearer token of the tenant: missing or wron
 TEST_CASE("reads need read and writes need write on layer agendamento; the agenda needs admin or layer agenda") {
   Fixture f;
   auto id = f.book("07", "08:00");
-  auto reader = f.stack.add_user("alfa", "leitor@alfa.gov.br", {"agendamento:r"});
-  auto outsider = f.stack.add_user("alfa", "outro@alfa.gov.br", {"lote:rw"});
-  auto scheduler = f.stack.add_user("alfa", "agendador@alfa.gov.br", {"agendamento:rw"});
-  auto admin = f.stack.add_user("alfa", "admin@alfa.gov.br", {}, true);
+  auto reader = f.stack().add_user("alfa", "leitor@alfa.gov.br", {"agendamento:r"});
+  auto outsider = f.stack().add_user("alfa", "outro@alfa.gov.br", {"lote:rw"});
+  auto scheduler = f.stack().add_user("alfa", "agendador@alfa.gov.br", {"agendamento:rw"});
+  auto admin = f.stack().add_user("alfa", "admin@alfa.gov.br", {}, true);
   for (const auto& c : every_route(id)) {
     INFO(c.method << " " << c.path);
     bool agenda_put = c.method == "PUT" && c.path == "/agendamento/alfa/agenda";
@@ -67,6 +67,6 @@ TEST_CASE("reads need read and writes need write on layer agendamento; the agend
   CHECK(f.db("select count(*) from agendamento.reserva") == "1");
   CHECK(f.put("/agendamento/alfa/reservas/" + id, R"({"observacao": "ok"})", scheduler.token)->status == 200);
   CHECK(f.put("/agendamento/alfa/agenda", sched_test::kAgenda, admin.token)->status == 200);
-  auto agenda_writer = f.stack.add_user("alfa", "agenda@alfa.gov.br", {"agenda:rw"});
+  auto agenda_writer = f.stack().add_user("alfa", "agenda@alfa.gov.br", {"agenda:rw"});
   CHECK(f.put("/agendamento/alfa/agenda", sched_test::kAgenda, agenda_writer.token)->status == 200);
 }

@@ -32,17 +32,21 @@ TEST_CASE("20 parallel bookings of the last free place: exactly one is created, 
   std::vector<std::thread> threads;
   for (int i = 0; i < kBookers; ++i) {
     threads.emplace_back([&, i] {
-      httplib::Client c = f.stack.client();
+      httplib::Client c = f.stack().client();
       c.set_keep_alive(true);
       c.set_read_timeout(30, 0);
       // Open the connection first, then wait until every booker has one: the POSTs start together.
-      auto warm = c.Get("/agendamento/alfa/agenda", Stack::bearer(f.token));
+      auto warm = c.Get("/agendamento/alfa/agenda", Stack::bearer(f.token()));
       ++connected;
       while (connected < kBookers) std::this_thread::yield();
       auto body = booking("07", "08:00", "", R"(, "observacao": "paralela )" + std::to_string(i) + "\"");
-      auto r = warm ? c.Post("/agendamento/alfa/reservas", Stack::bearer(f.token), body, "application/json") : std::move(warm);
-      if (r && r->status == 201) ++created;
-      else if (r && r->status == 409) ++full;
+      auto r = warm ? c.Post("/agendamento/alfa/reservas", Stack::bearer(f.token()), body,
+                             "application/json")
+                    : std::move(warm);
+      if (r && r->status == 201)
+        ++created;
+      else if (r && r->status == 409)
+        ++full;
       else {
         ++other;
         std::lock_guard<std::mutex> lock(mutex);
@@ -77,7 +81,7 @@ std::string sqlstate(const std::string& dsn, const std::string& sql) {
 TEST_CASE("the database refuses a second claim of the same place even without the server's check") {
   Fixture f;
   auto id = f.book("07", "08:00");
-  auto dsn = f.stack.tenant_dsn("alfa");
+  auto dsn = f.stack().tenant_dsn("alfa");
   auto other = f.db("insert into agendamento.reserva (inicio, fim, protocolo, solicitante_nome) values "
                     "('2030-01-07 11:00Z', '2030-01-07 12:00Z', 'X', 'Intruso') returning id");
   CHECK(sqlstate(dsn, "insert into agendamento.vaga (reserva_id, slot_inicio, indice) select " + other +

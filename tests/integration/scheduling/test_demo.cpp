@@ -9,8 +9,8 @@ using sched_test::Fixture;
 
 TEST_CASE("the demo agenda stores the weekly agenda and reservations in every status, and reloads cleanly") {
   Fixture f(false);
-  f.stack.load_demo("alfa", 5);
-  PGconn* c = PQconnectdb(f.stack.tenant_dsn("alfa").c_str());
+  f.stack().load_demo("alfa", 5);
+  PGconn* c = PQconnectdb(f.stack().tenant_dsn("alfa").c_str());
   REQUIRE(PQstatus(c) == CONNECTION_OK);
   CHECK(cadastre::store::load_demo_agenda(c) == 7);
   CHECK(cadastre::store::load_demo_agenda(c) == 7);  // replaces its own reservations

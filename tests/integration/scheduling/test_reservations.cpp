@@ -26,7 +26,7 @@ TEST_CASE("booking a free slot stores the reservation, claims its place and audi
 
 TEST_CASE("a booking may name the property by lot and unit and a shorter end inside the slot") {
   Fixture f;
-  f.stack.load_demo("alfa", 3);
+  f.stack().load_demo("alfa", 3);
   auto lote = f.db("select min(id) from cadastro.lote");
   auto unidade = f.db("select min(id) from cadastro.imobiliario");
   auto r = f.post("/agendamento/alfa/reservas",
@@ -81,8 +81,9 @@ TEST_CASE("a full slot or an inspector already booked in it is 409 and stores no
 
 TEST_CASE("without an agenda, bookings and slots are 404 and the agenda can be configured") {
   Fixture f(false);
-  cadastre::test::query_value(f.stack.platform_dsn(),
-                              "update plataforma.tenants set fuso_horario = 'America/Manaus' where slug = 'alfa' returning 1");
+  f.platform_db(
+      "update plataforma.tenants set fuso_horario = 'America/Manaus' where slug = 'alfa' returning "
+      "1");
   CHECK(f.get("/agendamento/alfa/agenda")->status == 404);
   CHECK(f.post("/agendamento/alfa/reservas", booking("07", "08:00"))->status == 404);
   CHECK(f.get("/agendamento/alfa/horarios-disponiveis?de=2030-01-07&ate=2030-01-07")->status == 404);

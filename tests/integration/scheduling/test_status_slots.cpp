@@ -39,11 +39,15 @@ TEST_CASE("concurrent status advances never skip a state: exactly two succeed") 
   std::vector<std::thread> threads;
   for (int i = 0; i < 8; ++i) {
     threads.emplace_back([&] {
-      httplib::Client c = f.stack.client();
-      auto r = c.Put("/agendamento/alfa/avanca-status/" + id, Stack::bearer(f.token), "", "application/json");
-      if (r && r->status == 200) ++ok;
-      else if (r && r->status == 409) ++refused;
-      else ++other;
+      httplib::Client c = f.stack().client();
+      auto r = c.Put("/agendamento/alfa/avanca-status/" + id, Stack::bearer(f.token()), "",
+                     "application/json");
+      if (r && r->status == 200)
+        ++ok;
+      else if (r && r->status == 409)
+        ++refused;
+      else
+        ++other;
     });
   }
   for (auto& t : threads) t.join();

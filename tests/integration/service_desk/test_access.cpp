@@ -1,5 +1,5 @@
 // Credentials and the "atendimento" permission on every staff route of /atendimento.
-#include "desk_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace desk_test;
 
@@ -21,11 +21,15 @@ std::vector<Call> staff_routes(const std::string& id) {
 }
 }  // namespace
 
-TEST_CASE("staff routes: missing or wrong credential 401, another tenant's credential 403, nothing written") {
+TEST_CASE_FIXTURE(Fixture,
+                  "staff routes: missing or wrong credential 401, another tenant's credential 403, "
+                  "nothing written") {
   auto [id, token] = inspection();
   auto counts = [] {
-    return db("select (select count(*) from atendimento.vistoria) || '/' || (select count(*) from atendimento.auditoria)"
-              " || '/' || (select string_agg(status, ',') from atendimento.vistoria)");
+    return fixture().db(
+        "select (select count(*) from atendimento.vistoria) || '/' || (select count(*) from "
+        "atendimento.auditoria)"
+        " || '/' || (select string_agg(status, ',') from atendimento.vistoria)");
   };
   auto before = counts();
   for (const auto& c : staff_routes(id)) {
@@ -35,14 +39,14 @@ TEST_CASE("staff routes: missing or wrong credential 401, another tenant's crede
     CHECK(missing->codigo() == "nao_autenticado");
     CHECK(call(c.method, c.path, c.body, std::string(64, '0'))->status == 401);
     CHECK(call(c.method, c.path, c.body, token)->status == 401);  // the inspection token is no bearer
-    auto other = call(c.method, c.path, c.body, desk_test::token("beta"));
+    auto other = call(c.method, c.path, c.body, this->token("beta"));
     CHECK(other->status == 403);
     CHECK(other->codigo() == "municipio_nao_permitido");
   }
   CHECK(counts() == before);
 }
 
-TEST_CASE("reads need read and writes need write on layer atendimento") {
+TEST_CASE_FIXTURE(Fixture, "reads need read and writes need write on layer atendimento") {
   auto [id, token] = inspection();
   auto reader = stack().add_user("alfa", "leitor-atendimento@alfa.gov.br", {"atendimento:r"});
   auto outsider = stack().add_user("alfa", "so-lotes-atendimento@alfa.gov.br", {"lote:rw"});

@@ -1,9 +1,11 @@
 // POST /atendimento/{municipio}/auditoria: who approved which change, when, with what decision.
-#include "desk_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace desk_test;
 
-TEST_CASE("an approval records the table, record, change, decision, comment, the caller and the time") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "an approval records the table, record, change, decision, comment, the caller and the time") {
   auto approver = stack().add_user("alfa", "aprovador@alfa.gov.br", {"*:rw"});
   auto a = call("POST", "/atendimento/alfa/auditoria",
                 R"({"tabela": "cadastro.lote", "registro_id": 42, "alteracao": {"area_terreno": [300, 320]},)"
@@ -24,7 +26,7 @@ TEST_CASE("an approval records the table, record, change, decision, comment, the
            "atendimento.auditoria where id = " + member(*rejected, "id")) == "reprovado|sem comentário|usuario@alfa.gov.br");
 }
 
-TEST_CASE("an approval with a bad or missing member is 400 and records nothing") {
+TEST_CASE_FIXTURE(Fixture, "an approval with a bad or missing member is 400 and records nothing") {
   auto before = db("select count(*) from atendimento.auditoria");
   const std::string ok_rest = R"("registro_id": 1, "alteracao": {"a": 1}, "decisao": "aprovado")";
   for (const std::string& body :

@@ -1,16 +1,15 @@
 // The demo data of media and the service desk: real PNG files behind every demo record,
 // protocols of two years in every status, an inspection for each demo reservation, and
 // loading twice gives the same result.
+#include <libpq-fe.h>
+
 #include <fstream>
 #include <sstream>
 
-#include <libpq-fe.h>
-
-#include "desk_fixture.hpp"
 #include "demo/agenda.hpp"
 #include "demo/service_desk.hpp"
+#include "fixture.hpp"
 #include "store/migrate.hpp"
-
 
 using namespace desk_test;
 
@@ -20,7 +19,7 @@ struct Counts {
 };
 
 Counts load_all() {
-  PGconn* c = cadastre::store::connect_or_throw(stack().tenant_dsn("alfa"));
+  PGconn* c = cadastre::store::connect_or_throw(fixture().stack().tenant_dsn("alfa"));
   Counts out{};
   try {
     cadastre::store::load_demo_agenda(c);
@@ -44,7 +43,9 @@ std::size_t files_in_area() {
 }
 }  // namespace
 
-TEST_CASE("demo media and service desk: every record's link serves a real PNG, and reloading replaces its own rows") {
+TEST_CASE_FIXTURE(Fixture,
+                  "demo media and service desk: every record's link serves a real PNG, and "
+                  "reloading replaces its own rows") {
   std::size_t files_before = files_in_area();
   auto first = load_all();
   CHECK(first.media == 6);

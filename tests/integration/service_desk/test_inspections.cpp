@@ -1,10 +1,12 @@
 // Inspections (staff routes): creation with the one-time token stored hashed, reads,
 // edits, list filters, and the refusals.
-#include "desk_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace desk_test;
 
-TEST_CASE("creating an inspection answers its access token once; the database holds only its SHA-256") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "creating an inspection answers its access token once; the database holds only its SHA-256") {
   auto foto = media_id();
   auto id = reserve();
   auto a = call("POST", "/atendimento/alfa/vistoria",
@@ -42,7 +44,9 @@ TEST_CASE("creating an inspection answers its access token once; the database ho
   CHECK(token2 != token);
 }
 
-TEST_CASE("an inspection needs an existing reservation without one (404, 409) and existing photos and protocol (400)") {
+TEST_CASE_FIXTURE(Fixture,
+                  "an inspection needs an existing reservation without one (404, 409) and existing "
+                  "photos and protocol (400)") {
   auto id = reserve();
   CHECK(call("POST", "/atendimento/alfa/vistoria", R"({"agendamento_id": 99999999})")->status == 404);
   CHECK(call("POST", "/atendimento/alfa/vistoria", R"({"agendamento_id": )" + id + "}")->status == 201);
@@ -77,7 +81,9 @@ TEST_CASE("an inspection needs an existing reservation without one (404, 409) an
   CHECK(db("select count(*) from atendimento.vistoria where agendamento_id = " + fresh) == "0");
 }
 
-TEST_CASE("staff edit checklist, findings, photos, protocol and status; the token and citizen fields stay") {
+TEST_CASE_FIXTURE(Fixture,
+                  "staff edit checklist, findings, photos, protocol and status; the token and "
+                  "citizen fields stay") {
   auto [id, token] = inspection();
   auto hash = db("select token_hash from atendimento.vistoria where agendamento_id = " + id);
   auto protocolo = db("insert into atendimento.protocolo (ano, numero, solicitante_nome, assunto) values "
@@ -107,13 +113,17 @@ TEST_CASE("staff edit checklist, findings, photos, protocol and status; the toke
   CHECK(call("PUT", "/atendimento/alfa/vistoria/0", R"({"status": "pendente"})")->status == 400);
 }
 
-TEST_CASE("inspections are listed by the reservation's start with filters status, protocol and local dates") {
+TEST_CASE_FIXTURE(Fixture,
+                  "inspections are listed by the reservation's start with filters status, protocol "
+                  "and local dates") {
   auto protocolo = db("insert into atendimento.protocolo (ano, numero, solicitante_nome, assunto) values "
                       "(2014, 1, 'Beltrano', 'Vistoria') returning id");
   // Reservations far ahead, on 2 fixed local days, so other tests' inspections stay out.
-  auto at = [](const char* when) {
-    return db(std::string("insert into agendamento.reserva (inicio, fim, protocolo, solicitante_nome) values ('") + when +
-              "', timestamptz '" + when + "' + interval '1 hour', 'P-LISTA', 'Lista') returning id");
+  auto at = [&](const char* when) {
+    return fixture().db(std::string("insert into agendamento.reserva (inicio, fim, protocolo, "
+                                    "solicitante_nome) values ('") +
+                        when + "', timestamptz '" + when +
+                        "' + interval '1 hour', 'P-LISTA', 'Lista') returning id");
   };
   auto r1 = at("2040-03-05 08:00-03"), r2 = at("2040-03-05 23:30-03"), r3 = at("2040-03-06 09:00-03");
   for (const auto& r : {r1, r2, r3})

@@ -1,5 +1,5 @@
 // GET /atendimento/{municipio}/protocolos: filters, local dates, paging and refusals.
-#include "desk_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace desk_test;
 
@@ -8,13 +8,15 @@ namespace {
 void seed() {
   static bool done = false;
   if (done) return;
-  db("insert into atendimento.protocolo (ano, numero, solicitante_nome, assunto, status, aberto_em) values "
-     "(2011, 1, 'Maria Aparecida', 'Revisão de área', 'aberto', '2011-03-10 10:00-03'),"
-     "(2011, 2, 'João Pereira', 'Certidão de valor venal', 'deferido', '2011-05-02 10:00-03'),"
-     "(2011, 3, 'MARIA José', 'Desmembramento 100%', 'indeferido', '2011-08-15 10:00-03'),"
-     "(2012, 1, 'Ana Souza', 'Revisão de área', 'aberto', '2012-06-30 23:30-03'),"
-     "(2012, 2, 'Pedro_Lima', 'Vistoria', 'em_analise', '2012-07-01 00:30-03'),"
-     "(2012, 3, 'Carla Dias', 'Vistoria', 'arquivado', '2012-09-01 09:00-03') returning 1");
+  fixture().db(
+      "insert into atendimento.protocolo (ano, numero, solicitante_nome, assunto, status, "
+      "aberto_em) values "
+      "(2011, 1, 'Maria Aparecida', 'Revisão de área', 'aberto', '2011-03-10 10:00-03'),"
+      "(2011, 2, 'João Pereira', 'Certidão de valor venal', 'deferido', '2011-05-02 10:00-03'),"
+      "(2011, 3, 'MARIA José', 'Desmembramento 100%', 'indeferido', '2011-08-15 10:00-03'),"
+      "(2012, 1, 'Ana Souza', 'Revisão de área', 'aberto', '2012-06-30 23:30-03'),"
+      "(2012, 2, 'Pedro_Lima', 'Vistoria', 'em_analise', '2012-07-01 00:30-03'),"
+      "(2012, 3, 'Carla Dias', 'Vistoria', 'arquivado', '2012-09-01 09:00-03') returning 1");
   done = true;
 }
 
@@ -28,7 +30,7 @@ std::string listed(Answer& a) {
 }
 
 std::unique_ptr<Answer> list(const std::string& query) {
-  auto a = call("GET", "/atendimento/alfa/protocolos" + query);
+  auto a = fixture().call("GET", "/atendimento/alfa/protocolos" + query);
   INFO(query << " → " << a->body);
   REQUIRE(a->status == 200);
   return a;
@@ -36,7 +38,9 @@ std::unique_ptr<Answer> list(const std::string& query) {
 
 }  // namespace
 
-TEST_CASE("protocols are filtered by status, year, number, requester and subject, newest first") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "protocols are filtered by status, year, number, requester and subject, newest first") {
   seed();
   auto y2011 = list("?ano=2011");
   CHECK(member(*y2011, "total") == "3");
@@ -53,7 +57,8 @@ TEST_CASE("protocols are filtered by status, year, number, requester and subject
   CHECK(member(*list("?status=arquivado&ano=2012"), "total") == "1");
 }
 
-TEST_CASE("protocol dates are local dates of the municipality, and lists are paged") {
+TEST_CASE_FIXTURE(Fixture,
+                  "protocol dates are local dates of the municipality, and lists are paged") {
   seed();
   // 2012-06-30 23:30 and 2012-07-01 00:30 in São Paulo (UTC−3) are both 2012-07-01 in UTC.
   CHECK(listed(*list("?de=2012-07-01&ate=2012-07-01")) == "2/2012");
@@ -69,7 +74,7 @@ TEST_CASE("protocol dates are local dates of the municipality, and lists are pag
   CHECK(member(*all, "total") == db("select count(*) from atendimento.protocolo"));
 }
 
-TEST_CASE("bad protocol filters are 400 before any SQL") {
+TEST_CASE_FIXTURE(Fixture, "bad protocol filters are 400 before any SQL") {
   for (const char* q : {"?status=fechado", "?ano=abc", "?ano=1999", "?numero=0", "?numero=1%20or%20true",
                         "?de=2011-13-01", "?ate=ontem", "?filtro=x", "?limit=0", "?page=-1"}) {
     auto a = call("GET", std::string("/atendimento/alfa/protocolos") + q);

@@ -1,6 +1,6 @@
 // The citizen's routes: no bearer, the inspection's access token in the query or body;
 // only the citizen fields, read and written.
-#include "desk_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace desk_test;
 
@@ -9,12 +9,17 @@ std::string path(const std::string& id, const std::string& slug = "alfa") {
   return "/atendimento/" + slug + "/public/vistoria/" + id;
 }
 std::string citizen_row(const std::string& id) {
-  return db("select concat_ws('|', contato_cidadao, disponibilidade, observacoes_cidadao, fotos_cidadao::text, status, "
-            "constatacoes) from atendimento.vistoria where agendamento_id = " + id);
+  return fixture().db(
+      "select concat_ws('|', contato_cidadao, disponibilidade, observacoes_cidadao, "
+      "fotos_cidadao::text, status, "
+      "constatacoes) from atendimento.vistoria where agendamento_id = " +
+      id);
 }
 }  // namespace
 
-TEST_CASE("the citizen reads the inspection with its token; only status, time and citizen fields are shown") {
+TEST_CASE_FIXTURE(Fixture,
+                  "the citizen reads the inspection with its token; only status, time and citizen "
+                  "fields are shown") {
   auto [id, token] = inspection(R"(, "constatacoes": "nota interna", "checklist": [{"item": "muro", "ok": false}])");
   auto a = call("GET", path(id) + "?token=" + token, "", "");
   REQUIRE_MESSAGE(a->status == 200, a->body);
@@ -26,10 +31,12 @@ TEST_CASE("the citizen reads the inspection with its token; only status, time an
                              "solicitante_nome", "protocolo_id", token.c_str()})
     CHECK_MESSAGE(a->body.find(hidden) == std::string::npos, std::string(hidden));
   // A bearer token is not what this route takes.
-  CHECK(call("GET", path(id), "", desk_test::token())->status == 401);
+  CHECK(call("GET", path(id), "", this->token())->status == 401);
 }
 
-TEST_CASE("a missing or wrong token is 401, also for unknown inspections; an unknown municipality is 404") {
+TEST_CASE_FIXTURE(Fixture,
+                  "a missing or wrong token is 401, also for unknown inspections; an unknown "
+                  "municipality is 404") {
   auto [id, token] = inspection();
   auto [other, other_token] = inspection();
   auto missing = call("GET", path(id), "", "");
@@ -52,7 +59,9 @@ TEST_CASE("a missing or wrong token is 401, also for unknown inspections; an unk
   CHECK(citizen_row(id) == "{}|pendente");
 }
 
-TEST_CASE("the citizen updates contact, availability, notes and photos, with the token in the body or query") {
+TEST_CASE_FIXTURE(Fixture,
+                  "the citizen updates contact, availability, notes and photos, with the token in "
+                  "the body or query") {
   auto [id, token] = inspection();
   auto foto = public_key();
   auto a = call("PUT", path(id),
@@ -76,7 +85,7 @@ TEST_CASE("the citizen updates contact, availability, notes and photos, with the
   CHECK(citizen_row(id) == "(19) 99999-1234|portão azul|{" + foto + "}|pendente");
 }
 
-TEST_CASE("any field but the citizen's is refused with 400 and nothing changes") {
+TEST_CASE_FIXTURE(Fixture, "any field but the citizen's is refused with 400 and nothing changes") {
   auto [id, token] = inspection(R"(, "constatacoes": "interna")");
   auto before = citizen_row(id);
   auto hash = db("select token_hash from atendimento.vistoria where agendamento_id = " + id);
@@ -95,7 +104,9 @@ TEST_CASE("any field but the citizen's is refused with 400 and nothing changes")
   CHECK(db("select token_hash from atendimento.vistoria where agendamento_id = " + id) == hash);
 }
 
-TEST_CASE("a concluded or cancelled inspection no longer takes the citizen's changes (409) but is still readable") {
+TEST_CASE_FIXTURE(Fixture,
+                  "a concluded or cancelled inspection no longer takes the citizen's changes (409) "
+                  "but is still readable") {
   auto [id, token] = inspection();
   REQUIRE(call("PUT", "/atendimento/alfa/vistoria/" + id, R"({"status": "concluida"})")->status == 200);
   auto a = call("PUT", path(id), R"({"token": ")" + token + R"(", "contato_cidadao": "tarde"})", "");

@@ -1,6 +1,6 @@
 // Revalidation: ETag from the layer generation, 304 on If-None-Match, new ETag after a write.
+#include "fixture.hpp"
 #include "store/audit.hpp"
-#include "tiles_fixture.hpp"
 
 using namespace cadastre::test;
 
@@ -17,7 +17,9 @@ std::int64_t bump(const std::string& layer) {
 
 }  // namespace
 
-TEST_CASE("a tile carries an ETag and Cache-Control no-cache; the same ETag in If-None-Match is 304") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "a tile carries an ETag and Cache-Control no-cache; the same ETag in If-None-Match is 304") {
   const std::string path = tile_path("lote", tile_with_lots(16));
   auto first = fetch(path);
   REQUIRE(first->status == 200);
@@ -42,7 +44,8 @@ TEST_CASE("a tile carries an ETag and Cache-Control no-cache; the same ETag in I
   CHECK(fetch(path, city().user("alfa").token, {{"If-None-Match", "\"0-00000000\""}})->status == 200);
 }
 
-TEST_CASE("a write to the layer (generation bump) changes the ETag; other layers keep theirs") {
+TEST_CASE_FIXTURE(
+    Fixture, "a write to the layer (generation bump) changes the ETag; other layers keep theirs") {
   const auto tile = tile_with_lots(16);
   auto lote = fetch(tile_path("lote", tile));
   auto quadra = fetch(tile_path("quadra", tile));
@@ -65,7 +68,7 @@ TEST_CASE("a write to the layer (generation bump) changes the ETag; other layers
         304);
 }
 
-TEST_CASE("empty tiles are revalidated the same way") {
+TEST_CASE_FIXTURE(Fixture, "empty tiles are revalidated the same way") {
   const auto ocean = cadastre::tiles::tile_for_lonlat(-30.0, -25.0, 14);
   auto r = fetch(tile_path("lote", ocean));
   REQUIRE(r->status == 204);

@@ -1,7 +1,7 @@
 // TileJSON per layer, the index of tileable layers and their OpenAPI entries.
 #include <cmath>
 
-#include "tiles_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
@@ -11,7 +11,9 @@ std::string text(simdjson::dom::element e) { return std::string(std::string_view
 
 }  // namespace
 
-TEST_CASE("TileJSON 3.0.0 of a layer: tile URL from the request host, zooms, bounds of the data and fields") {
+TEST_CASE_FIXTURE(Fixture,
+                  "TileJSON 3.0.0 of a layer: tile URL from the request host, zooms, bounds of the "
+                  "data and fields") {
   auto r = fetch("/tiles/alfa/lote.json", city().user("alfa").token, {{"Host", "mapas.exemplo.gov.br"}});
   REQUIRE(r->status == 200);
   CHECK(r->header("Content-Type").starts_with("application/json"));
@@ -42,14 +44,14 @@ TEST_CASE("TileJSON 3.0.0 of a layer: tile URL from the request host, zooms, bou
   CHECK(fields["geom"].error() == simdjson::NO_SUCH_FIELD);
 }
 
-TEST_CASE("TileJSON behind a TLS proxy advertises https tile URLs") {
+TEST_CASE_FIXTURE(Fixture, "TileJSON behind a TLS proxy advertises https tile URLs") {
   auto r = fetch("/tiles/alfa/quadra.json", city().user("alfa").token,
                  {{"Host", "mapas.exemplo.gov.br"}, {"X-Forwarded-Proto", "https"}});
   REQUIRE(r->status == 200);
   CHECK(text(r->json()["tiles"].at(0)) == "https://mapas.exemplo.gov.br/tiles/alfa/quadra/{z}/{x}/{y}.pbf");
 }
 
-TEST_CASE("TileJSON of an empty layer spans the Web Mercator world") {
+TEST_CASE_FIXTURE(Fixture, "TileJSON of an empty layer spans the Web Mercator world") {
   auto r = fetch("/tiles/beta/lote.json", city().user("beta").token);
   REQUIRE(r->status == 200);
   auto j = r->json();
@@ -58,7 +60,7 @@ TEST_CASE("TileJSON of an empty layer spans the Web Mercator world") {
   CHECK(j["center"].error() == simdjson::NO_SUCH_FIELD);
 }
 
-TEST_CASE("TileJSON needs the .json suffix and a layer with geometry") {
+TEST_CASE_FIXTURE(Fixture, "TileJSON needs the .json suffix and a layer with geometry") {
   CHECK(fetch("/tiles/alfa/lote.geojson")->status == 400);
   CHECK(fetch("/tiles/alfa/lote")->status == 400);
   CHECK(fetch("/tiles/alfa/.json")->status == 400);
@@ -66,7 +68,8 @@ TEST_CASE("TileJSON needs the .json suffix and a layer with geometry") {
   CHECK(fetch("/tiles/alfa/nada.json")->status == 404);
 }
 
-TEST_CASE("index.json lists the readable layers with geometry and their TileJSON URLs") {
+TEST_CASE_FIXTURE(Fixture,
+                  "index.json lists the readable layers with geometry and their TileJSON URLs") {
   auto r = fetch("/tiles/alfa/index.json", city().user("alfa").token, {{"Host", "mapas.exemplo.gov.br"}});
   REQUIRE(r->status == 200);
   auto j = r->json();
@@ -87,7 +90,7 @@ TEST_CASE("index.json lists the readable layers with geometry and their TileJSON
   CHECK(ids == std::vector<std::string>{"quadra"});
 }
 
-TEST_CASE("the tile routes are in the OpenAPI document") {
+TEST_CASE_FIXTURE(Fixture, "the tile routes are in the OpenAPI document") {
   auto r = fetch("/openapi.json", "");
   REQUIRE(r->status == 200);
   for (const char* p : {"/tiles/{municipio}/{layer}/{z}/{x}/{y}", "/tiles/{municipio}/{file}", "/tiles/{municipio}/index.json"})

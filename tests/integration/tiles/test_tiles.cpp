@@ -1,9 +1,9 @@
 // Tile content: a valid MVT with the layer's lots, empty tiles, and the path checks.
 #include <algorithm>
 
+#include "fixture.hpp"
 #include "mvt_reader.hpp"
 #include "store/sql.hpp"
-#include "tiles_fixture.hpp"
 
 using namespace cadastre::test;
 using cadastre::tiles::Tile;
@@ -18,7 +18,8 @@ bool has(const std::vector<std::string>& v, const std::string& s) { return std::
 
 }  // namespace
 
-TEST_CASE("a z16 tile over the city is an MVT layer named lote with every lot of the tile") {
+TEST_CASE_FIXTURE(
+    Fixture, "a z16 tile over the city is an MVT layer named lote with every lot of the tile") {
   Tile t = tile_with_lots(16);
   auto r = fetch(tile_path("lote", t));
   REQUIRE(r->status == 200);
@@ -45,7 +46,7 @@ TEST_CASE("a z16 tile over the city is an MVT layer named lote with every lot of
   CHECK_FALSE(has(l.keys, "geom"));
 }
 
-TEST_CASE("tiles of other layers are named after their table") {
+TEST_CASE_FIXTURE(Fixture, "tiles of other layers are named after their table") {
   Tile t = tile_with_lots(15);
   auto r = fetch(tile_path("quadra", t));
   REQUIRE(r->status == 200);
@@ -57,7 +58,7 @@ TEST_CASE("tiles of other layers are named after their table") {
                                             std::to_string(t.y) + ", margin => 64.0/4096))")));
 }
 
-TEST_CASE("a tile with no feature, out in the ocean, is 204 without a body") {
+TEST_CASE_FIXTURE(Fixture, "a tile with no feature, out in the ocean, is 204 without a body") {
   Tile ocean = cadastre::tiles::tile_for_lonlat(-30.0, -25.0, 16);
   auto r = fetch(tile_path("lote", ocean));
   CHECK(r->status == 204);
@@ -68,7 +69,8 @@ TEST_CASE("a tile with no feature, out in the ocean, is 204 without a body") {
   CHECK(fetch(tile_path("lote", tile_with_lots(14)))->status == 200);
 }
 
-TEST_CASE("z, x and y outside the pyramid or a last segment other than <y>.pbf are 400") {
+TEST_CASE_FIXTURE(Fixture,
+                  "z, x and y outside the pyramid or a last segment other than <y>.pbf are 400") {
   for (const char* path :
        {"/tiles/alfa/lote/25/0/0.pbf", "/tiles/alfa/lote/-1/0/0.pbf", "/tiles/alfa/lote/16/65536/0.pbf",
         "/tiles/alfa/lote/16/0/65536.pbf", "/tiles/alfa/lote/2/4/0.pbf", "/tiles/alfa/lote/2/0/4.pbf",
@@ -82,7 +84,7 @@ TEST_CASE("z, x and y outside the pyramid or a last segment other than <y>.pbf a
   CHECK(fetch("/tiles/alfa/lote/24/16777215/16777215.pbf")->status == 204);  // the last z24 tile is valid
 }
 
-TEST_CASE("layers without geometry and unknown layers have no tiles (404)") {
+TEST_CASE_FIXTURE(Fixture, "layers without geometry and unknown layers have no tiles (404)") {
   auto r = fetch("/tiles/alfa/pessoa/16/0/0.pbf");
   CHECK(r->status == 404);
   CHECK(r->body.find("geometria") != std::string::npos);
@@ -91,7 +93,8 @@ TEST_CASE("layers without geometry and unknown layers have no tiles (404)") {
   CHECK(u->codigo() == "camada_nao_encontrada");
 }
 
-TEST_CASE("tiles are still served after the pooled connection lost its prepared statements") {
+TEST_CASE_FIXTURE(
+    Fixture, "tiles are still served after the pooled connection lost its prepared statements") {
   const std::string path = tile_path("lote", tile_with_lots(16));
   auto before = fetch(path);
   REQUIRE(before->status == 200);

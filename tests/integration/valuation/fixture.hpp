@@ -1,6 +1,7 @@
 // Shared by the /equacao tests: one stack per test binary with tenants "alfa" and "beta"
 // (default valuation profile) and "gama" (a stored profile: esquina 1.20, R1-N 3000),
-// a valuation-scope API client per tenant, and helpers to call the routes.
+// a valuation-scope API client per tenant, and helpers to call the routes (the others are
+// ServerFixture's).
 #pragma once
 
 #include <doctest/doctest.h>
@@ -9,7 +10,7 @@
 
 #include "store/api_clients.hpp"
 #include "store/crypto.hpp"
-#include "support/city.hpp"
+#include "support/server_fixture.hpp"
 
 namespace cadastre::test {
 
@@ -37,13 +38,24 @@ inline std::string construction_path(const std::string& slug) {
   return "/equacao/calculo/" + slug + "/construcao/calcularvalor/";
 }
 
-/// POST `body` to `path` with `Authorization: Bearer <token>`.
-inline std::unique_ptr<Answer> post_as(const std::string& token, const std::string& path, const std::string& body) {
-  return call(vstack().stack, "POST", path, Stack::bearer(token), body);
-}
-/// POST as the valuation client of the tenant in the path.
-inline std::unique_ptr<Answer> post(const std::string& slug, const std::string& path, const std::string& body) {
-  return post_as(vstack().tokens.at(slug), path, body);
+struct Fixture : ServerFixture {
+  Fixture() : ServerFixture(vstack().stack) {}
+
+  /// POST `body` to `path` as the bearer of `token`.
+  std::unique_ptr<Answer> post_as(const std::string& token, const std::string& path,
+                                  const std::string& body) const {
+    return post(path, body, token);
+  }
+  /// POST as the valuation client of tenant `slug`.
+  std::unique_ptr<Answer> post_as_client(const std::string& slug, const std::string& path,
+                                         const std::string& body) const {
+    return post_as(vstack().tokens.at(slug), path, body);
+  }
+};
+/// The binary's fixture, for the helpers outside a test.
+inline Fixture& fixture() {
+  static Fixture f;
+  return f;
 }
 
 /// A number of the answer: a top-level member ("valor") or an intermediate value.

@@ -7,22 +7,24 @@ using namespace cadastre;
 namespace {
 const std::string kLot = lot_json(300, 10);
 const std::string kBuilt = R"({"area_construida": 100, "padrao": "R1-N", "idade": 7, "conservacao": "c"})";
-
-std::string platform(const std::string& sql) { return query_value(vstack().stack.platform_dsn(), sql); }
 }  // namespace
 
-TEST_CASE("valuation routes accept the tenant's valuation token on both routes") {
-  CHECK(post("alfa", land_path("alfa"), kLot)->status == 200);
-  CHECK(post("alfa", construction_path("alfa"), kBuilt)->status == 200);
-  CHECK(post("beta", land_path("beta"), kLot)->status == 200);
+TEST_CASE_FIXTURE(Fixture, "valuation routes accept the tenant's valuation token on both routes") {
+  CHECK(post_as_client("alfa", land_path("alfa"), kLot)->status == 200);
+  CHECK(post_as_client("alfa", construction_path("alfa"), kBuilt)->status == 200);
+  CHECK(post_as_client("beta", land_path("beta"), kLot)->status == 200);
   // Only the SHA-256 of the token is stored, and its use is recorded.
   const std::string& token = vstack().tokens.at("alfa");
-  CHECK(platform("select count(*) from plataforma.clientes_api where segredo_hash = '" + store::sha256_hex(token) +
-                 "' and escopo = 'avaliacao' and usuario is null and ultimo_uso is not null") == "1");
-  CHECK(platform("select count(*) from plataforma.clientes_api where segredo_hash = '" + token + "'") == "0");
+  CHECK(platform_db("select count(*) from plataforma.clientes_api where segredo_hash = '" +
+                    store::sha256_hex(token) +
+                    "' and escopo = 'avaliacao' and usuario is null and ultimo_uso is not null") ==
+        "1");
+  CHECK(platform_db("select count(*) from plataforma.clientes_api where segredo_hash = '" + token +
+                    "'") == "0");
 }
 
-TEST_CASE("a missing or wrong valuation credential is a 401 with a Bearer challenge") {
+TEST_CASE_FIXTURE(Fixture,
+                  "a missing or wrong valuation credential is a 401 with a Bearer challenge") {
   for (const auto& path : {land_path("alfa"), construction_path("alfa")}) {
     auto cli = vstack().stack.client();
     auto none = answer(cli.Post(path, kLot, "application/json"), "sem credencial");
@@ -33,12 +35,14 @@ TEST_CASE("a missing or wrong valuation credential is a 401 with a Bearer challe
     CHECK(wrong->status == 401);
     CHECK(wrong->header("WWW-Authenticate") == "Bearer");
     CHECK(post_as("not-a-token", path, kLot)->status == 401);
-    auto basic = call(vstack().stack, "POST", path, {{"Authorization", "Basic " + store::base64_encode("a:b")}}, kLot);
+    auto basic =
+        request("POST", path, {{"Authorization", "Basic " + store::base64_encode("a:b")}}, kLot);
     CHECK(basic->status == 401);
   }
 }
 
-TEST_CASE("a user session token of the main scheme is not a valuation credential") {
+TEST_CASE_FIXTURE(Fixture,
+                  "a user session token of the main scheme is not a valuation credential") {
   auto a = post_as(vstack().stack.user("alfa").token, land_path("alfa"), kLot);
   CHECK(a->status == 401);
   CHECK(a->codigo() == "nao_autenticado");
@@ -48,25 +52,28 @@ TEST_CASE("a user session token of the main scheme is not a valuation credential
   CHECK(main_scheme->status == 401);
 }
 
-TEST_CASE("a valuation token of tenant A is refused on tenant B with 403") {
-  auto a = post("alfa", land_path("beta"), kLot);
+TEST_CASE_FIXTURE(Fixture, "a valuation token of tenant A is refused on tenant B with 403") {
+  auto a = post_as_client("alfa", land_path("beta"), kLot);
   CHECK(a->status == 403);
   CHECK(a->codigo() == "municipio_nao_permitido");
-  CHECK(post("beta", construction_path("alfa"), kBuilt)->status == 403);
-  CHECK(post("alfa", land_path("inexistente"), kLot)->status == 403);
+  CHECK(post_as_client("beta", construction_path("alfa"), kBuilt)->status == 403);
+  CHECK(post_as_client("alfa", land_path("inexistente"), kLot)->status == 403);
 }
 
-TEST_CASE("a client of another scope or a deactivated client is refused") {
+TEST_CASE_FIXTURE(Fixture, "a client of another scope or a deactivated client is refused") {
   store::ApiClients clients(vstack().stack.app().identity().pool(), std::chrono::milliseconds(0));
   auto integration = clients.add({"alfa", "Integração", "integracao", "", ""});
   CHECK(post_as(integration.secret, land_path("alfa"), kLot)->status == 401);
   auto revoked = clients.add({"alfa", "Revogado", "avaliacao", "", ""});
-  platform("update plataforma.clientes_api set ativo = false where nome = 'Revogado' returning id");
+  platform_db(
+      "update plataforma.clientes_api set ativo = false where nome = 'Revogado' returning id");
   // A fresh server-side lookup (this token was never cached) sees the deactivation.
   CHECK(post_as(revoked.secret, land_path("alfa"), kLot)->status == 401);
 }
 
-TEST_CASE("issuing clients validates scope, usuario and password; issuing again replaces the secret") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "issuing clients validates scope, usuario and password; issuing again replaces the secret") {
   store::ApiClients clients(vstack().stack.app().identity().pool(), std::chrono::milliseconds(0));
   CHECK_THROWS_AS(clients.add({"alfa", "X", "desconhecido", "", ""}), Error);
   CHECK_THROWS_AS(clients.add({"alfa", "X", "provas_digitais", "", ""}), Error);
@@ -81,7 +88,8 @@ TEST_CASE("issuing clients validates scope, usuario and password; issuing again 
   CHECK(post_as(first.secret, land_path("alfa"), kLot)->status == 401);
 }
 
-TEST_CASE("the OpenAPI document declares the valuation and basic schemes on their routes") {
+TEST_CASE_FIXTURE(Fixture,
+                  "the OpenAPI document declares the valuation and basic schemes on their routes") {
   auto cli = vstack().stack.client();
   auto doc = answer(cli.Get("/openapi.json"), "openapi");
   REQUIRE(doc->status == 200);

@@ -1,7 +1,7 @@
 // Forms, record values and last change of catalog tables named "schema.table": the
 // catalog-only rule (system and hostile names refused before any SQL), permissions, and
 // the answers against the database.
-#include "viewer_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
@@ -16,7 +16,8 @@ simdjson::dom::element field_named(simdjson::dom::element form, std::string_view
 
 }  // namespace
 
-TEST_CASE("the form of a layer lists its columns with types, nullability and domain lookups") {
+TEST_CASE_FIXTURE(
+    Fixture, "the form of a layer lists its columns with types, nullability and domain lookups") {
   auto a = viewer("formularios/cadastro.lote");
   REQUIRE_MESSAGE(a->status == 200, a->body);
   auto form = a->json();
@@ -58,7 +59,9 @@ TEST_CASE("the form of a layer lists its columns with types, nullability and dom
   CHECK(std::string_view(field_named(domain->json(), "descricao")["tipo"]) == "text");
 }
 
-TEST_CASE("only catalog tables are addressable: system, platform and hostile names are refused") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "only catalog tables are addressable: system, platform and hostile names are refused") {
   for (std::string name :
        {"pg_catalog.pg_authid", "plataforma.usuarios", "public.cadastre_migrations", "auditoria.registro",
         "information_schema.tables", "cadastro", "lote", "cadastro.lote.geom", "cadastro.lote%3Bselect%201",
@@ -75,7 +78,9 @@ TEST_CASE("only catalog tables are addressable: system, platform and hostile nam
   CHECK(viewer("formularios/dominio.nada")->status == 404);
 }
 
-TEST_CASE("forms and values need read permission: the layer's rule for cadastro, the 'dominio' rule for domains") {
+TEST_CASE_FIXTURE(Fixture,
+                  "forms and values need read permission: the layer's rule for cadastro, the "
+                  "'dominio' rule for domains") {
   auto lots = city().add_user("alfa", "v360-forms-lote@alfa.gov.br", {"lote:r"});
   auto form = viewer("formularios/cadastro.lote", lots.token);
   REQUIRE_MESSAGE(form->status == 200, form->body);
@@ -94,7 +99,8 @@ TEST_CASE("forms and values need read permission: the layer's rule for cadastro,
   CHECK(viewer("formularios/cadastro.lote", city().user("beta").token)->status == 403);
 }
 
-TEST_CASE("the values of a record are its GeoJSON Feature, and a missing record is 404") {
+TEST_CASE_FIXTURE(Fixture,
+                  "the values of a record are its GeoJSON Feature, and a missing record is 404") {
   auto a = viewer("valores/cadastro.lote/7");
   REQUIRE_MESSAGE(a->status == 200, a->body);
   CHECK(a->content_type.find("application/geo+json") == 0);
@@ -120,7 +126,9 @@ TEST_CASE("the values of a record are its GeoJSON Feature, and a missing record 
   CHECK(viewer("valores/cadastro.imobiliario_pessoa/1")->status == 400);  // composite key
 }
 
-TEST_CASE("the last change of a record comes from the audit trail, and a never-changed record is 404") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "the last change of a record comes from the audit trail, and a never-changed record is 404") {
   auto before = viewer("ultima-alteracao/cadastro.pessoa/5");
   CHECK(before->status == 404);
   CHECK(before->codigo() == "nao_encontrado");

@@ -1,6 +1,6 @@
 // Panoramas near features and around a panorama: answers checked against direct metric
 // queries on the tenant database, the azimuth checked by hand, and every 4xx.
-#include "viewer_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
@@ -8,23 +8,33 @@ namespace {
 
 // The nearest panorama of lot `lot` and its distance, by a direct query in metres.
 std::string expected_nearest(int lot) {
-  return db("select p.id::text || '|' || round(ST_Distance(p.geom::geography, f.g::geography)::numeric, 2)::text "
-            "from cadastro.panorama p, (select ST_PointOnSurface(geom) g from cadastro.lote where id = " +
-            std::to_string(lot) + ") f order by ST_Distance(p.geom::geography, f.g::geography), p.id limit 1");
+  return fixture().db(
+      "select p.id::text || '|' || round(ST_Distance(p.geom::geography, f.g::geography)::numeric, "
+      "2)::text "
+      "from cadastro.panorama p, (select ST_PointOnSurface(geom) g from cadastro.lote where id = " +
+      std::to_string(lot) +
+      ") f order by ST_Distance(p.geom::geography, f.g::geography), p.id limit 1");
 }
 
 // Inserts a panorama `metres` from lot `lot`'s point on surface, towards `bearing`
 // (degrees from north), with capture height `altura`; returns its id.
 std::string panorama_beside_lot(int lot, double metres, double bearing, double altura = 2.5) {
-  return db("insert into cadastro.panorama (capturado_em, heading, altura, imagem_url, geom) select now(), 0, " +
-            std::to_string(altura) + ", '/midia/get?file_url=teste.jpg', ST_SetSRID(ST_Project(ST_PointOnSurface(geom)"
-            "::geography, " + std::to_string(metres) + ", radians(" + std::to_string(bearing) +
-            "))::geometry, 4674) from cadastro.lote where id = " + std::to_string(lot) + " returning id::text");
+  return fixture().db(
+      "insert into cadastro.panorama (capturado_em, heading, altura, imagem_url, geom) select "
+      "now(), 0, " +
+      std::to_string(altura) +
+      ", '/midia/get?file_url=teste.jpg', ST_SetSRID(ST_Project(ST_PointOnSurface(geom)"
+      "::geography, " +
+      std::to_string(metres) + ", radians(" + std::to_string(bearing) +
+      "))::geometry, 4674) from cadastro.lote where id = " + std::to_string(lot) +
+      " returning id::text");
 }
 
 }  // namespace
 
-TEST_CASE("the nearest panorama of a feature is the one nearest in metres to its point on surface") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "the nearest panorama of a feature is the one nearest in metres to its point on surface") {
   for (int lot : {1, 37, 90}) {
     auto a = viewer("nearest-panorama-from-feature/lote/" + std::to_string(lot));
     REQUIRE_MESSAGE(a->status == 200, a->body);
@@ -52,7 +62,8 @@ TEST_CASE("the nearest panorama of a feature is the one nearest in metres to its
            "where id = " + building + ") f order by ST_Distance(p.geom::geography, f.g::geography), p.id limit 1"));
 }
 
-TEST_CASE("the azimuth is measured clockwise from north, from the panorama to the feature") {
+TEST_CASE_FIXTURE(
+    Fixture, "the azimuth is measured clockwise from north, from the panorama to the feature") {
   // A panorama 1 m from the lot's point on surface is nearer than any street panorama.
   struct Case {
     double bearing_from_lot, azimuth;
@@ -78,7 +89,9 @@ TEST_CASE("the azimuth is measured clockwise from north, from the panorama to th
   CHECK(double(a->json()["azimute"]) == doctest::Approx(expected).epsilon(1e-4));
 }
 
-TEST_CASE("panoramas in a radius are the ones a direct ST_DWithin query finds, nearest first, without the centre") {
+TEST_CASE_FIXTURE(Fixture,
+                  "panoramas in a radius are the ones a direct ST_DWithin query finds, nearest "
+                  "first, without the centre") {
   const std::string centre = panorama_near_lot(20);
   auto a = viewer("get-panoramas-in-radius/" + centre + "/150/2.5");
   REQUIRE_MESSAGE(a->status == 200, a->body);
@@ -102,7 +115,8 @@ TEST_CASE("panoramas in a radius are the ones a direct ST_DWithin query finds, n
   CHECK(int64_t(two->json()["total"]) == int64_t(j["total"]));
 }
 
-TEST_CASE("height_ref keeps the panoramas captured within one metre of that height") {
+TEST_CASE_FIXTURE(Fixture,
+                  "height_ref keeps the panoramas captured within one metre of that height") {
   const std::string centre = panorama_near_lot(20);
   std::string high = panorama_beside_lot(20, 3, 45, 8);  // a drone shot 8 m up, near the centre
   auto street = viewer("get-panoramas-in-radius/" + centre + "/100/2.5");
@@ -119,7 +133,8 @@ TEST_CASE("height_ref keeps the panoramas captured within one metre of that heig
   CHECK(ids(edge->json()["panoramas"]) == ids(street->json()["panoramas"]));
 }
 
-TEST_CASE("property units in a radius are those whose lot lies within it, nearest lot first") {
+TEST_CASE_FIXTURE(
+    Fixture, "property units in a radius are those whose lot lies within it, nearest lot first") {
   const std::string centre = panorama_near_lot(1);
   auto a = viewer("get-imobiliarios-in-radius/" + centre + "/80");
   REQUIRE_MESSAGE(a->status == 200, a->body);
@@ -141,7 +156,9 @@ TEST_CASE("property units in a radius are those whose lot lies within it, neares
   CHECK(ids(one->json()["unidades"]) == expected.substr(0, expected.find(',')));
 }
 
-TEST_CASE("panorama routes refuse bad numbers, unknown or geometry-less layers and missing records") {
+TEST_CASE_FIXTURE(
+    Fixture,
+    "panorama routes refuse bad numbers, unknown or geometry-less layers and missing records") {
   const std::string centre = panorama_near_lot(1);
   for (std::string bad : {"0", "-5", "abc", "5000.5", "1e9", "nan", "inf", "12m", "+3"}) {
     auto a = viewer("get-panoramas-in-radius/" + centre + "/" + bad + "/2.5");
@@ -176,7 +193,9 @@ TEST_CASE("panorama routes refuse bad numbers, unknown or geometry-less layers a
   }
 }
 
-TEST_CASE("panorama routes need read permission on panorama and on the layers they read, and the caller's tenant") {
+TEST_CASE_FIXTURE(Fixture,
+                  "panorama routes need read permission on panorama and on the layers they read, "
+                  "and the caller's tenant") {
   auto lots_only = city().add_user("alfa", "v360-so-lote@alfa.gov.br", {"lote:r", "imobiliario:r"});
   const std::string centre = panorama_near_lot(1);
   auto denied = viewer("nearest-panorama-from-feature/lote/1", lots_only.token);
@@ -197,6 +216,7 @@ TEST_CASE("panorama routes need read permission on panorama and on the layers th
   auto cli = city().client();
   CHECK(cli.Get("/visualizador360/alfa/nearest-panorama-from-feature/lote/1")->status == 401);
   // Tenant beta has the same layers and no data: its own lot 1 does not exist.
-  auto empty = call(city(), "GET", "/visualizador360/beta/nearest-panorama-from-feature/lote/1", Stack::bearer(beta));
+  auto empty = request("GET", "/visualizador360/beta/nearest-panorama-from-feature/lote/1",
+                       Stack::bearer(beta));
   CHECK(empty->status == 404);
 }

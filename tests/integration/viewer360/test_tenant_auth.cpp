@@ -1,27 +1,25 @@
 // The viewer's bootstrap: the tenant configuration (own tenant only) and /auth (the user
 // of the bearer, their permissions and their tenant, without a {municipio} in the path).
-#include "viewer_fixture.hpp"
+#include "fixture.hpp"
 
 using namespace cadastre::test;
 
-namespace {
-
-std::string platform(const std::string& sql) { return query_value(city().platform_dsn(), sql); }
-
-}  // namespace
-
-TEST_CASE("tenant-config answers the caller's own tenant with its configuration, never another's") {
-  platform(R"(update plataforma.tenants set config = '{"mapa": {"zoom": 17}, "visualizador360": {"altura": 2.5}}' where slug = 'alfa' returning id)");
+TEST_CASE_FIXTURE(
+    Fixture,
+    "tenant-config answers the caller's own tenant with its configuration, never another's") {
+  platform_db(
+      R"(update plataforma.tenants set config = '{"mapa": {"zoom": 17}, "visualizador360": {"altura": 2.5}}' where slug = 'alfa' returning id)");
   city().app().identity().reload();
-  const std::string alfa = platform("select id from plataforma.tenants where slug = 'alfa'");
-  const std::string beta = platform("select id from plataforma.tenants where slug = 'beta'");
+  const std::string alfa = platform_db("select id from plataforma.tenants where slug = 'alfa'");
+  const std::string beta = platform_db("select id from plataforma.tenants where slug = 'beta'");
 
   auto a = viewer("tenant-config/" + alfa);
   REQUIRE_MESSAGE(a->status == 200, a->body);
   auto j = a->json();
   CHECK(std::to_string(int64_t(j["id"])) == alfa);
   CHECK(std::string_view(j["slug"]) == "alfa");
-  CHECK(std::string_view(j["fuso_horario"]) == platform("select fuso_horario from plataforma.tenants where slug = 'alfa'"));
+  CHECK(std::string_view(j["fuso_horario"]) ==
+        platform_db("select fuso_horario from plataforma.tenants where slug = 'alfa'"));
   CHECK(int64_t(j["config"]["mapa"]["zoom"]) == 17);
   CHECK(a->body.find("dsn") == std::string::npos);  // the database address never leaves
 
@@ -30,12 +28,13 @@ TEST_CASE("tenant-config answers the caller's own tenant with its configuration,
   CHECK(other->codigo() == "municipio_nao_permitido");
   CHECK(viewer("tenant-config/999999")->status == 403);
   for (std::string bad : {"abc", "1%20or%201=1", "-1", "0"}) CHECK_MESSAGE(viewer("tenant-config/" + bad)->status == 400, bad);
-  CHECK(call(city(), "GET", "/visualizador360/alfa/tenant-config/" + alfa, Stack::bearer(city().user("beta").token))->status ==
-        403);
+  CHECK(request("GET", "/visualizador360/alfa/tenant-config/" + alfa,
+                Stack::bearer(city().user("beta").token))
+            ->status == 403);
 }
 
-TEST_CASE("auth returns the bearer's user, permissions and tenant configuration") {
-  auto a = call(city(), "GET", "/visualizador360/auth", Stack::bearer(alfa_token()));
+TEST_CASE_FIXTURE(Fixture, "auth returns the bearer's user, permissions and tenant configuration") {
+  auto a = request("GET", "/visualizador360/auth", Stack::bearer(token()));
   REQUIRE_MESSAGE(a->status == 200, a->body);
   auto j = a->json();
   CHECK(std::string_view(j["usuario"]["email"]) == "usuario@alfa.gov.br");
@@ -49,7 +48,7 @@ TEST_CASE("auth returns the bearer's user, permissions and tenant configuration"
 
   // A limited user sees their effective permission per layer; beta's user gets beta.
   auto limited = city().add_user("alfa", "v360-auth@alfa.gov.br", {"lote:rw", "panorama:r"});
-  auto l = call(city(), "GET", "/visualizador360/auth", Stack::bearer(limited.token));
+  auto l = request("GET", "/visualizador360/auth", Stack::bearer(limited.token));
   REQUIRE(l->status == 200);
   std::map<std::string, std::pair<bool, bool>> layers;
   for (auto c : l->json()["usuario"]["camadas"].get_array())
@@ -57,16 +56,16 @@ TEST_CASE("auth returns the bearer's user, permissions and tenant configuration"
   CHECK(layers["lote"] == std::pair{true, true});
   CHECK(layers["panorama"] == std::pair{true, false});
   CHECK(layers["edificacao"] == std::pair{false, false});
-  auto b = call(city(), "GET", "/visualizador360/auth", Stack::bearer(city().user("beta").token));
+  auto b = request("GET", "/visualizador360/auth", Stack::bearer(city().user("beta").token));
   REQUIRE(b->status == 200);
   CHECK(std::string_view(b->json()["municipio"]["slug"]) == "beta");
 
   auto cli = city().client();
   CHECK(cli.Get("/visualizador360/auth")->status == 401);
-  CHECK(call(city(), "GET", "/visualizador360/auth", Stack::bearer("token-falso"))->status == 401);
+  CHECK(request("GET", "/visualizador360/auth", Stack::bearer("token-falso"))->status == 401);
 }
 
-TEST_CASE("the viewer routes are documented in /openapi.json") {
+TEST_CASE_FIXTURE(Fixture, "the viewer routes are documented in /openapi.json") {
   auto cli = city().client();
   auto r = cli.Get("/openapi.json");
   REQUIRE(r);
