@@ -239,20 +239,14 @@ void add_provider_routes(App& app) {
                   req);
   };
   const std::vector<http::Param> ignored = {other_query_fields("ignorados: a rota responde 404")};
-  srv.add({.method = "GET",
-           .pattern = "/outros/{provedor}",
-           .auth = "none",
-           .tag = kTag,
-           .summary = "Provedor desconhecido: 404",
-           .params = ignored,
-           .handler = unknown});
-  srv.add({.method = "GET",
-           .pattern = "/outros/{provedor}/{caminho*}",
-           .auth = "none",
-           .tag = kTag,
-           .summary = "Provedor desconhecido: 404",
-           .params = ignored,
-           .handler = unknown});
+  for (const char* pattern : {"/outros/{provedor}", "/outros/{provedor}/{caminho*}"})
+    srv.add({.method = "GET",
+             .pattern = pattern,
+             .auth = "none",
+             .tag = kTag,
+             .summary = "Provedor desconhecido: 404",
+             .params = ignored,
+             .handler = unknown});
   srv.add({.method = "GET",
            .pattern = "/{caminho*}",
            .auth = "none",

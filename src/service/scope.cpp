@@ -32,17 +32,19 @@ bool Scope::may(std::string_view camada, bool write) const {
   return user.admin || store::layer_allowed(permissions(), camada, write, user.admin);
 }
 
+void Scope::require(std::string_view camada, bool write) const {
+  if (may(camada, write)) return;
+  throw Error(errc::forbidden, std::string("sem permissão de ") + (write ? "escrita" : "leitura") +
+                                   " na camada '" + std::string(camada) + "'");
+}
+
 LayerRef Scope::layer(std::string_view camada, bool write) const {
   query::check_identifier(camada, "camada");
   LayerRef ref;
   ref.catalog = catalog();
   if (!ref.catalog->find(camada)) ref.catalog = reload_catalog();  // a table created since?
   ref.layer = &ref.catalog->require(camada);
-  if (!may(camada, write)) {
-    throw Error(errc::forbidden, std::string("sem permissão de ") +
-                                     (write ? "escrita" : "leitura") + " na camada " +
-                                     std::string(camada));
-  }
+  require(camada, write);
   return ref;
 }
 
@@ -62,12 +64,8 @@ void Scope::enforce(const http::Access& access, const http::Request& req) {
     case Kind::layer:
       if (auto param = access.layer_param(); !param.empty())
         route_layer_ = layer(req.param(param), access.write);
-      for (const auto& name : access.layers) {
-        if (name.front() == '{' || may(name, access.write)) continue;
-        throw Error(errc::forbidden, std::string("sem permissão de ") +
-                                         (access.write ? "escrita" : "leitura") + " na camada '" +
-                                         name + "'");
-      }
+      for (const auto& name : access.layers)
+        if (name.front() != '{') require(name, access.write);
       return;
   }
 }

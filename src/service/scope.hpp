@@ -48,6 +48,9 @@ class Scope {
   std::vector<store::LayerPermission> permissions() const;
   /// Whether the caller may read (or write) `camada`; administrators may do anything.
   bool may(std::string_view camada, bool write) const;
+  /// 403 acesso_negado unless the caller may read (or write) `camada`: for a layer named by
+  /// data whose catalog entry the caller must not learn about before the check.
+  void require(std::string_view camada, bool write) const;
   /// The layer `camada`, when the caller may read (or write) it: 400 for a malformed name,
   /// 404 for an unknown layer, 403 without permission. For layers named by data.
   LayerRef layer(std::string_view camada, bool write) const;

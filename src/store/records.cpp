@@ -202,4 +202,13 @@ long long delete_record(soci::session& s, const Layer& layer, const std::string&
   return removed + 1;
 }
 
+void check_cadastre_reference(soci::session& s, std::string_view member, const std::string& id) {
+  if (member != "lote_id" && member != "imobiliario_id") return;
+  const bool lot = member == "lote_id";
+  Sql sql(lot ? "select 1 from cadastro.lote where id = " : "select 1 from cadastro.imobiliario where id = ");
+  sql.bind(id, "integer");
+  if (fetch(s, sql).empty())
+    throw Error(errc::invalid_argument, (lot ? "lote " : "imóvel ") + id + " não existe no cadastro", std::string(member));
+}
+
 }  // namespace cadastre::store

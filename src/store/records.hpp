@@ -49,4 +49,9 @@ Written update_record(soci::session& s, const Layer& layer, const RecordInput& i
 /// number of rows removed in all. Error(not_found) when the id does not exist.
 long long delete_record(soci::session& s, const Layer& layer, const std::string& id, const Principal& user);
 
+/// For a member `lote_id` or `imobiliario_id` of a record of another schema (a reservation,
+/// a media record): 400 naming the member when no such lot or property unit exists. Other
+/// members are not references and pass.
+void check_cadastre_reference(soci::session& s, std::string_view member, const std::string& id);
+
 }  // namespace cadastre::store

@@ -4,6 +4,7 @@
 
 #include "cadastre/error.hpp"
 #include "store/audit.hpp"
+#include "store/records.hpp"
 #include "store/sql.hpp"
 
 namespace cadastre::server::media {
@@ -19,17 +20,8 @@ constexpr const char* kRecordJson =
 }
 
 void check_references(soci::session& s, const std::vector<Column>& columns) {
-  for (const auto& c : columns) {
-    if ((c.name != "lote_id" && c.name != "imobiliario_id") || !c.value) continue;
-    store::Sql sql(c.name == "lote_id" ? "select 1 from cadastro.lote where id = "
-                                       : "select 1 from cadastro.imobiliario where id = ");
-    sql.bind(c.value, "integer");
-    if (store::fetch(s, sql).empty())
-      throw Error(
-          errc::invalid_argument,
-          (c.name == "lote_id" ? "lote " : "imóvel ") + *c.value + " não existe no cadastro",
-          c.name);
-  }
+  for (const auto& c : columns)
+    if (c.value) store::check_cadastre_reference(s, c.name, *c.value);
 }
 
 }  // namespace

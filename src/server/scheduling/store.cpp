@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "store/audit.hpp"
+#include "store/records.hpp"
 
 namespace cadastre::server::sched {
 namespace {
@@ -162,17 +163,8 @@ void with_claim_retry(const std::function<void(bool& claiming)>& attempt) {
 }
 
 void check_references(soci::session& s, const ReservaInput& in) {
-  for (const auto& c : in.columns) {
-    if ((c.name != "imobiliario_id" && c.name != "lote_id") || !c.value) continue;
-    store::Sql sql(c.name == "lote_id" ? "select 1 from cadastro.lote where id = "
-                                       : "select 1 from cadastro.imobiliario where id = ");
-    sql.bind(c.value, "integer");
-    if (store::fetch(s, sql).empty())
-      throw Error(
-          errc::invalid_argument,
-          (c.name == "lote_id" ? "lote " : "imóvel ") + *c.value + " não existe no cadastro",
-          c.name);
-  }
+  for (const auto& c : in.columns)
+    if (c.value) store::check_cadastre_reference(s, c.name, *c.value);
 }
 
 sch::CapacityCheck check(soci::session& s, const sch::Agenda& agenda, const sch::Reservation& nova,
