@@ -11,7 +11,7 @@ namespace cadastre::store {
 namespace {
 
 // The descriptions are in the canonical form the server stores (see
-// src/server/explorer/query.hpp); the server checks them again when a report runs.
+// src/server/explorer/input.hpp and store.hpp); the server checks them again when a report runs.
 constexpr const char* kReports = R"(
 delete from explorer.relatorio where criado_por = 'demo';
 insert into explorer.relatorio (nome, titulo, consulta, criado_por)

@@ -277,6 +277,10 @@ void Server::stop() {
 
 bool Server::running() const noexcept { return impl_->listener && impl_->listener->running(); }
 
+int Server::open_connections() const noexcept {
+  return impl_->listener ? impl_->listener->open_connections() : 0;
+}
+
 std::string Server::base_url() const {
   return "http://" + options_.host + ":" + std::to_string(port_);
 }

@@ -61,6 +61,8 @@ class Server {
   void stop();
   bool running() const noexcept;
   int port() const noexcept { return port_; }
+  /// Connections open right now (0 when not serving): for tests and metrics.
+  int open_connections() const noexcept;
   std::string base_url() const;
 
   /// Dispatches one request without the network (used by serve() and by tests).

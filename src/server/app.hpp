@@ -19,7 +19,7 @@
 
 namespace cadastre::server {
 
-/// File storage of /midia (local filesystem under `root`, see server/media/store.hpp).
+/// File storage of /midia (local filesystem under `root`, see server/media/files.hpp).
 /// http.payload_max must admit the base64 form of max_bytes (4/3 of it plus the JSON
 /// around): cadastre-server's main() raises it accordingly.
 struct MediaOptions {

@@ -100,6 +100,15 @@ class Bare {
     thread_.join();
   }
   int port() const { return server_->port(); }
+  /// Waits (up to 2 s) until the server counts `n` open connections.
+  bool settles_at(int n) const {
+    const auto deadline = std::chrono::steady_clock::now() + 2s;
+    while (server_->open_connections() != n) {
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      std::this_thread::sleep_for(1ms);
+    }
+    return true;
+  }
 
  private:
   std::unique_ptr<http::Server> server_;
@@ -207,7 +216,7 @@ TEST_CASE(
     reserved.send(get("/health-check/liveness"));
     CHECK(reserved.read().status == 200);
   }
-  std::this_thread::sleep_for(100ms);  // the server sees the reserved connection close
+  REQUIRE(s.settles_at(2));  // the server has seen the reserved connection close
   {
     RawHttp reserved(s.port());
     reserved.send(get("/grande"));
@@ -215,9 +224,9 @@ TEST_CASE(
     CHECK(a.status == 503);
     CHECK(a.header("Retry-After") == "1");
   }
-  std::this_thread::sleep_for(100ms);
+  REQUIRE(s.settles_at(2));
   RawHttp reserved(s.port());  // holds the reserved slot without a word
-  std::this_thread::sleep_for(100ms);
+  REQUIRE(s.settles_at(3));
   RawHttp beyond(s.port());
   auto a = beyond.read();
   CHECK(a.status == 503);
