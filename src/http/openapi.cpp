@@ -10,11 +10,6 @@
 namespace cadastre::http {
 namespace {
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 // "{rest*}" is not valid OpenAPI templating: document it as "{rest}".
 std::string openapi_path(const std::string& pattern) {
@@ -41,7 +36,7 @@ std::vector<std::pair<std::string, bool>> path_params(const std::string& pattern
 }
 
 std::string operation_id(const Route& r) {
-  std::string id = lower(r.method) + "_";
+  std::string id = lower_ascii(r.method) + "_";
   for (char c : r.pattern) id.push_back(std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
   while (!id.empty() && id.back() == '_') id.pop_back();
   return id;
@@ -117,7 +112,7 @@ std::string Server::openapi() const {
   for (const auto& [path, routes] : by_path) {
     w.key(path).begin_object();
     for (const Route* r : routes) {
-      w.key(lower(r->method)).begin_object();
+      w.key(lower_ascii(r->method)).begin_object();
       w.key("operationId").value(operation_id(*r)).key("summary").value(r->summary);
       // The permission comes from the route table, the same entry the dispatcher enforces.
       if (std::string needs = r->access.describe(); !needs.empty()) {

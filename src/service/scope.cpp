@@ -85,7 +85,7 @@ std::string record_id(const store::Layer& layer, const std::string& text) {
                 "a camada " + layer.name + " não tem chave primária simples", "id");
   const store::Column& pk = *layer.column(layer.primary_key);
   if (text.empty() || text.size() > 200) throw Error(errc::invalid_argument, "id inválido", "id");
-  if (pk.base_type == "int2" || pk.base_type == "int4" || pk.base_type == "int8") {
+  if (pk.integer()) {
     // Parsed here so "1 or 1=1" or "abc" is a clear 400, not a database error.
     query::parse_integer(text, "id", 1,
                          pk.base_type == "int8"   ? INT64_MAX

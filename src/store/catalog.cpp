@@ -11,9 +11,10 @@ bool Column::textual() const noexcept {
   return base_type == "text" || base_type == "varchar" || base_type == "bpchar" || base_type == "name";
 }
 
+bool Column::integer() const noexcept { return base_type == "int2" || base_type == "int4" || base_type == "int8"; }
+
 bool Column::numeric() const noexcept {
-  return base_type == "int2" || base_type == "int4" || base_type == "int8" || base_type == "numeric" ||
-         base_type == "float4" || base_type == "float8";
+  return integer() || base_type == "numeric" || base_type == "float4" || base_type == "float8";
 }
 
 const Column* Layer::column(std::string_view n) const noexcept {

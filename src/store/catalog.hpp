@@ -32,6 +32,8 @@ struct Column {
   /// True for text-like columns (text, varchar, char): LIKE filters need no cast.
   bool textual() const noexcept;
   bool numeric() const noexcept;
+  /// int2, int4 or int8.
+  bool integer() const noexcept;
 };
 
 struct Layer {

@@ -30,8 +30,7 @@ store::Value filter_value(const store::Column& c, simdjson::dom::element v,
   if (v.is_array() || v.is_object())
     throw Error(errc::invalid_argument, "o filtro aceita apenas valores simples", field);
   std::string text = v.is_string() ? std::string(std::string_view(v)) : simdjson::minify(v);
-  const bool integer = c.base_type == "int2" || c.base_type == "int4" || c.base_type == "int8";
-  if (integer) {
+  if (c.integer()) {
     std::int64_t n = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
     if (ec != std::errc() || end != text.data() + text.size())

@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "cadastre/error.hpp"
+#include "http/http.hpp"
 #include "server/media/layout.hpp"
 
 namespace cadastre::server::media {
@@ -56,8 +57,7 @@ const Format* format_of(std::string_view extension) {
 }  // namespace
 
 std::string normalize_extension(std::string_view extensao, const std::string& field) {
-  std::string e(extensao);
-  std::transform(e.begin(), e.end(), e.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::string e = http::lower_ascii(extensao);
   if (!cadastre::media::valid_extension(e))
     throw Error(errc::invalid_argument, "extensão inválida: use um ponto e até 10 letras ou dígitos (ex.: .png)", field);
   return e;

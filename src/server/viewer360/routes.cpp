@@ -29,14 +29,10 @@ const LayerRef& with_geometry(const LayerRef& ref, std::string_view field) {
   return ref;
 }
 
-bool integer_type(const store::Column& c) {
-  return c.base_type == "int2" || c.base_type == "int4" || c.base_type == "int8";
-}
-
 // The record id of a path segment in the form the audit trail writes it (7, not 007).
 std::string canonical_id(const store::Layer& layer, const std::string& text) {
   std::string id = service::record_id(layer, text);
-  return integer_type(*layer.column(layer.primary_key)) ? std::to_string(std::stoll(id)) : id;
+  return layer.column(layer.primary_key)->integer() ? std::to_string(std::stoll(id)) : id;
 }
 
 // GET nearest-panorama-from-feature and nearest-panorama-and-azimuth.

@@ -1,4 +1,4 @@
-// The check values of shared/design/valuation.md, reproduced through HTTP.
+// The check values of docs/valuation.md, reproduced through HTTP.
 #include "fixture.hpp"
 
 using namespace cadastre::test;
