@@ -13,7 +13,9 @@
 //   TEST_CASE_FIXTURE(Fixture, "a lot's detail") { CHECK(get("/alfa/lote/1/")->status == 200); }
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -21,6 +23,19 @@
 #include "support/harness.hpp"
 
 namespace cadastre::test {
+
+/// The ids of a comma-separated list (as string_agg gives them).
+inline std::set<std::int64_t> id_set(const std::string& csv) {
+  std::set<std::int64_t> out;
+  std::size_t i = 0;
+  while (i < csv.size()) {
+    std::size_t j = csv.find(',', i);
+    if (j == std::string::npos) j = csv.size();
+    if (j > i) out.insert(std::stoll(csv.substr(i, j - i)));
+    i = j + 1;
+  }
+  return out;
+}
 
 class ServerFixture {
  public:

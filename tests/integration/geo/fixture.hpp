@@ -29,17 +29,4 @@ inline std::map<std::int64_t, simdjson::dom::element> by_id(simdjson::dom::eleme
   return out;
 }
 
-/// The ids a SQL query returns (one id per row, joined by the query with ',').
-inline std::set<std::int64_t> id_set(const std::string& csv) {
-  std::set<std::int64_t> out;
-  std::size_t i = 0;
-  while (i < csv.size()) {
-    std::size_t j = csv.find(',', i);
-    if (j == std::string::npos) j = csv.size();
-    if (j > i) out.insert(std::stoll(csv.substr(i, j - i)));
-    i = j + 1;
-  }
-  return out;
-}
-
 }  // namespace cadastre::test

@@ -21,19 +21,6 @@ inline Fixture& fixture() {
   return f;
 }
 
-/// The ids of a comma-separated list (as string_agg gives them).
-inline std::set<std::int64_t> id_set(const std::string& csv) {
-  std::set<std::int64_t> out;
-  std::size_t i = 0;
-  while (i < csv.size()) {
-    std::size_t j = csv.find(',', i);
-    if (j == std::string::npos) j = csv.size();
-    if (j > i) out.insert(std::stoll(csv.substr(i, j - i)));
-    i = j + 1;
-  }
-  return out;
-}
-
 /// The "id" members of a JSON array of objects (features, units, ...).
 inline std::set<std::int64_t> ids_of(simdjson::dom::element list) {
   std::set<std::int64_t> out;
