@@ -1,5 +1,5 @@
 // Characterization (/caracterizacao): the nearest features of one layer to a feature of
-// another (distances in metres on the spheroid, nearest.hpp), the full package of a lot
+// another (distances in metres on the spheroid, store/distance.hpp), the full package of a lot
 // (lot_package.hpp, shared with /aplicativo) and the option lists of a form's selects in
 // one round trip (input.hpp). SQL: store.cpp.
 #include <soci/soci.h>

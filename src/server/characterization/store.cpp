@@ -4,57 +4,8 @@
 
 #include "cadastre/json.hpp"
 #include "cadastre/query.hpp"
-#include "server/characterization/nearest.hpp"
+#include "store/distance.hpp"
 #include "store/features.hpp"
-
-// ---------------------------------------------------------------- distances (nearest.hpp)
-
-namespace cadastre::server {
-namespace {
-
-// An upper bound, in degrees, of `metres` around `reference`: a metre is at most
-// 1 / (110 000 · cos φ) degrees at latitude φ (a degree of latitude is ≥ 110 574 m and
-// one of longitude ≥ 111 319 · cos φ m), φ taken at the reference's farthest latitude
-// plus the distance itself.
-std::string degrees_bound(const std::string& reference, const std::string& metres) {
-  return "(" + metres + " / (110000 * cos(radians(least(89, greatest(abs(ST_YMin(" + reference + ")), abs(ST_YMax(" +
-         reference + "))) + " + metres + " / 110000.0 + 0.01)))) + 1e-9)";
-}
-
-}  // namespace
-
-std::string metres_between(const std::string& a, const std::string& b) {
-  return "ST_Distance((" + a + ")::geography, (" + b + ")::geography)";
-}
-
-std::string within_metres(const std::string& column, const std::string& reference, const std::string& metres) {
-  // The planar test uses the GiST index; the geography test decides.
-  return "(ST_DWithin(" + column + ", " + reference + ", " + degrees_bound(reference, metres) + ") and ST_DWithin((" +
-         column + ")::geography, (" + reference + ")::geography, " + metres + "))";
-}
-
-std::string nearest_rows(const store::Layer& layer, const std::string& reference, std::int64_t limit,
-                         const std::string& exclude) {
-  const std::string geom = "t." + query::quote_identifier(layer.geometry_column);
-  const std::string ref = "(select g from ref)";
-  const std::string n = std::to_string(limit);
-  const std::string and_exclude = exclude.empty() ? "" : " and (" + exclude + ")";
-  const std::string key = layer.primary_key.empty() ? "" : ", t." + query::quote_identifier(layer.primary_key);
-  // 1. The `limit` nearest in degrees (KNN on the index); the farthest of them, in metres,
-  //    bounds the metric answer: at least `limit` records lie that close. A centimetre is
-  //    added because ST_DWithin and ST_Distance on geography may differ in the last digits,
-  //    which would drop a record lying exactly at the bound.
-  // 2. Every record within that many metres (index-bounded), ordered on the spheroid.
-  return "(with ref as materialized (select " + reference + " as g), reach as (select max(d) + 0.01 as metros from (select " +
-         metres_between(geom, ref) + " as d from " + layer.qualified() + " t where true" + and_exclude + " order by " +
-         geom + " <-> " + ref + " limit " + n + ") cand) select t.*, round(d.m::numeric, 2) as distancia_m, row_number() over (order by d.m" + key +
-         ") as ordem from " +
-         layer.qualified() + " t cross join lateral (select " + metres_between(geom, ref) + " as m) d where " +
-         within_metres(geom, ref, "(select metros from reach)") + and_exclude + " order by d.m" + key + " limit " + n +
-         ")";
-}
-
-}  // namespace cadastre::server
 
 namespace cadastre::server::characterization {
 namespace {
@@ -62,35 +13,44 @@ namespace {
 using query::quote_identifier;
 
 constexpr const char* kMediaColumns =
-    "'id', a.id, 'chave', a.chave, 'nome', a.nome, 'extensao', a.extensao, 'content_type', a.content_type, "
+    "'id', a.id, 'chave', a.chave, 'nome', a.nome, 'extensao', a.extensao, 'content_type', "
+    "a.content_type, "
     "'tamanho', a.tamanho, 'sha256', a.sha256, 'descricao', a.descricao, 'lote_id', a.lote_id, "
     "'imobiliario_id', a.imobiliario_id, 'criado_em', a.criado_em";
 
 // Explicit columns: atendimento.vistoria also holds token_hash, which must never leave.
 constexpr const char* kVisitColumns =
-    "json_build_object('id', r.id, 'inicio', r.inicio, 'fim', r.fim, 'status', r.status, 'vistoriador', "
-    "r.vistoriador, 'lote_id', r.lote_id, 'imobiliario_id', r.imobiliario_id, 'protocolo', r.protocolo, "
-    "'solicitante_nome', r.solicitante_nome, 'observacao', r.observacao, 'criado_em', r.criado_em, 'vistoria', "
-    "case when v.agendamento_id is null then null else json_build_object('status', v.status, 'checklist', "
+    "json_build_object('id', r.id, 'inicio', r.inicio, 'fim', r.fim, 'status', r.status, "
+    "'vistoriador', "
+    "r.vistoriador, 'lote_id', r.lote_id, 'imobiliario_id', r.imobiliario_id, 'protocolo', "
+    "r.protocolo, "
+    "'solicitante_nome', r.solicitante_nome, 'observacao', r.observacao, 'criado_em', r.criado_em, "
+    "'vistoria', "
+    "case when v.agendamento_id is null then null else json_build_object('status', v.status, "
+    "'checklist', "
     "v.checklist, 'constatacoes', v.constatacoes, 'fotos', v.fotos, 'criado_em', v.criado_em) end)";
 
 }  // namespace
 
 // ---------------------------------------------------------------- nearest-features
 
-std::optional<std::string> nearest_features(soci::session& s, const store::Layer& reference, const std::string& id,
-                                            const store::Layer& interest, std::int64_t limit) {
+std::optional<std::string> nearest_features(soci::session& s, const store::Layer& reference,
+                                            const std::string& id, const store::Layer& interest,
+                                            std::int64_t limit) {
   const store::Column& pk = *reference.column(reference.primary_key);
   const int srid = interest.column(interest.geometry_column)->srid;
   const bool same_layer = reference.schema == interest.schema && reference.name == interest.name;
   store::Sql sql("with f as materialized (select ST_Transform(r.");
-  sql << quote_identifier(reference.geometry_column) << ", " << std::to_string(srid > 0 ? srid : 4674)
-      << ") as g, r." << quote_identifier(pk.name) << " as rid from " << reference.qualified() << " r where r."
-      << quote_identifier(pk.name) << " = ";
+  sql << quote_identifier(reference.geometry_column) << ", "
+      << std::to_string(srid > 0 ? srid : 4674) << ") as g, r." << quote_identifier(pk.name)
+      << " as rid from " << reference.qualified() << " r where r." << quote_identifier(pk.name)
+      << " = ";
   sql.bind(id, pk.type) << ") select (select count(*) from f)::text, (select coalesce(json_agg("
-                        << store::feature_expression(interest, "n") << " order by n.ordem), '[]') from "
-                        << nearest_rows(interest, "(select g from f)", limit,
-                                        same_layer ? "t." + quote_identifier(interest.primary_key) +
+                        << store::feature_expression(interest, "n")
+                        << " order by n.ordem), '[]') from "
+                        << store::nearest_rows(interest, "(select g from f)", limit,
+                                               same_layer
+                                                   ? "t." + quote_identifier(interest.primary_key) +
                                                          " <> (select rid from f)"
                                                    : std::string())
                         << " n)::text";
@@ -106,17 +66,20 @@ std::optional<std::string> fetch_lot_package(soci::session& s, const LotPackageQ
   const store::Column& pk = *lote.column(lote.primary_key);
   store::Sql sql("with l as materialized (select * from ");
   sql << lote.qualified() << " t where t." << quote_identifier(pk.name) << " = ";
-  sql.bind(q.id, pk.type)
-      << "), u as materialized (select * from cadastro.imobiliario where lote_id = (select id from l)) "
-      << "select json_build_object('lote', (select " << store::feature_expression(lote, "l") << " from l)";
+  sql.bind(q.id, pk.type) << "), u as materialized (select * from cadastro.imobiliario where "
+                             "lote_id = (select id from l)) "
+                          << "select json_build_object('lote', (select "
+                          << store::feature_expression(lote, "l") << " from l)";
   if (q.edificacao) {
     const store::Layer& e = *q.edificacao;
     sql << ", 'edificacoes', (select coalesce(json_agg(" << store::feature_expression(e, "e")
-        << " order by e.id), '[]') from " << e.qualified() << " e where e.lote_id = (select id from l))";
+        << " order by e.id), '[]') from " << e.qualified()
+        << " e where e.lote_id = (select id from l))";
   }
   if (q.imobiliario) {
-    std::string unit = q.units_as_features ? "(" + store::feature_expression(*q.imobiliario, "u") + ")::jsonb"
-                                           : std::string("to_jsonb(u)");
+    std::string unit = q.units_as_features
+                           ? "(" + store::feature_expression(*q.imobiliario, "u") + ")::jsonb"
+                           : std::string("to_jsonb(u)");
     if (q.people) unit += " || jsonb_build_object('pessoas', " + store::unit_people("u.id") + ")";
     sql << ", 'unidades', (select coalesce(json_agg(" << unit << " order by u.id), '[]') from u)";
   }
@@ -128,7 +91,8 @@ std::optional<std::string> fetch_lot_package(soci::session& s, const LotPackageQ
         << "where a.lote_id = (select id from l) or a.imobiliario_id in (select id from u))";
   }
   if (q.visits) {
-    sql << ", 'vistorias', (select coalesce(json_agg(" << kVisitColumns << " order by r.inicio, r.id), '[]') from "
+    sql << ", 'vistorias', (select coalesce(json_agg(" << kVisitColumns
+        << " order by r.inicio, r.id), '[]') from "
         << "agendamento.reserva r left join atendimento.vistoria v on v.agendamento_id = r.id "
         << "where r.lote_id = (select id from l) or r.imobiliario_id in (select id from u))";
   }
@@ -149,8 +113,10 @@ std::optional<std::string> fetch_lot_package(soci::session& s, const LotPackageQ
 namespace {
 
 void append_lookup(store::Sql& sql, const Lookup& q) {
-  const std::string v = "t." + quote_identifier(q.valor->name), r = "t." + quote_identifier(q.rotulo->name);
-  sql << "(select coalesce(json_agg(json_build_object('valor', x.v, 'rotulo', x.r) order by x.r, x.v), '[]') from "
+  const std::string v = "t." + quote_identifier(q.valor->name),
+                    r = "t." + quote_identifier(q.rotulo->name);
+  sql << "(select coalesce(json_agg(json_build_object('valor', x.v, 'rotulo', x.r) order by x.r, "
+         "x.v), '[]') from "
       << "(select " << v << " as v, " << r << " as r from " << q.table->qualified() << " t";
   const char* glue = " where ";
   for (const LookupFilter& f : q.filters) {

@@ -1,6 +1,5 @@
 // Every SQL statement of the characterization section (/caracterizacao), and of the lot
 // package that /aplicativo serves too (server/characterization/lot_package.hpp).
-// The distance helpers of nearest.hpp are implemented here as well.
 #pragma once
 
 #include <cstdint>
@@ -22,8 +21,9 @@ namespace cadastre::server::characterization {
 /// The `limit` features of `interest` nearest to record `id` of `reference` (both with
 /// geometry, `id` checked against reference's key), as a JSON array of Features with
 /// distancia_m and ordem; nullopt when the reference record does not exist.
-std::optional<std::string> nearest_features(soci::session& s, const store::Layer& reference, const std::string& id,
-                                            const store::Layer& interest, std::int64_t limit);
+std::optional<std::string> nearest_features(soci::session& s, const store::Layer& reference,
+                                            const std::string& id, const store::Layer& interest,
+                                            std::int64_t limit);
 
 // ---------------------------------------------------------------- lot package
 
@@ -31,22 +31,21 @@ std::optional<std::string> nearest_features(soci::session& s, const store::Layer
 /// its flag false) and in which form.
 struct LotPackageQuery {
   const store::Layer* lote = nullptr;
-  std::string id;                              ///< checked against lote's key
-  const store::Layer* edificacao = nullptr;    ///< edificacoes
-  const store::Layer* imobiliario = nullptr;   ///< unidades
-  bool people = false;                         ///< pessoas of each unit
-  bool media = false;                          ///< midia of the lot and its units
-  bool visits = false;                         ///< vistorias (reservations with their inspection)
-  bool units_as_features = false;              ///< unidades as GeoJSON Features (else plain rows)
-  bool media_links = false;                    ///< each file with its link /midia/get?file_url=
-  bool generated_at = false;                   ///< gerado_em: the read time
-  std::vector<std::string> denied;             ///< sem_permissao
+  std::string id;                             ///< checked against lote's key
+  const store::Layer* edificacao = nullptr;   ///< edificacoes
+  const store::Layer* imobiliario = nullptr;  ///< unidades
+  bool people = false;                        ///< pessoas of each unit
+  bool media = false;                         ///< midia of the lot and its units
+  bool visits = false;                        ///< vistorias (reservations with their inspection)
+  bool units_as_features = false;             ///< unidades as GeoJSON Features (else plain rows)
+  bool media_links = false;                   ///< each file with its link /midia/get?file_url=
+  bool generated_at = false;                  ///< gerado_em: the read time
+  std::vector<std::string> denied;            ///< sem_permissao
 };
 
 /// The package as one JSON object (built by PostgreSQL in one statement); nullopt when the
 /// lot does not exist.
 std::optional<std::string> fetch_lot_package(soci::session& s, const LotPackageQuery& q);
-
 
 // ---------------------------------------------------------------- lookups/batch
 

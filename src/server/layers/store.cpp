@@ -3,7 +3,7 @@
 #include <soci/soci.h>
 
 #include "cadastre/error.hpp"
-#include "server/tiles/store.hpp"  // run_prepared_binary
+#include "store/prepared.hpp"
 #include "store/sql.hpp"
 
 namespace cadastre::server::layers {
@@ -31,7 +31,8 @@ store::FeaturePage list(store::Pool& db, const store::FeatureQuery& q) {
 long long count(store::Pool& db, const store::FeatureQuery& q) {
   store::Sql sql;
   store::append_count(sql, q);
-  return std::stoll(db.with([&](soci::session& s) { return store::fetch_value(s, sql); }).value_or("0"));
+  return std::stoll(
+      db.with([&](soci::session& s) { return store::fetch_value(s, sql); }).value_or("0"));
 }
 
 std::vector<std::string> detail_related_layers(const store::Layer& layer) {
@@ -47,18 +48,22 @@ std::string detail_relations(const store::Layer& layer, std::string_view alias) 
   if (layer.name == "lote") {
     return "jsonb_build_object('imobiliarios', (select coalesce(jsonb_agg(to_jsonb(i) || "
            "jsonb_build_object('proprietarios', " +
-           store::unit_people("i.id") + ") order by i.id), '[]'::jsonb) from cadastro.imobiliario i where i.lote_id = " +
-           t + ".id), 'edificacoes', " + store::lot_buildings(t + ".id") + ")";
+           store::unit_people("i.id") +
+           ") order by i.id), '[]'::jsonb) from cadastro.imobiliario i where i.lote_id = " + t +
+           ".id), 'edificacoes', " + store::lot_buildings(t + ".id") + ")";
   }
   if (layer.name == "imobiliario") {
-    return "jsonb_build_object('lote', (select (to_jsonb(l) - 'geom') || jsonb_build_object('geometry', " +
-           store::geometry_json("l") + ") from cadastro.lote l where l.id = " + t + ".lote_id), 'edificacoes', " +
-           store::lot_buildings(t + ".lote_id") + ", 'proprietarios', " + store::unit_people(t + ".id") + ")";
+    return "jsonb_build_object('lote', (select (to_jsonb(l) - 'geom') || "
+           "jsonb_build_object('geometry', " +
+           store::geometry_json("l") + ") from cadastro.lote l where l.id = " + t +
+           ".lote_id), 'edificacoes', " + store::lot_buildings(t + ".lote_id") +
+           ", 'proprietarios', " + store::unit_people(t + ".id") + ")";
   }
   return {};
 }
 
-std::optional<std::string> detail(store::Pool& db, const store::Layer& layer, const std::string& id) {
+std::optional<std::string> detail(store::Pool& db, const store::Layer& layer,
+                                  const std::string& id) {
   const store::Column& pk = *layer.column(layer.primary_key);
   const std::string relations = detail_relations(layer, "t");
   const std::string feature = store::feature_expression(layer, "t");
@@ -73,8 +78,10 @@ std::optional<std::string> detail(store::Pool& db, const store::Layer& layer, co
   // The statement of a layer is the same text on every call (the id is its one parameter,
   // $1 for libpq), so it is prepared once per connection: parsing and planning it cost
   // twice its execution for a lot with its relations.
-  sql << " from " << layer.qualified() << " t where t." << query::quote_identifier(pk.name) << " = $1::" << pk.type;
-  auto rows = db.with([&](soci::session& s) { return tiles::run_prepared_binary(s, sql.text(), {id}); });
+  sql << " from " << layer.qualified() << " t where t." << query::quote_identifier(pk.name)
+      << " = $1::" << pk.type;
+  auto rows =
+      db.with([&](soci::session& s) { return store::run_prepared_binary(s, sql.text(), {id}); });
   if (rows.empty() || !rows.front().front()) return std::nullopt;
   return std::move(*rows.front().front());
 }
@@ -83,12 +90,15 @@ store::FeaturePage address_search(store::Pool& db, const AddressQuery& q) {
   store::Sql sql;
   sql << "select coalesce(json_agg(json_build_object('type', 'Feature', 'id', t.id, 'geometry', "
          "ST_AsGeoJSON(ST_Transform(t.geom, 4326), 7)::json, 'properties', (to_jsonb(t) - 'geom' - "
-         "'logradouro_nome' - 'bairro_nome') || jsonb_build_object('endereco', t.logradouro_nome || "
-         "coalesce(', ' || t.numero, ''), 'bairro', t.bairro_nome))), '[]')::text, count(*)::text from "
+         "'logradouro_nome' - 'bairro_nome') || jsonb_build_object('endereco', t.logradouro_nome "
+         "|| "
+         "coalesce(', ' || t.numero, ''), 'bairro', t.bairro_nome))), '[]')::text, count(*)::text "
+         "from "
          "(select lo.*, dt.descricao || ' ' || l.nome as logradouro_nome, b.nome as bairro_nome "
          "from cadastro.lote lo join cadastro.logradouro l on l.id = lo.logradouro_id "
          "left join dominio.tipo_logradouro dt on dt.codigo = l.tipo "
-         "left join cadastro.quadra q on q.id = lo.quadra_id left join cadastro.bairro b on b.id = q.bairro_id "
+         "left join cadastro.quadra q on q.id = lo.quadra_id left join cadastro.bairro b on b.id = "
+         "q.bairro_id "
          "where unaccent(lower(l.nome)) like '%' || unaccent(lower(";
   sql.bind(query::escape_like(q.street)) << ")) || '%' escape '\\'";
   if (q.number) {
@@ -110,8 +120,10 @@ store::FeaturePage units_of_lot(store::Pool& db, const store::Layer& units, cons
   const store::Layer with_geometry = units_with_lot_geometry(units);
   auto fq = store::resolve(with_geometry, q);
   store::Sql sql;
-  fq.from = "(select i.*, l.geom from cadastro.imobiliario i join cadastro.lote l on l.id = i.lote_id where i.lote_id = " +
-            sql.placeholder(lot, "integer") + ")";
+  fq.from =
+      "(select i.*, l.geom from cadastro.imobiliario i join cadastro.lote l on l.id = i.lote_id "
+      "where i.lote_id = " +
+      sql.placeholder(lot, "integer") + ")";
   store::append_feature_page(sql, fq);
   return db.with([&](soci::session& s) { return store::fetch_features(s, sql); });
 }

@@ -1,18 +1,13 @@
 #include "server/tiles/store.hpp"
 
-#include <libpq-fe.h>
-#include <soci/postgresql/soci-postgresql.h>
 #include <soci/soci.h>
 
 #include <cstdint>
-#include <map>
-#include <memory>
-#include <mutex>
-#include <set>
 
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
 #include "store/pool.hpp"
+#include "store/prepared.hpp"
 #include "store/sql.hpp"
 
 namespace cadastre::server::tiles {
@@ -30,7 +25,8 @@ bool is_any(std::string_view type, std::initializer_list<std::string_view> names
 std::string property_expression(const store::Column& c) {
   std::string col = "t." + query::quote_identifier(c.name);
   if (c.base_type == "numeric") return col + "::float8 as " + query::quote_identifier(c.name);
-  if (is_any(c.base_type, {"json", "jsonb"})) return col + "::text as " + query::quote_identifier(c.name);
+  if (is_any(c.base_type, {"json", "jsonb"}))
+    return col + "::text as " + query::quote_identifier(c.name);
   return col;
 }
 
@@ -44,10 +40,13 @@ std::string field_type(const store::Column& c) {
 
 void require_tileable(const store::Layer& layer) {
   if (layer.geometry_column.empty())
-    throw Error(errc::not_found, "a camada " + layer.name + " não tem geometria: não há tiles para ela", "layer");
+    throw Error(errc::not_found,
+                "a camada " + layer.name + " não tem geometria: não há tiles para ela", "layer");
   if (layer.column(layer.geometry_column)->srid == 0)
     throw Error(errc::invalid_argument,
-                "a geometria da camada " + layer.name + " não declara SRID: não é possível projetá-la em tiles", "layer");
+                "a geometria da camada " + layer.name +
+                    " não declara SRID: não é possível projetá-la em tiles",
+                "layer");
 }
 
 std::string tile_sql(const store::Layer& layer) {
@@ -59,22 +58,25 @@ std::string tile_sql(const store::Layer& layer) {
     if (!c.geometry) select += property_expression(c) + ", ";
   // The && filter compares the stored geometry with the tile envelope in the layer's own
   // SRID, so the GiST index on the column is used; only the matching rows are projected.
-  return "select ST_AsMVT(q, $4::text, 4096, $5::text) from (select " + select + "ST_AsMVTGeom(ST_Transform(t." + geom +
-         ", 3857), " + envelope + ", 4096, 64, true) as " + geom + " from " + layer.qualified() + " t where t." + geom +
-         " && ST_Transform(" + envelope + ", " + std::to_string(g.srid) + ")) q";
+  return "select ST_AsMVT(q, $4::text, 4096, $5::text) from (select " + select +
+         "ST_AsMVTGeom(ST_Transform(t." + geom + ", 3857), " + envelope + ", 4096, 64, true) as " +
+         geom + " from " + layer.qualified() + " t where t." + geom + " && ST_Transform(" +
+         envelope + ", " + std::to_string(g.srid) + ")) q";
 }
 
 std::string generation_sql() {
-  return "select coalesce((select geracao from auditoria.geracao_camada where camada = $1), 0)::text";
+  return "select coalesce((select geracao from auditoria.geracao_camada where camada = $1), "
+         "0)::text";
 }
 
 std::string extent_sql(const store::Layer& layer) {
   const store::Column& g = *layer.column(layer.geometry_column);
   // The extent box is transformed as a polygon, so its lon/lat envelope covers the layer
   // whatever the projection of the stored data.
-  return "select ST_XMin(e)::text, ST_YMin(e)::text, ST_XMax(e)::text, ST_YMax(e)::text from (select ST_Transform(ST_SetSRID(ST_Extent(t." +
-         query::quote_identifier(g.name) + ")::geometry, " + std::to_string(g.srid) + "), 4326) as e from " +
-         layer.qualified() + " t) x";
+  return "select ST_XMin(e)::text, ST_YMin(e)::text, ST_XMax(e)::text, ST_YMax(e)::text from "
+         "(select ST_Transform(ST_SetSRID(ST_Extent(t." +
+         query::quote_identifier(g.name) + ")::geometry, " + std::to_string(g.srid) +
+         "), 4326) as e from " + layer.qualified() + " t) x";
 }
 
 std::vector<std::pair<std::string, std::string>> tile_fields(const store::Layer& layer) {
@@ -83,112 +85,6 @@ std::vector<std::pair<std::string, std::string>> tile_fields(const store::Layer&
     if (!c.geometry) out.emplace_back(c.name, field_type(c));
   return out;
 }
-
-std::string digest(std::string_view text) {
-  std::uint64_t h = 14695981039346656037ull;
-  for (unsigned char ch : text) {
-    h ^= ch;
-    h *= 1099511628211ull;
-  }
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string out(16, '0');
-  for (int i = 15; i >= 0; --i, h >>= 4) out[static_cast<std::size_t>(i)] = hex[h & 0xF];
-  return out;
-}
-
-// ---------------------------------------------------------------- prepared binary statements
-
-namespace {
-
-using Result = std::unique_ptr<PGresult, decltype(&PQclear)>;
-
-// Which statements each connection has prepared, so the first use prepares without a
-// failed attempt (which PostgreSQL would log as an ERROR). A connection is known by its
-// libpq handle and backend pid: a reconnect gets a new backend and starts afresh. The
-// 26000 fallback below still covers what this cannot see (e.g. a DISCARD ALL).
-class Prepared {
- public:
-  bool known(PGconn* c, const std::string& name) {
-    std::lock_guard lock(mutex_);
-    auto& conn = conns_[c];
-    if (conn.pid != PQbackendPID(c)) conn = {PQbackendPID(c), {}};
-    return conn.names.count(name) > 0;
-  }
-  void add(PGconn* c, const std::string& name) {
-    std::lock_guard lock(mutex_);
-    conns_[c].names.insert(name);
-  }
-
- private:
-  struct Connection {
-    int pid = 0;
-    std::set<std::string> names;
-  };
-  std::mutex mutex_;
-  std::map<PGconn*, Connection> conns_;
-};
-
-Prepared& prepared_statements() {
-  static Prepared p;
-  return p;
-}
-
-// SQLSTATE of a failed result; "XX000" (internal_error) when libpq gave none, e.g. for a
-// lost connection, which the pool recognises by the connection state instead.
-std::string sqlstate(const PGresult* r) {
-  const char* s = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
-  return s && std::char_traits<char>::length(s) == 5 ? s : "XX000";
-}
-
-[[noreturn]] void fail(PGconn* c, const PGresult* r) {
-  std::string msg = r ? PQresultErrorMessage(r) : "";
-  if (msg.empty()) msg = PQerrorMessage(c);
-  throw soci::postgresql_soci_error(msg, sqlstate(r).c_str());
-}
-
-Result exec(PGconn* c, const std::string& name, const std::vector<const char*>& values) {
-  return Result(PQexecPrepared(c, name.c_str(), static_cast<int>(values.size()), values.data(), nullptr, nullptr, 1),
-                &PQclear);
-}
-
-}  // namespace
-
-std::vector<BinaryRow> run_prepared_binary(soci::session& s, const std::string& sql,
-                                           const std::vector<std::string>& params) {
-  PGconn* c = store::native_connection(s);
-  const std::string name = "cad_" + digest(sql);
-  std::vector<const char*> values;
-  values.reserve(params.size());
-  for (const auto& p : params) values.push_back(p.c_str());
-
-  auto prepare = [&] {
-    Result p(PQprepare(c, name.c_str(), sql.c_str(), static_cast<int>(params.size()), nullptr), &PQclear);
-    // 42P05 duplicate_prepared_statement: prepared already, which is all we need.
-    if (PQresultStatus(p.get()) != PGRES_COMMAND_OK && sqlstate(p.get()) != "42P05") fail(c, p.get());
-    prepared_statements().add(c, name);
-  };
-  if (!prepared_statements().known(c, name)) prepare();
-  Result r = exec(c, name, values);
-  // 26000 invalid_sql_statement_name: the statement went away behind our back.
-  if (PQresultStatus(r.get()) == PGRES_FATAL_ERROR && sqlstate(r.get()) == "26000") {
-    prepare();
-    r = exec(c, name, values);
-  }
-  if (PQresultStatus(r.get()) != PGRES_TUPLES_OK) fail(c, r.get());
-
-  const int rows = PQntuples(r.get()), cols = PQnfields(r.get());
-  std::vector<BinaryRow> out(static_cast<std::size_t>(rows));
-  for (int i = 0; i < rows; ++i) {
-    auto& row = out[static_cast<std::size_t>(i)];
-    row.reserve(static_cast<std::size_t>(cols));
-    for (int j = 0; j < cols; ++j) {
-      if (PQgetisnull(r.get(), i, j)) row.emplace_back(std::nullopt);
-      else row.emplace_back(std::string(PQgetvalue(r.get(), i, j), static_cast<std::size_t>(PQgetlength(r.get(), i, j))));
-    }
-  }
-  return out;
-}
-
 
 // ---------------------------------------------------------------- reads of the routes
 
@@ -199,24 +95,29 @@ TileAnswer render_tile(store::Pool& db, const store::Layer& layer, const cadastr
     TileAnswer o;
     // The layer generation (bumped by every write) and the statement digest (a new
     // column changes the tiles) make the ETag.
-    auto generation = run_prepared_binary(s, generation_sql(), {layer.name});
-    o.etag = "\"" + generation.at(0).at(0).value_or("0") + "-" + digest(sql).substr(0, 8) + "\"";
+    auto generation = store::run_prepared_binary(s, generation_sql(), {layer.name});
+    o.etag =
+        "\"" + generation.at(0).at(0).value_or("0") + "-" + store::digest(sql).substr(0, 8) + "\"";
     if (fresh(o.etag)) {
       o.not_modified = true;
       return o;
     }
-    auto rows = run_prepared_binary(
-        s, sql, {std::to_string(t.z), std::to_string(t.x), std::to_string(t.y), layer.name, layer.geometry_column});
+    auto rows =
+        store::run_prepared_binary(s, sql,
+                                   {std::to_string(t.z), std::to_string(t.x), std::to_string(t.y),
+                                    layer.name, layer.geometry_column});
     if (!rows.empty() && rows[0][0]) o.mvt = std::move(*rows[0][0]);
     return o;
   });
 }
 
 std::optional<std::array<double, 4>> extent(store::Pool& db, const store::Layer& layer) {
-  auto rows = db.with([&](soci::session& s) { return store::fetch(s, store::Sql(extent_sql(layer))); });
+  auto rows =
+      db.with([&](soci::session& s) { return store::fetch(s, store::Sql(extent_sql(layer))); });
   const auto& e = rows.empty() ? store::Row{} : rows[0];
   if (e.size() != 4 || !e[0] || !e[1] || !e[2] || !e[3]) return std::nullopt;
-  return std::array<double, 4>{std::stod(*e[0]), std::stod(*e[1]), std::stod(*e[2]), std::stod(*e[3])};
+  return std::array<double, 4>{std::stod(*e[0]), std::stod(*e[1]), std::stod(*e[2]),
+                               std::stod(*e[3])};
 }
 
 }  // namespace cadastre::server::tiles

@@ -47,9 +47,6 @@ std::vector<std::pair<std::string, std::string>> tile_fields(const store::Layer&
 /// can be made of `layer`.
 void require_tileable(const store::Layer& layer);
 
-/// Short hex digest of a text (FNV-1a 64): names prepared statements and versions ETags.
-std::string digest(std::string_view text);
-
 /// A tile as the route answers it.
 struct TileAnswer {
   std::string etag;           ///< quoted: the layer generation and the statement digest
@@ -62,18 +59,5 @@ TileAnswer render_tile(store::Pool& db, const store::Layer& layer, const cadastr
 
 /// The layer's extent in lon/lat (xmin, ymin, xmax, ymax); nullopt for an empty layer.
 std::optional<std::array<double, 4>> extent(store::Pool& db, const store::Layer& layer);
-
-/// One row of a binary-format result: each column's raw bytes (nullopt for NULL).
-using BinaryRow = std::vector<std::optional<std::string>>;
-
-/// Runs `sql` (parameters $1..$n, passed as text) as the prepared statement named after
-/// its digest, preparing it on this connection when it is not yet, and returns the rows in
-/// binary format (SOCI only reads bytea's hex text form, twice the size plus a decode).
-/// Statements stay prepared on the connection for its lifetime, so hot reads are parsed
-/// and planned once per connection. Failures throw soci::postgresql_soci_error with
-/// PostgreSQL's SQLSTATE, so store::Pool::run translates them (and retries a stale
-/// connection) like any other.
-std::vector<BinaryRow> run_prepared_binary(soci::session& s, const std::string& sql,
-                                           const std::vector<std::string>& params);
 
 }  // namespace cadastre::server::tiles

@@ -6,7 +6,7 @@
 #include <charconv>
 
 #include "cadastre/query.hpp"
-#include "server/characterization/nearest.hpp"
+#include "store/distance.hpp"
 #include "store/features.hpp"
 #include "store/records.hpp"
 #include "store/sql.hpp"
@@ -27,8 +27,9 @@ std::string geom_of(const store::Layer& layer, std::string_view alias) {
 // geometry as GeoJSON lon/lat.
 std::string panorama_json(const store::Layer& pano, std::string_view row) {
   const std::string r(row);
-  return "(to_jsonb(" + r + ") - '" + pano.geometry_column + "' || jsonb_build_object('geometry', " +
-         "ST_AsGeoJSON(ST_Transform(" + geom_of(pano, r) + ", 4326), 7)::jsonb))";
+  return "(to_jsonb(" + r + ") - '" + pano.geometry_column +
+         "' || jsonb_build_object('geometry', " + "ST_AsGeoJSON(ST_Transform(" + geom_of(pano, r) +
+         ", 4326), 7)::jsonb))";
 }
 
 // Starts `sql` with the CTE c of the path's panorama: its key (pid), geometry (g), the
@@ -37,8 +38,8 @@ std::string panorama_json(const store::Layer& pano, std::string_view row) {
 void panorama_cte(store::Sql& sql, const store::Layer& pano, const std::string& id, double distance,
                   const std::vector<std::array<std::string, 3>>& values = {}) {
   const store::Column& pk = *pano.column(pano.primary_key);
-  sql << "with c as materialized (select p." << query::quote_identifier(pk.name) << " as pid, " << geom_of(pano, "p")
-      << " as g, ";
+  sql << "with c as materialized (select p." << query::quote_identifier(pk.name) << " as pid, "
+      << geom_of(pano, "p") << " as g, ";
   sql.bind(number_text(distance), "float8") << " as d";
   for (const auto& [name, text, cast] : values) {
     sql << ", ";
@@ -60,7 +61,8 @@ Around around(store::Pool& db, const store::Sql& sql) {
 // Single-column foreign keys of the table, by referencing column.
 std::map<std::string, Reference> references(soci::session& s, const store::Layer& layer) {
   store::Sql sql(
-      "select a.attname::text, rn.nspname::text, rc.relname::text, ra.attname::text from pg_constraint k "
+      "select a.attname::text, rn.nspname::text, rc.relname::text, ra.attname::text from "
+      "pg_constraint k "
       "join pg_attribute a on a.attrelid = k.conrelid and a.attnum = k.conkey[1] "
       "join pg_class rc on rc.oid = k.confrelid join pg_namespace rn on rn.oid = rc.relnamespace "
       "join pg_attribute ra on ra.attrelid = k.confrelid and ra.attnum = k.confkey[1] "
@@ -85,8 +87,8 @@ std::map<std::string, std::string> lookups(soci::session& s, const store::Catalo
     if (!sql.text().empty()) sql << " union all ";
     sql << "select ";
     sql.bind(column) << "::text, (select coalesce(json_agg(json_build_object('codigo', " << code
-                     << ", 'descricao', d.descricao) order by " << code << "), '[]') from " << d->qualified()
-                     << " d)::text";
+                     << ", 'descricao', d.descricao) order by " << code << "), '[]') from "
+                     << d->qualified() << " d)::text";
   }
   std::map<std::string, std::string> out;
   if (sql.text().empty()) return out;
@@ -103,54 +105,64 @@ Nearest nearest_panorama(store::Pool& db, const store::Layer& feature, const std
   store::Sql sql("with f as materialized (select ST_PointOnSurface(ST_Transform(");
   sql << geom_of(feature, "r") << ", " << std::to_string(srid > 0 ? srid : 4674) << ")) as p from "
       << feature.qualified() << " r where r." << query::quote_identifier(pk.name) << " = ";
-  sql.bind(id, pk.type) << ") select (select count(*) from f)::text, (select json_build_object('camada', ";
+  sql.bind(id, pk.type)
+      << ") select (select count(*) from f)::text, (select json_build_object('camada', ";
   sql.bind(feature.name) << "::text, 'id', ";
-  sql.bind(id) << "::text, 'ponto', ST_AsGeoJSON(ST_Transform((select p from f), 4326), 7)::json, 'panorama', "
-               << panorama_json(pano, "n") << " - 'distancia_m' - 'ordem', 'distancia_m', n.distancia_m";
+  sql.bind(id) << "::text, 'ponto', ST_AsGeoJSON(ST_Transform((select p from f), 4326), 7)::json, "
+                  "'panorama', "
+               << panorama_json(pano, "n")
+               << " - 'distancia_m' - 'ordem', 'distancia_m', n.distancia_m";
   if (azimuth) {
     // Clockwise from north, from the panorama to the feature; null when they coincide.
     sql << ", 'azimute', round(degrees(ST_Azimuth(" << geom_of(pano, "n")
         << "::geography, (select p from f)::geography))::numeric, 2)";
   }
-  sql << ")::text from " << nearest_rows(pano, "(select p from f)", 1) << " n)";
+  sql << ")::text from " << store::nearest_rows(pano, "(select p from f)", 1) << " n)";
   auto row = db.with([&](soci::session& s) { return store::fetch(s, sql).at(0); });
   return {row[0].value_or("0") != "0", row[1]};
 }
 
-Around panoramas_in_radius(store::Pool& db, const store::Layer& pano, const std::string& id, double distance,
-                           double height, std::int64_t limit) {
+Around panoramas_in_radius(store::Pool& db, const store::Layer& pano, const std::string& id,
+                           double distance, double height, std::int64_t limit) {
   const std::string key = query::quote_identifier(pano.primary_key);
   store::Sql sql;
   panorama_cte(sql, pano, id, distance, {{"h", number_text(height), "numeric"}});
-  sql << ", hits as (select t as p, t." << key << " as pid, " << metres_between(geom_of(pano, "t"), "(select g from c)")
-      << " as m from " << pano.qualified() << " t where "
-      << within_metres(geom_of(pano, "t"), "(select g from c)", "(select d from c)") << " and t." << key
-      << " <> (select pid from c) and abs(t.altura - (select h from c)) <= " << number_text(kHeightTolerance)
+  sql << ", hits as (select t as p, t." << key << " as pid, "
+      << store::metres_between(geom_of(pano, "t"), "(select g from c)") << " as m from "
+      << pano.qualified() << " t where "
+      << store::within_metres(geom_of(pano, "t"), "(select g from c)", "(select d from c)")
+      << " and t." << key << " <> (select pid from c) and abs(t.altura - (select h from c)) <= "
+      << number_text(kHeightTolerance)
       << ") select (select count(*) from c)::text, (select count(*) from hits)::text, "
       << "(select coalesce(json_agg(" << panorama_json(pano, "(h.p)")
-      << " || jsonb_build_object('distancia_m', round(h.m::numeric, 2)) order by h.m, h.pid), '[]') from (select * "
+      << " || jsonb_build_object('distancia_m', round(h.m::numeric, 2)) order by h.m, h.pid), "
+         "'[]') from (select * "
       << "from hits order by m, pid limit " << std::to_string(limit) << ") h)::text";
   return around(db, sql);
 }
 
-Around units_in_radius(store::Pool& db, const store::Layer& pano, const store::Layer& units, const store::Layer& lots,
-                       const std::string& id, double distance, std::int64_t limit) {
+Around units_in_radius(store::Pool& db, const store::Layer& pano, const store::Layer& units,
+                       const store::Layer& lots, const std::string& id, double distance,
+                       std::int64_t limit) {
   // A unit has no geometry of its own: it is where its lot is.
   store::Sql sql;
   panorama_cte(sql, pano, id, distance);
   sql << ", hits as (select u, " << geom_of(lots, "l") << " as lg, u.id as uid, "
-      << metres_between(geom_of(lots, "l"), "(select g from c)") << " as m from " << units.qualified() << " u join "
-      << lots.qualified() << " l on l.id = u.lote_id where "
-      << within_metres(geom_of(lots, "l"), "(select g from c)", "(select d from c)")
+      << store::metres_between(geom_of(lots, "l"), "(select g from c)") << " as m from "
+      << units.qualified() << " u join " << lots.qualified() << " l on l.id = u.lote_id where "
+      << store::within_metres(geom_of(lots, "l"), "(select g from c)", "(select d from c)")
       << ") select (select count(*) from c)::text, (select count(*) from hits)::text, "
       << "(select coalesce(json_agg(json_build_object('type', 'Feature', 'id', h.uid, 'geometry', "
-      << "ST_AsGeoJSON(ST_Transform(ST_PointOnSurface(h.lg), 4326), 7)::json, 'properties', to_jsonb(h.u) || "
-      << "jsonb_build_object('distancia_m', round(h.m::numeric, 2))) order by h.m, h.uid), '[]') from "
+      << "ST_AsGeoJSON(ST_Transform(ST_PointOnSurface(h.lg), 4326), 7)::json, 'properties', "
+         "to_jsonb(h.u) || "
+      << "jsonb_build_object('distancia_m', round(h.m::numeric, 2))) order by h.m, h.uid), '[]') "
+         "from "
       << "(select * from hits order by m, uid limit " << std::to_string(limit) << ") h)::text";
   return around(db, sql);
 }
 
-FormReferences form_references(store::Pool& db, const store::Layer& table, const store::Catalog* dominio) {
+FormReferences form_references(store::Pool& db, const store::Layer& table,
+                               const store::Catalog* dominio) {
   FormReferences out;
   db.run([&](soci::session& s) {
     out.references = references(s, table);
@@ -159,27 +171,33 @@ FormReferences form_references(store::Pool& db, const store::Layer& table, const
   return out;
 }
 
-std::optional<std::string> record_feature(store::Pool& db, const store::Layer& table, const std::string& id) {
+std::optional<std::string> record_feature(store::Pool& db, const store::Layer& table,
+                                          const std::string& id) {
   const store::Column& pk = *table.column(table.primary_key);
   store::Sql sql("select ");
-  sql << store::feature_expression(table, "t") << "::text from " << table.qualified() << " t where t."
-      << query::quote_identifier(pk.name) << " = ";
+  sql << store::feature_expression(table, "t") << "::text from " << table.qualified()
+      << " t where t." << query::quote_identifier(pk.name) << " = ";
   sql.bind(id, pk.type);
   return db.with([&](soci::session& s) { return store::fetch_value(s, sql); });
 }
 
-std::optional<std::string> last_change(store::Pool& db, const std::string& schema_table, const std::string& id) {
+std::optional<std::string> last_change(store::Pool& db, const std::string& schema_table,
+                                       const std::string& id) {
   // The audit trail names tables schema.table, as records.cpp and the domain routes write them.
   store::Sql sql(
-      "select json_build_object('schema_table', a.tabela, 'registro_id', a.registro_id, 'operacao', case a.operacao "
-      "when 'I' then 'insercao' when 'U' then 'alteracao' else 'exclusao' end, 'usuario_id', a.usuario_id, "
-      "'usuario_email', a.usuario_email, 'em', a.em)::text from auditoria.registro a where a.tabela = ");
+      "select json_build_object('schema_table', a.tabela, 'registro_id', a.registro_id, "
+      "'operacao', case a.operacao "
+      "when 'I' then 'insercao' when 'U' then 'alteracao' else 'exclusao' end, 'usuario_id', "
+      "a.usuario_id, "
+      "'usuario_email', a.usuario_email, 'em', a.em)::text from auditoria.registro a where "
+      "a.tabela = ");
   sql.bind(schema_table) << " and a.registro_id = ";
   sql.bind(id) << " order by a.em desc, a.id desc limit 1";
   return db.with([&](soci::session& s) { return store::fetch_value(s, sql); });
 }
 
-service::BatchOutcome write_attributes(store::Pool& db, const store::Layer& table, const std::vector<AttributeRow>& rows,
+service::BatchOutcome write_attributes(store::Pool& db, const store::Layer& table,
+                                       const std::vector<AttributeRow>& rows,
                                        const store::Principal& user) {
   return service::run_batch(db, rows.size(), [&](soci::session& s, std::size_t k) {
     const AttributeRow& row = rows[k];

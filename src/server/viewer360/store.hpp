@@ -3,7 +3,7 @@
 // and the batch writes of attributes.
 //
 // Panoramas are cadastro.panorama rows. Distances are in metres on the spheroid
-// (characterization/nearest.hpp); a feature is located by ST_PointOnSurface of its
+// (store/distance.hpp); a feature is located by ST_PointOnSurface of its
 // geometry (a point inside polygons, on lines), which is also the target of the azimuth.
 #pragma once
 
@@ -42,11 +42,12 @@ struct Around {
 };
 /// Panoramas within `distance` metres of panorama `id` whose height is within
 /// kHeightTolerance of `height`, nearest first.
-Around panoramas_in_radius(store::Pool& db, const store::Layer& pano, const std::string& id, double distance,
-                           double height, std::int64_t limit);
+Around panoramas_in_radius(store::Pool& db, const store::Layer& pano, const std::string& id,
+                           double distance, double height, std::int64_t limit);
 /// Units whose lot lies within `distance` metres of panorama `id`, as Features, nearest first.
-Around units_in_radius(store::Pool& db, const store::Layer& pano, const store::Layer& units, const store::Layer& lots,
-                       const std::string& id, double distance, std::int64_t limit);
+Around units_in_radius(store::Pool& db, const store::Layer& pano, const store::Layer& units,
+                       const store::Layer& lots, const std::string& id, double distance,
+                       std::int64_t limit);
 
 /// A single-column foreign key target.
 struct Reference {
@@ -59,16 +60,20 @@ struct FormReferences {
   std::map<std::string, std::string> values;
 };
 /// `dominio` null: no lookup values (the caller may not read the domain tables).
-FormReferences form_references(store::Pool& db, const store::Layer& table, const store::Catalog* dominio);
+FormReferences form_references(store::Pool& db, const store::Layer& table,
+                               const store::Catalog* dominio);
 
 /// Record `id` of `table` as a GeoJSON Feature; nullopt when absent.
-std::optional<std::string> record_feature(store::Pool& db, const store::Layer& table, const std::string& id);
+std::optional<std::string> record_feature(store::Pool& db, const store::Layer& table,
+                                          const std::string& id);
 /// The latest audit row of record `id` of table `schema_table`; nullopt when none.
-std::optional<std::string> last_change(store::Pool& db, const std::string& schema_table, const std::string& id);
+std::optional<std::string> last_change(store::Pool& db, const std::string& schema_table,
+                                       const std::string& id);
 
 /// Inserts and updates `rows` of `table`, all or nothing; each row's outcome id is the
 /// record's id.
-service::BatchOutcome write_attributes(store::Pool& db, const store::Layer& table, const std::vector<AttributeRow>& rows,
+service::BatchOutcome write_attributes(store::Pool& db, const store::Layer& table,
+                                       const std::vector<AttributeRow>& rows,
                                        const store::Principal& user);
 
 }  // namespace cadastre::server::viewer360

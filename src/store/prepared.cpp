@@ -1,0 +1,129 @@
+// Prepared statements kept per pooled connection, read in binary (see prepared.hpp).
+#include "store/prepared.hpp"
+
+#include <libpq-fe.h>
+#include <soci/postgresql/soci-postgresql.h>
+#include <soci/soci.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+
+#include "store/pool.hpp"
+
+namespace cadastre::store {
+
+std::string digest(std::string_view text) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (unsigned char ch : text) {
+    h ^= ch;
+    h *= 1099511628211ull;
+  }
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out(16, '0');
+  for (int i = 15; i >= 0; --i, h >>= 4) out[static_cast<std::size_t>(i)] = hex[h & 0xF];
+  return out;
+}
+
+// ---------------------------------------------------------------- prepared binary statements
+
+namespace {
+
+using Result = std::unique_ptr<PGresult, decltype(&PQclear)>;
+
+// Which statements each connection has prepared, so the first use prepares without a
+// failed attempt (which PostgreSQL would log as an ERROR). A connection is known by its
+// libpq handle and backend pid: a reconnect gets a new backend and starts afresh. The
+// 26000 fallback below still covers what this cannot see (e.g. a DISCARD ALL).
+class Prepared {
+ public:
+  bool known(PGconn* c, const std::string& name) {
+    std::lock_guard lock(mutex_);
+    auto& conn = conns_[c];
+    if (conn.pid != PQbackendPID(c)) conn = {PQbackendPID(c), {}};
+    return conn.names.count(name) > 0;
+  }
+  void add(PGconn* c, const std::string& name) {
+    std::lock_guard lock(mutex_);
+    conns_[c].names.insert(name);
+  }
+
+ private:
+  struct Connection {
+    int pid = 0;
+    std::set<std::string> names;
+  };
+  std::mutex mutex_;
+  std::map<PGconn*, Connection> conns_;
+};
+
+Prepared& prepared_statements() {
+  static Prepared p;
+  return p;
+}
+
+// SQLSTATE of a failed result; "XX000" (internal_error) when libpq gave none, e.g. for a
+// lost connection, which the pool recognises by the connection state instead.
+std::string sqlstate(const PGresult* r) {
+  const char* s = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
+  return s && std::char_traits<char>::length(s) == 5 ? s : "XX000";
+}
+
+[[noreturn]] void fail(PGconn* c, const PGresult* r) {
+  std::string msg = r ? PQresultErrorMessage(r) : "";
+  if (msg.empty()) msg = PQerrorMessage(c);
+  throw soci::postgresql_soci_error(msg, sqlstate(r).c_str());
+}
+
+Result exec(PGconn* c, const std::string& name, const std::vector<const char*>& values) {
+  return Result(PQexecPrepared(c, name.c_str(), static_cast<int>(values.size()), values.data(),
+                               nullptr, nullptr, 1),
+                &PQclear);
+}
+
+}  // namespace
+
+std::vector<BinaryRow> run_prepared_binary(soci::session& s, const std::string& sql,
+                                           const std::vector<std::string>& params) {
+  PGconn* c = native_connection(s);
+  const std::string name = "cad_" + digest(sql);
+  std::vector<const char*> values;
+  values.reserve(params.size());
+  for (const auto& p : params) values.push_back(p.c_str());
+
+  auto prepare = [&] {
+    Result p(PQprepare(c, name.c_str(), sql.c_str(), static_cast<int>(params.size()), nullptr),
+             &PQclear);
+    // 42P05 duplicate_prepared_statement: prepared already, which is all we need.
+    if (PQresultStatus(p.get()) != PGRES_COMMAND_OK && sqlstate(p.get()) != "42P05")
+      fail(c, p.get());
+    prepared_statements().add(c, name);
+  };
+  if (!prepared_statements().known(c, name)) prepare();
+  Result r = exec(c, name, values);
+  // 26000 invalid_sql_statement_name: the statement went away behind our back.
+  if (PQresultStatus(r.get()) == PGRES_FATAL_ERROR && sqlstate(r.get()) == "26000") {
+    prepare();
+    r = exec(c, name, values);
+  }
+  if (PQresultStatus(r.get()) != PGRES_TUPLES_OK) fail(c, r.get());
+
+  const int rows = PQntuples(r.get()), cols = PQnfields(r.get());
+  std::vector<BinaryRow> out(static_cast<std::size_t>(rows));
+  for (int i = 0; i < rows; ++i) {
+    auto& row = out[static_cast<std::size_t>(i)];
+    row.reserve(static_cast<std::size_t>(cols));
+    for (int j = 0; j < cols; ++j) {
+      if (PQgetisnull(r.get(), i, j))
+        row.emplace_back(std::nullopt);
+      else
+        row.emplace_back(std::string(PQgetvalue(r.get(), i, j),
+                                     static_cast<std::size_t>(PQgetlength(r.get(), i, j))));
+    }
+  }
+  return out;
+}
+
+}  // namespace cadastre::store

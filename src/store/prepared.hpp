@@ -1,0 +1,33 @@
+// Statements prepared once per pooled connection and read in binary format: the hot reads
+// (tiles, a record's detail) are parsed and planned once per connection, and bytea comes
+// back as bytes, not as SOCI's hex text.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace soci {
+class session;
+}
+
+namespace cadastre::store {
+
+/// Short hex digest of a text (FNV-1a 64): names prepared statements and versions ETags.
+std::string digest(std::string_view text);
+
+/// One row of a binary-format result: each column's raw bytes (nullopt for NULL).
+using BinaryRow = std::vector<std::optional<std::string>>;
+
+/// Runs `sql` (parameters $1..$n, passed as text) as the prepared statement named after
+/// its digest, preparing it on this connection when it is not yet, and returns the rows in
+/// binary format (SOCI only reads bytea's hex text form, twice the size plus a decode).
+/// Statements stay prepared on the connection for its lifetime, so hot reads are parsed
+/// and planned once per connection. Failures throw soci::postgresql_soci_error with
+/// PostgreSQL's SQLSTATE, so store::Pool::run translates them (and retries a stale
+/// connection) like any other.
+std::vector<BinaryRow> run_prepared_binary(soci::session& s, const std::string& sql,
+                                           const std::vector<std::string>& params);
+
+}  // namespace cadastre::store
