@@ -16,6 +16,7 @@
 
 namespace cadastre::gateway {
 
+
 /// The twelve provider labels of the spec, in the spec's order.
 const std::vector<std::string>& provider_labels();
 

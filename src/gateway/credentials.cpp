@@ -34,25 +34,6 @@ std::string_view form_name(AuthForm f) noexcept {
 
 bool is_legacy_credential_param(std::string_view key) noexcept { return key == "x_auth_token" || key == "x_tn_token"; }
 
-std::optional<std::int64_t> decode_tenant_token(std::string_view text) {
-  std::string padded = trimmed(std::string(text)), decoded;
-  // Padding is optional: cpp-httplib's query parser drops '=' from values, so a legacy
-  // x_tn_token=NQ== arrives as "NQ".
-  while (padded.size() % 4 != 0) padded.push_back('=');
-  try {
-    decoded = store::base64_decode(padded);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-  if (decoded.empty() || decoded.size() > 18 ||
-      !std::all_of(decoded.begin(), decoded.end(), [](unsigned char c) { return std::isdigit(c); }))
-    return std::nullopt;
-  std::int64_t id = std::stoll(decoded);
-  if (id <= 0) return std::nullopt;
-  return id;
-}
-
-std::string encode_tenant_token(std::int64_t tenant_id) { return store::base64_encode(std::to_string(tenant_id)); }
 
 Credential read_credential(const http::Request& req) {
   Credential c;

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "http/http.hpp"
+#include "store/crypto.hpp"
 
 namespace cadastre::gateway {
 
@@ -36,9 +37,8 @@ Credential read_credential(const http::Request& req);
 /// Query fields carrying legacy credentials; they are never forwarded.
 bool is_legacy_credential_param(std::string_view key) noexcept;
 
-/// The tenant id carried by X-Tn-Token: base64 of its decimal text ("NQ==" → 5).
-/// nullopt when not base64, not a positive decimal integer, or too large.
-std::optional<std::int64_t> decode_tenant_token(std::string_view text);
-std::string encode_tenant_token(std::int64_t tenant_id);
+// X-Tn-Token's reading, shared with cadastre-platform (store/crypto.hpp).
+using store::decode_tenant_token;
+using store::encode_tenant_token;
 
 }  // namespace cadastre::gateway

@@ -17,9 +17,10 @@
 
 #include "cadastre/error.hpp"
 #include "gateway/url.hpp"
-#include "gateway/wire.hpp"
+#include "outbound/wire.hpp"
 
 namespace cadastre::gateway {
+namespace wire = outbound::wire;  // HTTP/1.1 on the wire, shared with cadastre_outbound
 
 using Clock = std::chrono::steady_clock;
 using Outcome = UpstreamResult::Outcome;

@@ -126,6 +126,8 @@ std::string Access::describe() const {
       return {};
     case Kind::admin:
       return "administrador do município";
+    case Kind::platform_admin:
+      return "administrador da plataforma";
     case Kind::layer: {
       std::string out = std::string(write ? "escrita" : "leitura") +
                         (layers.size() > 1 ? " nas camadas " : " na camada ");

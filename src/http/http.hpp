@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +18,8 @@
 #include "cadastre/error.hpp"
 
 namespace cadastre::http {
+
+class WebSocket;  // http/websocket.hpp
 
 /// ASCII case-insensitive equality, as for header field names and tokens (RFC 9110 §5.1).
 bool equal_ignoring_case(std::string_view a, std::string_view b) noexcept;
@@ -77,6 +80,12 @@ struct Response {
   /// `stream` returns false when it could not complete the body: the connection is closed.
   std::function<bool(const BodyWriter& write)> stream;
   std::optional<std::uint64_t> stream_length;
+  /// When set, the answer is the WebSocket handshake (made by websocket(), status 101): the
+  /// engine accepts the upgrade on the connection of the request it just read, with
+  /// `headers` on the 101, and hands the open socket to `upgrade`: once, on the connection's
+  /// loop thread, which it must not hold (set the socket's callbacks, subscribe, return).
+  /// The socket then holds no thread. Never called when the handshake fails.
+  std::function<void(std::shared_ptr<WebSocket>)> upgrade;
 
   static Response json(std::string body, int status = 200);
   static Response text(std::string body, std::string content_type, int status = 200);
@@ -84,6 +93,15 @@ struct Response {
   /// The shared error shape {"mensagem","tipo":"erro","codigo"} with the catalog status.
   static Response error(errc code, std::string_view message);
   static Response error(const Error& e) { return error(e.code(), e.what()); }
+  /// The WebSocket handshake for `req`, with `on_open` as `upgrade`, when `req` is a valid
+  /// upgrade request (GET, Connection: upgrade, Upgrade: websocket, Sec-WebSocket-Version 13,
+  /// a Sec-WebSocket-Key of 16 bytes). Otherwise an error in the shared shape: 426 Upgrade
+  /// Required with `Upgrade: websocket` when `req` does not ask for a WebSocket (or asks for
+  /// another version: then with `Sec-WebSocket-Version: 13`), 400 when it asks for one
+  /// malformed. The route's auth scheme ran before the handler, so an unauthenticated
+  /// upgrade has already been refused (401) before any handshake. (http/websocket.cpp)
+  static Response websocket(const Request& req,
+                            std::function<void(std::shared_ptr<WebSocket>)> on_open);
 };
 
 /// Renders the shared error body.
@@ -112,7 +130,8 @@ struct Access {
   enum class Kind {
     anyone,  ///< whoever the auth scheme accepts
     layer,   ///< read or write permission on a layer (sections such as "agenda" are layers too)
-    admin,   ///< tenant administrators only
+    admin,   ///< tenant administrators only (platform administrators too)
+    platform_admin,  ///< platform administrators only (cadastre-platform's /adm routes)
   };
   Kind kind = Kind::anyone;
   /// Kind::layer: the layer's name ("mapoteca"), or "{param}" for the layer a path parameter
@@ -135,6 +154,8 @@ inline Access reads_all(std::vector<std::string> layers) { return {Access::Kind:
 inline Access writes(std::string layer) { return {Access::Kind::layer, {std::move(layer)}, true}; }
 /// Tenant administrators only.
 inline Access admins() { return {Access::Kind::admin, {}, true}; }
+/// Platform administrators only.
+inline Access platform_admins() { return {Access::Kind::platform_admin, {}, true}; }
 
 /// The request body a route takes.
 struct Body {

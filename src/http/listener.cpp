@@ -10,10 +10,13 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
 #include <condition_variable>
+#include <deque>
 #include <fstream>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <thread>
 #include <unordered_map>
 #include <utility>
@@ -22,6 +25,7 @@
 #include "http/body_codings.hpp"
 #include "http/request_head.hpp"
 #include "http/response_head.hpp"
+#include "http/websocket.hpp"
 
 namespace cadastre::http {
 namespace {
@@ -29,6 +33,7 @@ namespace {
 namespace net = boost::asio;
 namespace beast = boost::beast;
 namespace bhttp = boost::beast::http;
+namespace websocket = boost::beast::websocket;
 using tcp = net::ip::tcp;
 using Clock = std::chrono::steady_clock;
 using Parser = bhttp::request_parser<bhttp::string_body>;
@@ -43,6 +48,12 @@ constexpr std::chrono::seconds kReservedHeadTimeout{1};
 constexpr std::chrono::seconds kLinger{2};
 /// Smallest body worth compressing.
 constexpr std::size_t kCompressMin = 1024;
+/// A WebSocket's 101 must be out, and a closing handshake done, within this.
+constexpr std::chrono::seconds kWebSocketHandshake{10};
+/// Once the server closes a WebSocket, the connection ends within this, whether or not the
+/// client reads the close frame and answers it; within kStopGrace when the server stops.
+constexpr std::chrono::seconds kCloseGrace{5};
+constexpr std::chrono::seconds kStopGrace{1};
 
 int system_backlog() {
   std::ifstream f("/proc/sys/net/core/somaxconn");
@@ -59,7 +70,14 @@ void raise_descriptor_limit() {
   }
 }
 
-class Session;
+/// An open connection as the engine tracks it: an HTTP Session, or the WebSocket it became.
+class Connection {
+ public:
+  virtual ~Connection() = default;
+  virtual net::any_io_executor executor() = 0;
+  /// From Listener::stop(), on the connection's loop.
+  virtual void server_stopping() = 0;
+};
 
 struct Engine {
   ListenerOptions o;
@@ -69,21 +87,29 @@ struct Engine {
   // One event loop per thread, each with its own connections: a connection's reads, its
   // handler and its writes all run on the thread whose epoll saw its bytes, with no hand-off
   // between threads. Accepting has a loop of its own, so that a thread blocked in a
-  // handler never delays new connections.
+  // handler never delays new connections. The loops are declared first so that they outlive
+  // accept_loop: an accept still pending when it is destroyed holds a socket of a loop.
+  std::vector<std::unique_ptr<net::io_context>> loops;
   net::io_context accept_loop{1};
   tcp::acceptor acceptor{accept_loop};
   net::steady_timer accept_pause{accept_loop};
-  std::vector<std::unique_ptr<net::io_context>> loops;
   std::size_t next_loop = 0;
   int port = 0;
   std::atomic<bool> running{false}, stopping{false};
   std::atomic<int> open{0};
   std::mutex mutex;
   std::condition_variable all_closed;
-  std::unordered_map<Session*, std::weak_ptr<Session>> sessions;
+  std::unordered_map<Connection*, std::weak_ptr<Connection>> sessions;
 
   void accept();
-  void ended(Session* s) {
+  /// A connection that replaces one still registered (an upgrade): counted before the old
+  /// one ends, so serve() never sees the server empty in between.
+  void upgraded(const std::shared_ptr<Connection>& c) {
+    std::lock_guard lock(mutex);
+    sessions.emplace(c.get(), c);
+    ++open;
+  }
+  void ended(Connection* s) {
     std::lock_guard lock(mutex);
     sessions.erase(s);
     --open;
@@ -91,9 +117,272 @@ struct Engine {
   }
 };
 
+}  // namespace
+
+/// The engine's end of a WebSocket: Beast's stream over the socket of the connection that
+/// asked for it, on that connection's event loop. Its members run on that loop's thread,
+/// except send(), request_close(), open() and the callback setters, which any thread may
+/// call: outgoing messages wait in `queue_` (under `mutex_`) and a posted pump() writes them
+/// one at a time. Reading is always pending, so Beast answers pings and closes and its idle
+/// timer sees a dead peer; the pending operations own the channel, handles only observe it.
+class WebSocket::Channel final : public Connection,
+                                 public std::enable_shared_from_this<WebSocket::Channel> {
+ public:
+  using OnOpen = std::function<void(std::shared_ptr<WebSocket>)>;
+
+  Channel(Engine& e, tcp::socket socket, std::string remote, OnOpen on_open)
+      : e_(e),
+        ex_(socket.get_executor()),
+        ws_(std::move(socket)),
+        grace_(ex_),
+        remote_(std::move(remote)),
+        on_open_(std::move(on_open)) {
+    websocket::stream_base::timeout t{};
+    t.handshake_timeout = kWebSocketHandshake;
+    t.idle_timeout = e_.o.websocket_idle_timeout;
+    t.keep_alive_pings = true;
+    ws_.set_option(t);
+    ws_.read_message_max(e_.o.websocket_message_max);
+    ws_.text(true);
+  }
+
+  net::any_io_executor executor() override { return ex_; }
+
+  /// Beast's answer to the upgrade `request` (101, or 400 when Beast finds it invalid), with
+  /// the service's `headers` (request id, CORS, what the handler added); then on_open.
+  void accept(const bhttp::request<bhttp::string_body>& request, Headers headers) {
+    ws_.set_option(websocket::stream_base::decorator(
+        [headers = std::move(headers)](websocket::response_type& r) {
+          for (const auto& [name, value] : headers.items) {
+            // Beast frames the upgrade itself; no field may split the answer.
+            if (equal_ignoring_case(name, "Connection") || equal_ignoring_case(name, "Upgrade") ||
+                equal_ignoring_case(name, "Content-Length") ||
+                equal_ignoring_case(name, "Transfer-Encoding") ||
+                name.find_first_of("\r\n") != std::string::npos ||
+                value.find_first_of("\r\n") != std::string::npos)
+              continue;
+            r.insert(name, value);
+          }
+        }));
+    ws_.async_accept(request,
+                     [self = shared_from_this()](beast::error_code ec) { self->accepted(ec); });
+  }
+
+  void server_stopping() override { go_away(); }
+
+  // Any thread.
+  void send(std::string text) {
+    std::lock_guard lock(mutex_);
+    if (close_ || state_ == State::ended) return;
+    if (queue_.size() >= e_.o.websocket_queue_messages ||
+        queued_bytes_ + text.size() > e_.o.websocket_queue_bytes) {
+      // The client reads more slowly than the server produces: drop what waits and close,
+      // rather than let the queue grow.
+      begin_close(close_code::try_later, "cliente lento: fila de saída cheia", true);
+      return;
+    }
+    queued_bytes_ += text.size();
+    queue_.push_back(std::move(text));
+    kick();
+  }
+  void request_close(std::uint16_t code, std::string_view reason, bool drop_queued) {
+    std::lock_guard lock(mutex_);
+    begin_close(code, reason, drop_queued);
+  }
+  bool open() const { return state_ == State::open && !closing_; }
+  void set_on_message(std::function<void(std::string_view)> callback) {
+    auto f = std::make_shared<const std::function<void(std::string_view)>>(std::move(callback));
+    net::dispatch(ex_, [self = shared_from_this(), f = std::move(f)]() mutable {
+      if (self->state_ != State::ended) self->on_message_ = std::move(f);
+    });
+  }
+  void set_on_close(std::function<void(std::uint16_t)> callback) {
+    auto f = std::make_shared<std::function<void(std::uint16_t)>>(std::move(callback));
+    net::dispatch(ex_, [self = shared_from_this(), f = std::move(f)]() mutable {
+      if (self->state_ != State::ended) self->on_close_ = std::move(f);
+    });
+  }
+
+ private:
+  enum class State { handshake, open, ended };
+
+  void accepted(beast::error_code ec) {
+    if (ec) return end(ec);  // Beast answered 400, or the client left: no on_open
+    state_ = State::open;
+    auto on_open = std::move(on_open_);
+    try {
+      on_open(std::make_shared<WebSocket>(weak_from_this(), remote_));
+    } catch (const std::exception&) {
+      request_close(close_code::internal, "erro interno", true);
+    }
+    // Upgraded after stop() listed the connections: it would not have been told.
+    if (e_.stopping) go_away();
+    read();
+  }
+
+  void read() {
+    ws_.async_read(in_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      self->received(ec);
+    });
+  }
+  void received(beast::error_code ec) {
+    if (ec) return end(ec);
+    if (!ws_.got_text()) {
+      request_close(close_code::unsupported, "apenas mensagens de texto", false);
+    } else if (auto f = on_message_) {  // a copy: the callback may replace itself
+      const std::string_view text(static_cast<const char*>(in_.data().data()), in_.size());
+      try {
+        (*f)(text);
+      } catch (const std::exception&) {
+        request_close(close_code::internal, "erro interno", true);
+      }
+    }
+    in_.consume(in_.size());
+    // An idle socket keeps a small buffer, whatever size of message it once received.
+    if (in_.capacity() > kReadChunk) in_.shrink_to_fit();
+    read();  // also after a close began: Beast needs the read to see the peer's close
+  }
+
+  // Under mutex_.
+  void begin_close(std::uint16_t code, std::string_view reason, bool drop_queued) {
+    if (close_ || state_ == State::ended) return;
+    if (drop_queued) {
+      queue_.clear();
+      queued_bytes_ = 0;
+    }
+    // A close frame carries at most 123 bytes of reason; cut at a UTF-8 character boundary.
+    std::size_t size = std::min<std::size_t>(reason.size(), 123);
+    if (size < reason.size())
+      while (size > 0 && (static_cast<unsigned char>(reason[size]) & 0xC0) == 0x80) --size;
+    close_.emplace(code);
+    close_->reason.assign(reason.data(), size);
+    closing_ = true;
+    kick();
+  }
+  // Under mutex_: makes sure a pump() is coming.
+  void kick() {
+    if (pump_posted_) return;
+    pump_posted_ = true;
+    net::post(ex_, [self = shared_from_this()] { self->pump(); });
+  }
+
+  // Writes the next queued message, or, once none waits, the close frame. One write at a
+  // time (Beast allows one), each from the completion of the previous one.
+  void pump() {
+    std::unique_lock lock(mutex_);
+    pump_posted_ = false;
+    if (state_ == State::ended) return;
+    if (close_ && !close_deadline_) arm_grace(kCloseGrace);
+    if (writing_) return;
+    if (!queue_.empty()) {
+      out_ = std::move(queue_.front());
+      queue_.pop_front();
+      queued_bytes_ -= out_.size();
+      lock.unlock();
+      writing_ = true;
+      ws_.async_write(net::buffer(out_),
+                      [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                        self->writing_ = false;
+                        self->out_ = std::string();
+                        if (!ec) return self->pump();
+                        beast::error_code ignored;  // the pending read fails too, and ends it
+                        beast::get_lowest_layer(self->ws_).close(ignored);
+                      });
+    } else if (close_ && !close_sent_) {
+      close_sent_ = true;
+      const websocket::close_reason reason = *close_;
+      lock.unlock();
+      writing_ = true;
+      ws_.async_close(reason, [self = shared_from_this()](beast::error_code ec) { self->end(ec); });
+    }
+  }
+
+  // Server::stop(): close with 1001 now, whatever waits, and end within kStopGrace.
+  void go_away() {
+    arm_grace(kStopGrace);
+    if (state_ == State::open) request_close(close_code::going_away, "servidor encerrando", true);
+  }
+
+  // The connection ends by `within` from now at the latest: the socket is closed, which
+  // fails the pending operations (a client that neither reads nor answers the close).
+  void arm_grace(std::chrono::seconds within) {
+    const auto deadline = Clock::now() + within;
+    if (close_deadline_ && *close_deadline_ <= deadline) return;
+    close_deadline_ = deadline;
+    grace_.expires_at(deadline);
+    grace_.async_wait([self = shared_from_this()](beast::error_code ec) {
+      if (ec) return;  // ended, or moved earlier
+      beast::error_code ignored;
+      beast::get_lowest_layer(self->ws_).close(ignored);
+    });
+  }
+
+  // The code on_close reports for a connection that ended with `ec`, when the server had
+  // not begun a close itself.
+  std::uint16_t code_of(beast::error_code ec) const {
+    if (ec == websocket::error::closed)
+      return ws_.reason().code != websocket::close_code::none ? ws_.reason().code
+                                                              : close_code::no_status;
+    if (ec == websocket::error::message_too_big) return close_code::too_big;
+    if (ec == websocket::error::bad_frame_payload) return close_code::bad_payload;
+    if (ec == websocket::condition::protocol_violation) return close_code::protocol_error;
+    return close_code::abnormal;  // reset, end of stream, idle timeout, the grace's close
+  }
+
+  // Once: the socket closes, on_close runs, the callbacks go and the server stops counting
+  // the connection. Operations still pending complete later and find it ended.
+  void end(beast::error_code ec) {
+    if (state_ == State::ended) return;
+    std::uint16_t code = 0;
+    {
+      std::lock_guard lock(mutex_);
+      state_ = State::ended;
+      code = close_ ? close_->code : code_of(ec);
+      queue_.clear();
+      queued_bytes_ = 0;
+    }
+    grace_.cancel();
+    beast::error_code ignored;
+    beast::get_lowest_layer(ws_).close(ignored);
+    on_message_.reset();
+    if (auto on_close = std::move(on_close_)) {
+      try {
+        (*on_close)(code);
+      } catch (const std::exception&) {  // nothing is left to close
+      }
+    }
+    e_.ended(this);  // last: the server may return from serve() as soon as it is told
+  }
+
+  Engine& e_;
+  net::any_io_executor ex_;
+  websocket::stream<tcp::socket> ws_;
+  net::steady_timer grace_;
+  std::optional<Clock::time_point> close_deadline_;
+  std::string remote_;
+  OnOpen on_open_;
+  // Shared pointers, so that a callback running keeps itself alive when it is replaced.
+  std::shared_ptr<const std::function<void(std::string_view)>> on_message_;
+  std::shared_ptr<std::function<void(std::uint16_t)>> on_close_;
+  beast::flat_buffer in_;
+  std::string out_;  ///< the message being written
+  bool writing_ = false;
+  std::atomic<State> state_{State::handshake};
+  std::atomic<bool> closing_{false};  ///< a close has begun (open() from any thread)
+
+  std::mutex mutex_;  ///< guards what follows
+  std::deque<std::string> queue_;
+  std::size_t queued_bytes_ = 0;
+  bool pump_posted_ = false;
+  std::optional<websocket::close_reason> close_;  ///< the close the server began
+  bool close_sent_ = false;
+};
+
+namespace {
+
 /// One connection, from accept to close. Every member runs on the thread of the connection's
 /// event loop, the handler and the writes of a streamed answer included.
-class Session : public std::enable_shared_from_this<Session> {
+class Session final : public Connection, public std::enable_shared_from_this<Session> {
  public:
   enum class Admission { normal, reserved, refused };
 
@@ -107,7 +396,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
   ~Session() { e_.ended(this); }
 
-  net::any_io_executor executor() { return socket_.get_executor(); }
+  net::any_io_executor executor() override { return socket_.get_executor(); }
 
   void start() {
     if (admission_ == Admission::refused)
@@ -116,9 +405,9 @@ class Session : public std::enable_shared_from_this<Session> {
     next_request();
   }
 
-  /// From stop(): a connection waiting for its next request closes now; one whose request
-  /// has begun to arrive is answered (within its deadlines), then closed.
-  void close_if_idle() {
+  /// A connection waiting for its next request closes now; one whose request has begun to
+  /// arrive is answered (within its deadlines), then closed.
+  void server_stopping() override {
     if (phase_ == Phase::waiting) close();
   }
 
@@ -330,15 +619,16 @@ class Session : public std::enable_shared_from_this<Session> {
         return refuse(400, errc::invalid_argument, reason);
     }
     const bool keep = message.keep_alive() && ++served_ < e_.o.keep_alive_max;
-    answer(req, keep);
+    answer(req, keep, message);
   }
 
   // The handler, then the answer: the thread blocks while the handler waits on the database
   // or a destination (the other connections of its loop wait meanwhile, which is why there
   // are `threads` loops); clients that are slow to send or read hold no thread.
-  void answer(Request& req, bool keep) {
+  void answer(Request& req, bool keep, const bhttp::request<bhttp::string_body>& message) {
     phase_ = Phase::handling;
     Response res = e_.handle(req);
+    if (res.upgrade) return upgrade(message, res);
     keep = keep && !e_.stopping;
     wire::Framing framing = wire::framing_for(req.method, res, minor_);
     const bool sends_body = !framing.head_only && !framing.bodyless;
@@ -363,6 +653,17 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     const bool completed = stream_answer(res, head, framing, compress);
     after_answer(keep && completed);
+  }
+
+  // The handler answered with the WebSocket handshake: the socket goes to a channel, which
+  // makes the handshake, and this session ends here. (Bytes the client sent after its
+  // request are dropped: it may send frames only once it has the 101.)
+  void upgrade(const bhttp::request<bhttp::string_body>& message, Response& res) {
+    phase_ = Phase::closed;
+    auto channel = std::make_shared<WebSocket::Channel>(e_, std::move(socket_), remote_,
+                                                        std::move(res.upgrade));
+    e_.upgraded(channel);
+    channel->accept(message, std::move(res.headers));
   }
 
   // Writes the answer at once when the socket takes it (the usual case: no timer, no
@@ -548,6 +849,35 @@ void Engine::accept() {
 
 }  // namespace
 
+WebSocket::WebSocket(std::weak_ptr<Channel> channel, std::string remote_addr)
+    : channel_(std::move(channel)), remote_addr_(std::move(remote_addr)) {}
+
+void WebSocket::send(std::string text) {
+  if (auto c = channel_.lock()) c->send(std::move(text));
+}
+
+void WebSocket::close(std::uint16_t code, std::string reason) {
+  // What a close frame may carry (1004–1006 and 1014–2999 are reserved, RFC 6455 §7.4).
+  const bool sendable = (code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1013) ||
+                        (code >= 3000 && code <= 4999);
+  if (!sendable)
+    throw std::invalid_argument("código de fechamento inválido: " + std::to_string(code));
+  if (auto c = channel_.lock()) c->request_close(code, reason, false);
+}
+
+void WebSocket::on_message(std::function<void(std::string_view)> callback) {
+  if (auto c = channel_.lock()) c->set_on_message(std::move(callback));
+}
+
+void WebSocket::on_close(std::function<void(std::uint16_t)> callback) {
+  if (auto c = channel_.lock()) c->set_on_close(std::move(callback));
+}
+
+bool WebSocket::open() const {
+  auto c = channel_.lock();
+  return c && c->open();
+}
+
 struct Listener::Impl {
   Engine engine;
 };
@@ -629,7 +959,7 @@ void Listener::serve() {
 
 void Listener::stop() {
   Engine& e = impl_->engine;
-  std::vector<std::shared_ptr<Session>> sessions;
+  std::vector<std::shared_ptr<Connection>> sessions;
   {
     std::lock_guard lock(e.mutex);
     if (e.stopping.exchange(true)) return;
@@ -644,7 +974,7 @@ void Listener::stop() {
     e.acceptor.close(ec);
     e.accept_pause.cancel();
   });
-  for (auto& s : sessions) net::post(s->executor(), [s] { s->close_if_idle(); });
+  for (auto& s : sessions) net::post(s->executor(), [s] { s->server_stopping(); });
 }
 
 bool Listener::running() const noexcept { return impl_->engine.running; }

@@ -22,6 +22,10 @@
 // Pipelined requests are answered in order. Request bodies may be chunked; multipart
 // bodies are split into Request::files; answers are gzip-compressed when `compress` is set
 // and the caller accepts it.
+//
+// A handler's Response::upgrade turns its connection into a WebSocket (Beast's websocket
+// stream; http/websocket.hpp) on the same loop: it still costs no thread while open, counts
+// in open_connections() and max_connections, and closes with 1001 on stop().
 #pragma once
 
 #include <chrono>
@@ -55,6 +59,14 @@ struct ListenerOptions {
   std::size_t payload_max = 32 * 1024 * 1024;
   bool compress = true;   ///< gzip answers of compressible types when the caller accepts it
   bool multipart = true;  ///< split multipart/form-data bodies into Request::files
+  // WebSockets (Response::upgrade, http/websocket.hpp):
+  std::size_t websocket_message_max = 64 * 1024;  ///< a larger incoming message: close 1009
+  /// What a slow reader may leave queued, in bytes and in messages; one more: close 1013.
+  std::size_t websocket_queue_bytes = 1024 * 1024;
+  std::size_t websocket_queue_messages = 256;
+  /// A peer silent this long is taken for dead and dropped; the engine pings it (a control
+  /// frame, which any live client answers) after half of it.
+  std::chrono::seconds websocket_idle_timeout{60};
 };
 
 class Listener {
@@ -81,7 +93,8 @@ class Listener {
   /// Serves until stop(), then waits for every connection to end.
   void serve();
   /// Stops accepting and closes connections that wait for a request; requests being
-  /// handled are answered (with Connection: close). Safe from any thread.
+  /// handled are answered (with Connection: close); WebSockets close with 1001 (a client
+  /// that does not answer the close is cut off after a second). Safe from any thread.
   void stop();
   bool running() const noexcept;
   int port() const noexcept;

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "http/server.hpp"
-#include "server/ldap/options.hpp"
+#include "directory/options.hpp"
 #include "service/scope.hpp"
 #include "service/tenancy.hpp"
 #include "store/catalog.hpp"
@@ -38,7 +38,7 @@ struct AppOptions {
   http::ServerOptions http;
   store::PoolOptions pool;  ///< size and timeouts of every pool (dsn ignored)
   std::chrono::milliseconds token_ttl{5000};
-  LdapOptions ldap;  ///< directory for POST /ldap/login/ (empty uri: disabled)
+  directory::LdapOptions ldap;  ///< directory for POST /ldap/login/ (empty uri: disabled)
   MediaOptions media;
 };
 

@@ -25,11 +25,12 @@ std::shared_ptr<const store::Catalog> Scope::reload_catalog(std::string_view sch
 }
 
 std::vector<store::LayerPermission> Scope::permissions() const {
+  if (user.provider_grant) return {*user.provider_grant};
   return identity_->permissions(user.user_id);
 }
 
 bool Scope::may(std::string_view camada, bool write) const {
-  return user.admin || store::layer_allowed(permissions(), camada, write, user.admin);
+  return user.admin || user.platform_admin || store::layer_allowed(permissions(), camada, write, user.admin);
 }
 
 void Scope::require(std::string_view camada, bool write) const {
@@ -59,7 +60,10 @@ void Scope::enforce(const http::Access& access, const http::Request& req) {
     case Kind::anyone:
       return;
     case Kind::admin:
-      if (!user.admin) throw Error(errc::forbidden, "somente administradores do município");
+      if (!user.admin && !user.platform_admin) throw Error(errc::forbidden, "somente administradores do município");
+      return;
+    case Kind::platform_admin:
+      if (!user.platform_admin) throw Error(errc::forbidden, "somente administradores da plataforma");
       return;
     case Kind::layer:
       if (auto param = access.layer_param(); !param.empty())

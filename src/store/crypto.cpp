@@ -2,6 +2,8 @@
 
 #include <sodium.h>
 
+#include <algorithm>
+#include <cctype>
 #include <stdexcept>
 
 #include "cadastre/error.hpp"
@@ -78,5 +80,33 @@ std::string base64_decode(std::string_view text) {
   out.resize(len);
   return out;
 }
+
+const std::string& decoy_password_hash() {
+  static const std::string hash = hash_password(random_token());
+  return hash;
+}
+
+std::optional<std::int64_t> decode_tenant_token(std::string_view text) {
+  auto first = text.find_first_not_of(" \t");
+  auto last = text.find_last_not_of(" \t");
+  std::string padded = first == std::string_view::npos ? std::string() : std::string(text.substr(first, last - first + 1));
+  // Padding is optional: cpp-httplib's query parser drops '=' from values, so a legacy
+  // x_tn_token=NQ== arrives as "NQ".
+  while (padded.size() % 4 != 0) padded.push_back('=');
+  std::string decoded;
+  try {
+    decoded = base64_decode(padded);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (decoded.empty() || decoded.size() > 18 ||
+      !std::all_of(decoded.begin(), decoded.end(), [](unsigned char c) { return std::isdigit(c); }))
+    return std::nullopt;
+  std::int64_t id = std::stoll(decoded);
+  if (id <= 0) return std::nullopt;
+  return id;
+}
+
+std::string encode_tenant_token(std::int64_t tenant_id) { return base64_encode(std::to_string(tenant_id)); }
 
 }  // namespace cadastre::store

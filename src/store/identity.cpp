@@ -11,7 +11,7 @@ constexpr std::size_t kMaxCachedTokens = 100000;
 constexpr auto kTenantTtl = std::chrono::seconds(30);
 
 constexpr const char* kPrincipalSelect =
-    "select u.id, u.email, u.nome, u.tenant_id, t.slug, u.adm, coalesce(u.senha_hash, '') "
+    "select u.id, u.email, u.nome, u.tenant_id, t.slug, u.adm, u.adm_plataforma, coalesce(u.senha_hash, '') "
     "from plataforma.usuarios u join plataforma.tenants t on t.id = u.tenant_id "
     "where u.ativo and t.ativo and ";
 
@@ -19,15 +19,48 @@ std::optional<std::pair<Principal, std::string>> fetch_principal(soci::session& 
                                                                  const std::string& key) {
   Principal p;
   std::string hash;
-  int adm = 0;
+  int adm = 0, adm_plataforma = 0;
   long long uid = 0, tid = 0;
   s << std::string(kPrincipalSelect) + where, soci::into(uid), soci::into(p.email), soci::into(p.nome),
-      soci::into(tid), soci::into(p.tenant_slug), soci::into(adm), soci::into(hash), soci::use(key);
+      soci::into(tid), soci::into(p.tenant_slug), soci::into(adm), soci::into(adm_plataforma), soci::into(hash),
+      soci::use(key);
   if (!s.got_data()) return std::nullopt;
   p.user_id = uid;
   p.tenant_id = tid;
   p.admin = adm != 0;
+  p.platform_admin = adm_plataforma != 0;
   return std::make_pair(std::move(p), std::move(hash));
+}
+
+// The session of a token hash, marked used, with its user and the tenant it acts in. A
+// provider's user reaches a tenant only while the provider is active and the tenant still
+// grants it access; the grant's rights come along.
+std::optional<Principal> fetch_session(soci::session& s, const std::string& hash) {
+  Principal p;
+  long long uid = 0, tid = 0, sid = 0, provider = 0;
+  int adm = 0, adm_plataforma = 0, leitura = 0, escrita = 0;
+  s << "with s as (update plataforma.sessoes set usada_em = now() "
+       "  where token_hash = :h and revogada_em is null and expira_em > now() "
+       "    and (ociosa_max is null or usada_em + ociosa_max > now()) "
+       "  returning id, usuario_id, tenant_id) "
+       "select u.id, u.email, u.nome, t.id, t.slug, u.adm::int, u.adm_plataforma::int, s.id, "
+       "  coalesce(u.provedor_id, 0), coalesce(pt.leitura::int, 0), coalesce(pt.escrita::int, 0) "
+       "from s join plataforma.usuarios u on u.id = s.usuario_id join plataforma.tenants t on t.id = s.tenant_id "
+       "  left join plataforma.provedores p on p.id = u.provedor_id "
+       "  left join plataforma.provedor_tenants pt on pt.provedor_id = u.provedor_id and pt.tenant_id = s.tenant_id "
+       "where u.ativo and t.ativo and (u.tenant_id = s.tenant_id or (p.ativo and pt.tenant_id is not null))",
+      soci::use(hash), soci::into(uid), soci::into(p.email), soci::into(p.nome), soci::into(tid),
+      soci::into(p.tenant_slug), soci::into(adm), soci::into(adm_plataforma), soci::into(sid), soci::into(provider),
+      soci::into(leitura), soci::into(escrita);
+  if (!s.got_data()) return std::nullopt;
+  p.user_id = uid;
+  p.tenant_id = tid;
+  p.session_id = sid;
+  p.provider_id = provider;
+  p.admin = provider == 0 && adm != 0;
+  p.platform_admin = provider == 0 && adm_plataforma != 0;
+  if (provider != 0) p.provider_grant = LayerPermission{"*", leitura != 0, escrita != 0};
+  return p;
 }
 }  // namespace
 
@@ -65,18 +98,68 @@ std::optional<Principal> Identity::authenticate(std::string_view token) {
       tokens_.erase(it);
     }
   }
-  auto found = pool_.with([&](soci::session& s) { return fetch_principal(s, "u.auth_token_hash = :h", hash); });
+  auto found = pool_.with([&](soci::session& s) { return fetch_session(s, hash); });
   if (!found) return std::nullopt;
   std::lock_guard lock(mutex_);
   if (tokens_.size() >= kMaxCachedTokens) tokens_.clear();
-  tokens_[hash] = {found->first, now + ttl_};
-  return found->first;
+  tokens_[hash] = {*found, now + ttl_};
+  return found;
 }
 
 std::optional<Principal> Identity::login(std::string_view email, std::string_view password) {
   auto found = pool_.with([&](soci::session& s) { return fetch_principal(s, "lower(u.email) = lower(:e)", std::string(email)); });
-  if (!found || found->second.empty() || !verify_password(found->second, password)) return std::nullopt;
+  if (!found || found->second.empty()) {
+    verify_password(decoy_password_hash(), password);
+    return std::nullopt;
+  }
+  if (!verify_password(found->second, password)) return std::nullopt;
   return found->first;
+}
+
+std::string Identity::open_session(const Principal& user, const SessionLimits& limits, const SessionOrigin& origin) {
+  std::string token = random_token();
+  std::string hash = sha256_hex(token);
+  pool_.run([&](soci::session& s) {
+    long long uid = user.user_id, tid = user.tenant_id, idle = limits.idle.count(), absolute = limits.absolute.count();
+    soci::indicator idle_ind = limits.idle.count() > 0 ? soci::i_ok : soci::i_null;
+    soci::indicator addr_ind = origin.address.empty() ? soci::i_null : soci::i_ok;
+    soci::indicator agent_ind = origin.agent.empty() ? soci::i_null : soci::i_ok;
+    std::string agent = origin.agent.substr(0, 512);
+    s << "insert into plataforma.sessoes (usuario_id, tenant_id, token_hash, origem, ociosa_max, expira_em, "
+         "endereco, agente) values (:u, :t, :h, :o, make_interval(secs => :idle), "
+         "now() + make_interval(secs => :abs), :addr, :agent)",
+        soci::use(uid), soci::use(tid), soci::use(hash), soci::use(origin.kind), soci::use(idle, idle_ind),
+        soci::use(absolute), soci::use(origin.address, addr_ind), soci::use(agent, agent_ind);
+  });
+  return token;
+}
+
+template <class Pred>
+void Identity::forget_tokens(Pred pred) {
+  std::lock_guard lock(mutex_);
+  std::erase_if(tokens_, [&](const auto& entry) { return pred(entry.second.principal); });
+}
+
+void Identity::revoke_session(std::int64_t session_id) {
+  pool_.run([&](soci::session& s) {
+    long long id = session_id;
+    s << "update plataforma.sessoes set revogada_em = now() where id = :id and revogada_em is null", soci::use(id);
+  });
+  forget_tokens([&](const Principal& p) { return p.session_id == session_id; });
+}
+
+std::vector<std::int64_t> Identity::revoke_user_sessions(std::int64_t user_id, std::int64_t keep) {
+  std::vector<std::int64_t> revoked = pool_.with([&](soci::session& s) {
+    std::vector<std::int64_t> ids;
+    long long uid = user_id, kept = keep;
+    soci::rowset<long long> rs = (s.prepare << "update plataforma.sessoes set revogada_em = now() where usuario_id = :u "
+                                               "and id <> :k and revogada_em is null returning id",
+                                  soci::use(uid), soci::use(kept));
+    for (long long id : rs) ids.push_back(id);
+    return ids;
+  });
+  forget_tokens([&](const Principal& p) { return p.user_id == user_id && p.session_id != keep; });
+  return revoked;
 }
 
 std::optional<Tenant> Identity::load_tenant(const char* where, const std::string& key) {
@@ -112,7 +195,20 @@ std::optional<Tenant> Identity::tenant(std::string_view slug) {
   return t;
 }
 
-std::optional<Tenant> Identity::tenant_by_id(std::int64_t id) { return load_tenant("id = :i::bigint", std::to_string(id)); }
+std::optional<Tenant> Identity::tenant_by_id(std::int64_t id) {
+  auto now = std::chrono::steady_clock::now();
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [slug, entry] : tenants_)
+      if (entry.first.id == id && entry.second > now) return entry.first;
+  }
+  auto t = load_tenant("id = :i::bigint", std::to_string(id));
+  if (t) {
+    std::lock_guard lock(mutex_);
+    tenants_[t->slug] = {*t, now + kTenantTtl};
+  }
+  return t;
+}
 
 std::vector<Tenant> Identity::tenants() {
   std::vector<std::string> slugs = pool_.with([](soci::session& s) {
@@ -207,11 +303,18 @@ std::string Identity::issue_token(std::string_view email) {
   std::string token = random_token();
   std::string hash = sha256_hex(token), mail(email);
   pool_.run([&](soci::session& s) {
-    soci::statement st = (s.prepare << "update plataforma.usuarios set auth_token_hash = :h, token_emitido_em = now() "
-                                       "where lower(email) = lower(:e)",
-                          soci::use(hash), soci::use(mail));
+    soci::transaction tx(s);
+    s << "update plataforma.sessoes set revogada_em = now() where origem = 'emitido' and revogada_em is null "
+         "and usuario_id = (select id from plataforma.usuarios where lower(email) = lower(:e))",
+        soci::use(mail);
+    soci::statement st =
+        (s.prepare << "insert into plataforma.sessoes (usuario_id, tenant_id, token_hash, origem, expira_em) "
+                      "select id, tenant_id, :h, 'emitido', now() + interval '365 days' from plataforma.usuarios "
+                      "where lower(email) = lower(:e) and tenant_id is not null",
+         soci::use(hash), soci::use(mail));
     st.execute(true);
     if (st.get_affected_rows() != 1) throw Error(errc::not_found, "usuário não encontrado: " + mail, "email");
+    tx.commit();
   });
   reload();
   return token;

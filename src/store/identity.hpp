@@ -1,7 +1,8 @@
-// The identity store (platform database, schema `plataforma`): tenants, users, session
-// tokens and per-layer permissions. Validated tokens are cached for a few seconds so the
-// hot path does not hit PostgreSQL on every request; deactivating a user or re-issuing a
-// token therefore takes effect within `token_ttl`.
+// The identity store (platform database, schema `plataforma`): tenants, users, sessions
+// and per-layer permissions. Validated tokens are cached for a few seconds so the hot path
+// does not hit PostgreSQL on every request: a revocation made by this process (logout,
+// inactivation, password change) drops the cached entries at once; one made by another
+// process takes effect here within `token_ttl`.
 #pragma once
 
 #include <chrono>
@@ -25,18 +26,36 @@ struct Tenant {
   bool ativo = true;
 };
 
+struct LayerPermission {
+  std::string camada;  ///< layer name, or "*" for the user's default
+  bool leitura = false, escrita = false;
+};
+
 /// The authenticated caller.
 struct Principal {
   std::int64_t user_id = 0;
   std::string email, nome;
-  std::int64_t tenant_id = 0;
+  std::int64_t tenant_id = 0;  ///< the tenant the session acts in
   std::string tenant_slug;
-  bool admin = false;
+  bool admin = false;           ///< administrator of that tenant
+  bool platform_admin = false;  ///< administrator of the whole platform (every tenant)
+  std::int64_t session_id = 0;  ///< the session of the token (0 when not from a session)
+  std::int64_t provider_id = 0; ///< the provider of a provider's user (0 otherwise)
+  /// A provider's user: the rights the tenant granted the provider, on every layer
+  /// (instead of per-user layer rules).
+  std::optional<LayerPermission> provider_grant;
 };
 
-struct LayerPermission {
-  std::string camada;  ///< layer name, or "*" for the user's default
-  bool leitura = false, escrita = false;
+/// How long a session lives: idle (since last use) and absolute (since login).
+struct SessionLimits {
+  std::chrono::seconds idle{8 * 3600};
+  std::chrono::seconds absolute{30 * 24 * 3600};
+};
+
+/// Where a session comes from (sessoes.origem) and who opened it.
+struct SessionOrigin {
+  std::string kind = "senha";  ///< senha, ldap, oauth, provedor, emitido
+  std::string address, agent;
 };
 
 /// Whether `perms` let a user read (or write) `camada`; administrators may do anything.
@@ -70,11 +89,22 @@ class Identity {
  public:
   explicit Identity(Pool& platform, std::chrono::milliseconds token_ttl = std::chrono::seconds(5));
 
-  /// The user holding `token`, if it is valid and both user and tenant are active.
+  /// The user of session `token`, if the session is valid (not revoked, not expired,
+  /// not idle too long) and user and tenant are active. Marks the session used.
   std::optional<Principal> authenticate(std::string_view token);
-  /// The user with this email and password (argon2id check), if valid and active.
+  /// The user with this email and password (argon2id check), if valid and active. A
+  /// missing e-mail costs the same argon2id work as a wrong password, so the time of the
+  /// answer does not tell whether the e-mail exists.
   std::optional<Principal> login(std::string_view email, std::string_view password);
+  /// Opens a session of `user` in `user.tenant_id` and returns its token (shown once;
+  /// only its SHA-256 is stored).
+  std::string open_session(const Principal& user, const SessionLimits& limits, const SessionOrigin& origin);
+  /// Revokes one session; revokes every session of a user (but `keep`, when not 0) and
+  /// returns the ids revoked. Cached entries of this process go at once.
+  void revoke_session(std::int64_t session_id);
+  std::vector<std::int64_t> revoke_user_sessions(std::int64_t user_id, std::int64_t keep = 0);
   std::optional<Tenant> tenant(std::string_view slug);
+  /// The tenant with this id (cached like tenant()).
   std::optional<Tenant> tenant_by_id(std::int64_t id);
   std::vector<Tenant> tenants();
   /// The user's layer rules (cached like tokens, for token_ttl).
@@ -86,8 +116,9 @@ class Identity {
 
   std::int64_t add_tenant(const NewTenant& t);
   std::int64_t add_user(const NewUser& u);
-  /// Issues a new session token for the user (replacing the previous one) and returns it.
-  /// Only its SHA-256 is stored: the caller must show it now or lose it.
+  /// Issues a long-lived token for the user (an 'emitido' session of a year without idle
+  /// expiry, replacing the previous issued one) and returns it. Only its SHA-256 is
+  /// stored: the caller must show it now or lose it.
   std::string issue_token(std::string_view email);
   void set_permission(std::string_view email, std::string_view camada, bool leitura, bool escrita);
   void set_permission(std::string_view email, const LayerPermission& rule) {
@@ -106,6 +137,9 @@ class Identity {
     std::chrono::steady_clock::time_point expires;
   };
   std::optional<Tenant> load_tenant(const char* where, const std::string& key);
+  /// Drops cached tokens whose principal matches `pred`.
+  template <class Pred>
+  void forget_tokens(Pred pred);
 
   Pool& pool_;
   std::chrono::milliseconds ttl_;

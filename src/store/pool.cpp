@@ -164,4 +164,18 @@ void in_transaction(soci::session& s, const std::function<void()>& fn) {
   tx.commit();
 }
 
+std::string ping(Pool& pool) {
+  try {
+    pool.run([](soci::session& s) {
+      int one = 0;
+      s << "select 1", soci::into(one);
+    });
+    return "ok";
+  } catch (const Error& e) {
+    return e.what();
+  } catch (const std::exception&) {  // a database failure Pool::run passes on: its text is for the log only
+    return "falha";
+  }
+}
+
 }  // namespace cadastre::store

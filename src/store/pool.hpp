@@ -127,4 +127,9 @@ std::optional<Error> database_error(const soci::soci_error& e);
 /// Runs `fn` inside a transaction on `s`: commits when fn returns, rolls back when it throws.
 void in_transaction(soci::session& s, const std::function<void()>& fn);
 
+/// "ok" when `pool` answers a trivial query; otherwise why not (the catalog message of a
+/// translated error, "falha" for any other failure, whose text is for the log only). The
+/// health probes of every service use it.
+std::string ping(Pool& pool);
+
 }  // namespace cadastre::store

@@ -76,16 +76,25 @@ void check_tenant_slug(const std::string& slug) {
     if (slug == r) throw Error(errc::invalid_identifier, "nome de município reservado: " + slug, "slug");
 }
 
+std::string prepare_tenant_database(const std::string& server_dsn, const std::string& slug) {
+  check_tenant_slug(slug);
+  std::string db = "cad_" + slug;
+  create_database(server_dsn, db);
+  std::string dsn = dsn_with(server_dsn, "dbname", db);
+  Conn c(connect_or_throw(dsn), &PQfinish);
+  migrate(c.get(), "tenant");
+  return dsn;
+}
+
 Tenant provision_tenant(Identity& identity, const std::string& platform_dsn, const NewTenant& nt) {
   check_tenant_slug(nt.slug);
   NewTenant t = nt;
   if (t.dsn.empty()) {
-    std::string db = "cad_" + t.slug;
-    create_database(platform_dsn, db);
-    t.dsn = dsn_with(platform_dsn, "dbname", db);
+    t.dsn = prepare_tenant_database(platform_dsn, t.slug);
+  } else {
+    Conn c(connect_or_throw(t.dsn), &PQfinish);
+    migrate(c.get(), "tenant");
   }
-  Conn c(connect_or_throw(t.dsn), &PQfinish);
-  migrate(c.get(), "tenant");
   identity.add_tenant(t);
   identity.reload();
   auto row = identity.tenant(t.slug);

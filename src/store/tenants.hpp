@@ -37,6 +37,10 @@ void drop_database(const std::string& server_dsn, const std::string& dbname);
 /// Throws Error(invalid_identifier) unless `slug` is a valid, unreserved tenant name.
 void check_tenant_slug(const std::string& slug);
 
+/// Creates (if needed) and migrates the database of tenant `slug`, `cad_<slug>` on the
+/// server of `server_dsn`, and returns its DSN.
+std::string prepare_tenant_database(const std::string& server_dsn, const std::string& slug);
+
 /// Creates (if needed) and migrates a tenant database, registers the tenant and returns it.
 /// The tenant database is `cad_<slug>` on the same server as the platform database.
 Tenant provision_tenant(Identity& identity, const std::string& platform_dsn, const NewTenant& t);

@@ -3,7 +3,6 @@
 // are not tenant-scoped: they see the identity store and the tenants' pools, nothing else.
 #include "cadastre/json.hpp"
 #include "server/app.hpp"
-#include "server/health/store.hpp"
 
 namespace cadastre::server::health {
 namespace {
@@ -32,7 +31,7 @@ struct Probes {
     if (ok) {
       for (const auto& t : identity->tenants()) {
         if (!t.ativo) continue;
-        std::string st = ping(tenants->pool(t));
+        std::string st = store::ping(tenants->pool(t));
         ok = ok && st == "ok";
         w.key(t.slug).value(st);
       }

@@ -2,8 +2,8 @@
 // to the configured LDAP directory (server/ldap/directory.hpp); the directory also says
 // which municipality the user belongs to, through membership of a group
 // cn=<group_prefix><slug>. On success the user is found (or, on first login, created
-// without a password) in the identity store and gets a fresh session token, exactly as
-// the identity platform issues them.
+// without a password) in the identity store and gets a new session, exactly as the
+// platform's logins open them (directory/login.hpp, shared with POST /login/LDAP).
 //
 // Answers: 200 {"auth_token", "usuario", "municipio"}; 401 for credentials the directory
 // refuses (empty password included: it would be an anonymous bind); 403 when the
@@ -15,15 +15,17 @@
 #include "cadastre/json.hpp"
 #include "server/app.hpp"
 #include "server/ldap/input.hpp"
-#include "server/ldap/login.hpp"
+#include "directory/login.hpp"
 
 namespace cadastre::server {
 namespace {
 
-http::Response log_in(const ldap::Login& login, http::Request& req) {
+http::Response log_in(const directory::Login& login, http::Request& req) {
   // The body first: a malformed one is a 400 whether or not a directory is configured.
-  ldap::LoginInput in = ldap::parse_login(req.body);
-  ldap::Session session = ldap::log_in(login, in);
+  directory::Credentials in = ldap::parse_login(req.body);
+  const std::string* agent = req.header("User-Agent");
+  directory::Session session =
+      directory::log_in(login, in, {.address = req.remote_addr, .agent = agent ? *agent : ""});
   const store::StoredUser& u = session.user;
   JsonWriter w;
   w.begin_object().key("auth_token").value(session.token);
@@ -38,7 +40,7 @@ http::Response log_in(const ldap::Login& login, http::Request& req) {
 }  // namespace
 
 void add_ldap_routes(App& app) {
-  auto login = std::make_shared<const ldap::Login>(app.options().ldap, app.identity());
+  auto login = std::make_shared<const directory::Login>(app.options().ldap, app.identity());
   app.server().add(
       {.method = "POST",
        .pattern = "/ldap/login/",

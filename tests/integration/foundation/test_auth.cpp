@@ -116,7 +116,8 @@ TEST_CASE("tokens are stored only as SHA-256 hashes") {
   Stack stack({"alfa"});
   const auto& u = stack.user("alfa");
   auto stored = test::query_value(stack.platform_dsn(),
-                                  "select auth_token_hash from plataforma.usuarios where email = '" + u.email + "'");
+                                  "select s.token_hash from plataforma.sessoes s join plataforma.usuarios u on u.id = s.usuario_id "
+                                  "where s.revogada_em is null and u.email = '" + u.email + "'");
   CHECK(stored.size() == 64);
   CHECK(stored != u.token);
   auto pw = test::query_value(stack.platform_dsn(), "select senha_hash from plataforma.usuarios where email = '" + u.email + "'");

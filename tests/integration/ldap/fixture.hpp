@@ -16,7 +16,7 @@
 #include <string>
 
 #include "cadastre/json.hpp"
-#include "slapd.hpp"
+#include "support/slapd.hpp"
 #include "support/city.hpp"
 
 namespace ldap_test {

@@ -40,13 +40,13 @@ TEST_CASE("a directory user of an access group logs in, is created on first logi
   CHECK(platform(stack, "select p.camada || ':' || p.leitura::text || ':' || p.escrita::text from "
                         "plataforma.permissoes_camada p join plataforma.usuarios u on u.id = p.usuario_id "
                         "where u.email = 'maria@alfa.gov.br'") == "*:true:false");
-  CHECK(platform(stack, "select (auth_token_hash = encode(sha256('" + token +
-                            "'::bytea), 'hex'))::text from plataforma.usuarios where email = 'maria@alfa.gov.br'") ==
-        "true");
+  CHECK(platform(stack, "select count(*) from plataforma.sessoes s join plataforma.usuarios u on u.id = s.usuario_id "
+                        "where u.email = 'maria@alfa.gov.br' and s.revogada_em is null and s.token_hash = encode(sha256('" +
+                            token + "'::bytea), 'hex')") == "1");
   CHECK(permissions_email(stack, "alfa", token) == "maria@alfa.gov.br");
   CHECK(permissions_email(stack, "beta", token) == "HTTP 403");
 
-  SUBCASE("the next login finds the same user and replaces the token") {
+  SUBCASE("the next login finds the same user and opens another session beside the first") {
     std::string id = platform(stack, "select id from plataforma.usuarios where email = 'maria@alfa.gov.br'");
     auto again = login(stack, login_body("maria", "senha-maria"));
     REQUIRE(again->status == 200);
@@ -56,7 +56,9 @@ TEST_CASE("a directory user of an access group logs in, is created on first logi
     std::string fresh{std::string_view(again->json()["auth_token"])};
     CHECK(fresh != token);
     CHECK(permissions_email(stack, "alfa", fresh) == "maria@alfa.gov.br");
-    CHECK(permissions_email(stack, "alfa", token) == "HTTP 401");
+    CHECK(permissions_email(stack, "alfa", token) == "maria@alfa.gov.br");
+    CHECK(platform(stack, "select count(*) from plataforma.sessoes s join plataforma.usuarios u on u.id = s.usuario_id "
+                          "where u.email = 'maria@alfa.gov.br' and s.origem = 'ldap' and s.revogada_em is null") == "2");
   }
 }
 

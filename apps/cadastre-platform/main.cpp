@@ -1,0 +1,147 @@
+// cadastre-platform: the platform API (sessions, accounts, licenses, providers, proxies,
+// the live socket; docs/platform.md).
+//
+//   cadastre-platform --platform-dsn "host=... dbname=cadastre_platform" [--host 127.0.0.1] [--port 8090]
+//       [--public-url https://cadastro.exemplo.gov.br] [--reset-page-url URL]
+//       [--pool-size 16] [--pool-wait-ms 2000] [--statement-timeout-ms 15000] [--token-ttl-ms 5000]
+//       [--session-idle-min 480] [--session-max-days 30]
+//       [--login-max-failures 5] [--login-window-s 900] [--login-lockout-s 900]
+//       [--trial-days 30] [--trial-users 5] [--trial-storage-mb 1024] [--tenant-server-dsn DSN]
+//       [--smtp-url smtp://host:587 --smtp-from "Cadastro <nao-responda@...>" [--smtp-user U] [--smtp-require-tls]]
+//       [--ldap-uri ... (as cadastre-server)]
+//       [--oidc-issuer URL --oidc-audience ID (--oidc-rs256-pem FILE | CADASTRE_OIDC_HS256_SECRET)]
+//       [--service app-backend=http://127.0.0.1:8080 ...] [--city-auth cidade=https://... ...]
+//       [--outbound-hosts a.gov.br,*.b.gov.br] [--outbound-networks 10.0.0.0/8] [--outbound-max-mb 10]
+//       [--outbound-timeout-ms 15000] [--cors-origins "*"] [--no-access-log] [engine limits as cadastre-server]
+//
+// Secrets (SMTP password, LDAP service password, OIDC HS256 secret) come from the
+// environment only: CADASTRE_SMTP_PASSWORD, CADASTRE_LDAP_BIND_PASSWORD,
+// CADASTRE_OIDC_HS256_SECRET. Every other flag can also come from the environment
+// (CADASTRE_PLATFORM_DSN, CADASTRE_PLATFORM_PORT...). SIGTERM/SIGINT stop gracefully.
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/engine_flags.hpp"
+#include "cli/flags.hpp"
+#include "cli/serve.hpp"
+#include "platform/app.hpp"
+
+using namespace cadastre;
+
+namespace {
+
+// "name=value" items of a repeated flag.
+std::map<std::string, std::string> named(const cli::Flags& f, const std::string& flag) {
+  std::map<std::string, std::string> out;
+  for (const auto& item : f.all(flag)) {
+    auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+      throw std::invalid_argument("--" + flag + " espera nome=url: " + item);
+    out[item.substr(0, eq)] = item.substr(eq + 1);
+  }
+  return out;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument("não foi possível ler " + path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const sigset_t stop_signals = cli::block_stop_signals();
+  platform::AppOptions o;
+  try {
+    std::set<std::string> known = {
+        "platform-dsn", "host", "port", "public-url", "reset-page-url", "pool-size", "pool-wait-ms",
+        "statement-timeout-ms", "token-ttl-ms", "session-idle-min", "session-max-days", "login-max-failures",
+        "login-window-s", "login-lockout-s", "trial-days", "trial-users", "trial-storage-mb", "tenant-server-dsn",
+        "smtp-url", "smtp-from", "smtp-user", "ldap-uri", "ldap-base-dn", "ldap-user-dn", "ldap-user-filter",
+        "ldap-bind-dn", "ldap-group-base-dn", "ldap-group-prefix", "ldap-new-user-perm", "ldap-timeout-ms",
+        "oidc-issuer", "oidc-audience", "oidc-rs256-pem", "service", "city-auth", "outbound-hosts",
+        "outbound-networks", "outbound-max-mb", "outbound-timeout-ms", "cors-origins", "build"};
+    known.merge(cli::engine_flag_names());
+    cli::Flags f(argc, argv, 1, known, {"no-access-log", "smtp-require-tls", "help"});
+    if (f.has("help")) {
+      std::cout << "uso: cadastre-platform --platform-dsn DSN [--port 8090] [--public-url URL] ... "
+                   "(veja docs/operations.md, \"cadastre-platform\")\n";
+      return 0;
+    }
+    o.platform_dsn = f.get("platform-dsn", "", "CADASTRE_PLATFORM_DSN");
+    if (o.platform_dsn.empty()) throw std::invalid_argument("informe --platform-dsn (ou CADASTRE_PLATFORM_DSN)");
+    o.http.host = f.get("host", "127.0.0.1", "CADASTRE_PLATFORM_HOST");
+    o.http.port = static_cast<int>(f.get_int("port", 8090, "CADASTRE_PLATFORM_PORT"));
+    cli::read_engine_flags(f, o.http, "CADASTRE_PLATFORM_");
+    o.http.access_log = !f.has("no-access-log");
+    o.http.cors_origins = f.get_list("cors-origins", "*", "CADASTRE_CORS_ORIGINS");
+    o.public_url = f.get("public-url", "", "CADASTRE_PUBLIC_URL");
+    o.reset_page_url = f.get("reset-page-url", "", "CADASTRE_RESET_PAGE_URL");
+    o.build = f.get("build", "dev", "CADASTRE_BUILD");
+    o.pool.size = static_cast<std::size_t>(f.get_int("pool-size", 16, "CADASTRE_POOL_SIZE"));
+    o.pool.wait = std::chrono::milliseconds(f.get_int("pool-wait-ms", 2000, "CADASTRE_POOL_WAIT_MS"));
+    o.pool.statement_timeout =
+        std::chrono::milliseconds(f.get_int("statement-timeout-ms", 15000, "CADASTRE_STATEMENT_TIMEOUT_MS"));
+    o.token_ttl = std::chrono::milliseconds(f.get_int("token-ttl-ms", 5000, "CADASTRE_TOKEN_TTL_MS"));
+    o.sessions.idle = std::chrono::minutes(f.get_int("session-idle-min", 480, "CADASTRE_SESSION_IDLE_MIN"));
+    o.sessions.absolute = std::chrono::hours(24 * f.get_int("session-max-days", 30, "CADASTRE_SESSION_MAX_DAYS"));
+    o.throttle.max_failures = static_cast<int>(f.get_int("login-max-failures", 5, "CADASTRE_LOGIN_MAX_FAILURES"));
+    o.throttle.window = std::chrono::seconds(f.get_int("login-window-s", 900, "CADASTRE_LOGIN_WINDOW_S"));
+    o.throttle.lockout = std::chrono::seconds(f.get_int("login-lockout-s", 900, "CADASTRE_LOGIN_LOCKOUT_S"));
+    o.trial.days = static_cast<int>(f.get_int("trial-days", 30, "CADASTRE_TRIAL_DAYS"));
+    o.trial.max_users = static_cast<int>(f.get_int("trial-users", 5, "CADASTRE_TRIAL_USERS"));
+    o.trial.max_storage_mb = static_cast<int>(f.get_int("trial-storage-mb", 1024, "CADASTRE_TRIAL_STORAGE_MB"));
+    o.trial.tenant_server_dsn = f.get("tenant-server-dsn", "", "CADASTRE_TENANT_SERVER_DSN");
+    o.smtp.url = f.get("smtp-url", "", "CADASTRE_SMTP_URL");
+    o.smtp.from = f.get("smtp-from", "", "CADASTRE_SMTP_FROM");
+    o.smtp.username = f.get("smtp-user", "", "CADASTRE_SMTP_USER");
+    if (const char* pw = std::getenv("CADASTRE_SMTP_PASSWORD")) o.smtp.password = pw;
+    o.smtp.require_tls = f.has("smtp-require-tls");
+    o.ldap.uri = f.get("ldap-uri", "", "CADASTRE_LDAP_URI");
+    o.ldap.base_dn = f.get("ldap-base-dn", "", "CADASTRE_LDAP_BASE_DN");
+    o.ldap.user_dn_template = f.get("ldap-user-dn", "", "CADASTRE_LDAP_USER_DN");
+    o.ldap.user_filter = f.get("ldap-user-filter", "(uid=%s)", "CADASTRE_LDAP_USER_FILTER");
+    o.ldap.bind_dn = f.get("ldap-bind-dn", "", "CADASTRE_LDAP_BIND_DN");
+    if (const char* pw = std::getenv("CADASTRE_LDAP_BIND_PASSWORD")) o.ldap.bind_password = pw;
+    o.ldap.group_base_dn = f.get("ldap-group-base-dn", "", "CADASTRE_LDAP_GROUP_BASE_DN");
+    o.ldap.group_prefix = f.get("ldap-group-prefix", "cadastre-", "CADASTRE_LDAP_GROUP_PREFIX");
+    o.ldap.new_user_permission = f.get("ldap-new-user-perm", "*:r", "CADASTRE_LDAP_NEW_USER_PERM");
+    o.ldap.timeout = std::chrono::milliseconds(f.get_int("ldap-timeout-ms", 5000, "CADASTRE_LDAP_TIMEOUT_MS"));
+    if (!o.ldap.uri.empty() && o.ldap.base_dn.empty()) throw std::invalid_argument("--ldap-uri pede --ldap-base-dn");
+    if (!o.ldap.bind_dn.empty() && o.ldap.bind_password.empty())
+      throw std::invalid_argument("--ldap-bind-dn pede a senha (CADASTRE_LDAP_BIND_PASSWORD)");
+    o.oidc.issuer = f.get("oidc-issuer", "", "CADASTRE_OIDC_ISSUER");
+    o.oidc.audience = f.get("oidc-audience", "", "CADASTRE_OIDC_AUDIENCE");
+    if (auto pem = f.get("oidc-rs256-pem")) o.oidc.rs256_public_pem = read_file(*pem);
+    if (const char* secret = std::getenv("CADASTRE_OIDC_HS256_SECRET")) o.oidc.hs256_secret = secret;
+    o.services = named(f, "service");
+    o.city_auth = named(f, "city-auth");
+    o.outbound.allowed_hosts = f.get_list("outbound-hosts", "", "CADASTRE_OUTBOUND_HOSTS");
+    o.outbound.allowed_networks = f.get_list("outbound-networks", "", "CADASTRE_OUTBOUND_NETWORKS");
+    o.outbound.max_bytes = static_cast<std::size_t>(f.get_int("outbound-max-mb", 10, "CADASTRE_OUTBOUND_MAX_MB")) << 20;
+    o.outbound.total_timeout =
+        std::chrono::milliseconds(f.get_int("outbound-timeout-ms", 15000, "CADASTRE_OUTBOUND_TIMEOUT_MS"));
+  } catch (const std::exception& e) {
+    std::cerr << "cadastre-platform: " << e.what() << "\n";
+    return 2;
+  }
+
+  try {
+    platform::App app(o);
+    if (!app.server().bind()) {
+      std::cerr << "cadastre-platform: não foi possível escutar em " << o.http.host << ":" << o.http.port << "\n";
+      return 1;
+    }
+    cli::serve_until_signal(app.server(), stop_signals, "cadastre-platform",
+                            [](const std::string& line) { std::cerr << line << "\n"; });
+  } catch (const std::exception& e) {
+    std::cerr << "cadastre-platform: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}

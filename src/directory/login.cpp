@@ -1,0 +1,88 @@
+#include "directory/login.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <vector>
+
+#include "cadastre/error.hpp"
+#include "directory/directory.hpp"
+
+namespace cadastre::directory {
+namespace {
+
+constexpr std::size_t kMaxUsername = 256;
+constexpr std::size_t kMaxPassword = 1024;
+
+[[noreturn]] void refuse() {
+  throw Error(errc::unauthenticated, "usuário ou senha inválidos no diretório");
+}
+
+// The tenant the directory grants: the one named in the body (which must be among the
+// user's groups) or the only one the user has.
+store::Tenant granted_tenant(const Login& login, const DirectoryUser& du, const std::string& wanted) {
+  std::vector<store::Tenant> granted;
+  for (const auto& cn : du.groups) {
+    std::string slug = cn.substr(login.options.group_prefix.size());
+    bool plausible =
+        !slug.empty() && slug.size() <= 63 && std::islower(static_cast<unsigned char>(slug[0])) &&
+        slug.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") == std::string::npos;
+    if (!plausible) continue;
+    if (auto t = login.identity.tenant(slug); t && t->ativo) granted.push_back(std::move(*t));
+  }
+  if (granted.empty())
+    throw Error(errc::forbidden,
+                "o diretório não concede acesso ao cadastro de nenhum município a este usuário");
+  if (!wanted.empty()) {
+    for (auto& t : granted)
+      if (t.slug == wanted) return t;
+    throw Error(errc::tenant_forbidden, "o diretório não concede acesso ao município " + wanted);
+  }
+  if (granted.size() > 1)
+    throw Error(errc::missing_field,
+                "o usuário pertence a mais de um município no diretório: informe municipio",
+                "municipio");
+  return granted.front();
+}
+
+}  // namespace
+
+bool Credentials::plausible() const {
+  bool control = std::any_of(username.begin(), username.end(), [](char c) {
+    return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+  });
+  return !password.empty() && !username.empty() && !control && username.size() <= kMaxUsername &&
+         password.size() <= kMaxPassword;
+}
+
+Login::Login(const LdapOptions& o, store::Identity& id, store::SessionLimits l)
+    : options(o), identity(id), limits(l) {
+  if (!o.new_user_permission.empty()) new_user_rule = store::parse_layer_permission(o.new_user_permission);
+}
+
+Session log_in(const Login& login, const Credentials& in, const store::SessionOrigin& origin) {
+  if (login.options.uri.empty())
+    throw Error(errc::unavailable,
+                "login por diretório não configurado neste servidor (--ldap-uri)");
+  if (!in.plausible()) refuse();
+  auto du = authenticate(login.options, in.username, in.password);
+  if (!du) refuse();
+  if (du->mail.empty())
+    throw Error(errc::forbidden, "o diretório não informa o e-mail (atributo mail) deste usuário");
+  Session out;
+  out.tenant = granted_tenant(login, *du, in.municipio);
+  // Existing users keep their tenant, flags and permissions.
+  out.user = login.identity.find_or_create_user(out.tenant.id, du->mail, du->nome);
+  if (out.user.created && login.new_user_rule) login.identity.set_permission(out.user.email, *login.new_user_rule);
+  if (!out.user.ativo) throw Error(errc::forbidden, "usuário desativado na plataforma");
+  if (out.user.tenant_id != out.tenant.id)
+    throw Error(errc::tenant_forbidden,
+                "o usuário está cadastrado em outro município na plataforma");
+  store::Principal who{.user_id = out.user.id, .email = out.user.email, .nome = out.user.nome,
+                       .tenant_id = out.tenant.id, .tenant_slug = out.tenant.slug, .admin = out.user.admin};
+  store::SessionOrigin ldap = origin;
+  ldap.kind = "ldap";
+  out.token = login.identity.open_session(who, login.limits, ldap);
+  return out;
+}
+
+}  // namespace cadastre::directory

@@ -1,0 +1,91 @@
+#include "platform/accounts/input.hpp"
+
+#include <simdjson.h>
+
+#include <set>
+
+#include "cadastre/error.hpp"
+#include "core/json_in.hpp"
+#include "platform/rules.hpp"
+
+namespace cadastre::platform::accounts {
+namespace {
+
+void only(jsonin::object root, std::set<std::string_view> allowed) {
+  for (auto [key, _] : root)
+    if (!allowed.count(key)) throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
+}
+
+std::string text(jsonin::object root, const char* key, std::size_t max, bool required) {
+  std::string v = required ? jsonin::string(root, key) : jsonin::opt_string(root, key).value_or("");
+  if (required && v.empty()) throw Error(errc::missing_field, std::string("informe ") + key, key);
+  if (v.size() > max) throw Error(errc::invalid_argument, std::string(key) + " longo demais", key);
+  return v;
+}
+
+}  // namespace
+
+SignUp parse_sign_up(std::string_view body) {
+  simdjson::dom::parser parser;
+  auto root = jsonin::as_object(jsonin::parse(parser, body), "corpo");
+  only(root, {"nome", "email", "senha", "empresa", "cnpj", "telefone", "municipio", "uf"});
+  SignUp in;
+  in.nome = text(root, "nome", 200, true);
+  in.email = normalize_email(text(root, "email", 254, true));
+  in.senha = text(root, "senha", 1024, true);
+  check_new_password(in.senha);
+  in.empresa = text(root, "empresa", 200, true);
+  in.cnpj = text(root, "cnpj", 18, false);
+  std::erase_if(in.cnpj, [](char c) { return c == '.' || c == '/' || c == '-'; });
+  if (!in.cnpj.empty() && (in.cnpj.size() != 14 || in.cnpj.find_first_not_of("0123456789") != std::string::npos))
+    throw Error(errc::invalid_argument, "cnpj deve ter 14 dígitos", "cnpj");
+  in.telefone = text(root, "telefone", 40, false);
+  in.municipio = text(root, "municipio", 200, false);
+  in.uf = text(root, "uf", 2, false);
+  if (!in.uf.empty() && (in.uf.size() != 2 || in.uf.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ") != std::string::npos))
+    throw Error(errc::invalid_argument, "uf deve ser a sigla do estado, em maiúsculas", "uf");
+  return in;
+}
+
+Recovery parse_recovery(std::string_view body) {
+  simdjson::dom::parser parser;
+  auto root = jsonin::as_object(jsonin::parse(parser, body), "corpo");
+  only(root, {"email", "token", "senha"});
+  Recovery r;
+  if (jsonin::find(root, "token")) {
+    r.token = text(root, "token", 64, true);
+    r.senha = text(root, "senha", 1024, true);
+    check_new_password(r.senha);
+    if (jsonin::find(root, "email")) throw Error(errc::invalid_argument, "envie email ou token, não os dois", "email");
+    return r;
+  }
+  r.email = normalize_email(text(root, "email", 254, true));
+  return r;
+}
+
+std::string parse_token_query(const std::optional<std::string>& token) {
+  if (!token || token->empty()) throw Error(errc::missing_field, "informe token", "token");
+  return *token;
+}
+
+Broadcast parse_broadcast(std::string_view body) {
+  simdjson::dom::parser parser;
+  auto root = jsonin::as_object(jsonin::parse(parser, body), "corpo");
+  only(root, {"assunto", "mensagem", "destinatarios"});
+  Broadcast b;
+  b.assunto = text(root, "assunto", 200, true);
+  b.mensagem = text(root, "mensagem", 20000, true);
+  if (auto list = jsonin::find(root, "destinatarios")) {
+    auto ids = jsonin::as_array(*list, "destinatarios");
+    for (auto id : ids) {
+      if (!id.is_int64() || int64_t(id) <= 0)
+        throw Error(errc::invalid_argument, "destinatarios deve ser uma lista de ids de usuário", "destinatarios");
+      b.destinatarios.push_back(int64_t(id));
+    }
+    if (b.destinatarios.empty() || b.destinatarios.size() > 1000)
+      throw Error(errc::invalid_argument, "destinatarios deve ter de 1 a 1000 ids", "destinatarios");
+  }
+  return b;
+}
+
+}  // namespace cadastre::platform::accounts

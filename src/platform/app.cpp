@@ -1,0 +1,58 @@
+#include "platform/app.hpp"
+
+namespace cadastre::platform {
+
+App::App(AppOptions options) : options_(std::move(options)) {
+  store::PoolOptions platform = options_.pool;
+  platform.dsn = options_.platform_dsn;
+  platform.application_name = "cadastre-platform:plataforma";
+  platform_ = std::make_unique<store::Pool>(platform);
+  identity_ = std::make_unique<store::Identity>(*platform_, options_.token_ttl);
+  store::PoolOptions tenant = options_.pool;
+  tenant.application_name = "cadastre-platform";
+  tenants_ = std::make_unique<store::TenantPools>(tenant);
+  tenancy_ = std::make_unique<service::Tenancy>(*identity_, *tenants_, catalogs_);
+  mailer_ = std::make_unique<mail::Mailer>(options_.smtp);
+  if (!options_.outbound.allowed_hosts.empty() || !options_.outbound.allowed_networks.empty())
+    outbound::validate(options_.outbound);
+
+  http::ServiceInfo info{
+      "cadastre-platform", options_.version,
+      "API da plataforma: sessões e contas, projetos, camadas, formulários, campos, geometrias, valores, "
+      "arquivos, importações, análises, contratação e o proxy dos serviços internos.",
+      "/swagger.json", "cadastre_platform"};
+  server_ = std::make_unique<http::Server>(info, options_.http);
+
+  add_auth_scheme(*this);
+  add_system_routes(*this);
+  add_session_routes(*this);
+  add_account_routes(*this);
+  add_profile_routes(*this);
+  add_user_routes(*this);
+  add_company_routes(*this);
+  add_license_routes(*this);
+  add_tenant_routes(*this);
+  add_provider_routes(*this);
+  add_proxy_routes(*this);
+  add_live_routes(*this);
+}
+
+App::~App() { stop(); }
+
+std::string App::public_url() const {
+  return options_.public_url.empty() ? server_->base_url() : options_.public_url;
+}
+
+bool App::start() {
+  if (!server_->bind()) return false;
+  thread_ = std::thread([this] { server_->serve(); });
+  for (int i = 0; i < 500 && !server_->running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  return server_->running();
+}
+
+void App::stop() {
+  server_->stop();
+  if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace cadastre::platform

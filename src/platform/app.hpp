@@ -1,0 +1,123 @@
+// cadastre-platform assembled: the identity store (sessions, accounts, licenses), the
+// tenants' pools, the mailer, the live event bus, the HTTP server with its auth scheme and
+// every area. main() and the integration tests both build it. See docs/platform.md.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "directory/options.hpp"
+#include "http/server.hpp"
+#include "jwt/jwt.hpp"
+#include "mail/smtp.hpp"
+#include "outbound/fetch.hpp"
+#include "service/events.hpp"
+#include "service/scope.hpp"
+#include "service/tenancy.hpp"
+#include "store/catalog.hpp"
+#include "store/identity.hpp"
+#include "store/pool.hpp"
+#include "store/tenants.hpp"
+
+namespace cadastre::platform {
+
+/// Repeated failed logins: after `max_failures` within `window` for one e-mail (existing or
+/// not) or one address, logins from it are refused for `lockout` (429 + Retry-After).
+struct ThrottleOptions {
+  int max_failures = 5;
+  std::chrono::seconds window{15 * 60};
+  std::chrono::seconds lockout{15 * 60};
+};
+
+/// What a self-service account starts with (POST /nova-conta): a trial license.
+struct TrialOptions {
+  int days = 30;
+  int max_users = 5;
+  int max_storage_mb = 1024;
+  /// New accounts' tenants get databases (cad_<slug>, created when the account is
+  /// confirmed) on this server; empty: the platform database's server.
+  std::string tenant_server_dsn;
+};
+
+struct AppOptions {
+  std::string platform_dsn;  ///< identity store (platform database)
+  http::ServerOptions http;
+  store::PoolOptions pool;  ///< size and timeouts of every pool (dsn ignored)
+  std::chrono::milliseconds token_ttl{5000};
+  store::SessionLimits sessions;
+  ThrottleOptions throttle;
+  TrialOptions trial;
+  mail::SmtpOptions smtp;  ///< empty url: e-mail routes answer 503
+  directory::LdapOptions ldap;  ///< directory of POST /login/LDAP (empty uri: 503)
+  /// The OpenID Connect provider whose id_tokens POST /login/oAuth accepts (its key, `iss`
+  /// and `aud`, all required); no key: 503.
+  jwt::JwtOptions oidc;
+  /// The address users reach the platform at, for links in e-mails
+  /// ("https://cadastro.exemplo.gov.br"); default: the server's own base URL.
+  std::string public_url;
+  /// The page of the web client where a password reset link leads (the token is added as
+  /// ?token=); the page then calls POST /recuperarsenha with the token and the new
+  /// password. Default: <public_url>/redefinir-senha.
+  std::string reset_page_url;
+  std::chrono::minutes one_time_token_ttl{60};
+  /// Internal services of the proxy routes: "app-backend", "api-r", "dbrest" → base URL.
+  std::map<std::string, std::string> services;
+  outbound::Policy outbound;  ///< /proxy, /proxyR, /proxy-v2 calls to outside servers
+  /// A municipality's own authentication service for /proxy-v2/<cidade>/auth: label → URL
+  /// (called under `outbound`).
+  std::map<std::string, std::string> city_auth;
+  std::string version = "0.1.0";
+  std::string build = "dev";  ///< build identifier shown by /versao
+};
+
+class App {
+ public:
+  explicit App(AppOptions options);
+  ~App();
+
+  http::Server& server() noexcept { return *server_; }
+  store::Pool& platform() noexcept { return *platform_; }
+  store::Identity& identity() noexcept { return *identity_; }
+  store::TenantPools& tenants() noexcept { return *tenants_; }
+  const service::Tenancy& tenancy() const noexcept { return *tenancy_; }
+  service::EventBus& events() noexcept { return events_; }
+  const mail::Mailer& mailer() const noexcept { return *mailer_; }
+  const AppOptions& options() const noexcept { return options_; }
+  /// options().public_url, or the server's own base URL once bound.
+  std::string public_url() const;
+
+  /// Binds and serves on a background thread (tests); stop() joins it.
+  bool start();
+  void stop();
+
+ private:
+  AppOptions options_;
+  std::unique_ptr<store::Pool> platform_;
+  std::unique_ptr<store::Identity> identity_;
+  std::unique_ptr<store::TenantPools> tenants_;
+  store::CatalogCache catalogs_;
+  std::unique_ptr<service::Tenancy> tenancy_;
+  service::EventBus events_;
+  std::unique_ptr<mail::Mailer> mailer_;
+  std::unique_ptr<http::Server> server_;
+  std::thread thread_;
+};
+
+// The auth scheme and the areas: each adds its section of the spec to the server.
+void add_auth_scheme(App& app);
+void add_system_routes(App& app);
+void add_session_routes(App& app);
+void add_account_routes(App& app);
+void add_profile_routes(App& app);
+void add_user_routes(App& app);
+void add_company_routes(App& app);
+void add_license_routes(App& app);
+void add_tenant_routes(App& app);
+void add_provider_routes(App& app);
+void add_proxy_routes(App& app);
+void add_live_routes(App& app);
+
+}  // namespace cadastre::platform

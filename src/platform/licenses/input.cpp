@@ -1,0 +1,80 @@
+#include "platform/licenses/input.hpp"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <regex>
+
+#include "cadastre/error.hpp"
+#include "core/json_in.hpp"
+
+namespace cadastre::platform::licenses {
+namespace {
+
+std::string date(const std::string& text, const char* field) {
+  static const std::regex iso(R"(\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]))");
+  if (!std::regex_match(text, iso)) throw Error(errc::invalid_argument, std::string(field) + " deve ser AAAA-MM-DD", field);
+  return text;
+}
+
+LicenseFields fields(jsonin::object root, bool allow_tenant) {
+  LicenseFields f;
+  for (auto [key, value] : root) {
+    std::string k(key);
+    if (k == "idTenant" && allow_tenant) continue;
+    if (k == "plano") f.plano = jsonin::to_string(value, k);
+    else if (k == "status") f.status = jsonin::to_string(value, k);
+    else if (k == "inicio") f.inicio = date(jsonin::to_string(value, k), "inicio");
+    else if (k == "fim") f.fim = date(jsonin::to_string(value, k), "fim");
+    else if (k == "observacao") f.observacao = jsonin::to_string(value, k);
+    else if (k == "maxUsuarios") f.max_usuarios = jsonin::integer(root, "maxUsuarios");
+    else if (k == "maxArmazenamentoMb") f.max_armazenamento_mb = jsonin::integer(root, "maxArmazenamentoMb");
+    else throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+  }
+  if (f.status && std::none_of(std::begin(kStoredStatuses), std::end(kStoredStatuses),
+                               [&](const char* s) { return *f.status == s; }))
+    throw Error(errc::invalid_argument, "status deve ser teste, ativa, suspensa ou cancelada", "status");
+  if (f.plano && (f.plano->empty() || f.plano->size() > 100))
+    throw Error(errc::invalid_argument, "plano deve ter de 1 a 100 caracteres", "plano");
+  if (f.max_usuarios && *f.max_usuarios <= 0) throw Error(errc::invalid_argument, "maxUsuarios deve ser positivo", "maxUsuarios");
+  if (f.max_armazenamento_mb && *f.max_armazenamento_mb <= 0)
+    throw Error(errc::invalid_argument, "maxArmazenamentoMb deve ser positivo", "maxArmazenamentoMb");
+  return f;
+}
+
+}  // namespace
+
+NewLicense parse_new(std::string_view body) {
+  simdjson::dom::parser parser;
+  auto root = jsonin::as_object(jsonin::parse(parser, body), "corpo");
+  NewLicense n{jsonin::integer(root, "idTenant"), fields(root, true)};
+  if (!n.fields.plano) throw Error(errc::missing_field, "informe plano", "plano");
+  if (!n.fields.fim) throw Error(errc::missing_field, "informe fim", "fim");
+  if (!n.fields.max_usuarios) throw Error(errc::missing_field, "informe maxUsuarios", "maxUsuarios");
+  if (!n.fields.max_armazenamento_mb) throw Error(errc::missing_field, "informe maxArmazenamentoMb", "maxArmazenamentoMb");
+  return n;
+}
+
+LicenseFields parse_change(std::string_view body) {
+  simdjson::dom::parser parser;
+  return fields(jsonin::as_object(jsonin::parse(parser, body), "corpo"), false);
+}
+
+TokenRequest parse_token_request(std::string_view body) {
+  simdjson::dom::parser parser;
+  auto root = jsonin::as_object(jsonin::parse(parser, body), "corpo");
+  TokenRequest t;
+  for (auto [key, _] : root)
+    if (key != "id" && key != "nome" && key != "escopo")
+      throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
+  t.id = jsonin::opt_integer(root, "id");
+  if (t.id) return t;
+  t.nome = jsonin::string(root, "nome");
+  t.escopo = jsonin::string(root, "escopo");
+  if (t.nome.empty() || t.nome.size() > 100) throw Error(errc::invalid_argument, "nome deve ter de 1 a 100 caracteres", "nome");
+  if (t.escopo != "integracao" && t.escopo != "avaliacao")
+    throw Error(errc::invalid_argument, "escopo deve ser integracao ou avaliacao", "escopo");
+  return t;
+}
+
+}  // namespace cadastre::platform::licenses

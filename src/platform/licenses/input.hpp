@@ -1,0 +1,31 @@
+// Bodies of the license routes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "platform/licenses/store.hpp"
+
+namespace cadastre::platform::licenses {
+
+/// POST /licencas: {"idTenant", "plano", "fim", "maxUsuarios", "maxArmazenamentoMb", "status"?,
+/// "inicio"?, "observacao"?}. PUT /adm/licencas/:id: any of those but idTenant. Dates are
+/// YYYY-MM-DD; status one of kStoredStatuses; quotas positive; other members → 400.
+struct NewLicense {
+  std::int64_t tenant_id = 0;
+  LicenseFields fields;
+};
+NewLicense parse_new(std::string_view body);
+LicenseFields parse_change(std::string_view body);
+
+/// PUT /licencas/tokens: {"id"} rotates that token; {"nome", "escopo"} issues (or rotates)
+/// the token of that name, escopo "integracao" or "avaliacao".
+struct TokenRequest {
+  std::optional<std::int64_t> id;
+  std::string nome, escopo;
+};
+TokenRequest parse_token_request(std::string_view body);
+
+}  // namespace cadastre::platform::licenses

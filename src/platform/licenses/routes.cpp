@@ -1,0 +1,87 @@
+// Licenses: a tenant's plan, quotas and end date; the license's API tokens; and the
+// platform administrators' view of every license (/adm/licencas).
+#include "cadastre/query.hpp"
+#include "platform/app.hpp"
+#include "platform/licenses/input.hpp"
+#include "platform/licenses/store.hpp"
+
+namespace cadastre::platform::licenses {
+namespace {
+
+using http::Request;
+using http::Response;
+
+constexpr const char* kTag = "Licenças";
+
+std::int64_t path_id(const Request& req, const char* name = "id") {
+  return query::parse_integer(req.param(name), name, 1, INT64_MAX);
+}
+
+struct Licenses {
+  store::Pool* platform;
+
+  Response create(const service::Scope&, Request& req) const {
+    NewLicense in = parse_new(req.body);
+    return Response::json(licenses::create(*platform, in.tenant_id, in.fields), 201);
+  }
+  Response my_plan(const service::Scope& s, Request&) const {
+    return Response::json(licenses::my_plan(*platform, *s.db, s.tenant.id));
+  }
+  Response tokens(const service::Scope& s, Request&) const {
+    return Response::json(api_tokens(*platform, s.tenant.id));
+  }
+  Response rotate(const service::Scope& s, Request& req) const {
+    TokenRequest in = parse_token_request(req.body);
+    return Response::json(rotate_api_token(*platform, s.tenant.id, in.id, in.nome, in.escopo));
+  }
+  Response all(const service::Scope&, Request& req) const {
+    Page page = parse_page(req, "id");
+    return Response::json(page_json(list(*platform, page), page));
+  }
+  Response tenant(const service::Scope&, Request& req) const {
+    return Response::json(of_tenant(*platform, path_id(req)));
+  }
+  Response change(const service::Scope&, Request& req) const {
+    LicenseFields f = parse_change(req.body);
+    return Response::json(update(*platform, path_id(req), f));
+  }
+};
+
+}  // namespace
+}  // namespace cadastre::platform::licenses
+
+namespace cadastre::platform {
+
+void add_license_routes(App& app) {
+  using namespace licenses;
+  const Licenses l{&app.platform()};
+  auto bind = [l](Response (Licenses::*fn)(const service::Scope&, Request&) const) {
+    return service::scoped([l, fn](const service::Scope& s, Request& r) { return (l.*fn)(s, r); });
+  };
+  const std::string fields = R"({"plano", "fim" (AAAA-MM-DD), "maxUsuarios", "maxArmazenamentoMb", )"
+                             R"("status"? (teste|ativa|suspensa|cancelada), "inicio"?, "observacao"?})";
+  auto& srv = app.server();
+  srv.add({.method = "POST", .pattern = "/licencas", .auth = "sessao", .access = http::platform_admins(), .tag = kTag,
+           .summary = "Cria uma licença para um município",
+           .body = {.description = R"({"idTenant", )" + fields.substr(1)}, .handler = bind(&Licenses::create)});
+  srv.add({.method = "GET", .pattern = "/licencas/meu-plano", .auth = "sessao", .tag = kTag,
+           .summary = "O plano do município: licença, status, cotas de usuários e de armazenamento e seu uso",
+           .handler = bind(&Licenses::my_plan)});
+  srv.add({.method = "GET", .pattern = "/licencas/tokens", .auth = "sessao", .access = http::admins(), .tag = kTag,
+           .summary = "Os tokens de API da licença, sem os segredos", .handler = bind(&Licenses::tokens)});
+  srv.add({.method = "PUT", .pattern = "/licencas/tokens", .auth = "sessao", .access = http::admins(), .tag = kTag,
+           .summary = "Gira o segredo de um token de API (ou emite um novo); o token aparece só nesta resposta",
+           .body = {.description = R"({"id"} para girar; {"nome", "escopo": "integracao"|"avaliacao"} para emitir)"},
+           .handler = bind(&Licenses::rotate)});
+  srv.add({.method = "GET", .pattern = "/adm/licencas", .auth = "sessao", .access = http::platform_admins(),
+           .tag = kTag, .summary = "Todas as licenças, paginadas",
+           .params = page_params({"id", "tenant", "plano", "status", "fim"}), .handler = bind(&Licenses::all)});
+  srv.add({.method = "GET", .pattern = "/adm/licencas/tenant/{id}", .auth = "sessao",
+           .access = http::platform_admins(), .tag = kTag, .summary = "As licenças de um município, da mais nova",
+           .handler = bind(&Licenses::tenant)});
+  srv.add({.method = "PUT", .pattern = "/adm/licencas/{id}", .auth = "sessao", .access = http::platform_admins(),
+           .tag = kTag, .summary = "Altera uma licença (plano, status, datas, cotas)",
+           .body = {.description = "os campos a alterar: " + fields}, .handler = bind(&Licenses::change)});
+}
+
+}  // namespace cadastre::platform

@@ -1,0 +1,194 @@
+#include "platform/licenses/store.hpp"
+
+#include <map>
+
+#include "cadastre/error.hpp"
+#include "cadastre/json.hpp"
+#include "store/crypto.hpp"
+#include "store/sql.hpp"
+
+namespace cadastre::platform::licenses {
+namespace {
+
+// The status a license reads: the stored one, 'expirada' once an active or trial one ended.
+const std::string kStatus =
+    "case when l.status in ('ativa', 'teste') and l.fim < current_date then 'expirada' else l.status end";
+const std::string kLicenseJson =
+    "json_build_object('id', l.id, 'idTenant', l.tenant_id, 'plano', l.plano, 'status', l.status, "
+    "'statusEfetivo', " + kStatus + ", 'inicio', l.inicio, 'fim', l.fim, 'maxUsuarios', l.max_usuarios, "
+    "'maxArmazenamentoMb', l.max_armazenamento_mb, 'observacao', l.observacao, 'criadaEm', l.criada_em, "
+    "'atualizadaEm', l.atualizada_em)";
+
+std::string license_json(soci::session& s, std::int64_t id) {
+  std::string out;
+  long long lid = id;
+  s << "select " + kLicenseJson + "::text from plataforma.licencas l where l.id = :id", soci::use(lid),
+      soci::into(out);
+  if (!s.got_data()) throw Error(errc::not_found, "licença não encontrada", "id");
+  return out;
+}
+
+void bind_optional(store::Sql& q, const std::optional<std::string>& v, std::string_view cast = {}) {
+  if (v) q.bind(*v, cast);
+  else q << "null";
+}
+void bind_integer(store::Sql& q, std::int64_t v) { q.bind(std::to_string(v), "bigint"); }
+
+// A check constraint or a bad date from the database is the caller's input.
+template <class F>
+auto translating(F&& f) {
+  try {
+    return f();
+  } catch (const soci::soci_error& e) {
+    std::string what = e.what();
+    if (what.find("check constraint") != std::string::npos || what.find("invalid input syntax") != std::string::npos ||
+        what.find("out of range") != std::string::npos)
+      throw Error(errc::invalid_argument, "licença inválida: datas, cotas ou status fora das regras");
+    throw;
+  }
+}
+
+}  // namespace
+
+std::string current_status(soci::session& s, std::int64_t tenant_id) {
+  std::string status;
+  long long tid = tenant_id;
+  s << "select " + kStatus + " from plataforma.licencas l where l.tenant_id = :t order by l.id desc limit 1",
+      soci::use(tid), soci::into(status);
+  return s.got_data() ? status : "sem_licenca";
+}
+
+std::string create(store::Pool& pool, std::int64_t tenant_id, const LicenseFields& f) {
+  return translating([&] {
+    return pool.with([&](soci::session& s) {
+      store::Sql q("insert into plataforma.licencas (tenant_id, plano, status, inicio, fim, max_usuarios, "
+                   "max_armazenamento_mb, observacao) select t.id, ");
+      q.bind(*f.plano) << ", ";
+      q.bind(f.status.value_or("ativa")) << ", coalesce(";
+      bind_optional(q, f.inicio, "date");
+      q << ", current_date), ";
+      q.bind(*f.fim, "date") << ", ";
+      bind_integer(q, *f.max_usuarios);
+      q << ", ";
+      bind_integer(q, *f.max_armazenamento_mb);
+      q << ", ";
+      bind_optional(q, f.observacao);
+      q << " from plataforma.tenants t where t.id = ";
+      bind_integer(q, tenant_id);
+      q << " returning id";
+      auto rows = store::fetch(s, q);
+      if (rows.empty()) throw Error(errc::not_found, "município não encontrado", "idTenant");
+      return license_json(s, std::stoll(rows.front().front().value_or("0")));
+    });
+  });
+}
+
+std::string update(store::Pool& pool, std::int64_t id, const LicenseFields& f) {
+  return translating([&] {
+    return pool.with([&](soci::session& s) {
+      store::Sql q("update plataforma.licencas set atualizada_em = now()");
+      auto set = [&](const char* column, const std::optional<std::string>& v, std::string_view cast = {}) {
+        if (v) q << ", " << column << " = ", q.bind(*v, cast);
+      };
+      set("plano", f.plano);
+      set("status", f.status);
+      set("inicio", f.inicio, "date");
+      set("fim", f.fim, "date");
+      set("observacao", f.observacao);
+      if (f.max_usuarios) q << ", max_usuarios = ", bind_integer(q, *f.max_usuarios);
+      if (f.max_armazenamento_mb) q << ", max_armazenamento_mb = ", bind_integer(q, *f.max_armazenamento_mb);
+      q << " where id = ";
+      bind_integer(q, id);
+      if (store::execute(s, q) == 0) throw Error(errc::not_found, "licença não encontrada", "id");
+      return license_json(s, id);
+    });
+  });
+}
+
+std::string my_plan(store::Pool& platform, store::Pool& tenant_db, std::int64_t tenant_id) {
+  long long used_bytes = tenant_db.with([](soci::session& s) {
+    long long bytes = 0;
+    s << "select coalesce(sum(tamanho), 0) from midia.arquivo", soci::into(bytes);
+    return bytes;
+  });
+  return platform.with([&](soci::session& s) {
+    std::string out;
+    long long tid = tenant_id;
+    s << "with p as (select :t::bigint as tenant, :b::bigint as bytes), "
+         "l as (select l.* from plataforma.licencas l, p where l.tenant_id = p.tenant order by l.id desc limit 1) "
+         "select json_build_object('licenca', (select " + kLicenseJson + " from l), "
+         "'status', coalesce((select " + kStatus + " from l), 'sem_licenca'), "
+         "'usuarios', json_build_object('limite', (select max_usuarios from l), "
+         "  'emUso', (select count(*) from plataforma.usuarios u, p where u.tenant_id = p.tenant and u.ativo)), "
+         "'armazenamento', json_build_object('limiteMb', (select max_armazenamento_mb from l), "
+         "  'emUsoBytes', (select bytes from p)))::text",
+        soci::use(tid), soci::use(used_bytes), soci::into(out);
+    return out;
+  });
+}
+
+store::PageRows list(store::Pool& pool, const Page& page) {
+  static const std::map<std::string, std::string> columns = {
+      {"id", "l.id"}, {"tenant", "t.slug"}, {"plano", "l.plano"}, {"status", "l.status"}, {"fim", "l.fim"}};
+  store::Sql outer("select (select count(*) from plataforma.licencas)::text, coalesce(json_agg(r), '[]')::text "
+                   "from (select ");
+  outer << kLicenseJson << "::jsonb || jsonb_build_object('tenant', t.slug, 'nomeTenant', t.nome) as r "
+        << "from plataforma.licencas l join plataforma.tenants t on t.id = l.tenant_id order by "
+        << columns.at(page.order_by) << (page.descending ? " desc" : " asc") << ", l.id";
+  store::append_page(outer, page.paging);
+  outer << ") p";
+  return pool.with([&](soci::session& s) { return store::fetch_page(s, outer); });
+}
+
+std::string of_tenant(store::Pool& pool, std::int64_t tenant_id) {
+  return pool.with([&](soci::session& s) {
+    long long tid = tenant_id;
+    int exists = 0;
+    s << "select count(*) from plataforma.tenants where id = :t", soci::use(tid), soci::into(exists);
+    if (!exists) throw Error(errc::not_found, "município não encontrado", "id");
+    std::string out;
+    s << "select coalesce(json_agg(" + kLicenseJson +
+             " order by l.id desc), '[]')::text from plataforma.licencas l where l.tenant_id = :t",
+        soci::use(tid), soci::into(out);
+    return out;
+  });
+}
+
+std::string api_tokens(store::Pool& pool, std::int64_t tenant_id) {
+  return pool.with([&](soci::session& s) {
+    long long tid = tenant_id;
+    std::string out;
+    s << "select coalesce(json_agg(json_build_object('id', id, 'nome', nome, 'escopo', escopo, 'ativo', ativo, "
+         "'criadoEm', criado_em, 'ultimoUso', ultimo_uso) order by id), '[]')::text "
+         "from plataforma.clientes_api where tenant_id = :t and usuario is null",
+        soci::use(tid), soci::into(out);
+    return out;
+  });
+}
+
+std::string rotate_api_token(store::Pool& pool, std::int64_t tenant_id, std::optional<std::int64_t> id,
+                             const std::string& nome, const std::string& escopo) {
+  std::string token = store::random_token(), hash = store::sha256_hex(token);
+  return pool.with([&](soci::session& s) {
+    long long tid = tenant_id, cid = id.value_or(0);
+    std::string name, scope;
+    if (id) {
+      s << "update plataforma.clientes_api set segredo_hash = :h, ativo = true where id = :id and tenant_id = :t "
+           "and usuario is null returning id, nome, escopo",
+          soci::use(hash), soci::use(cid), soci::use(tid), soci::into(cid), soci::into(name), soci::into(scope);
+      if (!s.got_data()) throw Error(errc::not_found, "token não encontrado", "id");
+    } else {
+      s << "insert into plataforma.clientes_api (tenant_id, nome, escopo, segredo_hash) values (:t, :n, :e, :h) "
+           "on conflict (tenant_id, escopo, nome) where usuario is null "
+           "do update set segredo_hash = excluded.segredo_hash, ativo = true returning id, nome, escopo",
+          soci::use(tid), soci::use(nome), soci::use(escopo), soci::use(hash), soci::into(cid), soci::into(name),
+          soci::into(scope);
+    }
+    JsonWriter w;
+    w.begin_object().key("id").value(static_cast<std::int64_t>(cid)).key("nome").value(name);
+    w.key("escopo").value(scope).key("token").value(token).end_object();
+    return std::move(w).str();
+  });
+}
+
+}  // namespace cadastre::platform::licenses

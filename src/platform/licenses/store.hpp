@@ -1,0 +1,49 @@
+// Licenses (plataforma.licencas) and the license's API tokens (the tenant's API clients,
+// plataforma.clientes_api). A tenant's current license is its latest; the status a login
+// reports is the stored one, except that 'ativa' and 'teste' read 'expirada' once `fim`
+// has passed, and a tenant without any license reads 'sem_licenca'.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <soci/soci.h>
+
+#include "platform/paging.hpp"
+#include "store/pool.hpp"
+
+namespace cadastre::platform::licenses {
+
+/// The statuses a license is stored with.
+inline constexpr const char* kStoredStatuses[] = {"teste", "ativa", "suspensa", "cancelada"};
+
+/// The status of `tenant_id`'s current license, as the login answer reports it.
+std::string current_status(soci::session& s, std::int64_t tenant_id);
+
+struct LicenseFields {
+  std::optional<std::string> plano, status, inicio, fim, observacao;  ///< dates as YYYY-MM-DD
+  std::optional<std::int64_t> max_usuarios, max_armazenamento_mb;
+};
+
+/// Creates a license for `tenant_id` (404 for an unknown tenant); returns it as JSON.
+std::string create(store::Pool& pool, std::int64_t tenant_id, const LicenseFields& f);
+/// Updates license `id` (404 when absent); returns it as JSON.
+std::string update(store::Pool& pool, std::int64_t id, const LicenseFields& f);
+/// The current license of the tenant with its quotas and use: {"licenca": {...} | null,
+/// "status", "usuarios": {"limite","emUso"}, "armazenamento": {"limiteMb","emUsoBytes"}}.
+std::string my_plan(store::Pool& platform, store::Pool& tenant_db, std::int64_t tenant_id);
+/// All licenses, a page (columns: id, tenant, plano, status, fim).
+store::PageRows list(store::Pool& pool, const Page& page);
+/// The licenses of one tenant, newest first (404 for an unknown tenant).
+std::string of_tenant(store::Pool& pool, std::int64_t tenant_id);
+
+/// The license's API tokens (the tenant's API clients), without their secrets.
+std::string api_tokens(store::Pool& pool, std::int64_t tenant_id);
+/// A new secret for the tenant's API client `id` (404 when it is another tenant's), or a new
+/// client `nome` of scope `escopo` when id is absent. Returns {"id","nome","escopo","token"}:
+/// the token is shown this once; only its SHA-256 is kept.
+std::string rotate_api_token(store::Pool& pool, std::int64_t tenant_id, std::optional<std::int64_t> id,
+                             const std::string& nome, const std::string& escopo);
+
+}  // namespace cadastre::platform::licenses

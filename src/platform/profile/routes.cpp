@@ -1,0 +1,69 @@
+// /minha-conta: the caller's own profile. A new e-mail takes effect only once confirmed
+// from the new address; a new password needs the current one and ends the caller's other
+// sessions.
+#include "platform/accounts/links.hpp"
+#include "platform/app.hpp"
+#include "platform/profile/input.hpp"
+#include "platform/profile/store.hpp"
+#include "platform/revocation.hpp"
+#include "store/crypto.hpp"
+
+namespace cadastre::platform::profile {
+namespace {
+
+using http::Request;
+using http::Response;
+
+struct Profile {
+  accounts::Links links;
+  store::Identity* identity;
+  service::EventBus* events;
+
+  Response read(const service::Scope& s, Request&) const {
+    return Response::json(profile_json(*links.platform, s.user.user_id, s.tenant.id));
+  }
+
+  Response change(const service::Scope& s, Request& req) const {
+    Update in = parse_update(req.body);
+    store::Pool& db = *links.platform;
+    if (!in.nova_senha.empty()) {
+      std::string current = password_hash(db, s.user.user_id);
+      if (current.empty() || !store::verify_password(current, in.senha_atual))
+        throw Error(errc::forbidden, "senhaAtual não confere", "senhaAtual");
+    }
+    bool new_email = in.email && *in.email != http::lower_ascii(s.user.email);
+    if (new_email) {
+      if (email_taken(db, *in.email, s.user.user_id)) throw Error(errc::conflict, "e-mail já em uso", "email");
+      links.require_mailer();
+    }
+    update(db, s.user.user_id, in.fields);
+    if (!in.nova_senha.empty()) {
+      set_password(db, s.user.user_id, store::hash_password(in.nova_senha));
+      publish_revoked(*events, identity->revoke_user_sessions(s.user.user_id, s.user.session_id), "senha");
+    }
+    if (new_email) links.send_email_change({s.user.user_id, s.user.email, s.user.nome}, *in.email);
+    return Response::json(profile_json(db, s.user.user_id, s.tenant.id, new_email ? *in.email : ""));
+  }
+};
+
+}  // namespace
+}  // namespace cadastre::platform::profile
+
+namespace cadastre::platform {
+
+void add_profile_routes(App& app) {
+  using namespace profile;
+  auto p = std::make_shared<const Profile>(Profile{accounts::links_of(app), &app.identity(), &app.events()});
+  auto& srv = app.server();
+  srv.add({.method = "GET", .pattern = "/minha-conta", .auth = "sessao", .tag = "Minha conta",
+           .summary = "O perfil de quem chama",
+           .handler = service::scoped([p](const service::Scope& s, Request& r) { return p->read(s, r); })});
+  srv.add({.method = "PUT", .pattern = "/minha-conta", .auth = "sessao", .tag = "Minha conta",
+           .summary = "Altera o próprio perfil; um e-mail novo vale depois de confirmado pelo link enviado a ele; "
+                      "a troca de senha pede a atual e encerra as outras sessões",
+           .body = {.description = R"({"nome"?, "telefone"?, "cargo"?, "email"?, "senhaAtual"?, "novaSenha"?})",
+                    .max_bytes = 16384},
+           .handler = service::scoped([p](const service::Scope& s, Request& r) { return p->change(s, r); })});
+}
+
+}  // namespace cadastre::platform

@@ -1,0 +1,31 @@
+// Bodies and queries of the provider routes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "http/http.hpp"
+#include "platform/providers/store.hpp"
+
+namespace cadastre::platform::providers {
+
+/// POST /preprovider/register: {"nome", "cnpj", "email", "responsavel", "telefone"?, "mensagem"?}.
+PreRegistration parse_pre(std::string_view body);
+
+/// POST /provider/create: {"idPreProvedor"} approves a pre-registration; otherwise the
+/// provider's own data as in parse_pre.
+NewProvider parse_new(std::string_view body);
+
+/// POST /provider: {"idProvedor", "escrita"?: false}.
+struct Grant {
+  std::int64_t provider_id = 0;
+  bool escrita = false;
+};
+Grant parse_grant(std::string_view body);
+
+/// An id from the path or query field `name` (400 when absent or not a positive integer).
+std::int64_t id_field(const http::Request& req, const char* name, bool in_path);
+
+}  // namespace cadastre::platform::providers

@@ -1,0 +1,163 @@
+// Service providers (surveying firms, consultancies) working for municipalities:
+//
+// - a firm pre-registers (/preprovider/register, no account needed); a platform
+//   administrator reviews the pre-registrations and approves one (/provider/create), which
+//   creates the provider and its first user, who gets a link to create a password;
+// - a tenant's administrator grants a provider access to the tenant (POST /provider, read
+//   or read and write on every layer) and takes it back (DELETE /provider/delete/:id, which
+//   ends the provider's sessions in that tenant at once);
+// - the provider's users sign in with /login-provider into a tenant that granted access,
+//   and see only what that grant allows.
+#include "cadastre/json.hpp"
+#include "platform/accounts/links.hpp"
+#include "platform/app.hpp"
+#include "platform/providers/input.hpp"
+#include "platform/providers/store.hpp"
+#include "platform/revocation.hpp"
+#include "platform/sessions/throttle.hpp"
+
+namespace cadastre::platform::providers {
+namespace {
+
+using http::Request;
+using http::Response;
+
+constexpr const char* kTag = "Prestadores";
+
+struct Providers {
+  accounts::Links links;
+  store::Identity* identity;
+  service::EventBus* events;
+  std::unique_ptr<sessions::Throttle> registrations;  ///< per address
+
+  store::Pool& db() const { return *links.platform; }
+
+  Response pre_register(Request& req) const {
+    PreRegistration p = parse_pre(req.body);
+    std::string key = "a:" + req.remote_addr;
+    if (registrations->wait({key}).count() > 0) throw Error(errc::too_many_requests, "muitos cadastros; tente mais tarde");
+    registrations->failed({key});
+    std::int64_t id = register_pre(db(), p);
+    return Response::json("{\"id\":" + std::to_string(id) + ",\"estado\":\"pendente\"}", 201);
+  }
+  Response pre_list(const service::Scope&, Request& req) const {
+    return Response::json(list_pre(db(), req.query_value("estado")));
+  }
+  // A provider's user: the pre-registration of their own provider; a platform administrator:
+  // those of a CNPJ.
+  Response pre_of_caller(const service::Scope& s, Request& req) const {
+    if (s.user.provider_id) return Response::json(pre_of(db(), std::nullopt, s.user.provider_id));
+    if (!s.user.platform_admin) throw Error(errc::forbidden, "somente prestadores e administradores da plataforma");
+    auto cnpj = req.query_value("cnpj");
+    if (!cnpj) throw Error(errc::missing_field, "informe cnpj", "cnpj");
+    return Response::json(pre_of(db(), cnpj, std::nullopt));
+  }
+  Response pre_delete(const service::Scope&, Request& req) const {
+    delete_pre(db(), id_field(req, "id", false));
+    return Response::no_content();
+  }
+  Response create(const service::Scope&, Request& req) const {
+    CreatedProvider c = providers::create(db(), parse_new(req.body));
+    bool sent = links.mailer->enabled();
+    if (sent) links.send_password_reset({c.user_id, c.user_email, c.user_nome});
+    JsonWriter w;
+    w.begin_object().key("provedor").raw(one(db(), c.provider_id)).key("idUsuario").value(c.user_id);
+    w.key("linkDeSenhaEnviado").value(sent).end_object();
+    return Response::json(std::move(w).str(), 201);
+  }
+  // Platform administrators see every provider; a provider's user, their own; anyone else,
+  // those serving their tenant.
+  Response list(const service::Scope& s, Request&) const {
+    if (s.user.provider_id) return Response::json("[" + one(db(), s.user.provider_id) + "]");
+    return Response::json(providers::list(db(), s.user.platform_admin ? std::nullopt
+                                                                     : std::optional<std::int64_t>(s.tenant.id)));
+  }
+  Response users(const service::Scope& s, Request& req) const {
+    if (s.user.provider_id) return Response::json(users_of(db(), s.user.provider_id));
+    std::int64_t id = id_field(req, "idProvedor", false);
+    if (!s.user.platform_admin && !(s.user.admin && granted(db(), id, s.tenant.id)))
+      throw Error(errc::not_found, "prestador não encontrado neste município", "idProvedor");
+    return Response::json(users_of(db(), id));
+  }
+  Response give(const service::Scope& s, Request& req) const {
+    Grant g = parse_grant(req.body);
+    grant(db(), g.provider_id, s.tenant.id, g.escrita);
+    identity->reload();  // the provider's sessions carry the grant's rights
+    return Response::json(providers::list(db(), s.tenant.id));
+  }
+  // A tenant's administrator takes the provider's access to the tenant back; a platform
+  // administrator deactivates the provider altogether. Either way its sessions there end.
+  Response remove(const service::Scope& s, Request& req) const {
+    std::int64_t id = id_field(req, "idProvedor", true);
+    if (s.user.platform_admin) {
+      for (std::int64_t user : deactivate(db(), id))
+        publish_revoked(*events, identity->revoke_user_sessions(user), "prestador_inativado");
+    } else {
+      std::vector<std::int64_t> sessions = revoke_grant(db(), id, s.tenant.id);
+      for (std::int64_t session : sessions) identity->revoke_session(session);
+      publish_revoked(*events, sessions, "acesso_revogado");
+    }
+    return Response::no_content();
+  }
+};
+
+}  // namespace
+}  // namespace cadastre::platform::providers
+
+namespace cadastre::platform {
+
+void add_provider_routes(App& app) {
+  using namespace providers;
+  auto p = std::make_shared<Providers>();
+  p->links = accounts::links_of(app);
+  p->identity = &app.identity();
+  p->events = &app.events();
+  p->registrations = std::make_unique<sessions::Throttle>(
+      ThrottleOptions{.max_failures = 5, .window = std::chrono::hours(1), .lockout = std::chrono::hours(1)});
+  auto bind = [p](Response (Providers::*fn)(const service::Scope&, Request&) const) {
+    return service::scoped([p, fn](const service::Scope& s, Request& r) { return ((*p).*fn)(s, r); });
+  };
+  const std::string pre_body = R"({"nome", "cnpj", "email", "responsavel", "telefone"?, "mensagem"?})";
+  auto& srv = app.server();
+  srv.add({.method = "POST", .pattern = "/preprovider/register", .auth = "none", .tag = kTag,
+           .summary = "Pré-cadastro de um prestador de serviços, para análise da plataforma",
+           .body = {.description = pre_body, .max_bytes = 16384},
+           .handler = [p](Request& r) { return p->pre_register(r); }});
+  srv.add({.method = "GET", .pattern = "/preprovider", .auth = "sessao", .access = http::platform_admins(),
+           .tag = kTag, .summary = "Os pré-cadastros, do mais novo",
+           .params = {{.name = "estado", .description = "filtra pelo estado",
+                       .values = {"pendente", "aprovado", "recusado"}}},
+           .handler = bind(&Providers::pre_list)});
+  srv.add({.method = "GET", .pattern = "/preprovider/provider-user", .auth = "sessao", .tag = kTag,
+           .summary = "O pré-cadastro do prestador de quem chama (administradores da plataforma: os de um CNPJ)",
+           .params = {{.name = "cnpj", .description = "administradores da plataforma"}},
+           .handler = bind(&Providers::pre_of_caller)});
+  srv.add({.method = "DELETE", .pattern = "/preprovider/delete", .auth = "sessao", .access = http::platform_admins(),
+           .tag = kTag, .summary = "Descarta um pré-cadastro não aprovado",
+           .params = {{.name = "id", .type = "integer", .required = true, .description = "o pré-cadastro"}},
+           .answers = "", .handler = bind(&Providers::pre_delete)});
+  srv.add({.method = "POST", .pattern = "/provider/create", .auth = "sessao", .access = http::platform_admins(),
+           .tag = kTag,
+           .summary = "Cria um prestador (aprovando um pré-cadastro, ou com os dados dados) e o seu primeiro usuário, "
+                      "que recebe o link para criar a senha",
+           .body = {.description = R"({"idPreProvedor"} ou )" + pre_body, .max_bytes = 16384},
+           .handler = bind(&Providers::create)});
+  srv.add({.method = "GET", .pattern = "/provider", .auth = "sessao", .tag = kTag,
+           .summary = "Prestadores: os que atendem o município (todos, para administradores da plataforma; o "
+                      "próprio, para o usuário de um prestador)",
+           .handler = bind(&Providers::list)});
+  srv.add({.method = "GET", .pattern = "/provider/provider-user", .auth = "sessao", .tag = kTag,
+           .summary = "Os usuários de um prestador (o próprio, para o usuário de um prestador)",
+           .params = {{.name = "idProvedor", .type = "integer", .description = "o prestador"}},
+           .handler = bind(&Providers::users)});
+  srv.add({.method = "POST", .pattern = "/provider", .auth = "sessao", .access = http::admins(), .tag = kTag,
+           .summary = "Concede a um prestador acesso ao município (leitura, ou leitura e escrita)",
+           .body = {.description = R"({"idProvedor", "escrita"?: false})"}, .handler = bind(&Providers::give)});
+  srv.add({.method = "DELETE", .pattern = "/provider/delete/{idProvedor}", .auth = "sessao", .access = http::admins(),
+           .tag = kTag,
+           .summary = "Retira o acesso do prestador ao município e encerra as suas sessões nele (administradores da "
+                      "plataforma: inativa o prestador)",
+           .answers = "", .handler = bind(&Providers::remove)});
+}
+
+}  // namespace cadastre::platform

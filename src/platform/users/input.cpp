@@ -1,0 +1,60 @@
+#include "platform/users/input.hpp"
+
+#include <simdjson.h>
+
+#include <regex>
+
+#include "cadastre/error.hpp"
+#include "core/json_in.hpp"
+#include "platform/rules.hpp"
+
+namespace cadastre::platform::users {
+namespace {
+// The names plataforma.permissoes_camada accepts.
+const std::regex kLayerName("[A-Za-z_][A-Za-z0-9_]{0,62}");
+}  // namespace
+
+Fields parse_fields(std::string_view body, bool creating) {
+  simdjson::dom::parser parser;
+  auto root = jsonin::as_object(jsonin::parse(parser, body), "corpo");
+  Fields f;
+  for (auto [key, value] : root) {
+    std::string k(key);
+    auto text = [&](std::size_t max) {
+      std::string v = jsonin::to_string(value, k);
+      if (v.size() > max) throw Error(errc::invalid_argument, k + " longo demais", k);
+      return v;
+    };
+    if (k == "nome") f.nome = text(200);
+    else if (k == "email") f.email = normalize_email(text(254));
+    else if (k == "telefone") f.telefone = text(40);
+    else if (k == "cargo") f.cargo = text(100);
+    else if (k == "adm") f.adm = jsonin::opt_bool(root, "adm");
+    else if (k == "usuarioPublico") f.publico = jsonin::opt_bool(root, "usuarioPublico");
+    else if (k == "permissoes") {
+      std::vector<store::LayerPermission> rules;
+      for (auto rule : jsonin::as_array(value, "permissoes")) {
+        store::LayerPermission p = store::parse_layer_permission(jsonin::to_string(rule, "permissoes"));
+        if (p.camada != "*" && !std::regex_match(p.camada, kLayerName))
+          throw Error(errc::invalid_argument, "camada inválida em permissoes: " + p.camada, "permissoes");
+        rules.push_back(std::move(p));
+      }
+      if (rules.size() > 1000) throw Error(errc::invalid_argument, "permissoes demais", "permissoes");
+      f.permissoes = std::move(rules);
+    } else {
+      throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+    }
+  }
+  if (f.nome && f.nome->empty()) throw Error(errc::invalid_argument, "nome não pode ser vazio", "nome");
+  if (creating && !f.nome) throw Error(errc::missing_field, "informe nome", "nome");
+  if (creating && !f.email) throw Error(errc::missing_field, "informe email", "email");
+  return f;
+}
+
+std::optional<bool> parse_active_filter(const http::Request& req) {
+  auto v = req.query_value("ativo");
+  if (!v) return std::nullopt;
+  return *v == "true";
+}
+
+}  // namespace cadastre::platform::users
