@@ -26,6 +26,8 @@ App::App(AppOptions options) : options_(std::move(options)), started_(std::chron
   upstream_ = std::make_unique<UpstreamPool>(cfg.timeouts, cfg.upstream);
   auth_ = std::make_unique<Authenticator>(*identity_, *intranet_, *jwt_, *breakers_, identity_store_label(cfg.platform_dsn),
                                           cfg.token_cache_ttl);
+  // A session revoked anywhere (a platform logout) stops working here at once.
+  revocations_ = std::make_unique<store::RevocationListener>(cfg.platform_dsn, [this](std::int64_t) { auth_->forget(); });
   forwarder_ = std::make_unique<Forwarder>(*upstream_, *breakers_, [this](const std::string& line) { log(line); });
   for (const auto& [label, p] : cfg.providers)
     if (p.token) provider_tokens_[label] = std::make_unique<ProviderToken>(*p.token, client_credentials_fetch(*p.token, *upstream_));

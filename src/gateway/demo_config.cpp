@@ -17,7 +17,8 @@ std::string demo_config_json(const std::string& cadastre_url, const std::string&
   w.key("rest").value(c + "/{municipio}");
   w.key("tiles").value(c + "/tiles/{municipio}");
   w.key("platform_rest").value(p);
-  w.key("platform_tiles").value(p + "/tiles");
+  // The platform serves its tiles under its own root (/vt, /vt2, /svt...).
+  w.key("platform_tiles").value(p);
   w.key("readiness_url").value(p + "/health-check/liveness/");
   w.end_object();
   w.key("timeouts").begin_object();

@@ -106,17 +106,19 @@ http::Response plain(App& app, http::Request& req, std::string_view label) {
 
 http::Response land_registry(App& app, http::Request& req) {
   const ProviderConfig* p = configured(app, kLandRegistry);
-  if (!p) return finish(not_configured(kLandRegistry), req);
   const std::string& tema = req.param("tema");
   std::string query = outgoing_query(req, {"tema"});
+  // The caller's mistake first: a request without its theme is a 422 whether or not this
+  // gateway has the provider configured.
   if (tema.empty()) {
-    auto known = compose_url(p->url, {}, "", query);
+    auto known = p ? compose_url(p->url, {}, "", query) : std::nullopt;
     return finish(gateway_error(errc::unprocessable,
                                 "informe o tema no caminho: /outros/land-registry/{tema}/ (ex.: "
                                 "/outros/land-registry/imoveis/)",
                                 known ? known->str() : kNoTarget),
                   req);
   }
+  if (!p) return finish(not_configured(kLandRegistry), req);
   if (tema == "." || tema == ".." || has_dot_segment(path_after_segments(req.path, 3)))
     return finish(gateway_error(errc::invalid_argument,
                                 "caminho com segmentos '.' ou '..' não é aceito", kNoTarget),

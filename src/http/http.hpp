@@ -164,6 +164,9 @@ struct Body {
   /// The largest body the route takes, when smaller than the service's payload_max (0: that
   /// limit). The engine refuses a larger declared length with 413 before reading the body.
   std::size_t max_bytes = 0;
+  /// JSON Schema of the body for the OpenAPI document (JSON text; may $ref the service's
+  /// components, "#/components/schemas/..."); empty: a free-form object.
+  std::string schema = {};
 };
 
 /// One entry of a service's route table: it drives dispatch, auth, permission, parameter
@@ -179,7 +182,10 @@ struct Route {
   std::string summary;
   std::vector<Param> params = {};
   Body body = {};
-  std::string answers = "application/json";  ///< content type of the answer
+  std::string answers = "application/json";  ///< content type of the answer; empty: no body
+  int answer_status = 200;                    ///< the success status the OpenAPI document shows
+  /// JSON Schema of the answer for the OpenAPI document (JSON text, may $ref components).
+  std::string answer_schema = {};
   Handler handler;
 };
 

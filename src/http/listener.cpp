@@ -124,7 +124,8 @@ struct Engine {
 /// except send(), request_close(), open() and the callback setters, which any thread may
 /// call: outgoing messages wait in `queue_` (under `mutex_`) and a posted pump() writes them
 /// one at a time. Reading is always pending, so Beast answers pings and closes and its idle
-/// timer sees a dead peer; the pending operations own the channel, handles only observe it.
+/// timer sees a dead peer. The pending operations own the channel; the channel owns the
+/// handlers' handle until the end, and the handle only observes the channel.
 class WebSocket::Channel final : public Connection,
                                  public std::enable_shared_from_this<WebSocket::Channel> {
  public:
@@ -209,9 +210,10 @@ class WebSocket::Channel final : public Connection,
   void accepted(beast::error_code ec) {
     if (ec) return end(ec);  // Beast answered 400, or the client left: no on_open
     state_ = State::open;
+    handle_ = std::make_shared<WebSocket>(weak_from_this(), remote_);
     auto on_open = std::move(on_open_);
     try {
-      on_open(std::make_shared<WebSocket>(weak_from_this(), remote_));
+      on_open(handle_);
     } catch (const std::exception&) {
       request_close(close_code::internal, "erro interno", true);
     }
@@ -345,6 +347,7 @@ class WebSocket::Channel final : public Connection,
     beast::error_code ignored;
     beast::get_lowest_layer(ws_).close(ignored);
     on_message_.reset();
+    handle_.reset();
     if (auto on_close = std::move(on_close_)) {
       try {
         (*on_close)(code);
@@ -361,6 +364,8 @@ class WebSocket::Channel final : public Connection,
   std::optional<Clock::time_point> close_deadline_;
   std::string remote_;
   OnOpen on_open_;
+  /// The handlers' handle, kept while the connection is open so that they may hold it weakly.
+  std::shared_ptr<WebSocket> handle_;
   // Shared pointers, so that a callback running keeps itself alive when it is replaced.
   std::shared_ptr<const std::function<void(std::string_view)>> on_message_;
   std::shared_ptr<std::function<void(std::uint16_t)>> on_close_;

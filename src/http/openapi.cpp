@@ -149,16 +149,24 @@ std::string Server::openapi() const {
             .begin_object()
             .key(r->body.content_type)
             .begin_object()
-            .key("schema")
-            .begin_object();
-        w.key("type")
-            .value(r->body.content_type == "application/json" ? "object" : "string")
-            .end_object();
+            .key("schema");
+        if (!r->body.schema.empty())
+          w.raw(r->body.schema);
+        else
+          w.begin_object()
+              .key("type")
+              .value(r->body.content_type == "application/json" ? "object" : "string")
+              .end_object();
         w.end_object().end_object().end_object();
       }
       w.key("responses").begin_object();
-      w.key("200").begin_object().key("description").value("sucesso");
-      w.key("content").begin_object().key(r->answers).begin_object().end_object().end_object();
+      w.key(std::to_string(r->answer_status)).begin_object();
+      w.key("description").value(r->answers.empty() ? "sucesso, sem corpo" : "sucesso");
+      if (!r->answers.empty()) {
+        w.key("content").begin_object().key(r->answers).begin_object();
+        if (!r->answer_schema.empty()) w.key("schema").raw(r->answer_schema);
+        w.end_object().end_object();
+      }
       w.end_object();
       error_responses(w, *r);
       w.end_object();
@@ -183,7 +191,9 @@ std::string Server::openapi() const {
       .end_array()
       .end_object();
   w.key("codigo").begin_object().key("type").value("string").end_object();
-  w.end_object().end_object().end_object();
+  w.end_object().end_object();
+  for (const auto& [name, schema] : info_.schemas) w.key(name).raw(schema);
+  w.end_object();
   w.key("securitySchemes").begin_object();
   for (const auto& s : schemes_)
     if (!s.openapi_json.empty()) w.key(s.name).raw(s.openapi_json);

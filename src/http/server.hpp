@@ -34,6 +34,9 @@ struct ServiceInfo {
   std::string title, version, description;
   std::string openapi_path = "/openapi.json";
   std::string metrics_prefix = "cadastre";
+  /// Named schemas (name, JSON Schema text) the routes' body and answer schemas $ref as
+  /// "#/components/schemas/<name>". "Erro" (the shared error shape) is always there.
+  std::vector<std::pair<std::string, std::string>> schemas = {};
 };
 
 class Server {

@@ -10,7 +10,9 @@
 //     ws->on_close([sub](std::uint16_t) {});  // the subscription ends with the socket
 //   });
 //
-// Callbacks may capture the handle itself: the engine drops them when the socket ends.
+// The engine keeps the handle while the connection is open, so callbacks may hold it strongly
+// or weakly (a std::weak_ptr then fails to lock once the connection has ended); it drops the
+// callbacks, and what they captured, when the connection ends.
 //
 // Limits (ListenerOptions): an incoming message over websocket_message_max closes with 1009;
 // a slow reader that lets more than websocket_queue_bytes or websocket_queue_messages wait
@@ -44,7 +46,8 @@ inline constexpr std::uint16_t try_later = 1013;  ///< the client reads too slow
 }  // namespace close_code
 
 /// An open WebSocket (text messages). A handle: it keeps none of the connection's resources
-/// alive, and once the connection has ended its members do nothing.
+/// alive, and once the connection has ended its members do nothing. The engine holds it
+/// from on_open until the connection ends.
 class WebSocket {
  public:
   /// The engine's end of the connection (listener.cpp).

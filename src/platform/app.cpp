@@ -1,5 +1,7 @@
 #include "platform/app.hpp"
 
+#include "platform/schemas.hpp"
+
 namespace cadastre::platform {
 
 App::App(AppOptions options) : options_(std::move(options)) {
@@ -8,6 +10,8 @@ App::App(AppOptions options) : options_(std::move(options)) {
   platform.application_name = "cadastre-platform:plataforma";
   platform_ = std::make_unique<store::Pool>(platform);
   identity_ = std::make_unique<store::Identity>(*platform_, options_.token_ttl);
+  revocations_ = std::make_unique<store::RevocationListener>(
+      options_.platform_dsn, [this](std::int64_t session) { identity_->forget_session(session); });
   store::PoolOptions tenant = options_.pool;
   tenant.application_name = "cadastre-platform";
   tenants_ = std::make_unique<store::TenantPools>(tenant);
@@ -21,6 +25,7 @@ App::App(AppOptions options) : options_(std::move(options)) {
       "API da plataforma: sessões e contas, projetos, camadas, formulários, campos, geometrias, valores, "
       "arquivos, importações, análises, contratação e o proxy dos serviços internos.",
       "/swagger.json", "cadastre_platform"};
+  info.schemas = schemas::components();
   server_ = std::make_unique<http::Server>(info, options_.http);
 
   add_auth_scheme(*this);

@@ -19,6 +19,7 @@
 #include "service/tenancy.hpp"
 #include "store/catalog.hpp"
 #include "store/identity.hpp"
+#include "store/revocations.hpp"
 #include "store/pool.hpp"
 #include "store/tenants.hpp"
 
@@ -97,6 +98,7 @@ class App {
   AppOptions options_;
   std::unique_ptr<store::Pool> platform_;
   std::unique_ptr<store::Identity> identity_;
+  std::unique_ptr<store::RevocationListener> revocations_;  ///< sessions revoked by other instances
   std::unique_ptr<store::TenantPools> tenants_;
   store::CatalogCache catalogs_;
   std::unique_ptr<service::Tenancy> tenancy_;

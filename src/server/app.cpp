@@ -11,6 +11,8 @@ App::App(AppOptions options) : options_(std::move(options)) {
   platform.application_name = "cadastre-server:plataforma";
   platform_ = std::make_unique<store::Pool>(platform);
   identity_ = std::make_unique<store::Identity>(*platform_, options_.token_ttl);
+  revocations_ = std::make_unique<store::RevocationListener>(
+      options_.platform_dsn, [this](std::int64_t session) { identity_->forget_session(session); });
   store::PoolOptions tenant = options_.pool;
   tenant.application_name = "cadastre-server";
   tenants_ = std::make_unique<store::TenantPools>(tenant);

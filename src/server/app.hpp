@@ -14,6 +14,7 @@
 #include "service/tenancy.hpp"
 #include "store/catalog.hpp"
 #include "store/identity.hpp"
+#include "store/revocations.hpp"
 #include "store/pool.hpp"
 #include "store/tenants.hpp"
 
@@ -62,6 +63,8 @@ class App {
   /// slug → active tenant → pool → Scope, for the auth schemes.
   const service::Tenancy& tenancy() const noexcept { return *tenancy_; }
   const AppOptions& options() const noexcept { return options_; }
+  /// True while sessions revoked elsewhere reach this process at once (store/revocations.hpp).
+  bool revocations_listening() const noexcept { return revocations_->listening(); }
   ValuationProfiles& valuation_profiles() noexcept { return *valuation_profiles_; }
 
   /// Binds and serves on a background thread (tests); stop() joins it.
@@ -72,6 +75,7 @@ class App {
   AppOptions options_;
   std::unique_ptr<store::Pool> platform_;
   std::unique_ptr<store::Identity> identity_;
+  std::unique_ptr<store::RevocationListener> revocations_;  ///< sessions revoked elsewhere leave identity_'s cache
   std::unique_ptr<store::TenantPools> tenants_;
   store::CatalogCache catalogs_;
   std::unique_ptr<service::Tenancy> tenancy_;

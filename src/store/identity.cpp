@@ -143,8 +143,14 @@ void Identity::forget_tokens(Pred pred) {
 void Identity::revoke_session(std::int64_t session_id) {
   pool_.run([&](soci::session& s) {
     long long id = session_id;
-    s << "update plataforma.sessoes set revogada_em = now() where id = :id and revogada_em is null", soci::use(id);
+    s << "with r as (update plataforma.sessoes set revogada_em = now() where id = :id and revogada_em is null "
+         "returning id) select count(*) from r, lateral (select pg_notify('cadastre_sessao_revogada', r.id::text)) n",
+        soci::use(id);
   });
+  forget_session(session_id);
+}
+
+void Identity::forget_session(std::int64_t session_id) {
   forget_tokens([&](const Principal& p) { return p.session_id == session_id; });
 }
 
@@ -152,9 +158,11 @@ std::vector<std::int64_t> Identity::revoke_user_sessions(std::int64_t user_id, s
   std::vector<std::int64_t> revoked = pool_.with([&](soci::session& s) {
     std::vector<std::int64_t> ids;
     long long uid = user_id, kept = keep;
-    soci::rowset<long long> rs = (s.prepare << "update plataforma.sessoes set revogada_em = now() where usuario_id = :u "
-                                               "and id <> :k and revogada_em is null returning id",
-                                  soci::use(uid), soci::use(kept));
+    soci::rowset<long long> rs =
+        (s.prepare << "with r as (update plataforma.sessoes set revogada_em = now() where usuario_id = :u "
+                      "and id <> :k and revogada_em is null returning id) "
+                      "select r.id from r, lateral (select pg_notify('cadastre_sessao_revogada', r.id::text)) n",
+         soci::use(uid), soci::use(kept));
     for (long long id : rs) ids.push_back(id);
     return ids;
   });
@@ -304,8 +312,9 @@ std::string Identity::issue_token(std::string_view email) {
   std::string hash = sha256_hex(token), mail(email);
   pool_.run([&](soci::session& s) {
     soci::transaction tx(s);
-    s << "update plataforma.sessoes set revogada_em = now() where origem = 'emitido' and revogada_em is null "
-         "and usuario_id = (select id from plataforma.usuarios where lower(email) = lower(:e))",
+    s << "with r as (update plataforma.sessoes set revogada_em = now() where origem = 'emitido' and revogada_em is null "
+         "and usuario_id = (select id from plataforma.usuarios where lower(email) = lower(:e)) returning id) "
+         "select count(*) from r, lateral (select pg_notify('cadastre_sessao_revogada', r.id::text)) n",
         soci::use(mail);
     soci::statement st =
         (s.prepare << "insert into plataforma.sessoes (usuario_id, tenant_id, token_hash, origem, expira_em) "

@@ -102,6 +102,8 @@ class Identity {
   /// Revokes one session; revokes every session of a user (but `keep`, when not 0) and
   /// returns the ids revoked. Cached entries of this process go at once.
   void revoke_session(std::int64_t session_id);
+  /// Drops a session revoked elsewhere from this process's cache (store/revocations.hpp).
+  void forget_session(std::int64_t session_id);
   std::vector<std::int64_t> revoke_user_sessions(std::int64_t user_id, std::int64_t keep = 0);
   std::optional<Tenant> tenant(std::string_view slug);
   /// The tenant with this id (cached like tenant()).

@@ -25,7 +25,7 @@ std::string query_value(const std::string& dsn, const std::string& sql) {
   PGconn* c = store::connect_or_throw(dsn);
   PGresult* r = PQexec(c, sql.c_str());
   std::string out;
-  if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+  if (PQresultStatus(r) != PGRES_TUPLES_OK && PQresultStatus(r) != PGRES_COMMAND_OK) {
     std::string msg = PQerrorMessage(c);
     PQclear(r);
     PQfinish(c);

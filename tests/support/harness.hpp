@@ -52,7 +52,8 @@ class Stack {
   std::unique_ptr<server::App> app_;
 };
 
-/// Runs one SQL query on `dsn` and returns the first column of the first row ("" if none).
+/// Runs one SQL statement on `dsn` and returns the first column of the first row ("" if none,
+/// as for a statement that returns no rows).
 std::string query_value(const std::string& dsn, const std::string& sql);
 
 }  // namespace cadastre::test

@@ -49,7 +49,7 @@ void add_live_routes(App& app) {
                     .summary = "WebSocket de eventos do município (fechado com 1008 quando a sessão é encerrada)",
                     .params = {{.name = "x_auth_token", .description = "o authToken, para navegadores"},
                                {.name = "x_tn_token", .description = "o tnToken, para navegadores"}},
-                    .answers = "",
+                    .answers = "", .answer_status = 101,
                     .handler = service::scoped([bus](const service::Scope& s, http::Request& r) {
                       return open_socket(*bus, s, r);
                     })});

@@ -8,6 +8,7 @@
 #include "directory/login.hpp"
 #include "platform/app.hpp"
 #include "platform/revocation.hpp"
+#include "platform/schemas.hpp"
 #include "platform/sessions/input.hpp"
 #include "platform/sessions/store.hpp"
 #include "platform/sessions/throttle.hpp"
@@ -192,28 +193,31 @@ void add_session_routes(App& app) {
   srv.add({.method = "POST", .pattern = "/login", .auth = "none", .tag = kTag,
            .summary = "Entra com e-mail e senha; devolve " + login_answer + " (429 com Retry-After após falhas repetidas)",
            .body = {.description = "email e senha", .content_type = "application/x-www-form-urlencoded",
-                    .max_bytes = 8192},
-           .handler = bind(&Logins::password)});
+                    .max_bytes = 8192, .schema = schemas::ref("LoginSenha")},
+           .answer_schema = schemas::ref("RespostaLogin"), .handler = bind(&Logins::password)});
   srv.add({.method = "POST", .pattern = "/login-provider", .auth = "none", .tag = kTag,
            .summary = "Entra como usuário de um prestador de serviços, em um município que o prestador atende",
            .body = {.description = "email, senha e idTenant (quando o prestador atende mais de um município)",
-                    .content_type = "application/x-www-form-urlencoded", .max_bytes = 8192},
-           .handler = bind(&Logins::provider)});
+                    .content_type = "application/x-www-form-urlencoded", .max_bytes = 8192,
+                    .schema = schemas::ref("LoginPrestador")},
+           .answer_schema = schemas::ref("RespostaLogin"), .handler = bind(&Logins::provider)});
   srv.add({.method = "POST", .pattern = "/login/LDAP", .auth = "none", .tag = kTag,
            .summary = "Entra com as credenciais do diretório LDAP (o diretório indica o município)",
-           .body = {.description = R"({"username", "password", "municipio"?})", .max_bytes = 8192},
-           .handler = bind(&Logins::ldap)});
+           .body = {.description = R"({"username", "password", "municipio"?})", .max_bytes = 8192,
+                    .schema = schemas::ref("LoginDiretorio")},
+           .answer_schema = schemas::ref("RespostaLogin"), .handler = bind(&Logins::ldap)});
   srv.add({.method = "POST", .pattern = "/login/oAuth", .auth = "none", .tag = kTag,
            .summary = "Entra com um id_token OpenID Connect do provedor configurado (sub = uid, email = email)",
-           .body = {.description = R"({"email", "uid", "id_token"})", .max_bytes = 16384},
-           .handler = bind(&Logins::oauth)});
+           .body = {.description = R"({"email", "uid", "id_token"})", .max_bytes = 16384,
+                    .schema = schemas::ref("LoginOidc")},
+           .answer_schema = schemas::ref("RespostaLogin"), .handler = bind(&Logins::oauth)});
   srv.add({.method = "GET", .pattern = "/oAuth", .auth = "sessao_opcional", .tag = kTag,
            .summary = "Formas de entrada de um e-mail (a quem não é administrador, as que a plataforma oferece)",
            .params = {{.name = "email", .required = true, .description = "o e-mail"}},
-           .handler = bind(&Logins::methods)});
+           .answer_schema = schemas::ref("FormasDeEntrada"), .handler = bind(&Logins::methods)});
   srv.add({.method = "POST", .pattern = "/logout", .auth = "sessao", .tag = kTag,
            .summary = "Encerra a sessão (o token deixa de valer na hora, e o socket da sessão é fechado)",
-           .answers = "",
+           .answers = "", .answer_status = 204,
            .handler = service::scoped([logins](const service::Scope& s, Request& r) { return logins->logout(s, r); })});
 }
 

@@ -3,6 +3,7 @@
 #include "cadastre/geom.hpp"
 #include "cadastre/json.hpp"
 #include "platform/app.hpp"
+#include "platform/schemas.hpp"
 #include "platform/system/store.hpp"
 #include "store/crypto.hpp"
 
@@ -110,11 +111,11 @@ void add_system_routes(App& app) {
     return [probes, fn](Request& r) { return (probes.*fn)(r); };
   };
   srv.add({.method = "OPTIONS", .pattern = "/", .auth = "none", .tag = kTag,
-           .summary = "Pré-verificação CORS da raiz", .answers = "", .handler = &preflight});
+           .summary = "Pré-verificação CORS da raiz", .answers = "", .answer_status = 204, .handler = &preflight});
   srv.add({.method = "OPTIONS", .pattern = "/autenticar", .auth = "none", .tag = kTag,
-           .summary = "Pré-verificação CORS da autenticação", .answers = "", .handler = &preflight});
+           .summary = "Pré-verificação CORS da autenticação", .answers = "", .answer_status = 204, .handler = &preflight});
   srv.add({.method = "GET", .pattern = "/health-check", .auth = "none", .tag = kTag, .summary = "Estado da API",
-           .handler = probe(&Probes::status)});
+           .answer_schema = schemas::ref("Saude"), .handler = probe(&Probes::status)});
   srv.add({.method = "GET", .pattern = "/health-check/startup", .auth = "none", .tag = kTag,
            .summary = "Verifica a base da plataforma e o banco de cada município", .handler = probe(&Probes::startup)});
   srv.add({.method = "GET", .pattern = "/health-check/liveness", .auth = "none", .tag = kTag,
@@ -123,14 +124,16 @@ void add_system_routes(App& app) {
            .summary = "Pronto para atender (503 enquanto a base da plataforma estiver inacessível)",
            .handler = probe(&Probes::ready)});
   srv.add({.method = "GET", .pattern = "/versao", .auth = "none", .tag = kTag,
-           .summary = "Versão, build e nível de migração da base da plataforma", .handler = probe(&Probes::version)});
+           .summary = "Versão, build e nível de migração da base da plataforma",
+           .answer_schema = schemas::ref("Versao"), .handler = probe(&Probes::version)});
   srv.add({.method = "GET", .pattern = "/teste", .auth = "none", .tag = kTag, .summary = "Teste de fumaça",
            .handler = &smoke});
   srv.add({.method = "GET", .pattern = "/teste/geom", .auth = "sessao", .tag = kTag,
            .summary = "Ida e volta de uma geometria pelo GEOS e pelo PostGIS do município",
-           .handler = service::scoped(&geom_round_trip)});
+           .answer_schema = schemas::ref("TesteGeometria"), .handler = service::scoped(&geom_round_trip)});
   srv.add({.method = "GET", .pattern = "/teste/tenant", .auth = "sessao", .tag = kTag,
-           .summary = "O município da sessão", .handler = service::scoped(&caller_tenant)});
+           .summary = "O município da sessão",
+           .answer_schema = schemas::ref("MunicipioDaSessao"), .handler = service::scoped(&caller_tenant)});
 }
 
 }  // namespace cadastre::platform

@@ -5,7 +5,7 @@
 #include "fixture.hpp"
 #include "gateway/credentials.hpp"
 #include "gateway/jwt.hpp"
-#include "unit/gateway/jwt_signing.hpp"
+#include "support/jwt_signing.hpp"
 
 using namespace cadastre;
 using test::Gateway;

@@ -244,4 +244,10 @@ TEST_CASE("unconfigured and unknown providers answer in the error shape with X-T
   auto unknown = cli.Get("/outros/google/mapa");
   CHECK(unknown->status == 404);
   CHECK(test::codigo(unknown->body) == "rota_nao_encontrada");
+  // The caller's own mistake is told first: no theme is a 422 even where the provider is
+  // not configured (the theme would be missing anywhere).
+  auto no_theme = cli.Get("/outros/land-registry/");
+  REQUIRE(no_theme);
+  CHECK(no_theme->status == 422);
+  CHECK(cli.Get("/outros/land-registry/imoveis/")->status == 503);
 }

@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "gateway/jwt.hpp"
-#include "unit/gateway/jwt_signing.hpp"
+#include "support/jwt_signing.hpp"
 
 using namespace cadastre;
 using namespace cadastre::gateway;

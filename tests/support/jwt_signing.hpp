@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "gateway/jwt.hpp"
+#include "jwt/jwt.hpp"
 
 namespace cadastre::test {
 
@@ -27,8 +27,8 @@ inline std::string hs256_sign(const std::string& input, const std::string& secre
 /// header.payload.signature with HS256.
 inline std::string make_hs256_jwt(const std::string& payload_json, const std::string& secret,
                                   const std::string& header_json = R"({"alg":"HS256","typ":"JWT"})") {
-  std::string input = gateway::base64url_encode(header_json) + "." + gateway::base64url_encode(payload_json);
-  return input + "." + gateway::base64url_encode(hs256_sign(input, secret));
+  std::string input = jwt::base64url_encode(header_json) + "." + jwt::base64url_encode(payload_json);
+  return input + "." + jwt::base64url_encode(hs256_sign(input, secret));
 }
 
 /// An RSA key pair generated for the test run.
@@ -59,8 +59,8 @@ class RsaKey {
     return sig;
   }
   std::string jwt(const std::string& payload_json, const std::string& header_json = R"({"alg":"RS256","typ":"JWT"})") const {
-    std::string input = gateway::base64url_encode(header_json) + "." + gateway::base64url_encode(payload_json);
-    return input + "." + gateway::base64url_encode(sign(input));
+    std::string input = jwt::base64url_encode(header_json) + "." + jwt::base64url_encode(payload_json);
+    return input + "." + jwt::base64url_encode(sign(input));
   }
 
  private:
