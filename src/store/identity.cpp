@@ -32,27 +32,33 @@ std::optional<std::pair<Principal, std::string>> fetch_principal(soci::session& 
   return std::make_pair(std::move(p), std::move(hash));
 }
 
-// The session of a token hash, marked used, with its user and the tenant it acts in. A
-// provider's user reaches a tenant only while the provider is active and the tenant still
-// grants it access; the grant's rights come along.
+// The session of a token hash with its user and the tenant it acts in. A provider's user
+// reaches a tenant only while the provider is active and the tenant still grants it
+// access; the grant's rights come along. Its last use is recorded only when the recorded
+// one is older than a tenth of the idle limit (at most a minute): many requests racing on
+// one token after a cache expiry then read, rather than queue on the row's lock.
 std::optional<Principal> fetch_session(soci::session& s, const std::string& hash) {
   Principal p;
   long long uid = 0, tid = 0, sid = 0, provider = 0;
-  int adm = 0, adm_plataforma = 0, leitura = 0, escrita = 0;
-  s << "with s as (update plataforma.sessoes set usada_em = now() "
-       "  where token_hash = :h and revogada_em is null and expira_em > now() "
-       "    and (ociosa_max is null or usada_em + ociosa_max > now()) "
-       "  returning id, usuario_id, tenant_id) "
-       "select u.id, u.email, u.nome, t.id, t.slug, u.adm::int, u.adm_plataforma::int, s.id, "
-       "  coalesce(u.provedor_id, 0), coalesce(pt.leitura::int, 0), coalesce(pt.escrita::int, 0) "
-       "from s join plataforma.usuarios u on u.id = s.usuario_id join plataforma.tenants t on t.id = s.tenant_id "
+  int adm = 0, adm_plataforma = 0, leitura = 0, escrita = 0, stale = 0;
+  s << "select u.id, u.email, u.nome, t.id, t.slug, u.adm::int, u.adm_plataforma::int, s.id, "
+       "  coalesce(u.provedor_id, 0), coalesce(pt.leitura::int, 0), coalesce(pt.escrita::int, 0), "
+       "  (s.usada_em < now() - least(interval '60 seconds', coalesce(s.ociosa_max, interval '1 hour') / 10))::int "
+       "from plataforma.sessoes s join plataforma.usuarios u on u.id = s.usuario_id "
+       "  join plataforma.tenants t on t.id = s.tenant_id "
        "  left join plataforma.provedores p on p.id = u.provedor_id "
        "  left join plataforma.provedor_tenants pt on pt.provedor_id = u.provedor_id and pt.tenant_id = s.tenant_id "
-       "where u.ativo and t.ativo and (u.tenant_id = s.tenant_id or (p.ativo and pt.tenant_id is not null))",
+       "where s.token_hash = :h and s.revogada_em is null and s.expira_em > now() "
+       "  and (s.ociosa_max is null or s.usada_em + s.ociosa_max > now()) "
+       "  and u.ativo and t.ativo and (u.tenant_id = s.tenant_id or (p.ativo and pt.tenant_id is not null))",
       soci::use(hash), soci::into(uid), soci::into(p.email), soci::into(p.nome), soci::into(tid),
       soci::into(p.tenant_slug), soci::into(adm), soci::into(adm_plataforma), soci::into(sid), soci::into(provider),
-      soci::into(leitura), soci::into(escrita);
+      soci::into(leitura), soci::into(escrita), soci::into(stale);
   if (!s.got_data()) return std::nullopt;
+  if (stale)
+    s << "update plataforma.sessoes set usada_em = now() where id = :id "
+         "and usada_em < now() - least(interval '60 seconds', coalesce(ociosa_max, interval '1 hour') / 10)",
+        soci::use(sid);
   p.user_id = uid;
   p.tenant_id = tid;
   p.session_id = sid;
@@ -90,6 +96,12 @@ std::optional<Principal> Identity::authenticate(std::string_view token) {
   if (token.size() != 64 || token.find_first_not_of("0123456789abcdef") != std::string_view::npos) return std::nullopt;
   std::string hash = sha256_hex(token);
   auto now = std::chrono::steady_clock::now();
+  // One lookup per token at a time: when the cached entry of a busy token expires, the
+  // requests that arrive meanwhile wait for the first one's answer instead of each
+  // querying (and queueing for a connection).
+  std::shared_ptr<std::promise<std::optional<Principal>>> mine;
+  std::shared_future<std::optional<Principal>> pending;
+  std::uint64_t epoch = 0;
   {
     std::lock_guard lock(mutex_);
     auto it = tokens_.find(hash);
@@ -97,12 +109,34 @@ std::optional<Principal> Identity::authenticate(std::string_view token) {
       if (it->second.expires > now) return it->second.principal;
       tokens_.erase(it);
     }
+    if (auto f = lookups_.find(hash); f != lookups_.end()) {
+      pending = f->second;
+    } else {
+      mine = std::make_shared<std::promise<std::optional<Principal>>>();
+      lookups_[hash] = mine->get_future().share();
+      epoch = revocations_;
+    }
   }
-  auto found = pool_.with([&](soci::session& s) { return fetch_session(s, hash); });
-  if (!found) return std::nullopt;
-  std::lock_guard lock(mutex_);
-  if (tokens_.size() >= kMaxCachedTokens) tokens_.clear();
-  tokens_[hash] = {*found, now + ttl_};
+  if (!mine) return pending.get();
+  std::optional<Principal> found;
+  try {
+    found = pool_.with([&](soci::session& s) { return fetch_session(s, hash); });
+  } catch (...) {
+    std::lock_guard lock(mutex_);
+    lookups_.erase(hash);
+    mine->set_exception(std::current_exception());
+    throw;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    lookups_.erase(hash);
+    // A revocation while the lookup ran may concern this very session: do not cache it.
+    if (found && epoch == revocations_) {
+      if (tokens_.size() >= kMaxCachedTokens) tokens_.clear();
+      tokens_[hash] = {*found, now + ttl_};
+    }
+  }
+  mine->set_value(found);
   return found;
 }
 
@@ -137,6 +171,7 @@ std::string Identity::open_session(const Principal& user, const SessionLimits& l
 template <class Pred>
 void Identity::forget_tokens(Pred pred) {
   std::lock_guard lock(mutex_);
+  ++revocations_;
   std::erase_if(tokens_, [&](const auto& entry) { return pred(entry.second.principal); });
 }
 
@@ -255,6 +290,7 @@ std::vector<LayerPermission> Identity::permissions(std::int64_t user_id) {
 
 void Identity::reload() {
   std::lock_guard lock(mutex_);
+  ++revocations_;
   tokens_.clear();
   tenants_.clear();
   permissions_.clear();

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <chrono>
+#include <future>
+#include <memory>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -147,6 +149,9 @@ class Identity {
   std::chrono::milliseconds ttl_;
   std::mutex mutex_;
   std::unordered_map<std::string, CachedPrincipal> tokens_;  // key: token hash
+  /// Lookups in flight, by token hash (see authenticate()).
+  std::unordered_map<std::string, std::shared_future<std::optional<Principal>>> lookups_;
+  std::uint64_t revocations_ = 0;  ///< bumped by every forget: a lookup older than it is not cached
   std::map<std::string, std::pair<Tenant, std::chrono::steady_clock::time_point>, std::less<>> tenants_;
   std::map<std::int64_t, std::pair<std::vector<LayerPermission>, std::chrono::steady_clock::time_point>> permissions_;
 };

@@ -2,6 +2,7 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <set>
 
 #include "cadastre/error.hpp"
@@ -74,6 +75,11 @@ Broadcast parse_broadcast(std::string_view body) {
   only(root, {"assunto", "mensagem", "destinatarios"});
   Broadcast b;
   b.assunto = text(root, "assunto", 200, true);
+  // The subject is a mail header: a line break would end it (and start another header).
+  if (std::any_of(b.assunto.begin(), b.assunto.end(),
+                  [](unsigned char c) { return c < 0x20 || c == 0x7f; }))
+    throw Error(errc::invalid_argument,
+                "assunto não pode ter quebras de linha nem caracteres de controle", "assunto");
   b.mensagem = text(root, "mensagem", 20000, true);
   if (auto list = jsonin::find(root, "destinatarios")) {
     auto ids = jsonin::as_array(*list, "destinatarios");

@@ -9,6 +9,7 @@
 #include "platform/accounts/links.hpp"
 #include "platform/accounts/store.hpp"
 #include "platform/app.hpp"
+#include "platform/revocation.hpp"
 #include "platform/sessions/throttle.hpp"
 #include "store/crypto.hpp"
 #include "store/dsn.hpp"
@@ -30,6 +31,7 @@ Response accepted(const char* message) {
 struct Accounts {
   Links links;
   store::Identity* identity;
+  service::EventBus* events;  ///< revoked sessions' sockets close at once
   const AppOptions* options;
   std::string tenant_server;  ///< where new accounts' databases go
   std::unique_ptr<sessions::Throttle> sign_ups;  ///< sign-ups and recovery mails per address
@@ -63,7 +65,8 @@ struct Accounts {
   Response confirm(Request& req) const {
     Confirmed c = accounts::confirm(*links.platform, parse_token_query(req.query_value("token")), tenant_server);
     identity->reload();  // the tenant's activation, at once
-    if (!c.account) identity->revoke_user_sessions(c.user_id);  // sessions were opened under the old e-mail
+    // An e-mail change: the sessions were opened under the old e-mail.
+    if (!c.account) publish_revoked(*events, identity->revoke_user_sessions(c.user_id), "email");
     JsonWriter w;
     w.begin_object().key("mensagem").value(c.account ? "conta confirmada: já é possível entrar" : "e-mail alterado");
     w.key("email").value(c.email);
@@ -76,7 +79,7 @@ struct Accounts {
     Recovery in = parse_recovery(req.body);
     if (!in.token.empty()) {
       std::int64_t user = reset_password(*links.platform, in.token, store::hash_password(in.senha));
-      identity->revoke_user_sessions(user);
+      publish_revoked(*events, identity->revoke_user_sessions(user), "senha");
       JsonWriter w;
       w.begin_object().key("mensagem").value("senha alterada; as sessões abertas foram encerradas").end_object();
       return Response::json(std::move(w).str());
@@ -120,6 +123,7 @@ void add_account_routes(App& app) {
   auto a = std::make_shared<Accounts>();
   a->links = links_of(app);
   a->identity = &app.identity();
+  a->events = &app.events();
   a->options = &app.options();
   a->tenant_server = app.options().trial.tenant_server_dsn.empty() ? app.options().platform_dsn
                                                                    : app.options().trial.tenant_server_dsn;

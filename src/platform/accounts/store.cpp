@@ -12,7 +12,7 @@ namespace cadastre::platform::accounts {
 namespace {
 
 [[noreturn]] void bad_link() {
-  throw Error(errc::invalid_argument, "link inválido, expirado ou já usado", "token");
+  throw Error(errc::invalid_argument, "token: link inválido, expirado ou já usado", "token");
 }
 
 // The first of slug, slug_2, slug_3... that no tenant has and the tenant rules accept.
@@ -39,6 +39,18 @@ std::optional<CreatedAccount> create_pending(store::Pool& pool, const NewAccount
     soci::transaction tx(s);
     // Serialises sign-ups, so two racing for one e-mail or one name cannot both pass.
     s << "select pg_advisory_xact_lock(7161530474617375)";
+    // A pending account of this e-mail (never confirmed: its confirmation was lost or
+    // expired) gives way to the new sign-up, or the address could never get an account: it
+    // is nobody's yet, and only the latest request's link will work.
+    long long pending_user = 0, pending_tenant = 0;
+    s << "select u.id, t.id from plataforma.usuarios u "
+         "join plataforma.tenants t on t.id = u.tenant_id "
+         "where lower(u.email) = lower(:e) and not u.email_confirmado and not t.ativo",
+        soci::use(a.email), soci::into(pending_user), soci::into(pending_tenant);
+    if (s.got_data()) {
+      s << "delete from plataforma.usuarios where id = :u", soci::use(pending_user);
+      s << "delete from plataforma.tenants where id = :t", soci::use(pending_tenant);
+    }
     int taken = 0;
     s << "select count(*) from plataforma.usuarios where lower(email) = lower(:e)", soci::use(a.email),
         soci::into(taken);
@@ -113,7 +125,10 @@ Confirmed confirm(store::Pool& pool, const std::string& token, const std::string
     soci::transaction tx(s);
     auto use = store::consume_one_time(s, token, {store::OneTimePurpose::confirm_account,
                                                   store::OneTimePurpose::confirm_email});
-    if (!use) bad_link();
+    if (!use) {
+      tx.commit();  // a wrong-purpose token is spent all the same (store/one_time.hpp)
+      bad_link();
+    }
     Confirmed out;
     out.user_id = use->user_id;
     long long uid = use->user_id;
@@ -149,7 +164,10 @@ std::int64_t reset_password(store::Pool& pool, const std::string& token, const s
   return pool.with([&](soci::session& s) {
     soci::transaction tx(s);
     auto use = store::consume_one_time(s, token, {store::OneTimePurpose::reset_password});
-    if (!use) bad_link();
+    if (!use) {
+      tx.commit();  // a wrong-purpose token is spent all the same (store/one_time.hpp)
+      bad_link();
+    }
     long long uid = use->user_id;
     s << "update plataforma.usuarios set senha_hash = :h, atualizado_em = now() where id = :u",
         soci::use(password_hash), soci::use(uid);

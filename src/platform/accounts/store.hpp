@@ -25,7 +25,8 @@ struct CreatedAccount {
 
 /// Creates the pending account in one transaction: an inactive tenant (a free name made of
 /// the municipality or company name), its company, the administrator (e-mail not yet
-/// confirmed) and a trial license. nullopt when the e-mail already has a user.
+/// confirmed) and a trial license. A pending account of the same e-mail gives way (its link
+/// stops working). nullopt when the e-mail already has a confirmed user.
 std::optional<CreatedAccount> create_pending(store::Pool& pool, const NewAccount& a, const std::string& server_dsn,
                                              const TrialOptions& trial);
 

@@ -2,6 +2,8 @@
 
 #include <simdjson.h>
 
+#include <map>
+
 #include "cadastre/error.hpp"
 #include "core/json_in.hpp"
 #include "platform/rules.hpp"
@@ -12,16 +14,16 @@ Fields parse_fields(std::string_view body) {
   simdjson::dom::parser parser;
   auto root = jsonin::as_object(jsonin::parse(parser, body), "corpo");
   Fields f;
+  const std::map<std::string, std::optional<std::string>*> members = {
+      {"nome", &f.nome},         {"cnpj", &f.cnpj},         {"email", &f.email},
+      {"telefone", &f.telefone}, {"endereco", &f.endereco}, {"site", &f.site}};
   for (auto [key, value] : root) {
-    std::string k(key), v = jsonin::to_string(value, k);
+    std::string k(key);
+    auto member = members.find(k);  // an unknown member is named as such, whatever its type
+    if (member == members.end()) throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+    std::string v = jsonin::to_string(value, k);
     if (v.size() > 300) throw Error(errc::invalid_argument, k + " longo demais", k);
-    if (k == "nome") f.nome = v;
-    else if (k == "cnpj") f.cnpj = v;
-    else if (k == "email") f.email = v.empty() ? v : normalize_email(v);
-    else if (k == "telefone") f.telefone = v;
-    else if (k == "endereco") f.endereco = v;
-    else if (k == "site") f.site = v;
-    else throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+    *member->second = k == "email" && !v.empty() ? normalize_email(v) : v;
   }
   if (f.nome && f.nome->empty()) throw Error(errc::invalid_argument, "nome não pode ser vazio", "nome");
   if (f.cnpj) {

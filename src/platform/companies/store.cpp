@@ -21,9 +21,12 @@ std::string list(store::Pool& pool, std::optional<std::int64_t> tenant_id) {
 
 std::string update(store::Pool& pool, std::optional<std::int64_t> tenant_id, std::int64_t id, const Fields& f) {
   return pool.with([&](soci::session& s) {
-    store::Sql q("update plataforma.empresas e set nome = e.nome");
+    store::Sql q("update plataforma.empresas e set ");
+    bool any = false;
     auto set = [&](const char* column, const std::optional<std::string>& v) {
-      if (v) q << ", " << column << " = nullif(", q.bind(*v), q << ", '')";
+      if (!v) return;
+      q << (any ? ", " : "") << column << " = nullif(", q.bind(*v), q << ", '')";
+      any = true;
     };
     set("nome", f.nome);
     set("cnpj", f.cnpj);
@@ -31,6 +34,8 @@ std::string update(store::Pool& pool, std::optional<std::int64_t> tenant_id, std
     set("telefone", f.telefone);
     set("endereco", f.endereco);
     set("site", f.site);
+    // A column may be assigned once per statement; with nothing to change, the row as it is.
+    if (!any) q << "nome = e.nome";
     q << " where e.id = ", q.bind(std::to_string(id), "bigint");
     if (tenant_id) q << " and e.tenant_id = ", q.bind(std::to_string(*tenant_id), "bigint");
     q << " returning " << kCompanyJson << "::text";

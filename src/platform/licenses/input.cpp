@@ -3,6 +3,8 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <chrono>
+#include <climits>
 #include <regex>
 
 #include "cadastre/error.hpp"
@@ -11,10 +13,29 @@
 namespace cadastre::platform::licenses {
 namespace {
 
+// A calendar date (2023-02-29 is not one), of a year the database stores.
 std::string date(const std::string& text, const char* field) {
   static const std::regex iso(R"(\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]))");
-  if (!std::regex_match(text, iso)) throw Error(errc::invalid_argument, std::string(field) + " deve ser AAAA-MM-DD", field);
+  bool ok = std::regex_match(text, iso);
+  if (ok) {
+    std::chrono::year_month_day d{
+        std::chrono::year(std::stoi(text.substr(0, 4))),
+        std::chrono::month(static_cast<unsigned>(std::stoi(text.substr(5, 2)))),
+        std::chrono::day(static_cast<unsigned>(std::stoi(text.substr(8, 2))))};
+    ok = d.ok() && d.year() >= std::chrono::year(1900);
+  }
+  if (!ok)
+    throw Error(errc::invalid_argument, std::string(field) + " deve ser uma data AAAA-MM-DD",
+                field);
   return text;
+}
+
+// The quotas are integer columns: a larger number is the caller's error, not the database's.
+std::int64_t quota(jsonin::object root, const char* field) {
+  std::int64_t v = jsonin::integer(root, field);
+  if (v <= 0 || v > INT32_MAX)
+    throw Error(errc::invalid_argument, std::string(field) + " deve ser de 1 a 2147483647", field);
+  return v;
 }
 
 LicenseFields fields(jsonin::object root, bool allow_tenant) {
@@ -27,8 +48,8 @@ LicenseFields fields(jsonin::object root, bool allow_tenant) {
     else if (k == "inicio") f.inicio = date(jsonin::to_string(value, k), "inicio");
     else if (k == "fim") f.fim = date(jsonin::to_string(value, k), "fim");
     else if (k == "observacao") f.observacao = jsonin::to_string(value, k);
-    else if (k == "maxUsuarios") f.max_usuarios = jsonin::integer(root, "maxUsuarios");
-    else if (k == "maxArmazenamentoMb") f.max_armazenamento_mb = jsonin::integer(root, "maxArmazenamentoMb");
+    else if (k == "maxUsuarios") f.max_usuarios = quota(root, "maxUsuarios");
+    else if (k == "maxArmazenamentoMb") f.max_armazenamento_mb = quota(root, "maxArmazenamentoMb");
     else throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
   }
   if (f.status && std::none_of(std::begin(kStoredStatuses), std::end(kStoredStatuses),
@@ -36,9 +57,10 @@ LicenseFields fields(jsonin::object root, bool allow_tenant) {
     throw Error(errc::invalid_argument, "status deve ser teste, ativa, suspensa ou cancelada", "status");
   if (f.plano && (f.plano->empty() || f.plano->size() > 100))
     throw Error(errc::invalid_argument, "plano deve ter de 1 a 100 caracteres", "plano");
-  if (f.max_usuarios && *f.max_usuarios <= 0) throw Error(errc::invalid_argument, "maxUsuarios deve ser positivo", "maxUsuarios");
-  if (f.max_armazenamento_mb && *f.max_armazenamento_mb <= 0)
-    throw Error(errc::invalid_argument, "maxArmazenamentoMb deve ser positivo", "maxArmazenamentoMb");
+  if (f.observacao && f.observacao->size() > 4000)
+    throw Error(errc::invalid_argument, "observacao deve ter até 4000 caracteres", "observacao");
+  if (f.inicio && f.fim && *f.fim < *f.inicio)  // ISO dates order as text
+    throw Error(errc::invalid_argument, "fim deve ser igual ou posterior a inicio", "fim");
   return f;
 }
 

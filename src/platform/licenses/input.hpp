@@ -12,7 +12,8 @@ namespace cadastre::platform::licenses {
 
 /// POST /licencas: {"idTenant", "plano", "fim", "maxUsuarios", "maxArmazenamentoMb", "status"?,
 /// "inicio"?, "observacao"?}. PUT /adm/licencas/:id: any of those but idTenant. Dates are
-/// YYYY-MM-DD; status one of kStoredStatuses; quotas positive; other members → 400.
+/// calendar dates YYYY-MM-DD (fim not before inicio); status one of kStoredStatuses; quotas
+/// 1 to 2^31-1; observacao up to 4000 bytes; other members → 400.
 struct NewLicense {
   std::int64_t tenant_id = 0;
   LicenseFields fields;

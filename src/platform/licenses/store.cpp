@@ -34,18 +34,18 @@ void bind_optional(store::Sql& q, const std::optional<std::string>& v, std::stri
 }
 void bind_integer(store::Sql& q, std::int64_t v) { q.bind(std::to_string(v), "bigint"); }
 
-// A check constraint or a bad date from the database is the caller's input.
-template <class F>
-auto translating(F&& f) {
-  try {
-    return f();
-  } catch (const soci::soci_error& e) {
-    std::string what = e.what();
-    if (what.find("check constraint") != std::string::npos || what.find("invalid input syntax") != std::string::npos ||
-        what.find("out of range") != std::string::npos)
-      throw Error(errc::invalid_argument, "licença inválida: datas, cotas ou status fora das regras");
-    throw;
-  }
+// The license's dates must keep fim >= inicio (the table's check); a request that sends
+// only one of them is checked against the other as stored, in the statement itself.
+[[noreturn]] void fim_before_inicio() {
+  throw Error(errc::invalid_argument, "fim deve ser igual ou posterior a inicio", "fim");
+}
+
+bool exists(soci::session& s, const char* table, std::int64_t id) {
+  int n = 0;
+  long long key = id;
+  s << std::string("select count(*) from plataforma.") + table + " where id = :id", soci::use(key),
+      soci::into(n);
+  return n > 0;
 }
 
 }  // namespace
@@ -59,49 +59,68 @@ std::string current_status(soci::session& s, std::int64_t tenant_id) {
 }
 
 std::string create(store::Pool& pool, std::int64_t tenant_id, const LicenseFields& f) {
-  return translating([&] {
-    return pool.with([&](soci::session& s) {
-      store::Sql q("insert into plataforma.licencas (tenant_id, plano, status, inicio, fim, max_usuarios, "
-                   "max_armazenamento_mb, observacao) select t.id, ");
-      q.bind(*f.plano) << ", ";
-      q.bind(f.status.value_or("ativa")) << ", coalesce(";
-      bind_optional(q, f.inicio, "date");
-      q << ", current_date), ";
-      q.bind(*f.fim, "date") << ", ";
-      bind_integer(q, *f.max_usuarios);
-      q << ", ";
-      bind_integer(q, *f.max_armazenamento_mb);
-      q << ", ";
-      bind_optional(q, f.observacao);
-      q << " from plataforma.tenants t where t.id = ";
-      bind_integer(q, tenant_id);
-      q << " returning id";
-      auto rows = store::fetch(s, q);
-      if (rows.empty()) throw Error(errc::not_found, "município não encontrado", "idTenant");
-      return license_json(s, std::stoll(rows.front().front().value_or("0")));
-    });
+  return pool.with([&](soci::session& s) {
+    store::Sql q(
+        "insert into plataforma.licencas (tenant_id, plano, status, inicio, fim, max_usuarios, "
+        "max_armazenamento_mb, observacao) select t.id, ");
+    q.bind(*f.plano) << ", ";
+    q.bind(f.status.value_or("ativa")) << ", coalesce(";
+    bind_optional(q, f.inicio, "date");
+    q << ", current_date), ";
+    q.bind(*f.fim, "date") << ", ";
+    bind_integer(q, *f.max_usuarios);
+    q << ", ";
+    bind_integer(q, *f.max_armazenamento_mb);
+    q << ", ";
+    bind_optional(q, f.observacao);
+    q << " from plataforma.tenants t where t.id = ";
+    bind_integer(q, tenant_id);
+    q << " and ";
+    q.bind(*f.fim, "date") << " >= coalesce(";
+    bind_optional(q, f.inicio, "date");
+    q << ", current_date) returning id";
+    auto rows = store::fetch(s, q);
+    if (rows.empty()) {
+      if (exists(s, "tenants", tenant_id)) fim_before_inicio();
+      throw Error(errc::not_found, "município não encontrado", "idTenant");
+    }
+    return license_json(s, std::stoll(rows.front().front().value_or("0")));
   });
 }
 
 std::string update(store::Pool& pool, std::int64_t id, const LicenseFields& f) {
-  return translating([&] {
-    return pool.with([&](soci::session& s) {
-      store::Sql q("update plataforma.licencas set atualizada_em = now()");
-      auto set = [&](const char* column, const std::optional<std::string>& v, std::string_view cast = {}) {
-        if (v) q << ", " << column << " = ", q.bind(*v, cast);
-      };
-      set("plano", f.plano);
-      set("status", f.status);
-      set("inicio", f.inicio, "date");
-      set("fim", f.fim, "date");
-      set("observacao", f.observacao);
-      if (f.max_usuarios) q << ", max_usuarios = ", bind_integer(q, *f.max_usuarios);
-      if (f.max_armazenamento_mb) q << ", max_armazenamento_mb = ", bind_integer(q, *f.max_armazenamento_mb);
-      q << " where id = ";
-      bind_integer(q, id);
-      if (store::execute(s, q) == 0) throw Error(errc::not_found, "licença não encontrada", "id");
-      return license_json(s, id);
-    });
+  return pool.with([&](soci::session& s) {
+    store::Sql q("update plataforma.licencas set atualizada_em = now()");
+    auto set = [&](const char* column, const std::optional<std::string>& v,
+                   std::string_view cast = {}) {
+      if (v) q << ", " << column << " = ", q.bind(*v, cast);
+    };
+    // The new value of a date, or the stored one.
+    auto date = [&](const char* column, const std::optional<std::string>& v) {
+      if (v)
+        q.bind(*v, "date");
+      else
+        q << column;
+    };
+    set("plano", f.plano);
+    set("status", f.status);
+    set("inicio", f.inicio, "date");
+    set("fim", f.fim, "date");
+    set("observacao", f.observacao);
+    if (f.max_usuarios) q << ", max_usuarios = ", bind_integer(q, *f.max_usuarios);
+    if (f.max_armazenamento_mb)
+      q << ", max_armazenamento_mb = ", bind_integer(q, *f.max_armazenamento_mb);
+    q << " where id = ";
+    bind_integer(q, id);
+    q << " and ";
+    date("fim", f.fim);
+    q << " >= ";
+    date("inicio", f.inicio);
+    if (store::execute(s, q) == 0) {
+      if (exists(s, "licencas", id)) fim_before_inicio();
+      throw Error(errc::not_found, "licença não encontrada", "id");
+    }
+    return license_json(s, id);
   });
 }
 

@@ -42,7 +42,7 @@ struct Profile {
       publish_revoked(*events, identity->revoke_user_sessions(s.user.user_id, s.user.session_id), "senha");
     }
     if (new_email) links.send_email_change({s.user.user_id, s.user.email, s.user.nome}, *in.email);
-    return Response::json(profile_json(db, s.user.user_id, s.tenant.id, new_email ? *in.email : ""));
+    return Response::json(profile_json(db, s.user.user_id, s.tenant.id));
   }
 };
 

@@ -6,18 +6,23 @@
 
 namespace cadastre::platform::profile {
 
-std::string profile_json(store::Pool& pool, std::int64_t user_id, std::int64_t tenant_id,
-                         const std::string& pending_email) {
+std::string profile_json(store::Pool& pool, std::int64_t user_id, std::int64_t tenant_id) {
   return pool.with([&](soci::session& s) {
     std::string out;
     long long uid = user_id, tid = tenant_id;
-    s << "select json_build_object('id', u.id, 'nome', u.nome, 'email', u.email, 'telefone', u.telefone, "
+    // The pending e-mail is the one of the change link still usable (a newer request
+    // replaces an older link, so there is at most one).
+    s << "select json_build_object('id', u.id, 'nome', u.nome, 'email', u.email, 'telefone', "
+         "u.telefone, "
          "'cargo', u.cargo, 'foto', u.foto, 'adm', u.adm, 'admPlataforma', u.adm_plataforma, "
          "'idEmpresa', u.empresa_id, 'idProvedor', u.provedor_id, 'usuarioPublico', u.publico, "
-         "'criadoEm', u.criado_em, 'tenant', json_build_object('id', t.id, 'slug', t.slug, 'nome', t.nome), "
-         "'emailPendente', nullif(:p, ''))::text "
+         "'criadoEm', u.criado_em, "
+         "'tenant', json_build_object('id', t.id, 'slug', t.slug, 'nome', t.nome), "
+         "'emailPendente', (select o.dado from plataforma.tokens_uso_unico o "
+         "where o.usuario_id = u.id and o.finalidade = 'confirmar_email' and o.usado_em is null "
+         "and o.expira_em > now() order by o.criado_em desc limit 1))::text "
          "from plataforma.usuarios u, plataforma.tenants t where u.id = :u and t.id = :t",
-        soci::use(pending_email), soci::use(uid), soci::use(tid), soci::into(out);
+        soci::use(uid), soci::use(tid), soci::into(out);
     if (!s.got_data()) throw Error(errc::not_found, "usuário não encontrado");
     return out;
   });

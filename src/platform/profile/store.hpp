@@ -11,9 +11,9 @@ namespace cadastre::platform::profile {
 
 /// {"id","nome","email","telefone","cargo","foto","adm","admPlataforma","idEmpresa","idProvedor",
 ///  "tenant": {"id","slug","nome"}, "emailPendente"} of the user, working in `tenant_id`;
-/// emailPendente is `pending_email` (a change awaiting confirmation) or null.
-std::string profile_json(store::Pool& pool, std::int64_t user_id, std::int64_t tenant_id,
-                         const std::string& pending_email = "");
+/// emailPendente is the address of a change awaiting confirmation (its link unused and
+/// unexpired), or null.
+std::string profile_json(store::Pool& pool, std::int64_t user_id, std::int64_t tenant_id);
 
 struct Change {
   std::optional<std::string> nome, telefone, cargo;

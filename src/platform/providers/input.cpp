@@ -17,6 +17,29 @@ std::string text(jsonin::object root, const char* key, std::size_t max, bool req
   return v;
 }
 
+// A CNPJ as people type it ("11.222.333/0001-81" or the 14 digits): the digits, when the two
+// check digits agree with the other twelve (module 11, weights 5..2,9..2 then 6..2,9..2).
+// A typo is caught here rather than becoming a provider nobody can find by its number.
+std::string normalize_cnpj(std::string text, const char* field) {
+  std::erase_if(text, [](char c) { return c == '.' || c == '/' || c == '-'; });
+  auto bad = [&](const std::string& why) {
+    return Error(errc::invalid_argument, std::string(field) + " " + why, field);
+  };
+  if (text.size() != 14 || text.find_first_not_of("0123456789") != std::string::npos)
+    throw bad("deve ter 14 dígitos");
+  if (text.find_first_not_of(text[0]) == std::string::npos) throw bad("inválido");
+  auto check_digit = [&](std::size_t n) {
+    int sum = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      sum += (text[i] - '0') * static_cast<int>(2 + (n - 1 - i) % 8);
+    int r = sum % 11;
+    return r < 2 ? 0 : 11 - r;
+  };
+  if (check_digit(12) != text[12] - '0' || check_digit(13) != text[13] - '0')
+    throw bad("com dígitos verificadores inválidos");
+  return text;
+}
+
 PreRegistration pre_fields(jsonin::object root) {
   for (auto [key, _] : root)
     if (key != "nome" && key != "cnpj" && key != "email" && key != "responsavel" && key != "telefone" &&
@@ -24,10 +47,7 @@ PreRegistration pre_fields(jsonin::object root) {
       throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
   PreRegistration p;
   p.nome = text(root, "nome", 200, true);
-  p.cnpj = text(root, "cnpj", 18, true);
-  std::erase_if(p.cnpj, [](char c) { return c == '.' || c == '/' || c == '-'; });
-  if (p.cnpj.size() != 14 || p.cnpj.find_first_not_of("0123456789") != std::string::npos)
-    throw Error(errc::invalid_argument, "cnpj deve ter 14 dígitos", "cnpj");
+  p.cnpj = normalize_cnpj(text(root, "cnpj", 18, true), "cnpj");
   p.email = normalize_email(text(root, "email", 254, true));
   p.responsavel = text(root, "responsavel", 200, true);
   p.telefone = text(root, "telefone", 40, false);
@@ -62,6 +82,13 @@ Grant parse_grant(std::string_view body) {
     if (key != "idProvedor" && key != "escrita")
       throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
   return {jsonin::integer(root, "idProvedor"), jsonin::opt_bool(root, "escrita").value_or(false)};
+}
+
+std::optional<std::string> cnpj_query(const http::Request& req) {
+  auto cnpj = req.query_value("cnpj");
+  if (!cnpj) return std::nullopt;
+  if (cnpj->size() > 18) throw Error(errc::invalid_argument, "cnpj longo demais", "cnpj");
+  return normalize_cnpj(*cnpj, "cnpj");
 }
 
 std::int64_t id_field(const http::Request& req, const char* name, bool in_path) {

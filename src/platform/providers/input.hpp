@@ -12,6 +12,8 @@
 namespace cadastre::platform::providers {
 
 /// POST /preprovider/register: {"nome", "cnpj", "email", "responsavel", "telefone"?, "mensagem"?}.
+/// The CNPJ may be punctuated ("11.222.333/0001-81"); it is kept as its 14 digits and must
+/// have valid check digits.
 PreRegistration parse_pre(std::string_view body);
 
 /// POST /provider/create: {"idPreProvedor"} approves a pre-registration; otherwise the
@@ -24,6 +26,10 @@ struct Grant {
   bool escrita = false;
 };
 Grant parse_grant(std::string_view body);
+
+/// The `cnpj` query field as its 14 digits (punctuation allowed; 400 when malformed), or
+/// nullopt when absent.
+std::optional<std::string> cnpj_query(const http::Request& req);
 
 /// An id from the path or query field `name` (400 when absent or not a positive integer).
 std::int64_t id_field(const http::Request& req, const char* name, bool in_path);

@@ -5,7 +5,7 @@
 //   creates the provider and its first user, who gets a link to create a password;
 // - a tenant's administrator grants a provider access to the tenant (POST /provider, read
 //   or read and write on every layer) and takes it back (DELETE /provider/delete/:id, which
-//   ends the provider's sessions in that tenant at once);
+//   ends the provider's sessions in that tenant at once; so does taking write away);
 // - the provider's users sign in with /login-provider into a tenant that granted access,
 //   and see only what that grant allows.
 #include "cadastre/json.hpp"
@@ -48,7 +48,7 @@ struct Providers {
   Response pre_of_caller(const service::Scope& s, Request& req) const {
     if (s.user.provider_id) return Response::json(pre_of(db(), std::nullopt, s.user.provider_id));
     if (!s.user.platform_admin) throw Error(errc::forbidden, "somente prestadores e administradores da plataforma");
-    auto cnpj = req.query_value("cnpj");
+    auto cnpj = cnpj_query(req);
     if (!cnpj) throw Error(errc::missing_field, "informe cnpj", "cnpj");
     return Response::json(pre_of(db(), cnpj, std::nullopt));
   }
@@ -58,8 +58,17 @@ struct Providers {
   }
   Response create(const service::Scope&, Request& req) const {
     CreatedProvider c = providers::create(db(), parse_new(req.body));
-    bool sent = links.mailer->enabled();
-    if (sent) links.send_password_reset({c.user_id, c.user_email, c.user_nome});
+    // The provider exists from here on: a mail server that fails now is reported in the
+    // answer, not as an error (a retry would only meet a 409); /recuperarsenha sends
+    // the link again later.
+    bool sent = false;
+    if (links.mailer->enabled()) {
+      try {
+        links.send_password_reset({c.user_id, c.user_email, c.user_nome});
+        sent = true;
+      } catch (const Error&) {
+      }
+    }
     JsonWriter w;
     w.begin_object().key("provedor").raw(one(db(), c.provider_id)).key("idUsuario").value(c.user_id);
     w.key("linkDeSenhaEnviado").value(sent).end_object();
@@ -81,8 +90,14 @@ struct Providers {
   }
   Response give(const service::Scope& s, Request& req) const {
     Grant g = parse_grant(req.body);
-    grant(db(), g.provider_id, s.tenant.id, g.escrita);
-    identity->reload();  // the provider's sessions carry the grant's rights
+    // Taking write access away ends the provider's sessions in the tenant: a session's
+    // rights are cached by every service that validated it (cadastre-server too, for its
+    // token_ttl), and only a revocation reaches them all at once. More rights may wait for
+    // those caches; this process's reload makes them visible here at once.
+    std::vector<std::int64_t> sessions = grant(db(), g.provider_id, s.tenant.id, g.escrita);
+    for (std::int64_t session : sessions) identity->revoke_session(session);
+    publish_revoked(*events, sessions, "acesso_reduzido");
+    identity->reload();
     return Response::json(providers::list(db(), s.tenant.id));
   }
   // A tenant's administrator takes the provider's access to the tenant back; a platform
@@ -150,9 +165,15 @@ void add_provider_routes(App& app) {
            .summary = "Os usuários de um prestador (o próprio, para o usuário de um prestador)",
            .params = {{.name = "idProvedor", .type = "integer", .description = "o prestador"}},
            .handler = bind(&Providers::users)});
-  srv.add({.method = "POST", .pattern = "/provider", .auth = "sessao", .access = http::admins(), .tag = kTag,
-           .summary = "Concede a um prestador acesso ao município (leitura, ou leitura e escrita)",
-           .body = {.description = R"({"idProvedor", "escrita"?: false})"}, .handler = bind(&Providers::give)});
+  srv.add({.method = "POST",
+           .pattern = "/provider",
+           .auth = "sessao",
+           .access = http::admins(),
+           .tag = kTag,
+           .summary = "Concede a um prestador acesso ao município (leitura, ou leitura e escrita); "
+                      "retirar a escrita encerra as sessões do prestador no município",
+           .body = {.description = R"({"idProvedor", "escrita"?: false})"},
+           .handler = bind(&Providers::give)});
   srv.add({.method = "DELETE", .pattern = "/provider/delete/{idProvedor}", .auth = "sessao", .access = http::admins(),
            .tag = kTag,
            .summary = "Retira o acesso do prestador ao município e encerra as suas sessões nele (administradores da "

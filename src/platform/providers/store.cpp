@@ -144,9 +144,13 @@ std::string users_of(store::Pool& pool, std::int64_t provider_id) {
   return pool.with([&](soci::session& s) {
     std::string out;
     long long pid = provider_id;
-    s << "select coalesce(json_agg(json_build_object('id', u.id, 'nome', u.nome, 'email', u.email, 'ativo', u.ativo, "
-         "'criadoEm', u.criado_em) order by u.id), '[]')::text from plataforma.usuarios u where u.provedor_id = :p",
+    // From the provider's row, so that an unknown provider is a 404 rather than no users.
+    s << "select (select coalesce(json_agg(json_build_object('id', u.id, 'nome', u.nome, "
+         "'email', u.email, 'ativo', u.ativo, 'criadoEm', u.criado_em) order by u.id), '[]') "
+         "from plataforma.usuarios u where u.provedor_id = p.id)::text "
+         "from plataforma.provedores p where p.id = :p",
         soci::use(pid), soci::into(out);
+    if (!s.got_data()) throw Error(errc::not_found, "prestador não encontrado", "idProvedor");
     return out;
   });
 }
@@ -161,17 +165,35 @@ bool granted(store::Pool& pool, std::int64_t provider_id, std::int64_t tenant_id
   });
 }
 
-void grant(store::Pool& pool, std::int64_t provider_id, std::int64_t tenant_id, bool escrita) {
-  pool.run([&](soci::session& s) {
+std::vector<std::int64_t> grant(store::Pool& pool, std::int64_t provider_id, std::int64_t tenant_id,
+                                bool escrita) {
+  return pool.with([&](soci::session& s) {
+    soci::transaction tx(s);
     long long pid = provider_id, tid = tenant_id;
-    int write = escrita ? 1 : 0;
+    int write = escrita ? 1 : 0, wrote = 0;
+    soci::indicator wrote_ind = soci::i_null;
+    s << "select escrita::int from plataforma.provedor_tenants where provedor_id = :p and "
+         "tenant_id = :t for update",
+        soci::use(pid), soci::use(tid), soci::into(wrote, wrote_ind);
     soci::statement st =
         (s.prepare << "insert into plataforma.provedor_tenants (provedor_id, tenant_id, escrita) "
                       "select p.id, :t, :w::int::boolean from plataforma.provedores p where p.id = :p and p.ativo "
                       "on conflict (provedor_id, tenant_id) do update set escrita = excluded.escrita",
          soci::use(tid), soci::use(write), soci::use(pid));
     st.execute(true);
-    if (st.get_affected_rows() == 0) throw Error(errc::not_found, "prestador ativo não encontrado", "idProvedor");
+    if (st.get_affected_rows() == 0)
+      throw Error(errc::not_found, "prestador ativo não encontrado", "idProvedor");
+    std::vector<std::int64_t> out;
+    if (wrote_ind == soci::i_ok && wrote != 0 && !escrita) {
+      soci::rowset<long long> rs =
+          (s.prepare << "select s.id from plataforma.sessoes s join plataforma.usuarios u on "
+                        "u.id = s.usuario_id where u.provedor_id = :p and s.tenant_id = :t "
+                        "and s.revogada_em is null",
+           soci::use(pid), soci::use(tid));
+      out = ids(rs);
+    }
+    tx.commit();
+    return out;
   });
 }
 

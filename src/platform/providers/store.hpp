@@ -42,13 +42,16 @@ CreatedProvider create(store::Pool& pool, const NewProvider& n);
 std::string list(store::Pool& pool, std::optional<std::int64_t> tenant_id);
 /// One provider as JSON (404 when absent).
 std::string one(store::Pool& pool, std::int64_t provider_id);
-/// The users of a provider.
+/// The users of a provider (404 when absent).
 std::string users_of(store::Pool& pool, std::int64_t provider_id);
 /// Whether the tenant granted the provider access.
 bool granted(store::Pool& pool, std::int64_t provider_id, std::int64_t tenant_id);
 
-/// Grants (or changes) a provider's access to a tenant (404 for an unknown or inactive provider).
-void grant(store::Pool& pool, std::int64_t provider_id, std::int64_t tenant_id, bool escrita);
+/// Grants (or changes) a provider's access to a tenant (404 for an unknown or inactive
+/// provider). When the change takes write access away, returns the open sessions of the
+/// provider's users in that tenant, to be revoked.
+std::vector<std::int64_t> grant(store::Pool& pool, std::int64_t provider_id, std::int64_t tenant_id,
+                                bool escrita);
 /// Ends a tenant's grant (404 when there was none); returns the open sessions of the
 /// provider's users in that tenant, to be revoked.
 std::vector<std::int64_t> revoke_grant(store::Pool& pool, std::int64_t provider_id, std::int64_t tenant_id);

@@ -69,15 +69,25 @@ Internal internal(const std::string& base) {
   return {base.ends_with('/') ? base.substr(0, base.size() - 1) : base, std::move(p)};
 }
 
+// An outside server's answer, served from the platform's own origin: a browser must not
+// run it as the platform's page (its scripts would reach the platform's storage) nor guess
+// another type than the one given.
+Response relay_outside(const outbound::Response& r) {
+  Response out = relay(r);
+  out.headers.set("Content-Security-Policy", "sandbox");
+  out.headers.set("X-Content-Type-Options", "nosniff");
+  return out;
+}
+
 struct External {
   const AppOptions* options;
 
   Response get(const service::Scope&, Request& req) const {
-    return relay(outbound::fetch(options->outbound, {.method = "GET", .url = target_url(req)}));
+    return relay_outside(outbound::fetch(options->outbound, {.method = "GET", .url = target_url(req)}));
   }
   Response post(const service::Scope&, Request& req) const {
     const std::string* type = req.header("Content-Type");
-    return relay(outbound::fetch(options->outbound, {.method = "POST", .url = target_url(req), .body = req.body,
+    return relay_outside(outbound::fetch(options->outbound, {.method = "POST", .url = target_url(req), .body = req.body,
                                                      .content_type = type ? *type : "application/json"}));
   }
   // A municipality's own authentication service (AppOptions::city_auth), with the
@@ -86,8 +96,13 @@ struct External {
     auto it = options->city_auth.find(req.param("cidade"));
     if (it == options->city_auth.end())
       throw Error(errc::not_found, "serviço de autenticação não configurado para " + req.param("cidade"), "cidade");
-    std::string query = req.target.find('?') == std::string::npos ? "" : req.target.substr(req.target.find('?'));
-    return relay(outbound::fetch(options->outbound, {.method = "GET", .url = it->second + query}));
+    // The caller's query (raw, as sent) joins the configured URL's own, if it has one.
+    const std::string& base = it->second;
+    auto mark = req.target.find('?');
+    std::string url = base.substr(0, base.find('#'));
+    if (mark != std::string::npos && mark + 1 < req.target.size())
+      url += (url.find('?') == std::string::npos ? "?" : "&") + req.target.substr(mark + 1);
+    return relay_outside(outbound::fetch(options->outbound, {.method = "GET", .url = url}));
   }
 };
 

@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <regex>
+#include <set>
 
 #include "cadastre/error.hpp"
 #include "core/json_in.hpp"
@@ -33,10 +34,23 @@ Fields parse_fields(std::string_view body, bool creating) {
     else if (k == "usuarioPublico") f.publico = jsonin::opt_bool(root, "usuarioPublico");
     else if (k == "permissoes") {
       std::vector<store::LayerPermission> rules;
+      std::set<std::string> layers;
       for (auto rule : jsonin::as_array(value, "permissoes")) {
-        store::LayerPermission p = store::parse_layer_permission(jsonin::to_string(rule, "permissoes"));
+        std::string written = jsonin::to_string(rule, "permissoes");
+        store::LayerPermission p;
+        try {
+          p = store::parse_layer_permission(written);
+        } catch (const Error&) {  // its message names no field of this body
+          throw Error(errc::invalid_argument,
+                      "permissoes: regras são camada:r, camada:w ou camada:rw; recebido " + written,
+                      "permissoes");
+        }
         if (p.camada != "*" && !std::regex_match(p.camada, kLayerName))
           throw Error(errc::invalid_argument, "camada inválida em permissoes: " + p.camada, "permissoes");
+        // One rule per layer (the table's key): two would leave which one holds to chance.
+        if (!layers.insert(p.camada).second)
+          throw Error(errc::invalid_argument, "camada repetida em permissoes: " + p.camada,
+                      "permissoes");
         rules.push_back(std::move(p));
       }
       if (rules.size() > 1000) throw Error(errc::invalid_argument, "permissoes demais", "permissoes");

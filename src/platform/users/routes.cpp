@@ -1,7 +1,8 @@
 // /usuarios: a tenant's administrators manage its users; platform administrators list
 // every user (/usuarios/all). A new user gets no password: a link to create one goes to
 // their e-mail, as for "gerar-senha", so no password ever travels in an answer.
-// Inactivating a user ends their sessions at once (and closes their sockets).
+// Inactivating a user ends their sessions at once (and closes their sockets). Only platform
+// administrators change, inactivate or send links to a platform administrator.
 #include "cadastre/json.hpp"
 #include "cadastre/query.hpp"
 #include "platform/accounts/links.hpp"
@@ -45,7 +46,11 @@ struct Users {
     Fields f = parse_fields(req.body, true);
     std::int64_t id = users::create(db(), s.tenant.id, f);
     bool sent = links.mailer->enabled();
-    if (sent) links.send_password_reset({id, *f.email, *f.nome});
+    try {  // the user exists now: a mail that fails is reported, and gerar-senha sends it again
+      if (sent) links.send_password_reset({id, *f.email, *f.nome});
+    } catch (const Error&) {
+      sent = false;
+    }
     JsonWriter w;
     w.begin_object().key("usuario").raw(one(db(), s.tenant.id, id)).key("linkDeSenhaEnviado").value(sent);
     w.end_object();
@@ -56,6 +61,7 @@ struct Users {
     Fields f = parse_fields(req.body, false);
     if (id == s.user.user_id && f.adm && !*f.adm)
       throw Error(errc::conflict, "um administrador não tira de si mesmo a administração", "adm");
+    check_manageable(db(), s.tenant.id, id, s.user.platform_admin);
     update(db(), s.tenant.id, id, f);
     identity->reload();  // layer rules and flags, at once
     return Response::json(one(db(), s.tenant.id, id));
@@ -63,12 +69,14 @@ struct Users {
   Response deactivate(const service::Scope& s, Request& req) const {
     std::int64_t id = path_id(req);
     if (id == s.user.user_id) throw Error(errc::conflict, "um administrador não inativa a si mesmo", "id");
+    check_manageable(db(), s.tenant.id, id, s.user.platform_admin);
     users::deactivate(db(), s.tenant.id, id);
     publish_revoked(*events, identity->revoke_user_sessions(id), "inativacao");
     return Response::json(one(db(), s.tenant.id, id));
   }
   Response new_password(const service::Scope& s, Request& req) const {
     std::int64_t id = path_id(req);
+    check_manageable(db(), s.tenant.id, id, s.user.platform_admin);
     auto who = accounts::contact_in_tenant(db(), id, s.tenant.id);
     if (!who) throw Error(errc::not_found, "usuário ativo não encontrado", "id");
     links.send_password_reset(*who);

@@ -40,16 +40,13 @@ void replace_permissions(soci::session& s, long long uid, const std::vector<stor
   }
 }
 
-// A unique violation on the e-mail is the caller's conflict.
-template <class F>
-auto unique_email(F&& f) {
-  try {
-    return f();
-  } catch (const soci::soci_error& e) {
-    if (std::string(e.what()).find("usuarios_email_key") != std::string::npos)
-      throw Error(errc::conflict, "e-mail já em uso", "email");
-    throw;
-  }
+// An e-mail another user has is the caller's conflict, said as such (the unique key stays
+// the backstop of a race, answered as a plain 409 by the pool).
+void check_email_free(soci::session& s, const std::string& email, long long except_id) {
+  int taken = 0;
+  s << "select count(*) from plataforma.usuarios where lower(email) = lower(:e) and id <> :u",
+      soci::use(email), soci::use(except_id), soci::into(taken);
+  if (taken) throw Error(errc::conflict, "e-mail já em uso por outro usuário", "email");
 }
 
 }  // namespace
@@ -77,52 +74,68 @@ std::string one(store::Pool& pool, std::int64_t tenant_id, std::int64_t id) {
 }
 
 std::int64_t create(store::Pool& pool, std::int64_t tenant_id, const Fields& f) {
-  return unique_email([&] {
-    return pool.with([&](soci::session& s) {
-      soci::transaction tx(s);
-      long long tid = tenant_id, uid = 0;
-      // The quota check and the insert under one lock of the tenant row: two racing
-      // creations cannot both take the last seat.
-      s << "select 1 from plataforma.tenants where id = :t for update", soci::use(tid);
-      int full = 0;
-      s << "select (count(u.id) >= coalesce((select max_usuarios from plataforma.licencas where tenant_id = t.id "
-           "order by id desc limit 1), 2147483647))::int from plataforma.tenants t "
-           "left join plataforma.usuarios u on u.tenant_id = t.id and u.ativo where t.id = :t group by t.id",
-          soci::use(tid), soci::into(full);
-      if (full) throw Error(errc::forbidden, "cota de usuários da licença atingida", "licenca");
-      int adm = f.adm.value_or(false) ? 1 : 0, publico = f.publico.value_or(false) ? 1 : 0;
-      std::string telefone = f.telefone.value_or(""), cargo = f.cargo.value_or("");
-      s << "insert into plataforma.usuarios (tenant_id, empresa_id, email, nome, telefone, cargo, adm, publico) "
-           "values (:t, (select id from plataforma.empresas where tenant_id = :t2), :e, :n, nullif(:f, ''), "
-           "nullif(:c, ''), :a::int::boolean, :p::int::boolean) returning id",
-          soci::use(tid), soci::use(tid), soci::use(*f.email), soci::use(*f.nome), soci::use(telefone),
-          soci::use(cargo), soci::use(adm), soci::use(publico), soci::into(uid);
-      replace_permissions(s, uid, f.permissoes.value_or(std::vector<store::LayerPermission>{{"*", true, false}}));
-      tx.commit();
-      return static_cast<std::int64_t>(uid);
-    });
+  return pool.with([&](soci::session& s) {
+    soci::transaction tx(s);
+    long long tid = tenant_id, uid = 0;
+    // The quota check and the insert under one lock of the tenant row: two racing
+    // creations cannot both take the last seat.
+    s << "select 1 from plataforma.tenants where id = :t for update", soci::use(tid);
+    int full = 0;
+    s << "select (count(u.id) >= coalesce((select max_usuarios from plataforma.licencas "
+         "where tenant_id = t.id order by id desc limit 1), 2147483647))::int "
+         "from plataforma.tenants t "
+         "left join plataforma.usuarios u on u.tenant_id = t.id and u.ativo "
+         "where t.id = :t group by t.id",
+        soci::use(tid), soci::into(full);
+    if (full) throw Error(errc::forbidden, "cota de usuários da licença atingida", "licenca");
+    check_email_free(s, *f.email, 0);
+    int adm = f.adm.value_or(false) ? 1 : 0, publico = f.publico.value_or(false) ? 1 : 0;
+    std::string telefone = f.telefone.value_or(""), cargo = f.cargo.value_or("");
+    s << "insert into plataforma.usuarios (tenant_id, empresa_id, email, nome, telefone, cargo, "
+         "adm, publico) values (:t, (select id from plataforma.empresas where tenant_id = :t2), "
+         ":e, :n, nullif(:f, ''), nullif(:c, ''), :a::int::boolean, :p::int::boolean) returning id",
+        soci::use(tid), soci::use(tid), soci::use(*f.email), soci::use(*f.nome),
+        soci::use(telefone), soci::use(cargo), soci::use(adm), soci::use(publico), soci::into(uid);
+    replace_permissions(
+        s, uid, f.permissoes.value_or(std::vector<store::LayerPermission>{{"*", true, false}}));
+    tx.commit();
+    return static_cast<std::int64_t>(uid);
   });
 }
 
 void update(store::Pool& pool, std::int64_t tenant_id, std::int64_t id, const Fields& f) {
-  unique_email([&] {
-    pool.run([&](soci::session& s) {
-      soci::transaction tx(s);
-      store::Sql q("update plataforma.usuarios set atualizado_em = now()");
-      auto set = [&](const char* column, const std::optional<std::string>& v) {
-        if (v) q << ", " << column << " = nullif(", q.bind(*v), q << ", '')";
-      };
-      set("nome", f.nome);
-      set("email", f.email);
-      set("telefone", f.telefone);
-      set("cargo", f.cargo);
-      if (f.adm) q << ", adm = " << (*f.adm ? "true" : "false");
-      if (f.publico) q << ", publico = " << (*f.publico ? "true" : "false");
-      q << " where id = " << std::to_string(id) << " and tenant_id = " << std::to_string(tenant_id);
-      if (store::execute(s, q) == 0) throw Error(errc::not_found, "usuário não encontrado", "id");
-      if (f.permissoes) replace_permissions(s, id, *f.permissoes);
-      tx.commit();
-    });
+  pool.run([&](soci::session& s) {
+    soci::transaction tx(s);
+    if (f.email) check_email_free(s, *f.email, id);
+    store::Sql q("update plataforma.usuarios set atualizado_em = now()");
+    auto set = [&](const char* column, const std::optional<std::string>& v) {
+      if (v) q << ", " << column << " = nullif(", q.bind(*v), q << ", '')";
+    };
+    set("nome", f.nome);
+    set("email", f.email);
+    set("telefone", f.telefone);
+    set("cargo", f.cargo);
+    if (f.adm) q << ", adm = " << (*f.adm ? "true" : "false");
+    if (f.publico) q << ", publico = " << (*f.publico ? "true" : "false");
+    q << " where id = " << std::to_string(id) << " and tenant_id = " << std::to_string(tenant_id);
+    if (store::execute(s, q) == 0) throw Error(errc::not_found, "usuário não encontrado", "id");
+    if (f.permissoes) replace_permissions(s, id, *f.permissoes);
+    tx.commit();
+  });
+}
+
+void check_manageable(store::Pool& pool, std::int64_t tenant_id, std::int64_t id,
+                      bool caller_platform_admin) {
+  pool.run([&](soci::session& s) {
+    long long uid = id, tid = tenant_id;
+    int platform_admin = 0;
+    s << "select adm_plataforma::int from plataforma.usuarios where id = :i and tenant_id = :t",
+        soci::use(uid), soci::use(tid), soci::into(platform_admin);
+    if (!s.got_data()) throw Error(errc::not_found, "usuário não encontrado", "id");
+    if (platform_admin && !caller_platform_admin)
+      throw Error(errc::forbidden,
+                  "somente administradores da plataforma alteram um administrador da plataforma",
+                  "id");
   });
 }
 

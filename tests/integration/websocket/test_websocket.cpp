@@ -77,6 +77,21 @@ class Bare {
         ws->on_close([this, sub](std::uint16_t code) { ended(code); });
       });
     }));
+    // The same, with every callback holding the handle weakly: the engine keeps it.
+    server_->add(route("/fraco/{tenant}", "none", [this](http::Request& req) {
+      const std::int64_t tenant = std::stoll(req.param("tenant"));
+      return http::Response::websocket(req, [this, tenant](std::shared_ptr<http::WebSocket> ws) {
+        std::weak_ptr<http::WebSocket> weak = ws;
+        auto sub = std::make_shared<service::EventBus::Subscription>(
+            bus.subscribe(tenant, [weak](const service::Event& e) {
+              if (auto w = weak.lock()) w->send(e.json);
+            }));
+        ws->on_message([weak](std::string_view text) {
+          if (auto w = weak.lock()) w->send(std::string(text));
+        });
+        ws->on_close([this, sub](std::uint16_t code) { ended(code); });
+      });
+    }));
     server_->add(route("/privado", "teste", [this](http::Request& req) {
       return http::Response::websocket(req, [this](std::shared_ptr<http::WebSocket> ws) {
         ws->on_message([ws](std::string_view text) { ws->send(std::string(text)); });
@@ -265,6 +280,19 @@ TEST_CASE("events published on another thread reach the tenant's sockets, and on
   CHECK(a2.read() == R"({"tipo":"geometria_alterada","id":7})");
   // Tenant 2's first message is its own event: tenant 1's never reached it.
   CHECK(b.read() == R"({"tipo":"importacao_progresso","pct":50})");
+}
+
+TEST_CASE("callbacks that hold the handle weakly work as long as the socket is open") {
+  Bare s;
+  Client c;
+  REQUIRE(c.connect(s.port(), "/fraco/6") == beast::error_code{});
+  REQUIRE(c.send("pronto") == beast::error_code{});
+  CHECK(c.read() == "pronto");
+  s.bus.publish(6, {"geometria_alterada", "{\"id\":1}"});
+  CHECK(c.read() == "{\"id\":1}");
+  REQUIRE(c.close(1000) == beast::error_code{});
+  CHECK(s.closes(1) == std::vector<std::uint16_t>{1000});
+  CHECK(s.bus.subscribers(6) == 0);
 }
 
 TEST_CASE("a close from the server comes after what it sent, with its code and reason") {
