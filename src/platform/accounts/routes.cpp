@@ -9,6 +9,7 @@
 #include "platform/accounts/links.hpp"
 #include "platform/accounts/store.hpp"
 #include "platform/app.hpp"
+#include "platform/schemas.hpp"
 #include "platform/revocation.hpp"
 #include "platform/sessions/throttle.hpp"
 #include "store/crypto.hpp"
@@ -138,24 +139,28 @@ void add_account_routes(App& app) {
                               "confirmação e envia o link de confirmação ao e-mail (202, exista ou não a conta)";
   auto& srv = app.server();
   srv.add({.method = "POST", .pattern = "/nova-conta", .auth = "none", .tag = kTag, .summary = sign_up,
-           .body = {.description = sign_up_body, .max_bytes = 16384}, .handler = bind(&Accounts::sign_up)});
+           .body = {.description = sign_up_body, .max_bytes = 16384, .schema = schemas::ref("NovaConta")},
+           .answer_status = 202, .answer_schema = schemas::ref("Mensagem"), .handler = bind(&Accounts::sign_up)});
   srv.add({.method = "POST", .pattern = "/email", .auth = "none", .tag = kTag,
            .summary = sign_up + " (forma anterior de /nova-conta)",
-           .body = {.description = sign_up_body, .max_bytes = 16384}, .handler = bind(&Accounts::sign_up)});
+           .body = {.description = sign_up_body, .max_bytes = 16384, .schema = schemas::ref("NovaConta")},
+           .answer_status = 202, .answer_schema = schemas::ref("Mensagem"), .handler = bind(&Accounts::sign_up)});
   srv.add({.method = "GET", .pattern = "/nova-conta/confirmar", .auth = "none", .tag = kTag,
            .summary = "Confirma uma conta nova (cria o banco do município e o ativa) ou a troca de e-mail; "
                       "o link vale uma vez",
            .params = {{.name = "token", .required = true, .description = "o token do link enviado por e-mail"}},
-           .handler = bind(&Accounts::confirm)});
+           .answer_schema = schemas::ref("Confirmacao"), .handler = bind(&Accounts::confirm)});
   srv.add({.method = "POST", .pattern = "/recuperarsenha", .auth = "none", .tag = kTag,
            .summary = "Com email: envia um link para criar nova senha (202, exista ou não a conta). Com token e "
                       "senha: grava a nova senha e encerra as sessões do usuário",
-           .body = {.description = R"({"email"} ou {"token", "senha"})", .max_bytes = 8192},
-           .handler = bind(&Accounts::recover)});
+           .body = {.description = R"({"email"} ou {"token", "senha"})", .max_bytes = 8192,
+                    .schema = schemas::ref("RecuperarSenha")},
+           .answer_schema = schemas::ref("Mensagem"), .handler = bind(&Accounts::recover)});
   srv.add({.method = "POST", .pattern = "/email/personalizado", .auth = "sessao", .access = http::admins(),
            .tag = kTag, .summary = "Envia uma mensagem do administrador aos usuários do município",
            .body = {.description = R"({"assunto", "mensagem", "destinatarios"?: [ids de usuário]})",
-                    .max_bytes = 65536},
+                    .max_bytes = 65536, .schema = schemas::ref("EmailPersonalizado")},
+           .answer_schema = schemas::ref("ResultadoEnvio"),
            .handler = service::scoped([a](const service::Scope& s, Request& r) { return a->broadcast(s, r); })});
 }
 

@@ -2,6 +2,7 @@
 // administrators change it; platform administrators see and change every company.
 #include "cadastre/query.hpp"
 #include "platform/app.hpp"
+#include "platform/schemas.hpp"
 #include "platform/companies/input.hpp"
 #include "platform/companies/store.hpp"
 
@@ -27,13 +28,15 @@ void add_company_routes(App& app) {
   auto& srv = app.server();
   srv.add({.method = "GET", .pattern = "/empresas", .auth = "sessao", .tag = "Empresas",
            .summary = "A empresa do município (todas, para administradores da plataforma)",
+           .answer_schema = schemas::list_of("Empresa"),
            .handler = service::scoped([db](const service::Scope& s, Request&) {
              return Response::json(list(*db, bounds(s)));
            })});
   srv.add({.method = "PUT", .pattern = "/empresas/{id}", .auth = "sessao", .access = http::admins(),
            .tag = "Empresas", .summary = "Altera os dados da empresa do município",
            .body = {.description = R"({"nome"?, "cnpj"?, "email"?, "telefone"?, "endereco"?, "site"?})",
-                    .max_bytes = 16384},
+                    .max_bytes = 16384, .schema = schemas::ref("EmpresaAlteracao")},
+           .answer_schema = schemas::ref("Empresa"),
            .handler = service::scoped([db](const service::Scope& s, Request& r) {
              Fields f = parse_fields(r.body);
              std::int64_t id = query::parse_integer(r.param("id"), "id", 1, INT64_MAX);

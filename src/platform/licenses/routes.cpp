@@ -2,6 +2,7 @@
 // platform administrators' view of every license (/adm/licencas).
 #include "cadastre/query.hpp"
 #include "platform/app.hpp"
+#include "platform/schemas.hpp"
 #include "platform/licenses/input.hpp"
 #include "platform/licenses/store.hpp"
 
@@ -63,25 +64,30 @@ void add_license_routes(App& app) {
   auto& srv = app.server();
   srv.add({.method = "POST", .pattern = "/licencas", .auth = "sessao", .access = http::platform_admins(), .tag = kTag,
            .summary = "Cria uma licença para um município",
-           .body = {.description = R"({"idTenant", )" + fields.substr(1)}, .handler = bind(&Licenses::create)});
+           .body = {.description = R"({"idTenant", )" + fields.substr(1), .schema = schemas::ref("LicencaNova")},
+           .answer_status = 201, .answer_schema = schemas::ref("Licenca"), .handler = bind(&Licenses::create)});
   srv.add({.method = "GET", .pattern = "/licencas/meu-plano", .auth = "sessao", .tag = kTag,
            .summary = "O plano do município: licença, status, cotas de usuários e de armazenamento e seu uso",
-           .handler = bind(&Licenses::my_plan)});
+           .answer_schema = schemas::ref("MeuPlano"), .handler = bind(&Licenses::my_plan)});
   srv.add({.method = "GET", .pattern = "/licencas/tokens", .auth = "sessao", .access = http::admins(), .tag = kTag,
-           .summary = "Os tokens de API da licença, sem os segredos", .handler = bind(&Licenses::tokens)});
+           .summary = "Os tokens de API da licença, sem os segredos",
+           .answer_schema = schemas::list_of("TokenApi"), .handler = bind(&Licenses::tokens)});
   srv.add({.method = "PUT", .pattern = "/licencas/tokens", .auth = "sessao", .access = http::admins(), .tag = kTag,
            .summary = "Gira o segredo de um token de API (ou emite um novo); o token aparece só nesta resposta",
-           .body = {.description = R"({"id"} para girar; {"nome", "escopo": "integracao"|"avaliacao"} para emitir)"},
-           .handler = bind(&Licenses::rotate)});
+           .body = {.description = R"({"id"} para girar; {"nome", "escopo": "integracao"|"avaliacao"} para emitir)",
+                    .schema = schemas::ref("TokenApiPedido")},
+           .answer_schema = schemas::ref("TokenApiEmitido"), .handler = bind(&Licenses::rotate)});
   srv.add({.method = "GET", .pattern = "/adm/licencas", .auth = "sessao", .access = http::platform_admins(),
            .tag = kTag, .summary = "Todas as licenças, paginadas",
-           .params = page_params({"id", "tenant", "plano", "status", "fim"}), .handler = bind(&Licenses::all)});
+           .params = page_params({"id", "tenant", "plano", "status", "fim"}),
+           .answer_schema = schemas::page_of("Licenca"), .handler = bind(&Licenses::all)});
   srv.add({.method = "GET", .pattern = "/adm/licencas/tenant/{id}", .auth = "sessao",
            .access = http::platform_admins(), .tag = kTag, .summary = "As licenças de um município, da mais nova",
-           .handler = bind(&Licenses::tenant)});
+           .answer_schema = schemas::list_of("Licenca"), .handler = bind(&Licenses::tenant)});
   srv.add({.method = "PUT", .pattern = "/adm/licencas/{id}", .auth = "sessao", .access = http::platform_admins(),
            .tag = kTag, .summary = "Altera uma licença (plano, status, datas, cotas)",
-           .body = {.description = "os campos a alterar: " + fields}, .handler = bind(&Licenses::change)});
+           .body = {.description = "os campos a alterar: " + fields, .schema = schemas::ref("LicencaAlteracao")},
+           .answer_schema = schemas::ref("Licenca"), .handler = bind(&Licenses::change)});
 }
 
 }  // namespace cadastre::platform

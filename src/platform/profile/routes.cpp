@@ -3,6 +3,7 @@
 // sessions.
 #include "platform/accounts/links.hpp"
 #include "platform/app.hpp"
+#include "platform/schemas.hpp"
 #include "platform/profile/input.hpp"
 #include "platform/profile/store.hpp"
 #include "platform/revocation.hpp"
@@ -57,12 +58,14 @@ void add_profile_routes(App& app) {
   auto& srv = app.server();
   srv.add({.method = "GET", .pattern = "/minha-conta", .auth = "sessao", .tag = "Minha conta",
            .summary = "O perfil de quem chama",
+           .answer_schema = schemas::ref("Perfil"),
            .handler = service::scoped([p](const service::Scope& s, Request& r) { return p->read(s, r); })});
   srv.add({.method = "PUT", .pattern = "/minha-conta", .auth = "sessao", .tag = "Minha conta",
            .summary = "Altera o próprio perfil; um e-mail novo vale depois de confirmado pelo link enviado a ele; "
                       "a troca de senha pede a atual e encerra as outras sessões",
            .body = {.description = R"({"nome"?, "telefone"?, "cargo"?, "email"?, "senhaAtual"?, "novaSenha"?})",
-                    .max_bytes = 16384},
+                    .max_bytes = 16384, .schema = schemas::ref("PerfilAlteracao")},
+           .answer_schema = schemas::ref("Perfil"),
            .handler = service::scoped([p](const service::Scope& s, Request& r) { return p->change(s, r); })});
 }
 

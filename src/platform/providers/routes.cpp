@@ -11,6 +11,7 @@
 #include "cadastre/json.hpp"
 #include "platform/accounts/links.hpp"
 #include "platform/app.hpp"
+#include "platform/schemas.hpp"
 #include "platform/providers/input.hpp"
 #include "platform/providers/store.hpp"
 #include "platform/revocation.hpp"
@@ -136,35 +137,38 @@ void add_provider_routes(App& app) {
   auto& srv = app.server();
   srv.add({.method = "POST", .pattern = "/preprovider/register", .auth = "none", .tag = kTag,
            .summary = "Pré-cadastro de um prestador de serviços, para análise da plataforma",
-           .body = {.description = pre_body, .max_bytes = 16384},
+           .body = {.description = pre_body, .max_bytes = 16384, .schema = schemas::ref("PreCadastro")},
+           .answer_status = 201,
+           .answer_schema = R"({"type":"object","properties":{"id":{"type":"integer"},"estado":{"type":"string"}}})",
            .handler = [p](Request& r) { return p->pre_register(r); }});
   srv.add({.method = "GET", .pattern = "/preprovider", .auth = "sessao", .access = http::platform_admins(),
            .tag = kTag, .summary = "Os pré-cadastros, do mais novo",
            .params = {{.name = "estado", .description = "filtra pelo estado",
                        .values = {"pendente", "aprovado", "recusado"}}},
-           .handler = bind(&Providers::pre_list)});
+           .answer_schema = schemas::list_of("PreProvedor"), .handler = bind(&Providers::pre_list)});
   srv.add({.method = "GET", .pattern = "/preprovider/provider-user", .auth = "sessao", .tag = kTag,
            .summary = "O pré-cadastro do prestador de quem chama (administradores da plataforma: os de um CNPJ)",
            .params = {{.name = "cnpj", .description = "administradores da plataforma"}},
-           .handler = bind(&Providers::pre_of_caller)});
+           .answer_schema = schemas::list_of("PreProvedor"), .handler = bind(&Providers::pre_of_caller)});
   srv.add({.method = "DELETE", .pattern = "/preprovider/delete", .auth = "sessao", .access = http::platform_admins(),
            .tag = kTag, .summary = "Descarta um pré-cadastro não aprovado",
            .params = {{.name = "id", .type = "integer", .required = true, .description = "o pré-cadastro"}},
-           .answers = "", .handler = bind(&Providers::pre_delete)});
+           .answers = "", .answer_status = 204, .handler = bind(&Providers::pre_delete)});
   srv.add({.method = "POST", .pattern = "/provider/create", .auth = "sessao", .access = http::platform_admins(),
            .tag = kTag,
            .summary = "Cria um prestador (aprovando um pré-cadastro, ou com os dados dados) e o seu primeiro usuário, "
                       "que recebe o link para criar a senha",
-           .body = {.description = R"({"idPreProvedor"} ou )" + pre_body, .max_bytes = 16384},
-           .handler = bind(&Providers::create)});
+           .body = {.description = R"({"idPreProvedor"} ou )" + pre_body, .max_bytes = 16384,
+                    .schema = schemas::ref("ProvedorNovo")},
+           .answer_status = 201, .answer_schema = schemas::ref("ProvedorCriado"), .handler = bind(&Providers::create)});
   srv.add({.method = "GET", .pattern = "/provider", .auth = "sessao", .tag = kTag,
            .summary = "Prestadores: os que atendem o município (todos, para administradores da plataforma; o "
                       "próprio, para o usuário de um prestador)",
-           .handler = bind(&Providers::list)});
+           .answer_schema = schemas::list_of("Provedor"), .handler = bind(&Providers::list)});
   srv.add({.method = "GET", .pattern = "/provider/provider-user", .auth = "sessao", .tag = kTag,
            .summary = "Os usuários de um prestador (o próprio, para o usuário de um prestador)",
            .params = {{.name = "idProvedor", .type = "integer", .description = "o prestador"}},
-           .handler = bind(&Providers::users)});
+           .answer_schema = schemas::list_of("UsuarioDoProvedor"), .handler = bind(&Providers::users)});
   srv.add({.method = "POST",
            .pattern = "/provider",
            .auth = "sessao",
@@ -172,13 +176,13 @@ void add_provider_routes(App& app) {
            .tag = kTag,
            .summary = "Concede a um prestador acesso ao município (leitura, ou leitura e escrita); "
                       "retirar a escrita encerra as sessões do prestador no município",
-           .body = {.description = R"({"idProvedor", "escrita"?: false})"},
-           .handler = bind(&Providers::give)});
+           .body = {.description = R"({"idProvedor", "escrita"?: false})", .schema = schemas::ref("Concessao")},
+           .answer_schema = schemas::list_of("Provedor"), .handler = bind(&Providers::give)});
   srv.add({.method = "DELETE", .pattern = "/provider/delete/{idProvedor}", .auth = "sessao", .access = http::admins(),
            .tag = kTag,
            .summary = "Retira o acesso do prestador ao município e encerra as suas sessões nele (administradores da "
                       "plataforma: inativa o prestador)",
-           .answers = "", .handler = bind(&Providers::remove)});
+           .answers = "", .answer_status = 204, .handler = bind(&Providers::remove)});
 }
 
 }  // namespace cadastre::platform

@@ -7,6 +7,7 @@
 #include "cadastre/query.hpp"
 #include "platform/accounts/links.hpp"
 #include "platform/app.hpp"
+#include "platform/schemas.hpp"
 #include "platform/revocation.hpp"
 #include "platform/users/input.hpp"
 #include "platform/users/store.hpp"
@@ -105,26 +106,28 @@ void add_user_routes(App& app) {
   auto& srv = app.server();
   srv.add({.method = "GET", .pattern = "/usuarios/all", .auth = "sessao", .access = http::platform_admins(),
            .tag = kTag, .summary = "Todos os usuários da plataforma, paginados", .params = list_params,
-           .handler = bind(&Users::everyone)});
+           .answer_schema = schemas::page_of("Usuario"), .handler = bind(&Users::everyone)});
   srv.add({.method = "GET", .pattern = "/usuarios", .auth = "sessao", .access = http::admins(), .tag = kTag,
            .summary = "Os usuários do município, paginados", .params = list_params,
-           .handler = bind(&Users::of_tenant)});
+           .answer_schema = schemas::page_of("Usuario"), .handler = bind(&Users::of_tenant)});
   srv.add({.method = "POST", .pattern = "/usuarios", .auth = "sessao", .access = http::admins(), .tag = kTag,
            .summary = "Cria um usuário (dentro da cota da licença) e envia a ele o link para criar a senha",
-           .body = {.description = fields, .max_bytes = 65536}, .handler = bind(&Users::create)});
+           .body = {.description = fields, .max_bytes = 65536, .schema = schemas::ref("UsuarioCampos")},
+           .answer_status = 201, .answer_schema = schemas::ref("UsuarioCriado"), .handler = bind(&Users::create)});
   srv.add({.method = "GET", .pattern = "/usuarios/{id}", .auth = "sessao", .tag = kTag,
            .summary = "Um usuário do município com suas permissões (administradores; ou o próprio usuário)",
-           .handler = bind(&Users::read)});
+           .answer_schema = schemas::ref("Usuario"), .handler = bind(&Users::read)});
   srv.add({.method = "PUT", .pattern = "/usuarios/{id}", .auth = "sessao", .access = http::admins(), .tag = kTag,
            .summary = "Altera um usuário do município (permissoes substitui todas as regras)",
-           .body = {.description = "os campos a alterar: " + fields, .max_bytes = 65536},
-           .handler = bind(&Users::change)});
+           .body = {.description = "os campos a alterar: " + fields, .max_bytes = 65536,
+                    .schema = schemas::ref("UsuarioCampos")},
+           .answer_schema = schemas::ref("Usuario"), .handler = bind(&Users::change)});
   srv.add({.method = "PUT", .pattern = "/usuarios/{id}/inativar", .auth = "sessao", .access = http::admins(),
            .tag = kTag, .summary = "Inativa um usuário e encerra na hora as suas sessões",
-           .handler = bind(&Users::deactivate)});
+           .answer_schema = schemas::ref("Usuario"), .handler = bind(&Users::deactivate)});
   srv.add({.method = "POST", .pattern = "/usuarios/{id}/gerar-senha", .auth = "sessao", .access = http::admins(),
            .tag = kTag, .summary = "Envia ao usuário um link para criar nova senha (a senha nunca vem na resposta)",
-           .handler = bind(&Users::new_password)});
+           .answer_status = 202, .answer_schema = schemas::ref("Mensagem"), .handler = bind(&Users::new_password)});
 }
 
 }  // namespace cadastre::platform
