@@ -14,39 +14,29 @@ cd "$here"
 secs=${1:-10}
 conns=${2:-32}
 
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
 ./scripts/bootstrap >/dev/null
 CADASTRE_BUILD_PYTHON=OFF ./scripts/build cadastre-platform cadastre-admin >/dev/null
-bin=${CADASTRE_BUILD_DIR:-$here/build}/apps
+build=${CADASTRE_BUILD_DIR:-$here/build}
 
-export CADASTRE_PG_DIR
-CADASTRE_PG_DIR=$(mktemp -d /tmp/cadastre-bench-pg.XXXXXX)
-platform_pid=""
-work=$(mktemp -d /tmp/cadastre-bench-platform.XXXXXX)
-cleanup() {
-  [[ -n $platform_pid ]] && kill -TERM "$platform_pid" 2>/dev/null && wait "$platform_pid" 2>/dev/null
-  ./scripts/pg stop >/dev/null 2>&1 || true
-  rm -rf "$CADASTRE_PG_DIR" "$work"
-}
-trap cleanup EXIT
-./scripts/pg start >/dev/null
-export CADASTRE_PLATFORM_DSN
-CADASTRE_PLATFORM_DSN=$(./scripts/pg dsn cadastre_platform)
-eval "$("$bin/cadastre-admin/cadastre-admin" demo setup --lots 50 --lots2 10 2>/dev/null)"
+bench_workspace platform
+DEMO_LOTS=50 start_demo "$build" "$tmp"
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-# Logins from one address would trip the throttle: the bench's are all right, so it is
-# not in the way, but keep its limits out of the measurement anyway.
-"$bin/cadastre-platform/cadastre-platform" --port "$port" --threads 32 --no-access-log \
-  --login-max-failures 1000000 2>/dev/null &
-platform_pid=$!
+port=$(free_port)
+# The bench's logins are all right, so the throttle is not in the way; keep its limits
+# out of the measurement anyway.
+"$build/apps/cadastre-platform/cadastre-platform" --platform-dsn "$platform_dsn" --port "$port" --threads 32 \
+  --no-access-log --login-max-failures 1000000 2>/dev/null &
+pids+=($!)
 url="http://127.0.0.1:$port"
-for _ in $(seq 1 100); do curl -fsS "$url/health-check/liveness" >/dev/null 2>&1 && break; sleep 0.1; done
+wait_http "$url/health-check/liveness"
 
 login=$(curl -fsS -d "email=$DEMO_EMAIL" -d "senha=$DEMO_PASSWORD" "$url/login")
 auth=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["authToken"])' <<<"$login")
 tn=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["tnToken"])' <<<"$login")
 
-cat >"$work/login.lua" <<LUA
+cat >"$tmp/login.lua" <<LUA
 wrk.method = "POST"
 wrk.body = "email=$DEMO_EMAIL&senha=$DEMO_PASSWORD"
 wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
@@ -64,7 +54,7 @@ session=(-H "X-Auth-Token: $auth" -H "X-Tn-Token: $tn")
 read -r floor_rps floor_p99 < <(run "$url/health-check/liveness")
 read -r auth_rps auth_p99 < <(run "${session[@]}" "$url/teste/tenant")
 read -r me_rps me_p99 < <(run "${session[@]}" "$url/minha-conta")
-read -r login_rps login_p99 < <(conns=4 run -s "$work/login.lua" "$url/login")
+read -r login_rps login_p99 < <(conns=4 run -s "$tmp/login.lua" "$url/login")
 
 printf '%-46s %12s %10s\n' "route (wrk -t2 -c$conns -d${secs}s)" "requests/s" "p99"
 printf '%-46s %12s %10s\n' "GET /health-check/liveness (floor)" "$floor_rps" "$floor_p99"
@@ -73,5 +63,5 @@ printf '%-46s %12s %10s\n' "GET /minha-conta (session + one query)" "$me_rps" "$
 printf '%-46s %12s %10s\n' "POST /login (argon2id, -c4)" "$login_rps" "$login_p99"
 awk -v a="$auth_rps" -v f="$floor_rps" 'BEGIN { printf "ratio /teste/tenant / floor: %.2f (target >= 0.80)\n", a / f }'
 awk -v a="$me_rps" -v f="$floor_rps" 'BEGIN { printf "ratio /minha-conta / floor: %.2f\n", a / f }'
-hash=$(psql -Atq "$CADASTRE_PLATFORM_DSN" -c "select senha_hash from plataforma.usuarios where email = '$DEMO_EMAIL'")
+hash=$(psql -Atq "$platform_dsn" -c "select senha_hash from plataforma.usuarios where email = '$DEMO_EMAIL'")
 echo "argon2id cost (libsodium interactive limits, from the stored hash): $(cut -d'$' -f3,4 <<<"$hash")"

@@ -25,6 +25,7 @@
 
 #include "cli/engine_flags.hpp"
 #include "cli/flags.hpp"
+#include "cli/ldap_flags.hpp"
 #include "cli/serve.hpp"
 #include "platform/app.hpp"
 
@@ -62,11 +63,10 @@ int main(int argc, char** argv) {
         "platform-dsn", "host", "port", "public-url", "reset-page-url", "pool-size", "pool-wait-ms",
         "statement-timeout-ms", "token-ttl-ms", "session-idle-min", "session-max-days", "login-max-failures",
         "login-window-s", "login-lockout-s", "trial-days", "trial-users", "trial-storage-mb", "tenant-server-dsn",
-        "smtp-url", "smtp-from", "smtp-user", "ldap-uri", "ldap-base-dn", "ldap-user-dn", "ldap-user-filter",
-        "ldap-bind-dn", "ldap-group-base-dn", "ldap-group-prefix", "ldap-new-user-perm", "ldap-timeout-ms",
-        "oidc-issuer", "oidc-audience", "oidc-rs256-pem", "service", "city-auth", "outbound-hosts",
+        "smtp-url", "smtp-from", "smtp-user", "oidc-issuer", "oidc-audience", "oidc-rs256-pem", "service", "city-auth", "outbound-hosts",
         "outbound-networks", "outbound-max-mb", "outbound-timeout-ms", "cors-origins", "build"};
     known.merge(cli::engine_flag_names());
+    known.merge(cli::ldap_flag_names());
     cli::Flags f(argc, argv, 1, known, {"no-access-log", "smtp-require-tls", "help"});
     if (f.has("help")) {
       std::cout << "uso: cadastre-platform --platform-dsn DSN [--port 8090] [--public-url URL] ... "
@@ -102,19 +102,7 @@ int main(int argc, char** argv) {
     o.smtp.username = f.get("smtp-user", "", "CADASTRE_SMTP_USER");
     if (const char* pw = std::getenv("CADASTRE_SMTP_PASSWORD")) o.smtp.password = pw;
     o.smtp.require_tls = f.has("smtp-require-tls");
-    o.ldap.uri = f.get("ldap-uri", "", "CADASTRE_LDAP_URI");
-    o.ldap.base_dn = f.get("ldap-base-dn", "", "CADASTRE_LDAP_BASE_DN");
-    o.ldap.user_dn_template = f.get("ldap-user-dn", "", "CADASTRE_LDAP_USER_DN");
-    o.ldap.user_filter = f.get("ldap-user-filter", "(uid=%s)", "CADASTRE_LDAP_USER_FILTER");
-    o.ldap.bind_dn = f.get("ldap-bind-dn", "", "CADASTRE_LDAP_BIND_DN");
-    if (const char* pw = std::getenv("CADASTRE_LDAP_BIND_PASSWORD")) o.ldap.bind_password = pw;
-    o.ldap.group_base_dn = f.get("ldap-group-base-dn", "", "CADASTRE_LDAP_GROUP_BASE_DN");
-    o.ldap.group_prefix = f.get("ldap-group-prefix", "cadastre-", "CADASTRE_LDAP_GROUP_PREFIX");
-    o.ldap.new_user_permission = f.get("ldap-new-user-perm", "*:r", "CADASTRE_LDAP_NEW_USER_PERM");
-    o.ldap.timeout = std::chrono::milliseconds(f.get_int("ldap-timeout-ms", 5000, "CADASTRE_LDAP_TIMEOUT_MS"));
-    if (!o.ldap.uri.empty() && o.ldap.base_dn.empty()) throw std::invalid_argument("--ldap-uri pede --ldap-base-dn");
-    if (!o.ldap.bind_dn.empty() && o.ldap.bind_password.empty())
-      throw std::invalid_argument("--ldap-bind-dn pede a senha (CADASTRE_LDAP_BIND_PASSWORD)");
+    cli::read_ldap_flags(f, o.ldap);
     o.oidc.issuer = f.get("oidc-issuer", "", "CADASTRE_OIDC_ISSUER");
     o.oidc.audience = f.get("oidc-audience", "", "CADASTRE_OIDC_AUDIENCE");
     if (auto pem = f.get("oidc-rs256-pem")) o.oidc.rs256_public_pem = read_file(*pem);

@@ -11,9 +11,8 @@
 //                    --reserved-connections 64 --keep-alive-s 5 --head-timeout-s 10 --body-timeout-s 10
 //                    --min-rate-kb 8 --write-timeout-s 30 --header-max-kb 64 --header-max-fields 100
 //                    --payload-max-mb 32; docs/operations.md, "The HTTP engine"]
-//                   (the service account's password best in CADASTRE_LDAP_BIND_PASSWORD: a
-//                   --ldap-bind-password flag shows in ps; without --ldap-uri POST /ldap/login/
-//                   answers 503)
+//                   (the service account's password only in CADASTRE_LDAP_BIND_PASSWORD: a
+//                   flag would show in ps; without --ldap-uri POST /ldap/login/ answers 503)
 //
 // Every flag can also come from the environment (CADASTRE_PLATFORM_DSN, CADASTRE_PORT...).
 // SIGTERM/SIGINT stop accepting connections, let in-flight requests finish and exit 0.
@@ -23,6 +22,7 @@
 
 #include "cli/engine_flags.hpp"
 #include "cli/flags.hpp"
+#include "cli/ldap_flags.hpp"
 #include "cli/serve.hpp"
 #include "server/app.hpp"
 
@@ -35,10 +35,9 @@ int main(int argc, char** argv) {
   try {
     std::set<std::string> known = {"platform-dsn", "host", "port", "pool-size", "pool-wait-ms",
                                    "statement-timeout-ms", "cors-origins", "token-ttl-ms", "media-root",
-                                   "media-max-mb", "media-public-max-mb", "ldap-uri", "ldap-base-dn",
-                                   "ldap-user-dn", "ldap-user-filter", "ldap-bind-dn", "ldap-bind-password",
-                                   "ldap-group-base-dn", "ldap-group-prefix", "ldap-new-user-perm", "ldap-timeout-ms"};
+                                   "media-max-mb", "media-public-max-mb"};
     known.merge(cli::engine_flag_names());
+    known.merge(cli::ldap_flag_names());
     cli::Flags f(argc, argv, 1, known, {"no-access-log", "help"});
     if (f.has("help")) {
       std::cout << "uso: cadastre-server --platform-dsn DSN [--host H] [--port P] [--pool-size N]\n"
@@ -62,22 +61,7 @@ int main(int argc, char** argv) {
     o.pool.wait = std::chrono::milliseconds(f.get_int("pool-wait-ms", 2000, "CADASTRE_POOL_WAIT_MS"));
     o.pool.statement_timeout = std::chrono::milliseconds(f.get_int("statement-timeout-ms", 15000, "CADASTRE_STATEMENT_TIMEOUT_MS"));
     o.token_ttl = std::chrono::milliseconds(f.get_int("token-ttl-ms", 5000, "CADASTRE_TOKEN_TTL_MS"));
-    o.ldap.uri = f.get("ldap-uri", "", "CADASTRE_LDAP_URI");
-    o.ldap.base_dn = f.get("ldap-base-dn", "", "CADASTRE_LDAP_BASE_DN");
-    o.ldap.user_dn_template = f.get("ldap-user-dn", "", "CADASTRE_LDAP_USER_DN");
-    o.ldap.user_filter = f.get("ldap-user-filter", "(uid=%s)", "CADASTRE_LDAP_USER_FILTER");
-    o.ldap.bind_dn = f.get("ldap-bind-dn", "", "CADASTRE_LDAP_BIND_DN");
-    o.ldap.bind_password = f.get("ldap-bind-password", "", "CADASTRE_LDAP_BIND_PASSWORD");
-    o.ldap.group_base_dn = f.get("ldap-group-base-dn", "", "CADASTRE_LDAP_GROUP_BASE_DN");
-    o.ldap.group_prefix = f.get("ldap-group-prefix", "cadastre-", "CADASTRE_LDAP_GROUP_PREFIX");
-    o.ldap.new_user_permission = f.get("ldap-new-user-perm", "*:r", "CADASTRE_LDAP_NEW_USER_PERM");
-    o.ldap.timeout = std::chrono::milliseconds(f.get_int("ldap-timeout-ms", 5000, "CADASTRE_LDAP_TIMEOUT_MS"));
-    if (!o.ldap.uri.empty() && o.ldap.base_dn.empty()) throw std::invalid_argument("--ldap-uri pede --ldap-base-dn");
-    // A service DN without a password would be an unauthenticated (anonymous) bind.
-    if (!o.ldap.bind_dn.empty() && o.ldap.bind_password.empty())
-      throw std::invalid_argument("--ldap-bind-dn pede a senha (CADASTRE_LDAP_BIND_PASSWORD)");
-    if (o.ldap.timeout.count() < 100 || o.ldap.timeout.count() > 60000)
-      throw std::invalid_argument("--ldap-timeout-ms deve estar entre 100 e 60000");
+    cli::read_ldap_flags(f, o.ldap);
     o.media.root = f.get("media-root", "var/midia", "CADASTRE_MEDIA_ROOT");
     o.media.max_bytes = static_cast<std::size_t>(f.get_int("media-max-mb", 25, "CADASTRE_MEDIA_MAX_MB")) << 20;
     o.media.public_max_bytes =

@@ -5,6 +5,7 @@
 #include "platform/app.hpp"
 #include "platform/schemas.hpp"
 #include "platform/system/store.hpp"
+#include "service/health.hpp"
 #include "store/crypto.hpp"
 
 namespace cadastre::platform::system {
@@ -34,31 +35,8 @@ struct Probes {
     return Response::json(std::move(w).str());
   }
 
-  // Startup: the platform database and every active tenant's database answer.
-  Response startup(Request&) const {
-    bool ok = identity->ping();
-    JsonWriter w;
-    w.begin_object().key("plataforma").value(ok ? "ok" : "indisponível").key("municipios").begin_object();
-    if (ok) {
-      for (const auto& t : identity->tenants()) {
-        if (!t.ativo) continue;
-        std::string st = store::ping(tenants->pool(t));
-        ok = ok && st == "ok";
-        w.key(t.slug).value(st);
-      }
-    }
-    w.end_object().key("status").value(ok ? "ok" : "falha").end_object();
-    return Response::json(std::move(w).str(), ok ? 200 : 503);
-  }
-
-  Response ready(Request&) const {
-    if (!identity->ping()) {
-      auto r = Response::error(errc::unavailable, "base da plataforma inacessível");
-      r.headers.set("Retry-After", "5");
-      return r;
-    }
-    return Response::json(R"({"status":"ok"})");
-  }
+  Response startup(Request&) const { return service::startup_probe(*identity, *tenants, "plataforma"); }
+  Response ready(Request&) const { return service::readiness_probe(*identity, "base da plataforma inacessível"); }
 
   Response version(Request&) const {
     JsonWriter w;

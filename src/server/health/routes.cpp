@@ -3,6 +3,7 @@
 // are not tenant-scoped: they see the identity store and the tenants' pools, nothing else.
 #include "cadastre/json.hpp"
 #include "server/app.hpp"
+#include "service/health.hpp"
 
 namespace cadastre::server::health {
 namespace {
@@ -23,31 +24,8 @@ struct Probes {
   store::Identity* identity;
   store::TenantPools* tenants;
 
-  Response startup(Request&) const {
-    bool ok = identity->ping();
-    JsonWriter w;
-    w.begin_object().key("identidade").value(ok ? "ok" : "indisponível");
-    w.key("municipios").begin_object();
-    if (ok) {
-      for (const auto& t : identity->tenants()) {
-        if (!t.ativo) continue;
-        std::string st = store::ping(tenants->pool(t));
-        ok = ok && st == "ok";
-        w.key(t.slug).value(st);
-      }
-    }
-    w.end_object().key("status").value(ok ? "ok" : "falha").end_object();
-    return Response::json(std::move(w).str(), ok ? 200 : 503);
-  }
-
-  Response ready(Request&) const {
-    if (!identity->ping()) {
-      auto r = Response::error(errc::unavailable, "base de identidade inacessível");
-      r.headers.set("Retry-After", "5");
-      return r;
-    }
-    return Response::json(R"({"status":"ok"})");
-  }
+  Response startup(Request&) const { return service::startup_probe(*identity, *tenants, "identidade"); }
+  Response ready(Request&) const { return service::readiness_probe(*identity, "base de identidade inacessível"); }
 };
 
 }  // namespace

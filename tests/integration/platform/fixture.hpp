@@ -29,6 +29,23 @@
 
 namespace cadastre::test {
 
+/// A refusal in the shared error shape: the status, {"mensagem","tipo":"erro","codigo"} with
+/// `codigo`, and (when given) a message containing `words` (the offending field's name).
+inline void refused(Answer& a, int status, const std::string& codigo, const std::string& words = "") {
+  CHECK_MESSAGE(a.status == status, a.body);
+  simdjson::dom::parser parser;
+  simdjson::dom::object shape;
+  std::string_view tipo, code, mensagem;
+  if (parser.parse(a.body).get(shape) || shape["tipo"].get(tipo) || shape["codigo"].get(code) ||
+      shape["mensagem"].get(mensagem)) {
+    FAIL_CHECK("not the error shape: " << a.body);
+    return;
+  }
+  CHECK(tipo == "erro");
+  CHECK_MESSAGE(code == codigo, a.body);
+  if (!words.empty()) CHECK_MESSAGE(mensagem.find(words) != std::string::npos, a.body);
+}
+
 /// A signed-in caller: the login answer's tokens.
 struct Session {
   std::string token, tn;

@@ -8,21 +8,11 @@
 #include "platform/rules.hpp"
 
 using namespace cadastre;
+using test::refused;
 using test::PlatformFixture;
 using test::Session;
 
 namespace {
-
-// A refusal in the shared shape: the status, the code and (when given) a message naming the
-// offending field.
-void refused(test::Answer& a, int status, const std::string& codigo,
-             const std::string& field = "") {
-  INFO(a.body);
-  CHECK(a.status == status);
-  CHECK(a.text("tipo") == "erro");
-  CHECK(a.codigo() == codigo);
-  if (!field.empty()) CHECK(a.mensagem().find(field) != std::string::npos);
-}
 
 std::string sha256_of(const PlatformFixture& f, const std::string& token) {
   return f.platform_db("select encode(sha256('" + token + "'::bytea), 'hex')");

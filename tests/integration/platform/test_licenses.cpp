@@ -5,21 +5,11 @@
 #include "fixture.hpp"
 
 using namespace cadastre;
+using test::refused;
 using test::PlatformFixture;
 using test::Session;
 
 namespace {
-
-// A refusal in the shared shape: the status, the code and (when given) a message naming the
-// offending field.
-void refused(test::Answer& a, int status, const std::string& codigo,
-             const std::string& field = "") {
-  INFO(a.body);
-  CHECK(a.status == status);
-  CHECK(a.text("tipo") == "erro");
-  CHECK(a.codigo() == codigo);
-  if (!field.empty()) CHECK(a.mensagem().find(field) != std::string::npos);
-}
 
 std::string license_body(std::int64_t tenant, const std::string& extra = "") {
   return R"({"idTenant": )" + std::to_string(tenant) +

@@ -4,21 +4,11 @@
 #include "fixture.hpp"
 
 using namespace cadastre;
+using test::refused;
 using test::PlatformFixture;
 using test::Session;
 
 namespace {
-
-// A refusal in the shared shape: the status, the code and (when given) a message naming the
-// offending field.
-void refused(test::Answer& a, int status, const std::string& codigo,
-             const std::string& field = "") {
-  INFO(a.body);
-  CHECK(a.status == status);
-  CHECK(a.text("tipo") == "erro");
-  CHECK(a.codigo() == codigo);
-  if (!field.empty()) CHECK(a.mensagem().find(field) != std::string::npos);
-}
 
 std::string column(const PlatformFixture& f, const std::string& expr, std::int64_t user) {
   return f.platform_db("select " + expr +

@@ -12,6 +12,7 @@
 #include "fixture.hpp"
 
 using namespace cadastre;
+using test::refused;
 using test::Answer;
 using test::PlatformFixture;
 using test::Session;
@@ -35,22 +36,6 @@ std::string pre_body(const std::string& cnpj, const std::string& email,
                      const std::string& nome = "Topografia Exata") {
   return R"({"nome":")" + nome + R"(","cnpj":")" + cnpj + R"(","email":")" + email +
          R"(","responsavel":"Rita Agrimensora","telefone":"(19) 3333-4444","mensagem":"atendemos prefeituras"})";
-}
-
-/// The error shape: status, {"mensagem","tipo":"erro","codigo"}, and a message naming `words`.
-void expect_error(Answer& a, int status, const std::string& codigo, const std::string& words = "") {
-  CHECK_MESSAGE(a.status == status, a.body);
-  simdjson::dom::parser parser;
-  simdjson::dom::object shape;
-  std::string_view tipo, code, mensagem;
-  if (parser.parse(a.body).get(shape) || shape["tipo"].get(tipo) || shape["codigo"].get(code) ||
-      shape["mensagem"].get(mensagem)) {
-    FAIL_CHECK("not the error shape: " << a.body);
-    return;
-  }
-  CHECK(tipo == "erro");
-  CHECK_MESSAGE(code == codigo, a.body);
-  if (!words.empty()) CHECK_MESSAGE(mensagem.find(words) != std::string::npos, a.body);
 }
 
 /// Tenants alfa and beta as the platform fixture has them, login throttling out of the way
@@ -145,17 +130,17 @@ TEST_CASE_FIXTURE(
   CHECK(platform_db("select count(*) from plataforma.preprovedores where cnpj = '" +
                     digits(kCnpj2) + "' and telefone is null and mensagem is null") == "1");
   // The same CNPJ, however punctuated, while the first is pending.
-  expect_error(*register_pre(pre_body(digits(kCnpj1), "outro@exata.com.br")), 409, "conflito",
+  refused(*register_pre(pre_body(digits(kCnpj1), "outro@exata.com.br")), 409, "conflito",
                "CNPJ");
   CHECK(platform_db("select count(*) from plataforma.preprovedores") == "2");
 
   Session padm = platform_admin(), tadm = admin("alfa", "adm@alfa.gov.br"), plain = user("alfa");
   // GET /preprovider: platform administrators only.
-  expect_error(*anonymous("GET", "/preprovider"), 401, "nao_autenticado");
-  expect_error(*get("/preprovider", Session{std::string(64, 'a'), padm.tn}), 401,
+  refused(*anonymous("GET", "/preprovider"), 401, "nao_autenticado");
+  refused(*get("/preprovider", Session{std::string(64, 'a'), padm.tn}), 401,
                "nao_autenticado");
-  expect_error(*get("/preprovider", plain), 403, "acesso_negado");
-  expect_error(*get("/preprovider", tadm), 403, "acesso_negado");
+  refused(*get("/preprovider", plain), 403, "acesso_negado");
+  refused(*get("/preprovider", tadm), 403, "acesso_negado");
   auto list = get("/preprovider", padm);
   REQUIRE(list->status == 200);
   std::vector<std::int64_t> ids;
@@ -164,17 +149,17 @@ TEST_CASE_FIXTURE(
   CHECK(ids.front() > ids.back());  // newest first
   CHECK(get("/preprovider?estado=pendente", padm)->json().get_array().size() == 2);
   CHECK(get("/preprovider?estado=aprovado", padm)->body == "[]");
-  expect_error(*get("/preprovider?estado=todos", padm), 400, "parametro_invalido", "estado");
-  expect_error(*get("/preprovider?pagina=1", padm), 400, "campo_desconhecido", "pagina");
+  refused(*get("/preprovider?estado=todos", padm), 400, "parametro_invalido", "estado");
+  refused(*get("/preprovider?pagina=1", padm), 400, "campo_desconhecido", "pagina");
 
   // GET /preprovider/provider-user: a platform administrator asks by CNPJ.
-  expect_error(*anonymous("GET", "/preprovider/provider-user?cnpj=" + digits(kCnpj1)), 401,
+  refused(*anonymous("GET", "/preprovider/provider-user?cnpj=" + digits(kCnpj1)), 401,
                "nao_autenticado");
-  expect_error(*get("/preprovider/provider-user?cnpj=" + digits(kCnpj1), plain), 403,
+  refused(*get("/preprovider/provider-user?cnpj=" + digits(kCnpj1), plain), 403,
                "acesso_negado");
-  expect_error(*get("/preprovider/provider-user?cnpj=" + digits(kCnpj1), tadm), 403,
+  refused(*get("/preprovider/provider-user?cnpj=" + digits(kCnpj1), tadm), 403,
                "acesso_negado");
-  expect_error(*get("/preprovider/provider-user", padm), 400, "campo_obrigatorio", "cnpj");
+  refused(*get("/preprovider/provider-user", padm), 400, "campo_obrigatorio", "cnpj");
   auto mine = get("/preprovider/provider-user?cnpj=" + digits(kCnpj1), padm);
   REQUIRE(mine->status == 200);
   REQUIRE(mine->json().get_array().size() == 1);
@@ -182,20 +167,20 @@ TEST_CASE_FIXTURE(
   // As people type it, too.
   auto punctuated = get("/preprovider/provider-user?cnpj=" + http::percent_encode(kCnpj1), padm);
   CHECK_MESSAGE(punctuated->body == mine->body, punctuated->body);
-  expect_error(*get("/preprovider/provider-user?cnpj=123", padm), 400, "parametro_invalido",
+  refused(*get("/preprovider/provider-user?cnpj=123", padm), 400, "parametro_invalido",
                "cnpj");
 
   // DELETE /preprovider/delete?id=
-  expect_error(*anonymous("DELETE", "/preprovider/delete?id=" + id), 401, "nao_autenticado");
-  expect_error(*del("/preprovider/delete?id=" + id, tadm), 403, "acesso_negado");
-  expect_error(*del("/preprovider/delete?id=" + id, plain), 403, "acesso_negado");
-  expect_error(*del("/preprovider/delete", padm), 400, "campo_obrigatorio", "id");
-  expect_error(*del("/preprovider/delete?id=abc", padm), 400, "parametro_invalido", "id");
-  expect_error(*del("/preprovider/delete?id=0", padm), 400, "parametro_invalido", "id");
-  expect_error(*del("/preprovider/delete?id=99999999", padm), 404, "nao_encontrado");
+  refused(*anonymous("DELETE", "/preprovider/delete?id=" + id), 401, "nao_autenticado");
+  refused(*del("/preprovider/delete?id=" + id, tadm), 403, "acesso_negado");
+  refused(*del("/preprovider/delete?id=" + id, plain), 403, "acesso_negado");
+  refused(*del("/preprovider/delete", padm), 400, "campo_obrigatorio", "id");
+  refused(*del("/preprovider/delete?id=abc", padm), 400, "parametro_invalido", "id");
+  refused(*del("/preprovider/delete?id=0", padm), 400, "parametro_invalido", "id");
+  refused(*del("/preprovider/delete?id=99999999", padm), 404, "nao_encontrado");
   CHECK(del("/preprovider/delete?id=" + id, padm)->status == 204);
   CHECK(platform_db("select count(*) from plataforma.preprovedores where id = " + id) == "0");
-  expect_error(*del("/preprovider/delete?id=" + id, padm), 404, "nao_encontrado");
+  refused(*del("/preprovider/delete?id=" + id, padm), 404, "nao_encontrado");
   // Discarded, the CNPJ may pre-register again.
   CHECK(register_pre(pre_body(kCnpj1, "contato@exata.com.br"))->status == 201);
 }
@@ -229,7 +214,7 @@ TEST_CASE_FIXTURE(Providers,
   };
   for (const auto& c : cases) {
     CAPTURE(c.body);
-    expect_error(*register_pre(c.body), 400, c.codigo, c.field);
+    refused(*register_pre(c.body), 400, c.codigo, c.field);
   }
   CHECK(register_pre("{nao e json")->status == 400);
   CHECK(register_pre("[]")->status == 400);
@@ -240,7 +225,7 @@ TEST_CASE_FIXTURE(Providers,
   for (const char* cnpj : {kCnpj1, kCnpj2, kCnpj3, kCnpj4, kCnpj5})
     CHECK(register_pre(pre_body(cnpj, "x@y.com.br"))->status == 201);
   auto sixth = register_pre(pre_body(kCnpj6, "x@y.com.br"));
-  expect_error(*sixth, 429, "muitas_requisicoes");
+  refused(*sixth, 429, "muitas_requisicoes");
   CHECK(platform_db("select count(*) from plataforma.preprovedores") == "5");
 }
 
@@ -253,9 +238,9 @@ TEST_CASE_FIXTURE(Providers,
   const std::int64_t pre_id = int64_t(pre->json()["id"]);
   Session padm = platform_admin(), tadm = admin("alfa", "adm@alfa.gov.br");
   const std::string approve = R"({"idPreProvedor":)" + std::to_string(pre_id) + "}";
-  expect_error(*anonymous("POST", "/provider/create", approve), 401, "nao_autenticado");
-  expect_error(*post("/provider/create", approve, tadm), 403, "acesso_negado");
-  expect_error(*post("/provider/create", approve, user("alfa")), 403, "acesso_negado");
+  refused(*anonymous("POST", "/provider/create", approve), 401, "nao_autenticado");
+  refused(*post("/provider/create", approve, tadm), 403, "acesso_negado");
+  refused(*post("/provider/create", approve, user("alfa")), 403, "acesso_negado");
 
   auto created = post("/provider/create", approve, padm);
   REQUIRE_MESSAGE(created->status == 201, created->body);
@@ -280,8 +265,8 @@ TEST_CASE_FIXTURE(Providers,
       platform_db("select estado || '|' || provedor_id from plataforma.preprovedores where id = " +
                   std::to_string(pre_id)) == "aprovado|" + P);
   // Settled: neither approved again nor discarded.
-  expect_error(*post("/provider/create", approve, padm), 404, "nao_encontrado", "pré-cadastro");
-  expect_error(*del("/preprovider/delete?id=" + std::to_string(pre_id), padm), 404,
+  refused(*post("/provider/create", approve, padm), 404, "nao_encontrado", "pré-cadastro");
+  refused(*del("/preprovider/delete?id=" + std::to_string(pre_id), padm), 404,
                "nao_encontrado");
   CHECK(get("/preprovider?estado=aprovado", padm)->json().get_array().size() == 1);
 
@@ -289,13 +274,13 @@ TEST_CASE_FIXTURE(Providers,
   REQUIRE(sink->wait_for(1, std::chrono::seconds(10)));
   CHECK(sink->messages().back().to == "rita@exata.com.br");
   CHECK(sink->messages().back().subject.find("senha") != std::string::npos);
-  expect_error(*try_provider_login("rita@exata.com.br", "qualquer-coisa"), 401, "nao_autenticado");
+  refused(*try_provider_login("rita@exata.com.br", "qualquer-coisa"), 401, "nao_autenticado");
   set_password(1, "senha-do-prestador-1");
   CHECK(platform_db("select (senha_hash is not null)::text from plataforma.usuarios where id = " +
                     U) == "true");
 
   // Signed up, but no tenant granted access yet.
-  expect_error(*try_provider_login("rita@exata.com.br", "senha-do-prestador-1"), 403,
+  refused(*try_provider_login("rita@exata.com.br", "senha-do-prestador-1"), 403,
                "acesso_negado");
   CHECK(platform_db("select count(*) from plataforma.sessoes where usuario_id = " + U) == "0");
   auto given = give(tadm, pid, false);
@@ -345,19 +330,19 @@ TEST_CASE_FIXTURE(Providers,
                   "a platform administrator creates a provider from its data; conflicts and bad "
                   "input are refused") {
   Session padm = platform_admin();
-  expect_error(*post("/provider/create", R"({"idPreProvedor":1,"nome":"X"})", padm), 400,
+  refused(*post("/provider/create", R"({"idPreProvedor":1,"nome":"X"})", padm), 400,
                "parametro_invalido", "idPreProvedor");
-  expect_error(*post("/provider/create", R"({"idPreProvedor":"um"})", padm), 400,
+  refused(*post("/provider/create", R"({"idPreProvedor":"um"})", padm), 400,
                "parametro_invalido", "idPreProvedor");
-  expect_error(*post("/provider/create", R"({"idPreProvedor":99999999})", padm), 404,
+  refused(*post("/provider/create", R"({"idPreProvedor":99999999})", padm), 404,
                "nao_encontrado", "pré-cadastro");
-  expect_error(*post("/provider/create",
+  refused(*post("/provider/create",
                      R"({"nome":"X","cnpj":"123","email":"a@b.com.br","responsavel":"A"})", padm),
                400, "parametro_invalido", "cnpj");
-  expect_error(
+  refused(
       *post("/provider/create", pre_body(kCnpj1, "a@b.com.br").insert(1, R"("cor":"azul",)"), padm),
       400, "campo_desconhecido", "cor");
-  expect_error(*post("/provider/create", "{", padm), 400, "json_invalido");
+  refused(*post("/provider/create", "{", padm), 400, "json_invalido");
   CHECK(platform_db("select count(*) from plataforma.provedores") == "0");
   CHECK(sink->messages().empty());
 
@@ -375,15 +360,15 @@ TEST_CASE_FIXTURE(Providers,
 
   // A CNPJ that already has a provider; an e-mail that already has a user (of a tenant or a
   // provider).
-  expect_error(*post("/provider/create", pre_body(kCnpj2, "outro@geo.com.br"), padm), 409,
+  refused(*post("/provider/create", pre_body(kCnpj2, "outro@geo.com.br"), padm), 409,
                "conflito");
-  expect_error(*post("/provider/create", pre_body(kCnpj3, stack->user("alfa").email), padm), 409,
+  refused(*post("/provider/create", pre_body(kCnpj3, stack->user("alfa").email), padm), 409,
                "conflito");
-  expect_error(*post("/provider/create", pre_body(kCnpj3, "GEO@geo.com.br"), padm), 409,
+  refused(*post("/provider/create", pre_body(kCnpj3, "GEO@geo.com.br"), padm), 409,
                "conflito");
   CHECK(platform_db("select count(*) from plataforma.provedores") == "1");
   // Nor may a firm pre-register a CNPJ that is already a provider.
-  expect_error(*register_pre(pre_body(kCnpj2, "geo@geo.com.br")), 409, "conflito", "CNPJ");
+  refused(*register_pre(pre_body(kCnpj2, "geo@geo.com.br")), 409, "conflito", "CNPJ");
 }
 
 TEST_CASE_FIXTURE(Providers,
@@ -393,25 +378,25 @@ TEST_CASE_FIXTURE(Providers,
   Created p = provider(padm, kCnpj1, "rita@exata.com.br", 1);
   REQUIRE(give(alfa_adm, p.provider, false)->status == 200);
 
-  expect_error(*try_provider_login("", p.password), 400, "campo_obrigatorio", "email");
-  expect_error(*request("POST", "/login-provider", {}, "email=rita%40exata.com.br",
+  refused(*try_provider_login("", p.password), 400, "campo_obrigatorio", "email");
+  refused(*request("POST", "/login-provider", {}, "email=rita%40exata.com.br",
                         "application/x-www-form-urlencoded"),
                400, "campo_obrigatorio", "senha");
-  expect_error(*try_provider_login(p.email, p.password, "&idTenant=alfa"), 400,
+  refused(*try_provider_login(p.email, p.password, "&idTenant=alfa"), 400,
                "parametro_invalido", "idTenant");
-  expect_error(*try_provider_login(p.email, p.password, "&papel=adm"), 400, "campo_desconhecido",
+  refused(*try_provider_login(p.email, p.password, "&papel=adm"), 400, "campo_desconhecido",
                "papel");
-  expect_error(*try_provider_login(p.email, "senha-errada"), 401, "nao_autenticado");
-  expect_error(*try_provider_login("ninguem@exata.com.br", p.password), 401, "nao_autenticado");
+  refused(*try_provider_login(p.email, "senha-errada"), 401, "nao_autenticado");
+  refused(*try_provider_login("ninguem@exata.com.br", p.password), 401, "nao_autenticado");
   // A tenant's user is not a provider's, and a provider's user does not use /login.
-  expect_error(*try_provider_login(stack->user("alfa").email, stack->user("alfa").password), 401,
+  refused(*try_provider_login(stack->user("alfa").email, stack->user("alfa").password), 401,
                "nao_autenticado");
-  expect_error(*try_login(p.email, p.password), 401, "nao_autenticado");
+  refused(*try_login(p.email, p.password), 401, "nao_autenticado");
   // beta granted nothing.
-  expect_error(
+  refused(
       *try_provider_login(p.email, p.password, "&idTenant=" + std::to_string(tenant_id("beta"))),
       403, "municipio_nao_permitido");
-  expect_error(*try_provider_login(p.email, p.password, "&idTenant=999999"), 403,
+  refused(*try_provider_login(p.email, p.password, "&idTenant=999999"), 403,
                "municipio_nao_permitido");
   CHECK(platform_db("select count(*) from plataforma.sessoes where usuario_id = " +
                     std::to_string(p.user)) == "0");
@@ -419,21 +404,21 @@ TEST_CASE_FIXTURE(Providers,
   // Two tenants: the caller says which.
   Session beta_adm = admin("beta", "adm@beta.gov.br");
   REQUIRE(give(beta_adm, p.provider, true)->status == 200);
-  expect_error(*try_provider_login(p.email, p.password), 400, "campo_obrigatorio", "idTenant");
+  refused(*try_provider_login(p.email, p.password), 400, "campo_obrigatorio", "idTenant");
   Session in_beta = provider_login(p, tenant_id("beta"));
   CHECK(store::decode_tenant_token(in_beta.tn) == tenant_id("beta"));
   CHECK(get("/teste/tenant", in_beta)->text("slug") == "beta");
   // A session acts only in its own tenant.
   Session in_beta_as_alfa = in_beta;
   in_beta_as_alfa.tn = store::encode_tenant_token(tenant_id("alfa"));
-  expect_error(*get("/teste/tenant", in_beta_as_alfa), 403, "municipio_nao_permitido");
+  refused(*get("/teste/tenant", in_beta_as_alfa), 403, "municipio_nao_permitido");
 
   // An inactive tenant is not offered, nor is an inactive user let in.
   platform_db("update plataforma.tenants set ativo = false where slug = 'beta'");
   app->identity().reload();
   CHECK(store::decode_tenant_token(provider_login(p).tn) == tenant_id("alfa"));
   platform_db("update plataforma.usuarios set ativo = false where id = " + std::to_string(p.user));
-  expect_error(*try_provider_login(p.email, p.password), 401, "nao_autenticado");
+  refused(*try_provider_login(p.email, p.password), 401, "nao_autenticado");
   platform_db("update plataforma.tenants set ativo = true where slug = 'beta'");
   app->identity().reload();
 }
@@ -450,16 +435,16 @@ TEST_CASE_FIXTURE(Providers,
 
   // POST /provider: a tenant's administrators only, for an existing active provider.
   const std::string grant_read = R"({"idProvedor":)" + P + "}";
-  expect_error(*anonymous("POST", "/provider", grant_read), 401, "nao_autenticado");
-  expect_error(*post("/provider", grant_read, alfa_user), 403, "acesso_negado");
-  expect_error(*post("/provider", "{}", alfa_adm), 400, "campo_obrigatorio", "idProvedor");
-  expect_error(*post("/provider", R"({"idProvedor":"um"})", alfa_adm), 400, "parametro_invalido",
+  refused(*anonymous("POST", "/provider", grant_read), 401, "nao_autenticado");
+  refused(*post("/provider", grant_read, alfa_user), 403, "acesso_negado");
+  refused(*post("/provider", "{}", alfa_adm), 400, "campo_obrigatorio", "idProvedor");
+  refused(*post("/provider", R"({"idProvedor":"um"})", alfa_adm), 400, "parametro_invalido",
                "idProvedor");
-  expect_error(*post("/provider", R"({"idProvedor":)" + P + R"(,"escrita":"sim"})", alfa_adm), 400,
+  refused(*post("/provider", R"({"idProvedor":)" + P + R"(,"escrita":"sim"})", alfa_adm), 400,
                "parametro_invalido", "escrita");
-  expect_error(*post("/provider", R"({"idProvedor":)" + P + R"(,"tenant":2})", alfa_adm), 400,
+  refused(*post("/provider", R"({"idProvedor":)" + P + R"(,"tenant":2})", alfa_adm), 400,
                "campo_desconhecido", "tenant");
-  expect_error(*post("/provider", R"({"idProvedor":99999999})", alfa_adm), 404, "nao_encontrado");
+  refused(*post("/provider", R"({"idProvedor":99999999})", alfa_adm), 404, "nao_encontrado");
   CHECK(platform_db("select count(*) from plataforma.provedor_tenants") == "0");
 
   auto given = post("/provider", grant_read, alfa_adm);
@@ -472,7 +457,7 @@ TEST_CASE_FIXTURE(Providers,
   REQUIRE(give(beta_adm, other.provider, false)->status == 200);
 
   // GET /provider: the tenant's providers for its users; every one for a platform administrator.
-  expect_error(*anonymous("GET", "/provider"), 401, "nao_autenticado");
+  refused(*anonymous("GET", "/provider"), 401, "nao_autenticado");
   auto alfa_list = get("/provider", alfa_user);
   REQUIRE(alfa_list->status == 200);
   REQUIRE(alfa_list->json().get_array().size() == 1);
@@ -483,22 +468,22 @@ TEST_CASE_FIXTURE(Providers,
   CHECK(get("/provider", padm)->json().get_array().size() == 2);
 
   // GET /provider/provider-user: the tenant's administrators, for a provider serving the tenant.
-  expect_error(*anonymous("GET", "/provider/provider-user?idProvedor=" + P), 401,
+  refused(*anonymous("GET", "/provider/provider-user?idProvedor=" + P), 401,
                "nao_autenticado");
   auto users = get("/provider/provider-user?idProvedor=" + P, alfa_adm);
   REQUIRE_MESSAGE(users->status == 200, users->body);
   REQUIRE(users->json().get_array().size() == 1);
   CHECK(int64_t(users->json().at(0)["id"]) == p.user);
-  expect_error(*get("/provider/provider-user?idProvedor=" + P, alfa_user), 404, "nao_encontrado");
-  expect_error(
+  refused(*get("/provider/provider-user?idProvedor=" + P, alfa_user), 404, "nao_encontrado");
+  refused(
       *get("/provider/provider-user?idProvedor=" + std::to_string(other.provider), alfa_adm), 404,
       "nao_encontrado");  // serves beta only
-  expect_error(*get("/provider/provider-user", alfa_adm), 400, "campo_obrigatorio", "idProvedor");
-  expect_error(*get("/provider/provider-user?idProvedor=x", alfa_adm), 400, "parametro_invalido",
+  refused(*get("/provider/provider-user", alfa_adm), 400, "campo_obrigatorio", "idProvedor");
+  refused(*get("/provider/provider-user?idProvedor=x", alfa_adm), 400, "parametro_invalido",
                "idProvedor");
   CHECK(get("/provider/provider-user?idProvedor=" + std::to_string(other.provider), padm)->status ==
         200);
-  expect_error(*get("/provider/provider-user?idProvedor=99999999", padm), 404, "nao_encontrado");
+  refused(*get("/provider/provider-user?idProvedor=99999999", padm), 404, "nao_encontrado");
 
   // Signed in to both tenants.
   Session in_alfa = provider_login(p, tenant_id("alfa")),
@@ -508,11 +493,11 @@ TEST_CASE_FIXTURE(Providers,
 
   // DELETE /provider/delete/{idProvedor}: the tenant's administrators, for a provider serving it.
   const std::string take_back = "/provider/delete/" + P;
-  expect_error(*anonymous("DELETE", take_back), 401, "nao_autenticado");
-  expect_error(*del(take_back, alfa_user), 403, "acesso_negado");
-  expect_error(*del(take_back, in_alfa), 403, "acesso_negado");
-  expect_error(*del("/provider/delete/abc", alfa_adm), 400, "parametro_invalido", "idProvedor");
-  expect_error(*del("/provider/delete/" + std::to_string(other.provider), alfa_adm), 404,
+  refused(*anonymous("DELETE", take_back), 401, "nao_autenticado");
+  refused(*del(take_back, alfa_user), 403, "acesso_negado");
+  refused(*del(take_back, in_alfa), 403, "acesso_negado");
+  refused(*del("/provider/delete/abc", alfa_adm), 400, "parametro_invalido", "idProvedor");
+  refused(*del("/provider/delete/" + std::to_string(other.provider), alfa_adm), 404,
                "nao_encontrado");
   CHECK(del(take_back, alfa_adm)->status == 204);
   CHECK(platform_db("select count(*) from plataforma.provedor_tenants where provedor_id = " + P) ==
@@ -522,22 +507,22 @@ TEST_CASE_FIXTURE(Providers,
                     "where u.provedor_id = " +
                     P + " and s.tenant_id = " + std::to_string(tenant_id("alfa")) +
                     " and s.revogada_em is null") == "0");
-  expect_error(*get("/teste/tenant", in_alfa), 401, "nao_autenticado");
-  expect_error(*get("/teste/tenant", in_alfa_too), 401, "nao_autenticado");
+  refused(*get("/teste/tenant", in_alfa), 401, "nao_autenticado");
+  refused(*get("/teste/tenant", in_alfa_too), 401, "nao_autenticado");
   CHECK(get("/teste/tenant", in_beta)->status == 200);  // beta still grants it
-  expect_error(
+  refused(
       *try_provider_login(p.email, p.password, "&idTenant=" + std::to_string(tenant_id("alfa"))),
       403, "municipio_nao_permitido");
-  expect_error(*del(take_back, alfa_adm), 404, "nao_encontrado");
+  refused(*del(take_back, alfa_adm), 404, "nao_encontrado");
   CHECK(get("/provider", alfa_user)->body == "[]");
 
   // A platform administrator deactivates the provider altogether.
   CHECK(del(take_back, padm)->status == 204);
   CHECK(platform_db("select ativo::text from plataforma.provedores where id = " + P) == "false");
-  expect_error(*get("/teste/tenant", in_beta), 401, "nao_autenticado");
-  expect_error(*try_provider_login(p.email, p.password), 401, "nao_autenticado");
-  expect_error(*give(alfa_adm, p.provider, false), 404, "nao_encontrado");
-  expect_error(*del("/provider/delete/99999999", padm), 404, "nao_encontrado");
+  refused(*get("/teste/tenant", in_beta), 401, "nao_autenticado");
+  refused(*try_provider_login(p.email, p.password), 401, "nao_autenticado");
+  refused(*give(alfa_adm, p.provider, false), 404, "nao_encontrado");
+  refused(*del("/provider/delete/99999999", padm), 404, "nao_encontrado");
   // The other provider is untouched.
   CHECK(get("/teste/tenant", provider_login(other))->text("slug") == "beta");
 }
@@ -551,10 +536,10 @@ TEST_CASE_FIXTURE(Providers,
   Session s = provider_login(p);
 
   // Not an administrator of the tenant, nor of the platform.
-  expect_error(*post("/provider", R"({"idProvedor":)" + std::to_string(p.provider) + "}", s), 403,
+  refused(*post("/provider", R"({"idProvedor":)" + std::to_string(p.provider) + "}", s), 403,
                "acesso_negado");
-  expect_error(*get("/preprovider", s), 403, "acesso_negado");
-  expect_error(*post("/provider/create", pre_body(kCnpj2, "x@y.com.br"), s), 403, "acesso_negado");
+  refused(*get("/preprovider", s), 403, "acesso_negado");
+  refused(*post("/provider/create", pre_body(kCnpj2, "x@y.com.br"), s), 403, "acesso_negado");
   CHECK(get("/teste/tenant", s)->status == 200);
 
   // On cadastre-server (through /app-backend, the session as bearer): read only.
@@ -564,11 +549,11 @@ TEST_CASE_FIXTURE(Providers,
   CHECK_FALSE(bool(perms->json()["usuario"]["adm"]));
   const std::string bairro =
       R"({"codigo":"P1","nome":"Bairro do Prestador","geometry":{"type":"Polygon","coordinates":[[[-47.07,-22.91],[-47.069,-22.91],[-47.069,-22.909],[-47.07,-22.909],[-47.07,-22.91]]]}})";
-  expect_error(*post("/app-backend/crud/alfa/bairro/", bairro, s), 403, "acesso_negado");
+  refused(*post("/app-backend/crud/alfa/bairro/", bairro, s), 403, "acesso_negado");
   CHECK(test::query_value(stack->tenant_dsn("alfa"),
                           "select count(*) from cadastro.bairro where codigo = 'P1'") == "0");
   // Another tenant's data stays out of reach.
-  expect_error(*get("/app-backend/geo/beta/usuarios/permissoes/", s), 403,
+  refused(*get("/app-backend/geo/beta/usuarios/permissoes/", s), 403,
                "municipio_nao_permitido");
 
   // The tenant makes the grant read and write: a new session writes, and the audit names the
@@ -589,12 +574,12 @@ TEST_CASE_FIXTURE(Providers,
   // Back to read only: the sessions that could write end at once, here and on cadastre-server
   // (which had the write right cached); a new session reads and cannot write.
   REQUIRE(give(alfa_adm, p.provider, false)->status == 200);
-  expect_error(*get("/teste/tenant", writer), 401, "nao_autenticado");
-  expect_error(*get("/teste/tenant", s), 401, "nao_autenticado");
+  refused(*get("/teste/tenant", writer), 401, "nao_autenticado");
+  refused(*get("/teste/tenant", s), 401, "nao_autenticado");
   CHECK(server_refuses(writer));
   Session reader = provider_login(p);
   const std::string other = R"({"codigo":"P2",)" + bairro.substr(bairro.find("\"nome\""));
-  expect_error(*post("/app-backend/crud/alfa/bairro/", other, reader), 403, "acesso_negado");
+  refused(*post("/app-backend/crud/alfa/bairro/", other, reader), 403, "acesso_negado");
   CHECK(get("/app-backend/geo/alfa/usuarios/permissoes/", reader)->status == 200);
   // Read only again: changing nothing ends nothing.
   REQUIRE(give(alfa_adm, p.provider, false)->status == 200);
@@ -602,7 +587,7 @@ TEST_CASE_FIXTURE(Providers,
 
   // Revoked: the session ends on cadastre-server as well.
   REQUIRE(del("/provider/delete/" + std::to_string(p.provider), alfa_adm)->status == 204);
-  expect_error(*get("/teste/tenant", reader), 401, "nao_autenticado");
+  refused(*get("/teste/tenant", reader), 401, "nao_autenticado");
   CHECK(server_refuses(reader));
 }
 

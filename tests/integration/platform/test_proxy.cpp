@@ -11,6 +11,7 @@
 #include "integration/outbound/destination.hpp"
 
 using namespace cadastre;
+using test::refused;
 using test::Answer;
 using test::Destination;
 using test::PlatformFixture;
@@ -49,22 +50,6 @@ class Recorder {
   mutable std::mutex mutex_;
   std::vector<Seen> seen_;
 };
-
-/// The error shape: status, {"mensagem","tipo":"erro","codigo"}, and a message naming `words`.
-void expect_error(Answer& a, int status, const std::string& codigo, const std::string& words = "") {
-  CHECK_MESSAGE(a.status == status, a.body);
-  simdjson::dom::parser parser;
-  simdjson::dom::object shape;
-  std::string_view tipo, code, mensagem;
-  if (parser.parse(a.body).get(shape) || shape["tipo"].get(tipo) || shape["codigo"].get(code) ||
-      shape["mensagem"].get(mensagem)) {
-    FAIL_CHECK("not the error shape: " << a.body);
-    return;
-  }
-  CHECK(tipo == "erro");
-  CHECK_MESSAGE(code == codigo, a.body);
-  if (!words.empty()) CHECK_MESSAGE(mensagem.find(words) != std::string::npos, a.body);
-}
 
 constexpr std::size_t kMaxBytes = 4096;
 constexpr auto kTotalTimeout = std::chrono::milliseconds(800);
@@ -192,7 +177,7 @@ TEST_CASE_FIXTURE(Proxy,
                   "GET /proxy and POST /proxyR pass an allowed destination's answer on and none of "
                   "the caller's credentials") {
   Session s = user("alfa");
-  expect_error(*request("GET", "/proxy?url=" + http::percent_encode(outside->url("/dados")), {}),
+  refused(*request("GET", "/proxy?url=" + http::percent_encode(outside->url("/dados")), {}),
                401, "nao_autenticado");
   CHECK(outside->hits() == 0);
 
@@ -223,14 +208,14 @@ TEST_CASE_FIXTURE(Proxy,
   CHECK(moved->status == 203);
   CHECK(outside_seen.last().target == "/dados?de=mudou");
 
-  expect_error(*get("/proxy", s), 400, "campo_obrigatorio", "url");
-  expect_error(*get("/proxy?url=", s), 400, "campo_obrigatorio", "url");
-  expect_error(*get("/proxy?url=nao-e-url", s), 400, "parametro_invalido", "url");
-  expect_error(*get("/proxy?url=" + http::percent_encode(outside->url("/dados")) + "&x=1", s), 400,
+  refused(*get("/proxy", s), 400, "campo_obrigatorio", "url");
+  refused(*get("/proxy?url=", s), 400, "campo_obrigatorio", "url");
+  refused(*get("/proxy?url=nao-e-url", s), 400, "parametro_invalido", "url");
+  refused(*get("/proxy?url=" + http::percent_encode(outside->url("/dados")) + "&x=1", s), 400,
                "campo_desconhecido", "x");
 
   // POST /proxyR: the body and its type go; the caller's credentials do not.
-  expect_error(
+  refused(
       *request("POST", "/proxyR?url=" + http::percent_encode(outside->url("/eco")), {}, "a=1"), 401,
       "nao_autenticado");
   auto posted = request("POST", "/proxyR?url=" + http::percent_encode(outside->url("/eco")),
@@ -243,9 +228,9 @@ TEST_CASE_FIXTURE(Proxy,
   CHECK(got.body == "<ponto x=\"1\"/>");
   CHECK(got.content_type == "application/xml");
   for (const char* name : kCredentials) CHECK_MESSAGE(!got.has(name), name << " saiu para fora");
-  expect_error(*post("/proxyR?url=" + http::percent_encode(inside->url("/")), "{}", s), 403,
+  refused(*post("/proxyR?url=" + http::percent_encode(inside->url("/")), "{}", s), 403,
                "acesso_negado");
-  expect_error(*post("/proxyR", "{}", s), 400, "campo_obrigatorio", "url");
+  refused(*post("/proxyR", "{}", s), 400, "campo_obrigatorio", "url");
   CHECK(inside->hits() == 0);
 }
 
@@ -263,31 +248,31 @@ TEST_CASE_FIXTURE(Proxy,
            "http://usuario:senha@127.0.0.2:" + port(*outside) + "/dados", "file:///etc/passwd",
            "gopher://127.0.0.2:" + port(*outside) + "/"}) {
     CAPTURE(url);
-    expect_error(*proxy_get(url, s), 403, "acesso_negado");
+    refused(*proxy_get(url, s), 403, "acesso_negado");
   }
   // A redirect from the allowed destination into loopback.
   const int before = outside->hits();
-  expect_error(*proxy_get(outside->url("/para-dentro"), s), 403, "acesso_negado");
+  refused(*proxy_get(outside->url("/para-dentro"), s), 403, "acesso_negado");
   CHECK(outside->hits() == before + 1);
   CHECK(inside->hits() == 0);
   CHECK(inside6->hits() == 0);
 
   // Size and time limits.
-  expect_error(*proxy_get(outside->url("/grande"), s), 502, "falha_no_servico_externo");
-  expect_error(*proxy_get(outside->url("/grande-em-partes"), s), 502, "falha_no_servico_externo");
+  refused(*proxy_get(outside->url("/grande"), s), 502, "falha_no_servico_externo");
+  refused(*proxy_get(outside->url("/grande-em-partes"), s), 502, "falha_no_servico_externo");
   const auto started = std::chrono::steady_clock::now();
-  expect_error(*proxy_get(outside->url("/lento"), s), 504, "tempo_esgotado_no_servico_externo");
+  refused(*proxy_get(outside->url("/lento"), s), 504, "tempo_esgotado_no_servico_externo");
   CHECK(std::chrono::steady_clock::now() - started <
         kTotalTimeout + std::chrono::milliseconds(500));
   // Nobody listening.
-  expect_error(*proxy_get("http://127.0.0.2:" + std::to_string(closed_port()) + "/", s), 502,
+  refused(*proxy_get("http://127.0.0.2:" + std::to_string(closed_port()) + "/", s), 502,
                "falha_no_servico_externo");
 }
 
 TEST_CASE_FIXTURE(Proxy,
                   "proxy-v2 calls the city's own authentication service with the caller's query") {
   Session s = user("beta");
-  expect_error(*request("GET", "/proxy-v2/sorocaba/auth?code=abc", {}), 401, "nao_autenticado");
+  refused(*request("GET", "/proxy-v2/sorocaba/auth?code=abc", {}), 401, "nao_autenticado");
   auto a = get("/proxy-v2/sorocaba/auth?code=abc&state=x%2Fy", s);
   CHECK_MESSAGE(a->status == 200, a->body);
   CHECK(a->body == R"({"autenticado":true})");
@@ -303,9 +288,9 @@ TEST_CASE_FIXTURE(Proxy,
   CHECK(get("/proxy-v2/campinas/auth", s)->status == 200);
   CHECK(outside_seen.last().target == "/auth?cliente=cadastre");
 
-  expect_error(*get("/proxy-v2/recife/auth?code=abc", s), 404, "nao_encontrado", "recife");
+  refused(*get("/proxy-v2/recife/auth?code=abc", s), 404, "nao_encontrado", "recife");
   // The allow-list holds for configured cities too.
-  expect_error(*get("/proxy-v2/interna/auth", s), 403, "acesso_negado");
+  refused(*get("/proxy-v2/interna/auth", s), 403, "acesso_negado");
   CHECK(inside->hits() == 0);
 }
 
@@ -313,7 +298,7 @@ TEST_CASE_FIXTURE(Proxy,
                   "the internal services get all four methods, the path and query as sent and the "
                   "session headers") {
   Session s = user("alfa");
-  expect_error(*request("GET", "/api-r/modelos", {}), 401, "nao_autenticado");
+  refused(*request("GET", "/api-r/modelos", {}), 401, "nao_autenticado");
   CHECK(internal->hits() == 0);
 
   auto a = get("/api-r/modelos/a%20b/c?x=1&y=%C3%A9&y=2", s);
@@ -360,15 +345,15 @@ TEST_CASE_FIXTURE(Proxy,
   CHECK(internal_seen.size() == seen);
 
   // Not configured: 503 in the error shape (after the session is checked).
-  expect_error(*get("/dbrest/tabela", s), 503, "servico_indisponivel", "dbrest");
-  expect_error(*request("POST", "/dbrest/tabela", {}, "{}"), 401, "nao_autenticado");
+  refused(*get("/dbrest/tabela", s), 503, "servico_indisponivel", "dbrest");
+  refused(*request("POST", "/dbrest/tabela", {}, "{}"), 401, "nao_autenticado");
 }
 
 TEST_CASE_FIXTURE(
     PlatformFixture,
     "app-backend forwards the four methods to cadastre-server, whose answers pass through") {
   Session s = user("alfa");
-  expect_error(*request("GET", "/app-backend/health-check/", {}), 401, "nao_autenticado");
+  refused(*request("GET", "/app-backend/health-check/", {}), 401, "nao_autenticado");
   auto health = get("/app-backend/health-check/", s);
   CHECK_MESSAGE(health->status == 200, health->body);
 
@@ -377,7 +362,7 @@ TEST_CASE_FIXTURE(
   REQUIRE_MESSAGE(perms->status == 200, perms->body);
   CHECK(std::string_view(perms->json()["usuario"]["email"]) == stack->user("alfa").email);
   CHECK(std::string_view(perms->json()["municipio"]["slug"]) == "alfa");
-  expect_error(*get("/app-backend/geo/beta/usuarios/permissoes/", s), 403,
+  refused(*get("/app-backend/geo/beta/usuarios/permissoes/", s), 403,
                "municipio_nao_permitido");
 
   const std::string square =
@@ -397,23 +382,23 @@ TEST_CASE_FIXTURE(
   CHECK_MESSAGE(updated->status == 200, updated->body);
   CHECK(test::query_value(alfa, "select nome from cadastro.bairro where id = " + id) ==
         "Renomeado");
-  expect_error(*put("/app-backend/crud/alfa/bairro/", R"({"nome":"sem id"})", s), 400,
+  refused(*put("/app-backend/crud/alfa/bairro/", R"({"nome":"sem id"})", s), 400,
                "campo_obrigatorio");
 
   auto removed = del("/app-backend/crud/alfa/bairro/?id=" + id, s);  // the query goes along
   CHECK_MESSAGE(removed->status == 200, removed->body);
   CHECK(int64_t(removed->json()["registros_removidos"]) == 1);
   CHECK(test::query_value(alfa, "select count(*) from cadastro.bairro where id = " + id) == "0");
-  expect_error(*del("/app-backend/crud/alfa/bairro/", s), 400, "campo_obrigatorio", "id");
+  refused(*del("/app-backend/crud/alfa/bairro/", s), 400, "campo_obrigatorio", "id");
 
   // cadastre-server's refusals pass through as it gave them.
-  expect_error(*post("/app-backend/health-check/", "{}", s), 405, "metodo_nao_permitido");
-  expect_error(*get("/app-backend/nao-existe/", s), 404, "rota_nao_encontrada");
-  expect_error(*get("/app-backend/health-check/?inventado=1", s), 400, "campo_desconhecido",
+  refused(*post("/app-backend/health-check/", "{}", s), 405, "metodo_nao_permitido");
+  refused(*get("/app-backend/nao-existe/", s), 404, "rota_nao_encontrada");
+  refused(*get("/app-backend/health-check/?inventado=1", s), 400, "campo_desconhecido",
                "inventado");
-  expect_error(*get("/app-backend/geo/alfa/../beta/usuarios/permissoes/", s), 400,
+  refused(*get("/app-backend/geo/alfa/../beta/usuarios/permissoes/", s), 400,
                "parametro_invalido");
-  expect_error(*get("/app-backend/geo/alfa/%2e%2e/beta/usuarios/permissoes/", s), 400,
+  refused(*get("/app-backend/geo/alfa/%2e%2e/beta/usuarios/permissoes/", s), 400,
                "parametro_invalido");
 }
 
@@ -424,14 +409,14 @@ TEST_CASE("internal services that are not configured answer 503 in the error sha
     CAPTURE(service);
     for (const char* method : {"GET", "POST", "PUT", "DELETE"}) {
       CAPTURE(method);
-      expect_error(*f.request(method, std::string("/") + service + "/qualquer/coisa",
+      refused(*f.request(method, std::string("/") + service + "/qualquer/coisa",
                               PlatformFixture::headers(s), "{}"),
                    503, "servico_indisponivel", service);
     }
-    expect_error(*f.request("GET", std::string("/") + service + "/qualquer/coisa", {}), 401,
+    refused(*f.request("GET", std::string("/") + service + "/qualquer/coisa", {}), 401,
                  "nao_autenticado");
   }
   // No policy configured: every outside destination is refused.
-  expect_error(*f.get("/proxy?url=" + http::percent_encode("http://93.184.216.34/"), s), 403,
+  refused(*f.get("/proxy?url=" + http::percent_encode("http://93.184.216.34/"), s), 403,
                "acesso_negado");
 }

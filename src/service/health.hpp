@@ -1,0 +1,20 @@
+// The health probes every service with an identity store and tenant pools answers the same
+// way (cadastre-server's /health-check/*/, cadastre-platform's /health-check/*).
+#pragma once
+
+#include <string>
+
+#include "http/http.hpp"
+#include "store/identity.hpp"
+#include "store/tenants.hpp"
+
+namespace cadastre::service {
+
+/// Startup: the identity store and every active tenant's database answer; 503 otherwise.
+/// `store_key` names the identity store's member of the answer ("identidade", "plataforma").
+http::Response startup_probe(store::Identity& identity, store::TenantPools& tenants, const std::string& store_key);
+
+/// Readiness: 503 with Retry-After and `down_message` while the identity store is unreachable.
+http::Response readiness_probe(store::Identity& identity, const std::string& down_message);
+
+}  // namespace cadastre::service
