@@ -1,6 +1,7 @@
 #include "platform/app.hpp"
 
 #include "platform/schemas.hpp"
+#include "service/health.hpp"
 
 namespace cadastre::platform {
 
@@ -27,6 +28,7 @@ App::App(AppOptions options) : options_(std::move(options)) {
       "/swagger.json", "cadastre_platform"};
   info.schemas = schemas::components();
   server_ = std::make_unique<http::Server>(info, options_.http);
+  service::add_pool_metrics(*server_, *platform_, *tenants_);
 
   add_auth_scheme(*this);
   add_system_routes(*this);

@@ -2,6 +2,7 @@
 
 #include "cadastre/json.hpp"
 #include "server/service_desk/token_scheme.hpp"
+#include "service/health.hpp"
 
 namespace cadastre::server {
 
@@ -24,23 +25,8 @@ App::App(AppOptions options) : options_(std::move(options)) {
       "mídia, domínios, avaliação, agendamento e vistorias.",
       "/openapi.json", "cadastre"};
   server_ = std::make_unique<http::Server>(info, options_.http);
-  server_->metrics().add_provider([this](std::string& out) {
-    auto line = [&](const std::string& name, const std::string& pool, double v) {
-      out += "cadastre_db_pool_" + name + "{pool=\"" + http::prom_label(pool) + "\"} " +
-             std::to_string(v) + "\n";
-    };
-    auto emit = [&](const std::string& pool, const store::PoolStats& s) {
-      line("size", pool, static_cast<double>(s.size));
-      line("open", pool, static_cast<double>(s.open));
-      line("in_use", pool, static_cast<double>(s.in_use));
-      line("waiting", pool, static_cast<double>(s.waiting));
-      line("timeouts_total", pool, static_cast<double>(s.timeouts));
-      line("reconnects_total", pool, static_cast<double>(s.reconnects));
-    };
-    out += "# TYPE cadastre_db_pool_in_use gauge\n";
-    emit("plataforma", platform_->stats());
-    for (const auto& [slug, s] : tenants_->stats()) emit(slug, s);
-  });
+  service::add_pool_metrics(*server_, *platform_, *tenants_);
+
 
   add_auth_schemes(*this);
   add_inspection_token_scheme(*this);

@@ -30,4 +30,23 @@ http::Response readiness_probe(store::Identity& identity, const std::string& dow
   return http::Response::json(R"({"status":"ok"})");
 }
 
+void add_pool_metrics(http::Server& server, store::Pool& platform, store::TenantPools& tenants) {
+  server.metrics().add_provider([&platform, &tenants](std::string& out) {
+    auto line = [&](const std::string& name, const std::string& pool, double v) {
+      out += "cadastre_db_pool_" + name + "{pool=\"" + http::prom_label(pool) + "\"} " + std::to_string(v) + "\n";
+    };
+    auto emit = [&](const std::string& pool, const store::PoolStats& s) {
+      line("size", pool, static_cast<double>(s.size));
+      line("open", pool, static_cast<double>(s.open));
+      line("in_use", pool, static_cast<double>(s.in_use));
+      line("waiting", pool, static_cast<double>(s.waiting));
+      line("timeouts_total", pool, static_cast<double>(s.timeouts));
+      line("reconnects_total", pool, static_cast<double>(s.reconnects));
+    };
+    out += "# TYPE cadastre_db_pool_in_use gauge\n";
+    emit("plataforma", platform.stats());
+    for (const auto& [slug, s] : tenants.stats()) emit(slug, s);
+  });
+}
+
 }  // namespace cadastre::service

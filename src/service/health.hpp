@@ -1,10 +1,11 @@
-// The health probes every service with an identity store and tenant pools answers the same
-// way (cadastre-server's /health-check/*/, cadastre-platform's /health-check/*).
+// The health probes and pool gauges every service with an identity store and tenant pools
+// answers the same way (cadastre-server's /health-check/*/, cadastre-platform's /health-check/*).
 #pragma once
 
 #include <string>
 
 #include "http/http.hpp"
+#include "http/server.hpp"
 #include "store/identity.hpp"
 #include "store/tenants.hpp"
 
@@ -16,5 +17,8 @@ http::Response startup_probe(store::Identity& identity, store::TenantPools& tena
 
 /// Readiness: 503 with Retry-After and `down_message` while the identity store is unreachable.
 http::Response readiness_probe(store::Identity& identity, const std::string& down_message);
+
+/// Adds the pools' gauges to the server's /metrics: the platform pool and every tenant's.
+void add_pool_metrics(http::Server& server, store::Pool& platform, store::TenantPools& tenants);
 
 }  // namespace cadastre::service

@@ -88,6 +88,10 @@ TEST_CASE_FIXTURE(PlatformFixture, "the health probes see the platform database 
   CHECK(startup->text("plataforma") == "ok");
   CHECK(std::string_view(startup->json()["municipios"]["alfa"]) == "ok");
   CHECK(std::string_view(startup->json()["municipios"]["beta"]) == "ok");
+  auto metrics = request("GET", "/metrics", {});
+  CHECK(metrics->status == 200);
+  CHECK(metrics->body.find("cadastre_db_pool_in_use{pool=\"plataforma\"}") != std::string::npos);
+  CHECK(metrics->body.find("cadastre_platform_") != std::string::npos);
 }
 
 TEST_CASE_FIXTURE(PlatformFixture, "versao reports the version, the build and the platform migration level") {
