@@ -13,14 +13,14 @@ std::vector<http::Param> page_params(std::vector<std::string> columns) {
           {.name = "direction", .description = "sentido da ordenação", .values = {"asc", "desc"}}};
 }
 
-Page parse_page(const http::Request& req, std::string_view default_order) {
+Page parse_page(const http::Request& req, std::string_view default_order, bool newest_first) {
   Page p;
   if (auto n = req.query_value("pageNumber")) p.paging.page = query::parse_integer(*n, "pageNumber", 1, INT32_MAX);
   if (auto s = req.query_value("pageSize"))
     p.paging.size = query::parse_integer(*s, "pageSize", 1, query::max_page_size);
   p.paging.offset = (p.paging.page - 1) * p.paging.size;
   p.order_by = req.query_value("orderBy").value_or(std::string(default_order));
-  p.descending = req.query_value("direction").value_or("asc") == "desc";
+  p.descending = req.query_value("direction").value_or(newest_first ? "desc" : "asc") == "desc";
   return p;
 }
 

@@ -24,8 +24,9 @@ struct Page {
 };
 
 /// The request's page (400 for a page or size out of range), ordered by `default_order`
-/// unless orderBy names another declared column.
-Page parse_page(const http::Request& req, std::string_view default_order);
+/// unless orderBy names another declared column; descending when `direction` says so, or
+/// by default when `newest_first`.
+Page parse_page(const http::Request& req, std::string_view default_order, bool newest_first = false);
 
 /// {"content": [...], "pageNumber", "pageSize", "totalElements", "totalPages"}.
 std::string page_json(const store::PageRows& rows, const Page& page);

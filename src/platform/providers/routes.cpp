@@ -42,7 +42,8 @@ struct Providers {
     return Response::json("{\"id\":" + std::to_string(id) + ",\"estado\":\"pendente\"}", 201);
   }
   Response pre_list(const service::Scope&, Request& req) const {
-    return Response::json(list_pre(db(), req.query_value("estado")));
+    Page page = parse_page(req, "id", true);
+    return Response::json(page_json(list_pre(db(), req.query_value("estado"), page), page));
   }
   // A provider's user: the pre-registration of their own provider; a platform administrator:
   // those of a CNPJ.
@@ -133,6 +134,9 @@ void add_provider_routes(App& app) {
   auto bind = [p](Response (Providers::*fn)(const service::Scope&, Request&) const) {
     return service::scoped([p, fn](const service::Scope& s, Request& r) { return ((*p).*fn)(s, r); });
   };
+  std::vector<http::Param> pre_list_params = page_params(kPreOrderColumns);
+  pre_list_params.push_back(
+      {.name = "estado", .description = "filtra pelo estado", .values = {"pendente", "aprovado", "recusado"}});
   const std::string pre_body = R"({"nome", "cnpj", "email", "responsavel", "telefone"?, "mensagem"?})";
   auto& srv = app.server();
   srv.add({.method = "POST", .pattern = "/preprovider/register", .auth = "none", .tag = kTag,
@@ -142,10 +146,9 @@ void add_provider_routes(App& app) {
            .answer_schema = R"({"type":"object","properties":{"id":{"type":"integer"},"estado":{"type":"string"}}})",
            .handler = [p](Request& r) { return p->pre_register(r); }});
   srv.add({.method = "GET", .pattern = "/preprovider", .auth = "sessao", .access = http::platform_admins(),
-           .tag = kTag, .summary = "Os pré-cadastros, do mais novo",
-           .params = {{.name = "estado", .description = "filtra pelo estado",
-                       .values = {"pendente", "aprovado", "recusado"}}},
-           .answer_schema = schemas::list_of("PreProvedor"), .handler = bind(&Providers::pre_list)});
+           .tag = kTag, .summary = "Os pré-cadastros, paginados (do mais novo, sem direction)",
+           .params = pre_list_params, .answer_schema = schemas::page_of("PreProvedor"),
+           .handler = bind(&Providers::pre_list)});
   srv.add({.method = "GET", .pattern = "/preprovider/provider-user", .auth = "sessao", .tag = kTag,
            .summary = "O pré-cadastro do prestador de quem chama (administradores da plataforma: os de um CNPJ)",
            .params = {{.name = "cnpj", .description = "administradores da plataforma"}},

@@ -2,7 +2,10 @@
 
 #include <soci/soci.h>
 
+#include <map>
+
 #include "cadastre/error.hpp"
+#include "store/sql.hpp"
 
 namespace cadastre::platform::providers {
 namespace {
@@ -44,14 +47,20 @@ std::int64_t register_pre(store::Pool& pool, const PreRegistration& p) {
   });
 }
 
-std::string list_pre(store::Pool& pool, const std::optional<std::string>& estado) {
-  return pool.with([&](soci::session& s) {
-    std::string out, wanted = estado.value_or("");
-    s << std::string("select coalesce(json_agg(") + kPreJson + " order by r.id desc), '[]')::text "
-         "from plataforma.preprovedores r where :e = '' or r.estado = :e2",
-        soci::use(wanted), soci::use(wanted), soci::into(out);
-    return out;
-  });
+store::PageRows list_pre(store::Pool& pool, const std::optional<std::string>& estado, const Page& page) {
+  static const std::map<std::string, std::string> columns = {{"id", "r.id"}, {"nome", "r.nome"}, {"criadoEm", "r.criado_em"}};
+  auto filter = [&](store::Sql& q) {
+    if (estado) q << " where r.estado = ", q.bind(*estado);
+  };
+  store::Sql q("select (select count(*) from plataforma.preprovedores r");
+  filter(q);
+  q << ")::text, coalesce(json_agg(p.j), '[]')::text from (select " << kPreJson
+    << " as j from plataforma.preprovedores r";
+  filter(q);
+  q << " order by " << columns.at(page.order_by) << (page.descending ? " desc" : " asc") << ", r.id desc";
+  store::append_page(q, page.paging);
+  q << ") p";
+  return pool.with([&](soci::session& s) { return store::fetch_page(s, q); });
 }
 
 std::string pre_of(store::Pool& pool, const std::optional<std::string>& cnpj, std::optional<std::int64_t> provider_id) {

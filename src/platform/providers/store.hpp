@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "platform/paging.hpp"
 #include "store/pool.hpp"
 
 namespace cadastre::platform::providers {
@@ -17,8 +18,10 @@ struct PreRegistration {
 /// Records a pending pre-registration (409 while another of the same CNPJ is pending or a
 /// provider has it). Returns its id.
 std::int64_t register_pre(store::Pool& pool, const PreRegistration& p);
-/// Pre-registrations, newest first, of one state when given.
-std::string list_pre(store::Pool& pool, const std::optional<std::string>& estado);
+/// The columns the pre-registrations may be ordered by.
+inline const std::vector<std::string> kPreOrderColumns = {"id", "nome", "criadoEm"};
+/// A page of pre-registrations, of one state when given.
+store::PageRows list_pre(store::Pool& pool, const std::optional<std::string>& estado, const Page& page);
 /// The pre-registrations of a CNPJ, or of the provider `provider_id`'s CNPJ.
 std::string pre_of(store::Pool& pool, const std::optional<std::string>& cnpj, std::optional<std::int64_t> provider_id);
 /// Deletes a pre-registration that did not become a provider (404 otherwise).

@@ -144,11 +144,18 @@ TEST_CASE_FIXTURE(
   auto list = get("/preprovider", padm);
   REQUIRE(list->status == 200);
   std::vector<std::int64_t> ids;
-  for (auto e : list->json().get_array()) ids.push_back(int64_t(e["id"]));
+  for (auto e : list->json()["content"].get_array()) ids.push_back(int64_t(e["id"]));
   CHECK(ids.size() == 2);
   CHECK(ids.front() > ids.back());  // newest first
-  CHECK(get("/preprovider?estado=pendente", padm)->json().get_array().size() == 2);
-  CHECK(get("/preprovider?estado=aprovado", padm)->body == "[]");
+  CHECK(int64_t(list->json()["totalElements"]) == 2);
+  CHECK(get("/preprovider?estado=pendente", padm)->json()["content"].get_array().size() == 2);
+  CHECK(int64_t(get("/preprovider?estado=aprovado", padm)->json()["totalElements"]) == 0);
+  auto first = get("/preprovider?pageSize=1&orderBy=id&direction=asc", padm);
+  CHECK(first->json()["content"].get_array().size() == 1);
+  CHECK(int64_t(first->json()["content"].at(0)["id"]) == ids.back());
+  CHECK(int64_t(first->json()["totalPages"]) == 2);
+  refused(*get("/preprovider?pageSize=0", padm), 400, "parametro_invalido", "pageSize");
+  refused(*get("/preprovider?orderBy=cnpj", padm), 400, "parametro_invalido", "orderBy");
   refused(*get("/preprovider?estado=todos", padm), 400, "parametro_invalido", "estado");
   refused(*get("/preprovider?pagina=1", padm), 400, "campo_desconhecido", "pagina");
 
@@ -268,7 +275,7 @@ TEST_CASE_FIXTURE(Providers,
   refused(*post("/provider/create", approve, padm), 404, "nao_encontrado", "pré-cadastro");
   refused(*del("/preprovider/delete?id=" + std::to_string(pre_id), padm), 404,
                "nao_encontrado");
-  CHECK(get("/preprovider?estado=aprovado", padm)->json().get_array().size() == 1);
+  CHECK(get("/preprovider?estado=aprovado", padm)->json()["content"].get_array().size() == 1);
 
   // The link goes to the first user; without a password there is no login yet.
   REQUIRE(sink->wait_for(1, std::chrono::seconds(10)));
