@@ -1,5 +1,7 @@
 #include "support/slapd.hpp"
 
+#include "support/child_process.hpp"
+
 #include <arpa/inet.h>
 #include <doctest/doctest.h>
 #include <fcntl.h>
@@ -131,19 +133,7 @@ Slapd::Slapd(const std::string& ldif) {
 }
 
 Slapd::~Slapd() {
-  if (pid_ > 0) {
-    kill(pid_, SIGTERM);
-    int status = 0;
-    bool exited = false;
-    for (int i = 0; i < 250 && !exited; ++i) {
-      exited = waitpid(pid_, &status, WNOHANG) == pid_;
-      if (!exited) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    if (!exited) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, &status, 0);
-    }
-  }
+  cadastre::test::stop_child(pid_);
   std::error_code ec;
   std::filesystem::remove_all(dir_, ec);
 }

@@ -23,6 +23,8 @@
 #include <thread>
 #include <vector>
 
+#include "support/child_process.hpp"
+
 namespace cadastre::test {
 
 /// One message as the sink received it.
@@ -165,20 +167,8 @@ class SmtpSink {
   }
 
   void stop() {
-    if (pid_ > 0) {
-      kill(pid_, SIGTERM);
-      int status = 0;
-      bool exited = false;
-      for (int i = 0; i < 250 && !exited; ++i) {
-        exited = waitpid(pid_, &status, WNOHANG) == pid_;
-        if (!exited) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      }
-      if (!exited) {
-        kill(pid_, SIGKILL);
-        waitpid(pid_, &status, 0);
-      }
-      pid_ = -1;
-    }
+    stop_child(pid_);
+    pid_ = -1;
     std::error_code ec;
     std::filesystem::remove_all(dir_, ec);
   }
