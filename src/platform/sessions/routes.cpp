@@ -74,9 +74,9 @@ struct Logins {
     PasswordLogin in = parse_password_login(req, false);
     return throttled(req, in.email, [&] {
       auto who = identity->login(in.email, in.senha);
+      // A pending account's tenant is inactive until its e-mail is confirmed, so the
+      // identity store refuses it here like a wrong password.
       if (!who) throw Error(errc::unauthenticated, kRefused);
-      if (!login_facts(*platform, who->user_id, who->tenant_id).email_confirmado)
-        throw Error(errc::forbidden, "confirme o e-mail da conta pelo link enviado antes de entrar");
       return answer(*who, identity->open_session(*who, options->sessions, origin(req, "senha")));
     });
   }

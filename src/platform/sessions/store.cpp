@@ -10,13 +10,12 @@ LoginFacts login_facts(store::Pool& pool, std::int64_t user_id, std::int64_t ten
   return pool.with([&](soci::session& s) {
     LoginFacts f;
     long long uid = user_id, tid = tenant_id, empresa = 0;
-    int publico = 0, confirmado = 1;
+    int publico = 0;
     s << "select coalesce(u.empresa_id, (select e.id from plataforma.empresas e where e.tenant_id = :t), 0), "
-         "u.publico::int, u.email_confirmado::int from plataforma.usuarios u where u.id = :u",
-        soci::use(tid), soci::use(uid), soci::into(empresa), soci::into(publico), soci::into(confirmado);
+         "u.publico::int from plataforma.usuarios u where u.id = :u",
+        soci::use(tid), soci::use(uid), soci::into(empresa), soci::into(publico);
     f.empresa_id = empresa;
     f.publico = publico != 0;
-    f.email_confirmado = confirmado != 0;
     f.license_status = licenses::current_status(s, tenant_id);
     return f;
   });

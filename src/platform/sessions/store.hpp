@@ -16,7 +16,6 @@ namespace cadastre::platform::sessions {
 struct LoginFacts {
   std::int64_t empresa_id = 0;  ///< the user's company, else the tenant's (0: none)
   bool publico = false;
-  bool email_confirmado = true;
   std::string license_status;  ///< licenses::kStatuses, or "sem_licenca"
 };
 LoginFacts login_facts(store::Pool& pool, std::int64_t user_id, std::int64_t tenant_id);
