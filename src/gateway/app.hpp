@@ -75,7 +75,6 @@ class App {
   std::unique_ptr<Forwarder> forwarder_;
   std::map<std::string, std::unique_ptr<ProviderToken>, std::less<>> provider_tokens_;
   std::unique_ptr<http::Server> server_;
-  std::thread thread_;
 };
 
 // Route modules: each adds its section of the spec to the server.

@@ -6,6 +6,7 @@
 #include <optional>
 #include <random>
 #include <stdexcept>
+#include <thread>
 
 #include "cadastre/json.hpp"
 #include "http/docs_page.hpp"
@@ -54,6 +55,7 @@ const char* kExposeHeaders =
 struct Server::Impl {
   std::optional<Listener> listener;  ///< made by bind()
   std::mutex log_mutex;
+  std::thread background;  ///< serve() when started by start()
 };
 
 Server::Server(ServiceInfo info, ServerOptions options)
@@ -271,8 +273,19 @@ void Server::serve() {
   if (impl_->listener) impl_->listener->serve();
 }
 
+bool Server::start() {
+  if (!bind()) return false;
+  impl_->background = std::thread([this] { serve(); });
+  // The listener reports running shortly after the thread starts.
+  for (int i = 0; i < 500 && !running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  return running();
+}
+
 void Server::stop() {
-  if (impl_ && impl_->listener) impl_->listener->stop();
+  if (!impl_) return;
+  if (impl_->listener) impl_->listener->stop();
+  if (impl_->background.joinable() && impl_->background.get_id() != std::this_thread::get_id())
+    impl_->background.join();
 }
 
 bool Server::running() const noexcept { return impl_->listener && impl_->listener->running(); }

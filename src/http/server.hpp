@@ -60,7 +60,11 @@ class Server {
   bool bind();
   /// Serves until stop(); call bind() first.
   void serve();
-  /// Stops accepting; in-flight requests finish; serve() returns. Safe from any thread.
+  /// Binds and serves on a background thread of its own (the services' in-process use:
+  /// tests, benchmarks); false when binding fails or serving did not begin.
+  bool start();
+  /// Stops accepting; in-flight requests finish; serve() returns, and the thread of start()
+  /// is joined. Safe from any thread.
   void stop();
   bool running() const noexcept;
   int port() const noexcept { return port_; }

@@ -50,16 +50,10 @@ std::string App::public_url() const {
   return options_.public_url.empty() ? server_->base_url() : options_.public_url;
 }
 
-bool App::start() {
-  if (!server_->bind()) return false;
-  thread_ = std::thread([this] { server_->serve(); });
-  for (int i = 0; i < 500 && !server_->running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  return server_->running();
-}
+bool App::start() { return server_->start(); }
 
 void App::stop() {
-  server_->stop();
-  if (thread_.joinable()) thread_.join();
+  if (server_) server_->stop();
 }
 
 }  // namespace cadastre::platform

@@ -105,7 +105,6 @@ class App {
   service::EventBus events_;
   std::unique_ptr<mail::Mailer> mailer_;
   std::unique_ptr<http::Server> server_;
-  std::thread thread_;
 };
 
 // The auth scheme and the areas: each adds its section of the spec to the server.

@@ -56,18 +56,10 @@ App::App(AppOptions options) : options_(std::move(options)) {
 
 App::~App() { stop(); }
 
-bool App::start() {
-  if (!server_->bind()) return false;
-  thread_ = std::thread([this] { server_->serve(); });
-  // listen_after_bind() flips is_running shortly after the thread starts.
-  for (int i = 0; i < 500 && !server_->running(); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  return server_->running();
-}
+bool App::start() { return server_->start(); }
 
 void App::stop() {
-  server_->stop();
-  if (thread_.joinable()) thread_.join();
+  if (server_) server_->stop();
 }
 
 }  // namespace cadastre::server

@@ -81,7 +81,6 @@ class App {
   std::unique_ptr<service::Tenancy> tenancy_;
   std::shared_ptr<ValuationProfiles> valuation_profiles_ = make_valuation_profiles();
   std::unique_ptr<http::Server> server_;
-  std::thread thread_;
 };
 
 // Route modules: each adds its section of the spec to the server.
