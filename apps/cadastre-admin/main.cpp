@@ -8,7 +8,9 @@
 //   cadastre-admin tenant integracao --tenant SLUG --url URL   (token de /integracao-rest, mostrado uma vez)
 //   cadastre-admin client add --tenant S --scope avaliacao|provas_digitais --nome N [--usuario U --password P]
 //   cadastre-admin demo load --tenant SLUG [--lots N] [--seed S] [--replace]
-//   cadastre-admin demo setup [--lots N] [--lots2 N] [--seed S] [--media-root DIR]   (everything ./scripts/demo needs)
+//   cadastre-admin demo setup [--lots N] [--lots2 N] [--seed S] [--media-root DIR] [--project-geometries N]
+//                                                                (everything ./scripts/demo needs)
+//   cadastre-admin demo project --tenant SLUG --email OWNER [--geometries N]   (the platform's demo project)
 //
 // The platform DSN comes from --platform-dsn or CADASTRE_PLATFORM_DSN; its database is
 // created when missing. Tenant databases default to cad_<slug> on the same server.
@@ -25,6 +27,7 @@
 #include "demo/agenda.hpp"
 #include "demo/forms.hpp"
 #include "demo/mapoteca.hpp"
+#include "demo/platform_project.hpp"
 #include "demo/service_desk.hpp"
 #include "demo/explorer.hpp"
 #include "demo/provas.hpp"
@@ -51,7 +54,10 @@ const char* kUsage =
     "                                             credencial Basic (senha gerada quando omitida; mostrada uma vez)\n"
     "  demo load --tenant SLUG [--lots N] [--seed S] [--replace]\n"
     "  demo setup [--lots N] [--lots2 N] [--seed S] [--media-root DIR (padrão var/midia)]\n"
-    "                                             municípios, usuários, tokens e dados de demonstração\n";
+    "             [--project-geometries N (padrão 100000)]\n"
+    "                                             municípios, usuários, tokens e dados de demonstração\n"
+    "  demo project --tenant SLUG --email DONO [--geometries N (padrão 100000)]\n"
+    "                                             o projeto de demonstração da plataforma (camada de lotes)\n";
 
 using Conn = std::unique_ptr<PGconn, decltype(&PQfinish)>;
 
@@ -145,6 +151,26 @@ std::string configure_integracao(const std::string& platform_dsn, const std::str
   return token;
 }
 
+// The platform's demo project in `tenant`, owned by the user `email`.
+store::DemoProjectReport load_demo_project(Platform& p, const std::string& tenant, const std::string& email,
+                                           std::int64_t geometries) {
+  auto t = p.identity->tenant(tenant);
+  if (!t) throw Error(errc::not_found, "município não cadastrado: " + tenant, "tenant");
+  Conn pc(store::connect_or_throw(p.dsn), &PQfinish);
+  std::string tid = std::to_string(t->id);
+  const char* params[] = {email.c_str(), tid.c_str()};
+  PGresult* found = PQexecParams(pc.get(), "select id from plataforma.usuarios where email = $1 and tenant_id = $2::bigint",
+                                 2, nullptr, params, nullptr, nullptr, 0);
+  std::string owner = PQresultStatus(found) == PGRES_TUPLES_OK && PQntuples(found) == 1 ? PQgetvalue(found, 0, 0) : "";
+  PQclear(found);
+  if (owner.empty()) throw Error(errc::not_found, "usuário não cadastrado no município: " + email, "email");
+  Conn c(store::connect_or_throw(t->dsn), &PQfinish);
+  auto r = store::load_demo_platform_project(c.get(), std::stoll(owner), geometries, -47.0608, -22.9056);
+  std::cerr << t->slug << ": projeto de demonstração " << r.project_id << " com " << r.geometries << " geometrias e "
+            << r.values << " valores em " << r.seconds << " s\n";
+  return r;
+}
+
 // Everything the demo needs, idempotently: two municipalities with data, a user each,
 // fresh tokens. Prints shell assignments (KEY='value') on stdout for var/demo.env.
 void demo_setup(const std::string& platform_dsn, const cli::Flags& f) {
@@ -177,6 +203,7 @@ void demo_setup(const std::string& platform_dsn, const cli::Flags& f) {
   const std::string email = "demo@campinas.sp.gov.br", password = "demo-campinas";
   add_user(p, "campinas", email, "Equipe de Demonstração", password, true, {"*:rw"});
   add_user(p, "valinhos", "demo@valinhos.sp.gov.br", "Equipe de Valinhos", "demo-valinhos", false, {"*:rw"});
+  auto project = load_demo_project(p, t1.slug, email, f.get_int("project-geometries", 100000));
   std::string token = p.identity->issue_token(email);
   std::string token2 = p.identity->issue_token("demo@valinhos.sp.gov.br");
   // No external REST service listens on 8099 in the demo: /integracao-rest answers 502
@@ -198,13 +225,16 @@ void demo_setup(const std::string& platform_dsn, const cli::Flags& f) {
             << "DEMO_VALUATION_TOKEN=" << q(valuation.secret) << "\n"
             << "DEMO_PROVAS_USER=" << q(provas.usuario) << "\n"
             << "DEMO_PROVAS_PASSWORD=" << q(provas.secret) << "\n"
-            << "DEMO_INTEGRACAO_TOKEN=" << q(integracao) << "\n";
+            << "DEMO_INTEGRACAO_TOKEN=" << q(integracao) << "\n"
+            << "DEMO_PROJECT_ID=" << q(std::to_string(project.project_id)) << "\n"
+            << "DEMO_PROJECT_LAYER_ID=" << q(std::to_string(project.layer_id)) << "\n";
 }
 
 int run(int argc, char** argv) {
   cli::Flags f(argc, argv, 1,
                {"platform-dsn", "nome", "uf", "ibge", "dsn", "fuso", "tenant", "email", "password", "perm", "lots",
-                "lots2", "seed", "center-lon", "center-lat", "media-root", "scope", "usuario", "url"},
+                "lots2", "seed", "center-lon", "center-lat", "media-root", "scope", "usuario", "url", "project-geometries",
+                "geometries"},
                {"admin", "replace", "help"});
   const auto& args = f.positional();
   if (f.has("help") || args.empty()) {
@@ -254,6 +284,10 @@ int run(int argc, char** argv) {
     double lon = std::stod(f.get("center-lon", "-47.0608")), lat = std::stod(f.get("center-lat", "-22.9056"));
     print_report(t->slug, load_demo(*t, f.get_int("lots", 2000), static_cast<std::uint64_t>(f.get_int("seed", 1)),
                                     f.has("replace"), lon, lat));
+  } else if (cmd == "demo" && sub == "project") {
+    Platform p(platform_dsn);
+    auto r = load_demo_project(p, need("tenant"), need("email"), f.get_int("geometries", 100000));
+    std::cout << "DEMO_PROJECT_ID='" << r.project_id << "'\nDEMO_PROJECT_LAYER_ID='" << r.layer_id << "'\n";
   } else if (cmd == "demo" && sub == "setup") {
     demo_setup(platform_dsn, f);
   } else {

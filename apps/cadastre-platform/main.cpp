@@ -2,7 +2,7 @@
 // the live socket; docs/platform.md).
 //
 //   cadastre-platform --platform-dsn "host=... dbname=cadastre_platform" [--host 127.0.0.1] [--port 8090]
-//       [--public-url https://cadastro.exemplo.gov.br] [--reset-page-url URL]
+//       [--public-url https://cadastro.exemplo.gov.br] [--reset-page-url URL] [--files-dir var/plataforma]
 //       [--pool-size 16] [--pool-wait-ms 2000] [--statement-timeout-ms 15000] [--token-ttl-ms 5000]
 //       [--session-idle-min 480] [--session-max-days 30]
 //       [--login-max-failures 5] [--login-window-s 900] [--login-lockout-s 900]
@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
         "statement-timeout-ms", "token-ttl-ms", "session-idle-min", "session-max-days", "login-max-failures",
         "login-window-s", "login-lockout-s", "trial-days", "trial-users", "trial-storage-mb", "tenant-server-dsn",
         "smtp-url", "smtp-from", "smtp-user", "oidc-issuer", "oidc-audience", "oidc-rs256-pem", "service", "city-auth", "outbound-hosts",
-        "outbound-networks", "outbound-max-mb", "outbound-timeout-ms", "cors-origins", "build"};
+        "outbound-networks", "outbound-max-mb", "outbound-timeout-ms", "cors-origins", "build", "files-dir"};
     known.merge(cli::engine_flag_names());
     known.merge(cli::ldap_flag_names());
     cli::Flags f(argc, argv, 1, known, {"no-access-log", "smtp-require-tls", "help"});
@@ -83,6 +83,9 @@ int main(int argc, char** argv) {
     o.public_url = f.get("public-url", "", "CADASTRE_PUBLIC_URL");
     o.reset_page_url = f.get("reset-page-url", "", "CADASTRE_RESET_PAGE_URL");
     o.build = f.get("build", "dev", "CADASTRE_BUILD");
+    // The platform's file store (layers' rasters and drawings, their attachments); each
+    // tenant gets a folder of its own under it.
+    o.files_dir = f.get("files-dir", "var/plataforma", "CADASTRE_FILES_DIR");
     o.pool.size = static_cast<std::size_t>(f.get_int("pool-size", 16, "CADASTRE_POOL_SIZE"));
     o.pool.wait = std::chrono::milliseconds(f.get_int("pool-wait-ms", 2000, "CADASTRE_POOL_WAIT_MS"));
     o.pool.statement_timeout =

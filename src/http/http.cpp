@@ -128,6 +128,8 @@ std::string Access::describe() const {
       return "administrador do município";
     case Kind::platform_admin:
       return "administrador da plataforma";
+    case Kind::record:
+      return role + " em " + record + " " + param;
     case Kind::layer: {
       std::string out = std::string(write ? "escrita" : "leitura") +
                         (layers.size() > 1 ? " nas camadas " : " na camada ");

@@ -132,12 +132,19 @@ struct Access {
     layer,   ///< read or write permission on a layer (sections such as "agenda" are layers too)
     admin,   ///< tenant administrators only (platform administrators too)
     platform_admin,  ///< platform administrators only (cadastre-platform's /adm routes)
+    record,  ///< a role on one of the service's records (a platform project, layer, form...)
   };
   Kind kind = Kind::anyone;
   /// Kind::layer: the layer's name ("mapoteca"), or "{param}" for the layer a path parameter
   /// names; a route that reads several layers lists them all (the caller needs each).
   std::vector<std::string> layers;
   bool write = false;
+  /// Kind::record: the kind of record ("projeto", "camada", "formulario", "campo",
+  /// "geometria", "valor"), the parameter naming it ("{id}" in the path, or a required
+  /// query parameter such as "idCamada"), and the role the caller needs on it ("leitura",
+  /// "edicao", "admin"). The service's own guard resolves it (cadastre-platform: the
+  /// project's shares, the layer's rights and privacy).
+  std::string record = {}, param = {}, role = {};
 
   /// The path parameter naming the first layer ("camada" for "{camada}"); empty for a fixed name.
   std::string_view layer_param() const noexcept;
@@ -152,6 +159,11 @@ inline Access reads(std::string layer) { return {Access::Kind::layer, {std::move
 inline Access reads_all(std::vector<std::string> layers) { return {Access::Kind::layer, std::move(layers), false}; }
 /// Write permission on a layer: a fixed name or "{param}".
 inline Access writes(std::string layer) { return {Access::Kind::layer, {std::move(layer)}, true}; }
+/// A role on the record a path parameter ("{id}") or a required query parameter names:
+/// on("camada", "{id}", "edicao").
+inline Access on(std::string record, std::string param, std::string role) {
+  return {Access::Kind::record, {}, role != "leitura", std::move(record), std::move(param), std::move(role)};
+}
 /// Tenant administrators only.
 inline Access admins() { return {Access::Kind::admin, {}, true}; }
 /// Platform administrators only.

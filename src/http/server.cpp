@@ -111,6 +111,19 @@ void Server::add(Route route) {
       !p.empty() && route.pattern.find("{" + std::string(p) + "}") == std::string::npos)
     throw std::invalid_argument("the permission names {" + std::string(p) + "}, absent from " +
                                 route.pattern);
+  if (route.access.kind == Access::Kind::record) {
+    const Access& a = route.access;
+    if (a.record.empty() || a.role.empty() || a.param.empty())
+      throw std::invalid_argument("a record permission needs a record, a parameter and a role: " + route.pattern);
+    bool in_path = a.param.front() == '{';
+    bool declared = in_path ? route.pattern.find(a.param) != std::string::npos
+                            : std::any_of(route.params.begin(), route.params.end(), [&](const Param& p) {
+                                return p.name == a.param && p.in == "query" && p.required;
+                              });
+    if (!declared)
+      throw std::invalid_argument("the permission names " + a.param + ", which " + route.pattern +
+                                  (in_path ? " lacks" : " does not declare as a required query parameter"));
+  }
   router_.add(std::move(route));
 }
 

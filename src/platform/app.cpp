@@ -1,5 +1,6 @@
 #include "platform/app.hpp"
 
+#include "platform/guard.hpp"
 #include "platform/schemas.hpp"
 #include "service/health.hpp"
 
@@ -17,6 +18,7 @@ App::App(AppOptions options) : options_(std::move(options)) {
   tenant.application_name = "cadastre-platform";
   tenants_ = std::make_unique<store::TenantPools>(tenant);
   tenancy_ = std::make_unique<service::Tenancy>(*identity_, *tenants_, catalogs_);
+  tenancy_->set_record_guard(guard::resolve);
   mailer_ = std::make_unique<mail::Mailer>(options_.smtp);
   if (!options_.outbound.allowed_hosts.empty() || !options_.outbound.allowed_networks.empty())
     outbound::validate(options_.outbound);
@@ -42,6 +44,15 @@ App::App(AppOptions options) : options_(std::move(options)) {
   add_provider_routes(*this);
   add_proxy_routes(*this);
   add_live_routes(*this);
+  add_project_routes(*this);
+  add_additional_layer_routes(*this);
+  add_layer_routes(*this);
+  add_layer_style_routes(*this);
+  add_layer_user_routes(*this);
+  add_form_routes(*this);
+  add_field_routes(*this);
+  add_value_routes(*this);
+  add_permission_routes(*this);
 }
 
 App::~App() { stop(); }

@@ -70,6 +70,10 @@ struct AppOptions {
   /// A municipality's own authentication service for /proxy-v2/<cidade>/auth: label → URL
   /// (called under `outbound`).
   std::map<std::string, std::string> city_auth;
+  /// The platform's file store root: each tenant's files live under
+  /// <files_dir>/<tenant slug>/... (a layer's under camadas/<id>/). Empty: no file store
+  /// (routes that need a file answer 503). Tests set it to a temporary directory.
+  std::string files_dir;
   std::string version = "0.1.0";
   std::string build = "dev";  ///< build identifier shown by /versao
 };
@@ -120,5 +124,15 @@ void add_tenant_routes(App& app);
 void add_provider_routes(App& app);
 void add_proxy_routes(App& app);
 void add_live_routes(App& app);
+// Projects, layers, forms, fields, values (the tenant's database, schema projeto).
+void add_project_routes(App& app);
+void add_additional_layer_routes(App& app);
+void add_layer_routes(App& app);
+void add_layer_style_routes(App& app);
+void add_layer_user_routes(App& app);
+void add_form_routes(App& app);
+void add_field_routes(App& app);
+void add_value_routes(App& app);
+void add_permission_routes(App& app);
 
 }  // namespace cadastre::platform

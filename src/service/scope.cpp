@@ -9,12 +9,13 @@
 namespace cadastre::service {
 
 Scope::Scope(store::Principal u, store::Tenant t, store::Pool& pool, store::Identity& identity,
-             store::CatalogCache& catalogs)
+             store::CatalogCache& catalogs, const RecordGuard* records)
     : user(std::move(u)),
       tenant(std::move(t)),
       db(&pool),
       identity_(&identity),
-      catalogs_(&catalogs) {}
+      catalogs_(&catalogs),
+      records_(records) {}
 
 std::shared_ptr<const store::Catalog> Scope::catalog(std::string_view schema) const {
   return catalogs_->get(tenant, *db, schema);
@@ -54,6 +55,11 @@ const LayerRef& Scope::layer() const {
   return route_layer_;
 }
 
+const Grant& Scope::grant() const {
+  if (!grant_) throw std::logic_error("a rota não declara registro na sua permissão");
+  return *grant_;
+}
+
 void Scope::enforce(const http::Access& access, const http::Request& req) {
   using Kind = http::Access::Kind;
   switch (access.kind) {
@@ -70,6 +76,10 @@ void Scope::enforce(const http::Access& access, const http::Request& req) {
         route_layer_ = layer(req.param(param), access.write);
       for (const auto& name : access.layers)
         if (name.front() != '{') require(name, access.write);
+      return;
+    case Kind::record:
+      if (!records_) throw std::logic_error("o serviço não tem guarda de registros");
+      grant_ = (*records_)(*this, access, req);
       return;
   }
 }

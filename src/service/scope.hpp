@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,10 +31,25 @@ struct LayerRef {
   const store::Layer* operator->() const { return layer; }
 };
 
+class Scope;
+
+/// What a route's record permission (http::Access::Kind::record) resolved to: the record,
+/// the project and layer it belongs to (0 when none), and the caller's role there.
+struct Grant {
+  std::string record;
+  std::int64_t id = 0, project_id = 0, layer_id = 0;
+  std::string role;  ///< "leitura", "edicao" or "admin"
+};
+
+/// A service's guard for its records: the caller's grant on the record `access` names in
+/// `req`, or an Error (400 malformed id, 404 unknown or another tenant's, 403 refused,
+/// 409 a state that refuses the role).
+using RecordGuard = std::function<Grant(const Scope&, const http::Access&, const http::Request&)>;
+
 class Scope {
  public:
   Scope(store::Principal user, store::Tenant tenant, store::Pool& db, store::Identity& identity,
-        store::CatalogCache& catalogs);
+        store::CatalogCache& catalogs, const RecordGuard* records = nullptr);
 
   store::Principal user;  ///< the caller
   store::Tenant tenant;   ///< the tenant of {municipio}, or the caller's own
@@ -57,6 +73,9 @@ class Scope {
   /// The layer named by the route's permission ("{camada}"), resolved and checked before
   /// the handler ran. Throws std::logic_error for a route whose permission names none.
   const LayerRef& layer() const;
+  /// The record named by the route's permission (http::on), resolved and checked before
+  /// the handler ran. Throws std::logic_error for a route whose permission names none.
+  const Grant& grant() const;
 
   /// Checks the route's permission for `req` (403 acesso_negado when refused). Called by the
   /// auth schemes, never by handlers.
@@ -65,7 +84,9 @@ class Scope {
  private:
   store::Identity* identity_;
   store::CatalogCache* catalogs_;
+  const RecordGuard* records_;
   LayerRef route_layer_;
+  std::optional<Grant> grant_;
 };
 
 /// The scope the route's auth scheme established (std::logic_error, so a 500, when the

@@ -10,7 +10,7 @@ std::optional<store::Tenant> Tenancy::active(std::string_view slug) const {
 
 Scope Tenancy::scope(store::Principal user, store::Tenant tenant) const {
   store::Pool& db = pool(tenant);
-  return Scope(std::move(user), std::move(tenant), db, *identity_, *catalogs_);
+  return Scope(std::move(user), std::move(tenant), db, *identity_, *catalogs_, records_ ? &records_ : nullptr);
 }
 
 }  // namespace cadastre::service

@@ -27,11 +27,15 @@ class Tenancy {
   Scope scope(store::Principal user, store::Tenant tenant) const;
 
   store::Identity& identity() const noexcept { return *identity_; }
+  /// The guard of the service's records (routes with an http::on permission); set once,
+  /// before serving.
+  void set_record_guard(RecordGuard guard) { records_ = std::move(guard); }
 
  private:
   store::Identity* identity_;
   store::TenantPools* pools_;
   store::CatalogCache* catalogs_;
+  RecordGuard records_;
 };
 
 }  // namespace cadastre::service

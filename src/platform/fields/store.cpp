@@ -1,0 +1,529 @@
+#include "platform/fields/store.hpp"
+
+#include <simdjson.h>
+#include <soci/soci.h>
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "cadastre/error.hpp"
+#include "cadastre/json.hpp"
+#include "cadastre/query.hpp"
+#include "platform/fields/formly.hpp"
+#include "platform/fields/formula.hpp"
+#include "platform/guard.hpp"
+#include "store/sql.hpp"
+
+namespace cadastre::platform::fields {
+namespace {
+
+using store::Sql;
+
+const std::map<std::string, std::string> kColumns = {
+    {"id", "k.id"}, {"nome", "k.nome"}, {"chave", "k.chave"}, {"ordem", "k.ordem"}};
+
+// The columns definition_of() reads, in its order.
+const std::string kDefinitionColumns =
+    "k.id::text, k.formulario_id::text, k.nome, k.chave, k.tipo, k.obrigatorio::text, k.unico::text, "
+    "k.minimo::text, k.maximo::text, k.padrao, k.opcoes::text, k.dominio, k.formula, k.avaliacao, k.ajuda, "
+    "k.ordem::text, k.ativo::text";
+
+std::vector<std::string> json_strings(const std::optional<std::string>& array) {
+  std::vector<std::string> out;
+  if (!array) return out;
+  simdjson::dom::parser parser;
+  simdjson::dom::array items;
+  if (parser.parse(*array).get(items)) return out;
+  for (auto item : items) {
+    std::string_view v;
+    if (!item.get(v)) out.emplace_back(v);
+  }
+  return out;
+}
+
+Definition definition_of(const store::Row& r) {
+  Definition d;
+  d.def.id = std::stoll(*r[0]);
+  d.formulario = std::stoll(*r[1]);
+  d.def.nome = *r[2];
+  d.def.chave = *r[3];
+  d.def.tipo = *r[4];
+  d.def.obrigatorio = r[5] == "true";
+  d.def.unico = r[6] == "true";
+  d.def.minimo = r[7];
+  d.def.maximo = r[8];
+  d.def.padrao = r[9];
+  d.def.opcoes = json_strings(r[10]);
+  d.def.dominio = r[11];
+  d.def.formula = r[12];
+  d.avaliacao = r[13];
+  d.ajuda = r[14];
+  d.ordem = std::stoi(*r[15]);
+  d.ativo = r[16] == "true";
+  return d;
+}
+
+std::optional<std::string> options_json(const std::vector<std::string>& opcoes) {
+  if (opcoes.empty()) return std::nullopt;
+  JsonWriter w;
+  w.begin_array();
+  for (const auto& o : opcoes) w.value(o);
+  w.end_array();
+  return std::move(w).str();
+}
+
+// The field `id` as the session sees it (its row locked by the caller's statement before).
+Definition definition_in(soci::session& s, std::int64_t id) {
+  Sql q("select " + kDefinitionColumns + " from projeto.campos k where k.id = ");
+  q.bind(std::to_string(id), "bigint");
+  auto rows = store::fetch(s, q);
+  if (rows.empty()) throw Error(errc::not_found, "campo " + std::to_string(id) + " não encontrado", "id");
+  return definition_of(rows[0]);
+}
+
+const char* flag(bool b) { return b ? "true" : "false"; }
+
+// The field and the project it belongs to, the project's row locked: field writes of one
+// project run one at a time, so the checks below (keys, variables) hold when they commit.
+struct Place {
+  std::int64_t projeto = 0, camada = 0;
+};
+Place lock_project(soci::session& s, std::string_view from_where, const std::string& what) {
+  Sql q("select p.id::text, c.id::text from projeto.formularios f "
+        "join projeto.camadas c on c.id = f.camada_id join projeto.projetos p on p.id = c.projeto_id ");
+  q << from_where << " for no key update of p";
+  auto rows = store::fetch(s, q);
+  if (rows.empty()) throw Error(errc::not_found, what + " não encontrado", "id");
+  return {std::stoll(*rows[0][0]), std::stoll(*rows[0][1])};
+}
+Place lock_project_of_form(soci::session& s, std::int64_t formulario) {
+  return lock_project(s, "where f.id = " + std::to_string(formulario), "formulário " + std::to_string(formulario));
+}
+// The same, and the field's own row (its definition does not move under the caller).
+Place lock_field(soci::session& s, std::int64_t campo) {
+  return lock_project(s, "join projeto.campos k on k.formulario_id = f.id where k.id = " + std::to_string(campo) +
+                             " for update of k",
+                      "campo " + std::to_string(campo));
+}
+
+std::vector<Definition> layer_fields(soci::session& s, std::int64_t camada) {
+  Sql q("select " + kDefinitionColumns +
+        " from projeto.campos k join projeto.formularios f on f.id = k.formulario_id where f.camada_id = ");
+  q.bind(std::to_string(camada), "bigint") << " order by k.id";
+  std::vector<Definition> out;
+  for (const auto& r : store::fetch(s, q)) out.push_back(definition_of(r));
+  return out;
+}
+
+const Definition* by_key(const std::vector<Definition>& layer, const std::string& chave, std::int64_t except) {
+  for (const auto& f : layer)
+    if (f.def.chave == chave && f.def.id != except) return &f;
+  return nullptr;
+}
+
+// The calculated fields of the layer (other than `except`) whose formula reads `chave`.
+std::vector<const Definition*> readers_of(const std::vector<Definition>& layer, const std::string& chave,
+                                          std::int64_t except) {
+  std::vector<const Definition*> out;
+  for (const auto& f : layer) {
+    if (f.def.id == except || f.def.tipo != "calculado" || !f.def.formula) continue;
+    auto vars = variables(*f.def.formula);
+    if (std::find(vars.begin(), vars.end(), chave) != vars.end()) out.push_back(&f);
+  }
+  return out;
+}
+
+void check_in_layer(const Definition& d, const std::vector<Definition>& layer) {
+  if (const Definition* other = by_key(layer, d.def.chave, d.def.id))
+    throw Error(errc::conflict,
+                "chave " + d.def.chave + " já existe na camada (campo " + std::to_string(other->def.id) + ")", "chave");
+  if (d.def.tipo != "calculado") return;
+  for (const auto& key : variables(*d.def.formula)) {
+    if (key == d.def.chave) throw Error(errc::invalid_argument, "formula: o campo não lê a si mesmo", "formula");
+    const Definition* f = by_key(layer, key, d.def.id);
+    if (!f) throw Error(errc::invalid_argument, "formula: chave desconhecida na camada: " + key, "formula");
+    // Only typed numbers: a calculated field never reads another, so no cycle can form.
+    if (f->def.tipo != "inteiro" && f->def.tipo != "decimal")
+      throw Error(errc::invalid_argument,
+                  "formula: " + key + " é do tipo " + f->def.tipo + "; a fórmula lê campos inteiro ou decimal",
+                  "formula");
+  }
+}
+
+void check_variable_free(soci::session& s, std::int64_t projeto, const Definition& d) {
+  if (!d.avaliacao) return;
+  Sql q("select k.id::text from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
+        "join projeto.camadas c on c.id = f.camada_id where c.projeto_id = ");
+  q.bind(std::to_string(projeto), "bigint") << " and k.avaliacao = ";
+  q.bind(*d.avaliacao) << " and k.id <> ";
+  q.bind(std::to_string(d.def.id), "bigint") << " limit 1";
+  if (auto other = store::fetch_value(s, q))
+    throw Error(errc::conflict, "avaliacao: a variável " + *d.avaliacao + " já é do campo " + *other + " do projeto",
+                "avaliacao");
+}
+
+// 400 unless `name` is a table of the tenant's `dominio` schema.
+void require_domain(const service::Scope& s, const std::string& name) {
+  if (s.catalog("dominio")->find(name) || s.reload_catalog("dominio")->find(name)) return;
+  throw Error(errc::invalid_argument, "dominio: não há a tabela dominio." + name, "dominio");
+}
+
+void bind_attributes(Sql& q, const Definition& d) {
+  const FieldDef& f = d.def;
+  q.bind(f.nome) << ", ";
+  q.bind(f.chave) << ", ";
+  q.bind(f.tipo) << ", " << flag(f.obrigatorio) << ", " << flag(f.unico) << ", ";
+  q.bind(f.minimo, "numeric") << ", ";
+  q.bind(f.maximo, "numeric") << ", ";
+  q.bind(f.padrao) << ", ";
+  q.bind(options_json(f.opcoes), "jsonb") << ", ";
+  q.bind(f.dominio) << ", ";
+  q.bind(f.formula) << ", ";
+  q.bind(d.avaliacao) << ", ";
+  q.bind(d.ajuda) << ", ";
+}
+
+std::int64_t insert(soci::session& s, const Definition& d, std::optional<int> ordem) {
+  Sql q("insert into projeto.campos (formulario_id, nome, chave, tipo, obrigatorio, unico, minimo, maximo, "
+        "padrao, opcoes, dominio, formula, avaliacao, ajuda, ordem, ativo) values (");
+  std::string form = std::to_string(d.formulario);
+  q << form << ", ";
+  bind_attributes(q, d);
+  // A field without an order goes after the form's last one.
+  q << "coalesce(";
+  q.bind(ordem ? std::optional<std::string>(std::to_string(*ordem)) : std::nullopt, "integer")
+      << ", (select coalesce(max(ordem) + 1, 0) from projeto.campos where formulario_id = " << form << ")), "
+      << flag(d.ativo) << ") returning id::text";
+  return std::stoll(*store::fetch_value(s, q));
+}
+
+// The PostgreSQL array literal of `items` (NULL for nullopt), bound as one text.
+std::string array_literal(const std::vector<std::optional<std::string>>& items) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i) out += ',';
+    if (!items[i]) {
+      out += "NULL";
+      continue;
+    }
+    out += '"';
+    for (char c : *items[i]) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    out += '"';
+  }
+  return out + "}";
+}
+
+// The SQL type of a projeto.valores column (our constants, never request text).
+std::string column_type(std::string_view column) {
+  if (column == "numero") return "numeric";
+  if (column == "data") return "date";
+  if (column == "booleano") return "boolean";
+  if (column == "lista") return "jsonb";
+  return "text";
+}
+
+// "texto = n.valor::text, numero = null, ..." writing `column` and clearing the others.
+std::string set_columns(std::string_view column) {
+  std::string out;
+  for (std::string_view c : {"texto", "numero", "data", "booleano", "lista"}) {
+    out += std::string(c) + " = ";
+    out += c == column ? "n.valor::" + column_type(c) : std::string("null");
+    out += ", ";
+  }
+  return out;
+}
+
+// `lock`: the rows stay as read until the rewrite commits (a value edited meanwhile would
+// otherwise be overwritten from its old text).
+std::vector<StoredValue> values_of(soci::session& s, const Definition& field, bool lock) {
+  Sql q("select v.id::text, v.geometria_id::text, v.texto, v.numero::text, v.data::text, v.booleano::text, "
+        "v.lista::text from projeto.valores v where v.campo_id = ");
+  q.bind(std::to_string(field.def.id), "bigint") << " order by v.id" << (lock ? " for update" : "");
+  static const char* columns[] = {"texto", "numero", "data", "booleano", "lista"};
+  std::vector<StoredValue> out;
+  for (const auto& r : store::fetch(s, q)) {
+    StoredValue v{std::stoll(*r[0]), std::stoll(*r[1]), {std::string(column_of(field.def.tipo)), std::nullopt}};
+    for (std::size_t i = 0; i < 5; ++i)
+      if (r[2 + i]) {
+        v.value = {columns[i], r[2 + i]};
+        break;
+      }
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+void retype(soci::session& s, const Definition& d) {
+  const FieldDef& f = d.def;
+  Sql q("update projeto.campos set tipo = ");
+  q.bind(f.tipo) << ", minimo = ";
+  q.bind(f.minimo, "numeric") << ", maximo = ";
+  q.bind(f.maximo, "numeric") << ", padrao = ";
+  q.bind(f.padrao) << ", opcoes = ";
+  q.bind(options_json(f.opcoes), "jsonb") << ", unico = " << flag(f.unico)
+                                          << ", dominio = null, formula = null, atualizado_em = now() where id = ";
+  q.bind(std::to_string(f.id), "bigint");
+  store::execute(s, q);
+}
+
+// Rewrites the values in place (one statement) with an audit row each.
+void rewrite_values(soci::session& s, const Plan& plan, const std::string& column, std::int64_t user) {
+  std::vector<std::optional<std::string>> ids, values, before, after;
+  for (const auto& w : plan.writes) {
+    ids.emplace_back(std::to_string(w.valor));
+    values.push_back(w.depois.text);
+    before.emplace_back(w.antes);
+    after.emplace_back(to_json(w.depois));
+  }
+  Sql q("with n as (select * from unnest(");
+  q.bind(array_literal(ids), "bigint[]") << ", ";
+  q.bind(array_literal(values), "text[]") << ", ";
+  q.bind(array_literal(before), "text[]") << ", ";
+  q.bind(array_literal(after), "text[]") << ") as n(id, valor, antes, depois)), "
+      << "u as (update projeto.valores v set " << set_columns(column) << "atualizado_por = " << std::to_string(user)
+      << ", atualizado_em = now() from n where v.id = n.id "
+      << "returning v.id, v.geometria_id, v.campo_id, n.antes, n.depois) "
+      << "insert into projeto.valores_auditoria (valor_id, geometria_id, campo_id, operacao, antes, depois, usuario_id) "
+      << "select id, geometria_id, campo_id, 'converter', antes::jsonb, depois::jsonb, " << std::to_string(user)
+      << " from u";
+  store::execute(s, q);
+}
+
+// Inserts the values of the new fields of a split (one statement) with an audit row each.
+void insert_values(soci::session& s, const Plan& plan, const std::vector<std::int64_t>& ids,
+                   const std::string& column, std::int64_t user) {
+  std::vector<std::optional<std::string>> geometries, fields, values, after;
+  for (const auto& w : plan.writes) {
+    geometries.emplace_back(std::to_string(w.geometria));
+    fields.emplace_back(std::to_string(ids.at(w.campo)));
+    values.push_back(w.depois.text);
+    after.emplace_back(to_json(w.depois));
+  }
+  Sql q("with n as (select * from unnest(");
+  q.bind(array_literal(geometries), "bigint[]") << ", ";
+  q.bind(array_literal(fields), "bigint[]") << ", ";
+  q.bind(array_literal(values), "text[]") << ", ";
+  q.bind(array_literal(after), "text[]") << ") as n(geometria, campo, valor, depois)), "
+      << "i as (insert into projeto.valores (geometria_id, campo_id, " << column << ", atualizado_por) "
+      << "select geometria, campo, valor::" << column_type(column) << ", " << std::to_string(user)
+      << " from n returning id, geometria_id, campo_id) "
+      << "insert into projeto.valores_auditoria (valor_id, geometria_id, campo_id, operacao, antes, depois, usuario_id) "
+      << "select i.id, i.geometria_id, i.campo_id, 'converter', null, n.depois::jsonb, " << std::to_string(user)
+      << " from i join n on n.geometria = i.geometria_id and n.campo = i.campo_id";
+  store::execute(s, q);
+}
+
+}  // namespace
+
+std::string field_json_sql(const std::string& k) {
+  static const std::pair<const char*, const char*> members[] = {
+      {"id", "id"},           {"idFormulario", "formulario_id"}, {"nome", "nome"},       {"chave", "chave"},
+      {"tipo", "tipo"},       {"obrigatorio", "obrigatorio"},    {"unico", "unico"},     {"minimo", "minimo"},
+      {"maximo", "maximo"},   {"padrao", "padrao"},              {"opcoes", "opcoes"},   {"dominio", "dominio"},
+      {"formula", "formula"}, {"avaliacao", "avaliacao"},        {"ajuda", "ajuda"},     {"ordem", "ordem"},
+      {"ativo", "ativo"}};
+  std::string out = "jsonb_build_object(";
+  for (const auto& [name, column] : members)
+    out += std::string(out.size() > 19 ? ", '" : "'") + name + "', " + k + "." + column;
+  return out + ")";
+}
+
+std::string list(const service::Scope& s, std::optional<std::int64_t> formulario) {
+  Sql q("select coalesce(jsonb_agg(" + field_json_sql("k") +
+        " order by c.projeto_id, c.id, f.ordem, f.id, k.ordem, k.id), '[]')::text from projeto.campos k "
+        "join projeto.formularios f on f.id = k.formulario_id join projeto.camadas c on c.id = f.camada_id where " +
+        guard::layer_role_sql(s, "c.id") + " is not null");
+  if (formulario) q << " and f.id = " << std::to_string(*formulario);
+  return s.db->with([&](soci::session& db) { return store::fetch_value(db, q).value_or("[]"); });
+}
+
+store::PageRows page(const service::Scope& s, std::optional<std::int64_t> formulario,
+                     std::optional<std::int64_t> camada, const Page& page) {
+  std::string where = guard::layer_role_sql(s, "c.id") + " is not null";
+  if (formulario) where += " and f.id = " + std::to_string(*formulario);
+  if (camada) where += " and c.id = " + std::to_string(*camada);
+  std::string from = " from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
+                     "join projeto.camadas c on c.id = f.camada_id where " + where;
+  Sql q("select (select count(*)" + from + ")::text, coalesce(json_agg(r), '[]')::text from (select " +
+        field_json_sql("k") +
+        " || jsonb_build_object('idCamada', c.id, 'idProjeto', c.projeto_id, 'quantidadeValores', "
+        "(select count(*) from projeto.valores v where v.campo_id = k.id)) as r" + from + " order by " +
+        kColumns.at(page.order_by) + (page.descending ? " desc" : " asc") + ", k.id");
+  store::append_page(q, page.paging);
+  q << ") p";
+  return s.db->with([&](soci::session& db) { return store::fetch_page(db, q); });
+}
+
+std::string one(store::Pool& pool, std::int64_t id, bool v2) {
+  Sql q("select (" + field_json_sql("k"));
+  if (v2)
+    q << " || jsonb_build_object('idCamada', f.camada_id, 'idProjeto', c.projeto_id, 'quantidadeValores', "
+         "(select count(*) from projeto.valores v where v.campo_id = k.id))";
+  q << ")::text from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
+       "join projeto.camadas c on c.id = f.camada_id where k.id = ";
+  q.bind(std::to_string(id), "bigint");
+  auto json = pool.with([&](soci::session& s) { return store::fetch_value(s, q); });
+  if (!json) throw Error(errc::not_found, "campo " + std::to_string(id) + " não encontrado", "id");
+  return *json;
+}
+
+std::int64_t create(const service::Scope& s, const NewField& n) {
+  Definition d;
+  d.formulario = n.formulario;
+  d = apply(d, n.attributes);
+  validate(d);
+  if (d.def.dominio) require_domain(s, *d.def.dominio);
+  return s.db->with([&](soci::session& db) {
+    soci::transaction tx(db);
+    Place place = lock_project_of_form(db, d.formulario);
+    check_in_layer(d, layer_fields(db, place.camada));
+    check_variable_free(db, place.projeto, d);
+    std::int64_t id = insert(db, d, n.attributes.ordem);
+    tx.commit();
+    return id;
+  });
+}
+
+void update(const service::Scope& s, std::int64_t id, const Changes& c) {
+  // A domain named by the change is checked before the transaction (the catalog has its
+  // own connection); one already stored was checked when it was set.
+  if (c.dominio && *c.dominio) require_domain(s, **c.dominio);
+  s.db->run([&](soci::session& db) {
+    soci::transaction tx(db);
+    Place place = lock_field(db, id);
+    Definition before = definition_in(db, id);
+    if (c.tipo && *c.tipo != before.def.tipo)
+      throw Error(errc::invalid_argument,
+                  "tipo: o tipo muda pelo conversor (GET /campos/" + std::to_string(id) + "/converter?tipo=" +
+                      *c.tipo + "), que converte os valores gravados",
+                  "tipo");
+    Definition d = apply(before, c);
+    validate(d);
+    std::vector<Definition> layer = layer_fields(db, place.camada);
+    check_in_layer(d, layer);
+    if (d.def.chave != before.def.chave)
+      if (auto readers = readers_of(layer, before.def.chave, id); !readers.empty())
+        throw Error(errc::conflict,
+                    "chave: o campo calculado " + readers.front()->def.chave + " lê " + before.def.chave +
+                        " na fórmula; mude a fórmula antes",
+                    "chave");
+    check_variable_free(db, place.projeto, d);
+    Sql u("update projeto.campos set (nome, chave, tipo, obrigatorio, unico, minimo, maximo, padrao, opcoes, "
+          "dominio, formula, avaliacao, ajuda, ordem, ativo, atualizado_em) = (");
+    bind_attributes(u, d);
+    u << std::to_string(d.ordem) << ", " << flag(d.ativo) << ", now()) where id = ";
+    u.bind(std::to_string(id), "bigint");
+    store::execute(db, u);
+    tx.commit();
+  });
+}
+
+std::string summary(store::Pool& pool, std::int64_t camada, std::optional<std::int64_t> formulario) {
+  std::string layer = std::to_string(camada);
+  Sql q("select jsonb_build_object('idCamada', " + layer +
+        ", 'geometrias', (select count(*) from projeto.geometrias g where g.camada_id = " + layer +
+        "), 'campos', coalesce(jsonb_agg(r.campo order by r.fo, r.fi, r.ko, r.ki), '[]'))::text from ("
+        "select f.ordem as fo, f.id as fi, k.ordem as ko, k.id as ki, jsonb_build_object("
+        "'idCampo', k.id, 'idFormulario', f.id, 'chave', k.chave, 'nome', k.nome, 'tipo', k.tipo, "
+        "'quantidade', count(v.id), "
+        "'preenchidos', count(v.id) filter (where num_nonnulls(v.texto, v.numero, v.data, v.booleano, v.lista) > 0), "
+        // One column holds a field's values, so the sum counts that column's distinct values.
+        "'distintos', count(distinct v.texto) + count(distinct v.numero) + count(distinct v.data) "
+        "+ count(distinct v.booleano) + count(distinct v.lista), "
+        "'minimo', case when k.tipo in ('inteiro', 'decimal', 'calculado') then to_jsonb(min(v.numero)) "
+        "when k.tipo = 'data' then to_jsonb(min(v.data)) end, "
+        "'maximo', case when k.tipo in ('inteiro', 'decimal', 'calculado') then to_jsonb(max(v.numero)) "
+        "when k.tipo = 'data' then to_jsonb(max(v.data)) end, "
+        "'media', case when k.tipo in ('inteiro', 'decimal', 'calculado') then to_jsonb(round(avg(v.numero), 6)) end"
+        ") as campo from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
+        "left join projeto.valores v on v.campo_id = k.id where f.camada_id = " + layer);
+  if (formulario) q << " and f.id = " << std::to_string(*formulario);
+  q << " group by f.ordem, f.id, k.ordem, k.id) r";
+  return pool.with([&](soci::session& s) { return *store::fetch_value(s, q); });
+}
+
+std::string formly(const service::Scope& s, std::int64_t camada) {
+  Sql q("select " + kDefinitionColumns +
+        " from projeto.campos k join projeto.formularios f on f.id = k.formulario_id where f.camada_id = ");
+  q.bind(std::to_string(camada), "bigint") << " and f.ativo and k.ativo order by f.ordem, f.id, k.ordem, k.id";
+  std::vector<Definition> fields;
+  for (const auto& r : s.db->with([&](soci::session& db) { return store::fetch(db, q); }))
+    fields.push_back(definition_of(r));
+  DomainOptions domains;
+  auto catalog = s.catalog("dominio");
+  for (const auto& f : fields) {
+    if (!f.def.dominio || domains.count(*f.def.dominio)) continue;
+    auto& items = domains[*f.def.dominio];
+    const store::Layer* t = catalog->find(*f.def.dominio);
+    if (!t) continue;  // dropped since the field was made: a select without options
+    std::string code = t->column("codigo") ? "codigo" : t->primary_key;
+    if (code.empty()) continue;
+    std::string label = t->column("descricao") ? "descricao" : code;
+    Sql d("select " + query::quote_identifier(code) + "::text, " + query::quote_identifier(label) + "::text from " +
+          t->qualified() + " order by 2, 1 limit 1000");
+    for (const auto& r : s.db->with([&](soci::session& db) { return store::fetch(db, d); }))
+      if (r[0]) items.emplace_back(*r[0], r[1].value_or(*r[0]));
+  }
+  return formly_json(fields, domains);
+}
+
+std::string valuation(const service::Scope& s, std::int64_t projeto) {
+  Sql q("select coalesce(jsonb_agg(jsonb_build_object('variavel', k.avaliacao, 'idCampo', k.id, 'chave', k.chave, "
+        "'nome', k.nome, 'tipo', k.tipo, 'idFormulario', f.id, 'idCamada', c.id, 'camada', c.nome) "
+        "order by k.avaliacao, k.id), '[]')::text from projeto.campos k "
+        "join projeto.formularios f on f.id = k.formulario_id join projeto.camadas c on c.id = f.camada_id "
+        "where k.avaliacao is not null and c.projeto_id = ");
+  q.bind(std::to_string(projeto), "bigint") << " and " << guard::layer_role_sql(s, "c.id") << " is not null";
+  return s.db->with([&](soci::session& db) { return store::fetch_value(db, q).value_or("[]"); });
+}
+
+Converted convert_values(const service::Scope& s, std::int64_t id, const Conversion& c) {
+  return s.db->with([&](soci::session& db) {
+    soci::transaction tx(db);
+    // The field's row too: its type and its values do not move under the plan.
+    Place place = lock_field(db, id);
+    Definition field = definition_in(db, id);
+    std::vector<Definition> layer = layer_fields(db, place.camada);
+    Converted out;
+    if (c.split) {
+      out.plan = plan_split(field, values_of(db, field, c.confirmar), c.tipo, *c.split);
+      for (const auto& d : out.plan.campos)
+        if (const Definition* other = by_key(layer, d.def.chave, 0))
+          throw Error(errc::conflict,
+                      "chave " + d.def.chave + " já existe na camada (campo " + std::to_string(other->def.id) + ")",
+                      "split");
+    } else {
+      out.plan = plan_conversion(field, values_of(db, field, c.confirmar), c.tipo);
+      if (c.tipo != "inteiro" && c.tipo != "decimal")
+        if (auto readers = readers_of(layer, field.def.chave, id); !readers.empty())
+          throw Error(errc::conflict,
+                      "tipo: o campo calculado " + readers.front()->def.chave + " lê " + field.def.chave +
+                          " na fórmula, que pede um número",
+                      "tipo");
+    }
+    if (!c.confirmar || !out.plan.failures.empty()) return out;  // the transaction rolls back: nothing changed
+    std::string column(column_of(c.tipo));
+    if (c.split) {
+      if (out.plan.campos.empty())
+        throw Error(errc::conflict, "split: o campo não tem valores para dividir", "split");
+      for (const auto& d : out.plan.campos) out.fields.push_back(insert(db, d, field.ordem));
+      if (!out.plan.writes.empty()) insert_values(db, out.plan, out.fields, column, s.user.user_id);
+    } else {
+      retype(db, out.plan.campos.front());
+      if (!out.plan.writes.empty()) rewrite_values(db, out.plan, column, s.user.user_id);
+      out.fields.push_back(id);
+    }
+    Sql bump("update projeto.camadas set geracao = geracao + 1, atualizado_em = now() where id = ");
+    bump.bind(std::to_string(place.camada), "bigint");
+    store::execute(db, bump);
+    tx.commit();
+    out.applied = true;
+    return out;
+  });
+}
+
+}  // namespace cadastre::platform::fields

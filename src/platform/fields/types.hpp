@@ -1,0 +1,75 @@
+// The field types of platform forms and how a value of each is checked, stored and
+// converted. Pure functions (no database): the values area checks every write with them,
+// and GET /campos/:id/converter converts stored values with them. What needs the database
+// (a domain table's codes, the `unico` rule) is the stores' part.
+//
+// Storage (migration 0015, decision 0011): one projeto.valores row per (geometry, field);
+// the column of the field's type family holds the value:
+//   texto    ← texto, texto_longo, lista, lista_dominio, foto
+//   numero   ← inteiro, decimal, calculado
+//   data     ← data (ISO yyyy-mm-dd)
+//   booleano ← booleano
+//   lista    ← multipla (a JSON array of the chosen options)
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cadastre::platform::fields {
+
+/// The field types, as stored in projeto.campos.tipo.
+const std::vector<std::string>& type_names();
+
+/// A field's definition as the checks need it (a row of projeto.campos).
+struct FieldDef {
+  std::int64_t id = 0;
+  std::string chave, nome, tipo;
+  bool obrigatorio = false, unico = false;
+  std::optional<std::string> minimo, maximo;  ///< numeric text: the value's bounds, or a text's length bounds
+  std::optional<std::string> padrao;          ///< a regular expression (ECMAScript) texts must match
+  std::vector<std::string> opcoes;            ///< lista, multipla
+  std::optional<std::string> dominio;         ///< lista_dominio: the domain table
+  std::optional<std::string> formula;         ///< calculado
+};
+
+/// The column of projeto.valores that holds values of `tipo` ("texto", "numero", "data",
+/// "booleano", "lista"); empty for an unknown type.
+std::string_view column_of(std::string_view tipo) noexcept;
+
+/// A value ready for projeto.valores: its column and the text PostgreSQL parses for it
+/// (nullopt: an empty value, stored as NULL).
+struct Typed {
+  std::string column;
+  std::optional<std::string> text;
+};
+
+/// The outcome of a check: the value to store, or why not (`problem`, a sentence in
+/// Portuguese naming the rule, e.g. "acima do máximo 100").
+struct Checked {
+  std::optional<Typed> value;
+  std::string problem;
+  bool ok() const noexcept { return problem.empty(); }
+};
+
+/// Checks a value sent by a client (the JSON text of one value: "\"abc\"", "12.5", "true",
+/// "[\"a\",\"b\"]", "null") against the field's type and rules (required, min/max, pattern,
+/// list options). A calculado field takes no value from clients (a problem).
+Checked check_value(const FieldDef& field, std::string_view json);
+
+/// Converts a stored value of `from` into the type of `to` (the same field with another
+/// type): "12" → inteiro 12, "12,5" → decimal 12.5, "sim" → booleano true,
+/// "31/12/2024" → data 2024-12-31, a multipla list → its options joined by "; "... The
+/// problem says why a value does not convert.
+Checked convert(const FieldDef& from, const Typed& stored, const FieldDef& to);
+
+/// The options written in a text as a multiple choice is written back as text: separated
+/// by ";" (or by "," when there is no ";"), trimmed, without empties and repeats, in order.
+/// convert() reads texts into multipla with it; the converter derives options with it.
+std::vector<std::string> list_items(std::string_view text);
+
+/// The JSON text of a stored value ("\"abc\"", "12.5", "true", "[...]", "null").
+std::string to_json(const Typed& stored);
+
+}  // namespace cadastre::platform::fields

@@ -1,0 +1,47 @@
+#include "platform/layer_users/input.hpp"
+
+#include <simdjson.h>
+
+#include "cadastre/error.hpp"
+#include "core/json_in.hpp"
+
+namespace cadastre::platform::layer_users {
+namespace {
+
+std::string right(jsonin::object root) {
+  std::string d = jsonin::string(root, "direito");
+  if (d != "leitura" && d != "edicao")
+    throw Error(errc::invalid_argument, "direito deve ser leitura ou edicao", "direito");
+  return d;
+}
+
+std::int64_t id(jsonin::object root, const char* key) {
+  std::int64_t v = jsonin::integer(root, key);
+  if (v < 1) throw Error(errc::invalid_argument, std::string(key) + " deve ser um id (inteiro positivo)", key);
+  return v;
+}
+
+}  // namespace
+
+NewRight parse_new(std::string_view body) {
+  simdjson::dom::parser parser;
+  auto root = jsonin::as_object(jsonin::parse(parser, body), "corpo");
+  for (auto [key, value] : root)
+    if (key != "idCamada" && key != "idUsuario" && key != "direito")
+      throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
+  return {id(root, "idCamada"), id(root, "idUsuario"), right(root)};
+}
+
+std::string parse_change(std::string_view body) {
+  simdjson::dom::parser parser;
+  auto root = jsonin::as_object(jsonin::parse(parser, body), "corpo");
+  for (auto [key, value] : root) {
+    if (key == "idCamada" || key == "idUsuario")
+      throw Error(errc::invalid_argument,
+                  std::string(key) + " de um direito não muda: exclua-o e conceda outro", std::string(key));
+    if (key != "direito") throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
+  }
+  return right(root);
+}
+
+}  // namespace cadastre::platform::layer_users

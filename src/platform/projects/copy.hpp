@@ -1,0 +1,64 @@
+// Copying what is under a project (layers, forms, fields, styles, additional layers and,
+// when asked, geometries with their own labels, values, shares and history) under another
+// project, remapping every id, including the field ids the styles name. Three routes use it: copiar-projeto and cadastro-imobiliario/nova-versao
+// (within the tenant's database) and transferir (from a document exported from another
+// tenant's database). It is one INSERT statement chained through CTEs: no temporary table,
+// because a transfer's half must pass PREPARE TRANSACTION, which refuses sessions that
+// used one.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace soci {
+class session;
+}
+
+namespace cadastre::platform::projects {
+
+/// Where the rows come from: the tenant's own tables (with the SQL condition a layer must
+/// meet to be copied, on alias `c`), or a document of export_project().
+struct CopySource {
+  std::string layer_filter = "true";  ///< local: e.g. the caller may see the layer
+  std::string document;               ///< non-empty: the rows come from this JSON
+};
+
+struct CopyOptions {
+  bool geometries = false;
+  bool values = false;   ///< needs geometries
+  bool shares = false;   ///< the project's shares and the layers' per-user rights
+  bool history = false;  ///< the values' audit rows and the project's events
+  /// Keep who created or changed geometries and values; false (another tenant, whose user
+  /// ids mean nothing here): those become null.
+  bool keep_users = true;
+};
+
+/// One copied layer: its old id, new id and old main file (its files are copied apart:
+/// FileCopies, files.hpp).
+struct LayerCopy {
+  std::int64_t from = 0, to = 0;
+  std::optional<std::string> arquivo;
+};
+
+/// What was copied, by table, and the layers.
+struct Copied {
+  std::int64_t layers = 0, forms = 0, fields = 0, geometries = 0, values = 0;
+  std::vector<LayerCopy> copies;
+};
+
+/// Copies under project `to` (already inserted) what is under project `from` in `source`,
+/// as user `user` (the new layers' creator). Runs inside the caller's transaction.
+Copied copy_contents(soci::session& s, const CopySource& source, std::int64_t from, std::int64_t to,
+                     const CopyOptions& options, std::int64_t user);
+
+/// Project `id` and everything under it as one JSON document (geometries as hex EWKB):
+/// what copy_contents() reads in another database. Includes the project row ("projeto").
+std::string export_project(soci::session& s, std::int64_t id);
+
+/// Raises the statement timeout of the current transaction for a copy of a large project
+/// (the pool's default is sized for requests, not for copying 100,000 geometries).
+void allow_long_statements(soci::session& s);
+
+}  // namespace cadastre::platform::projects

@@ -1,0 +1,212 @@
+// Values: the attribute values of platform geometries, one per (geometry, field), typed by
+// the field (src/platform/fields/types.hpp). Reads need leitura on the record the route
+// names (GET /valores and the body-named geometries are checked in the handler with the
+// same guard); writes need edicao on the geometry, are checked against the field's type
+// and rules, audited and recompute the calculated fields (write.hpp).
+//
+// Bounds: GET /valores, /valores/camada/:id/pg and /valores/search are paged (pageSize at
+// most 1000); GET /valores/camada/:id answers at most kLayerCap (10,000) values and says
+// whether it cut; /valores/projeto/:id and /valores/edificacao/:id at most kGeometryCap
+// (1,000) geometries.
+#include "cadastre/json.hpp"
+#include "cadastre/query.hpp"
+#include "platform/app.hpp"
+#include "platform/guard.hpp"
+#include "platform/schemas.hpp"
+#include "platform/values/input.hpp"
+#include "platform/values/store.hpp"
+#include "platform/values/write.hpp"
+
+namespace cadastre::platform::values::handlers {
+namespace {
+
+using http::Request;
+using http::Response;
+using service::Scope;
+
+constexpr const char* kTag = "Valores";
+
+std::string problems_json(const std::vector<Problem>& problems) {
+  JsonWriter w;
+  w.begin_array();
+  for (const Problem& p : problems)
+    w.begin_object().key("idCampo").value(p.campo).key("chave").value(p.chave).key("motivo").value(p.motivo).end_object();
+  w.end_array();
+  return std::move(w).str();
+}
+
+Response list(const Scope& s, Request& req) {
+  ListFilter filter = parse_list_filter(req);
+  guard::require(s, filter.record, filter.id, "leitura");
+  Page page = parse_page(req, "id");
+  return Response::json(page_json(values::list(*s.db, filter, page), page));
+}
+
+Response create(const Scope& s, Request& req) {
+  NewValue v = parse_new_value(req.body);
+  service::Grant g = guard::require(s, "geometria", v.geometria, "edicao");
+  return Response::json(values::create(*s.db, s.user.user_id, g, v.entry), 201);
+}
+
+Response create_many(const Scope& s, Request& req) {
+  Batch b = parse_batch(req.body);
+  service::Grant g = guard::require(s, "geometria", b.geometria, "edicao");
+  BatchResult r = write_batch(*s.db, s.user.user_id, g, b.valores);
+  JsonWriter w;
+  if (!r.problems.empty()) {
+    // The error shape, with the report of every refused field: nothing was written.
+    w.begin_object().key("mensagem").value("nenhum valor gravado: " + std::to_string(r.problems.size()) +
+                                           " campo(s) recusado(s)");
+    w.key("tipo").value("erro").key("codigo").value(code_string(errc::invalid_argument));
+    w.key("campos").raw(problems_json(r.problems)).end_object();
+    return Response::json(std::move(w).str(), 400);
+  }
+  w.begin_object().key("gravados").value(r.written).key("idGeometria").value(g.id).key("valores").raw(r.values);
+  w.end_object();
+  return Response::json(std::move(w).str());
+}
+
+Response change(const Scope& s, Request& req) {
+  return Response::json(values::change(*s.db, s.user.user_id, s.grant(), parse_change(req.body)));
+}
+
+Response read(const Scope& s, Request&) {
+  return Response::json(s.db->with([&](soci::session& db) { return one(db, s.grant().id); }));
+}
+
+Response of_geometry(const Scope& s, Request&) {
+  return Response::json(s.db->with([&](soci::session& db) { return values::of_geometry(db, s.grant().id); }));
+}
+
+Response at_point(const Scope& s, Request& req) {
+  return Response::json(values::at_point(s, s.grant().id, parse_point(req)));
+}
+
+Response of_layer(const Scope& s, Request& req) {
+  return Response::json(values::of_layer(*s.db, s.grant().id, optional_id(req, "idCampo")));
+}
+
+Response page_of_layer(const Scope& s, Request& req) {
+  Page page = parse_page(req, "id");
+  return Response::json(page_json(values::page_of_layer(*s.db, s.grant().id, optional_id(req, "idCampo"), page), page));
+}
+
+Response search(const Scope& s, Request& req) {
+  std::string termo = parse_term(req);
+  std::int64_t campo = s.grant().id;
+  require_text_field(*s.db, campo);
+  // This route's paging is named page/pageSize (the spec's), not pageNumber.
+  Page page;
+  if (auto n = req.query_value("page")) page.paging.page = query::parse_integer(*n, "page", 1, INT32_MAX);
+  if (auto n = req.query_value("pageSize"))
+    page.paging.size = query::parse_integer(*n, "pageSize", 1, query::max_page_size);
+  page.paging.offset = (page.paging.page - 1) * page.paging.size;
+  return Response::json(page_json(values::search(*s.db, campo, termo, page), page));
+}
+
+Response copy(const Scope& s, Request& req) {
+  CopyOrder order = parse_copy(req.body);
+  service::Grant from = guard::require(s, "geometria", order.origem, "leitura");
+  service::Grant to = guard::require(s, "geometria", order.destino, "edicao");
+  CopyResult r = values::copy(*s.db, s.user.user_id, from, to, order.campos);
+  JsonWriter w;
+  w.begin_object().key("copiados").value(r.copied).key("idGeometriaOrigem").value(from.id);
+  w.key("idGeometriaDestino").value(to.id).key("ignorados").raw(problems_json(r.skipped));
+  w.key("valores").raw(r.values).end_object();
+  return Response::json(std::move(w).str());
+}
+
+Response buildings(const Scope& s, Request& req) {
+  return Response::json(values::buildings(s, s.grant().id, parse_linked(req)));
+}
+
+http::Param id_param(std::string name, std::string description, bool required = false) {
+  return {.name = std::move(name), .type = "integer", .required = required, .description = std::move(description)};
+}
+
+}  // namespace
+}  // namespace cadastre::platform::values::handlers
+
+namespace cadastre::platform {
+
+void add_value_routes(App& app) {
+  using namespace values::handlers;
+  using http::on;
+  auto& srv = app.server();
+  const std::string value = schemas::ref("Valor");
+  std::vector<http::Param> list_params = page_params({"id"});
+  list_params.push_back(id_param("idGeometria", "os valores de uma geometria"));
+  list_params.push_back(id_param("idCampo", "os valores de um campo"));
+  list_params.push_back(id_param("idCamada", "os valores de uma camada"));
+  // /pg orders by any field of the layer: orderBy is "id" or a field's chave, checked by
+  // the handler against the layer.
+  std::vector<http::Param> pg_params = page_params({});
+  pg_params[2].description = "id ou a chave de um campo da camada (sem valor por último)";
+  pg_params.push_back(id_param("idCampo", "só os valores deste campo em cada linha"));
+
+  srv.add({.method = "GET", .pattern = "/valores", .auth = "sessao", .tag = kTag,
+           .summary = "Valores de uma geometria, de um campo ou de uma camada (um dos filtros), paginados",
+           .params = list_params, .answer_schema = schemas::page_of("Valor"), .handler = service::scoped(list)});
+  srv.add({.method = "POST", .pattern = "/valores", .auth = "sessao", .tag = kTag,
+           .summary = "Cria o valor de um campo em uma geometria (validado pelo tipo e regras do campo; auditado)",
+           .body = {.description = R"({"idGeometria", "idCampo", "valor"})", .max_bytes = 256 * 1024,
+                    .schema = schemas::ref("ValorNovo")},
+           .answer_status = 201, .answer_schema = value, .handler = service::scoped(create)});
+  srv.add({.method = "POST", .pattern = "/v2/valores", .auth = "sessao", .tag = kTag,
+           .summary = "Grava vários valores de uma geometria de uma vez: tudo ou nada, com o relatório por campo",
+           .body = {.description = R"({"idGeometria", "valores": [{"idCampo", "valor"}...]} (até 500))",
+                    .max_bytes = 2 * 1024 * 1024, .schema = schemas::ref("ValoresLote")},
+           .answer_schema = schemas::ref("ValoresGravados"), .handler = service::scoped(create_many)});
+  srv.add({.method = "PUT", .pattern = "/valores/{id}", .auth = "sessao", .access = on("valor", "{id}", "edicao"),
+           .tag = kTag, .summary = "Altera um valor (validado e auditado)",
+           .body = {.description = R"({"valor"})", .max_bytes = 256 * 1024, .schema = schemas::ref("ValorAlteracao")},
+           .answer_schema = value, .handler = service::scoped(change)});
+  srv.add({.method = "GET", .pattern = "/valores/{id}", .auth = "sessao", .access = on("valor", "{id}", "leitura"),
+           .tag = kTag, .summary = "Um valor", .answer_schema = value, .handler = service::scoped(read)});
+  srv.add({.method = "GET", .pattern = "/valores/geometria/{id}", .auth = "sessao",
+           .access = on("geometria", "{id}", "leitura"), .tag = kTag,
+           .summary = "Todos os valores de uma geometria, com chave, nome e tipo do campo",
+           .answer_schema = schemas::list_of("ValorDeCampo"), .handler = service::scoped(of_geometry)});
+  srv.add({.method = "GET", .pattern = "/valores/projeto/{id}", .auth = "sessao",
+           .access = on("projeto", "{id}", "leitura"), .tag = kTag,
+           .summary = "Valores das geometrias do projeto que contêm o ponto (camadas ativas que o usuário vê; "
+                      "até 1000 geometrias), por camada e geometria",
+           .params = {{.name = "x", .type = "number", .required = true, .description = "longitude (SIRGAS 2000)"},
+                      {.name = "y", .type = "number", .required = true, .description = "latitude (SIRGAS 2000)"}},
+           .answer_schema = schemas::list_of("ValoresNoPonto"), .handler = service::scoped(at_point)});
+  srv.add({.method = "GET", .pattern = "/valores/camada/{id}", .auth = "sessao",
+           .access = on("camada", "{id}", "leitura"), .tag = kTag,
+           .summary = "Valores de uma camada (ou de um campo dela), até 10.000; truncado diz se há mais "
+                      "(leia-os por páginas em /valores/camada/{id}/pg)",
+           .params = {id_param("idCampo", "só os valores deste campo")},
+           .answer_schema = schemas::ref("ValoresDaCamada"), .handler = service::scoped(of_layer)});
+  srv.add({.method = "GET", .pattern = "/valores/camada/{id}/pg", .auth = "sessao",
+           .access = on("camada", "{id}", "leitura"), .tag = kTag,
+           .summary = "Página de geometrias da camada com seus valores por chave, ordenada por id ou por qualquer campo",
+           .params = pg_params, .answer_schema = schemas::page_of("LinhaDeValores"),
+           .handler = service::scoped(page_of_layer)});
+  srv.add({.method = "GET", .pattern = "/valores/search", .auth = "sessao",
+           .access = on("campo", "campoId", "leitura"), .tag = kTag,
+           .summary = "Busca nos valores de um campo de texto, sem diferenciar acentos e maiúsculas",
+           .params = {id_param("campoId", "o campo de texto", true),
+                      {.name = "termo", .required = true, .description = "o texto buscado (2 a 200 caracteres)"},
+                      {.name = "page", .type = "integer", .description = "página, a partir de 1"},
+                      {.name = "pageSize", .type = "integer", .description = "registros por página (padrão 10, no máximo 1000)"}},
+           .answer_schema = schemas::page_of("Valor"), .handler = service::scoped(search)});
+  srv.add({.method = "POST", .pattern = "/copiar-valores", .auth = "sessao", .tag = kTag,
+           .summary = "Copia os valores de uma geometria para outra da mesma camada, ou de outra camada do projeto "
+                      "pelos campos de mesma chave (uma transação; auditado como copiar)",
+           .body = {.description = R"({"idGeometriaOrigem", "idGeometriaDestino", "idCampos"?: [...]})",
+                    .max_bytes = 64 * 1024, .schema = schemas::ref("CopiaDeValores")},
+           .answer_schema = schemas::ref("ValoresCopiados"), .handler = service::scoped(copy)});
+  srv.add({.method = "GET", .pattern = "/valores/edificacao/{id}", .auth = "sessao",
+           .access = on("geometria", "{id}", "leitura"), .tag = kTag,
+           .summary = "Edificações de um lote com seus valores: vinculado=true as vinculadas ao lote; false as das "
+                      "outras camadas do projeto dentro do lote (ponto na superfície) e não vinculadas a ele",
+           .params = {{.name = "vinculado", .type = "boolean", .required = true,
+                       .description = "true: vinculadas ao lote; false: dentro do lote, sem vínculo com ele",
+                       .values = {"true", "false"}}},
+           .answer_schema = schemas::list_of("Edificacao"), .handler = service::scoped(buildings)});
+}
+
+}  // namespace cadastre::platform

@@ -1,0 +1,76 @@
+// Reading the values of platform geometries (projeto.valores, typed rows: migration 0015,
+// decision 0011). Writes are in write.hpp. Every statement builds its JSON in PostgreSQL
+// and binds every value; identifiers (a value's typed column) come from fields::column_of,
+// never from the request.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "platform/paging.hpp"
+#include "platform/values/input.hpp"
+#include "service/scope.hpp"
+#include "store/pool.hpp"
+#include "store/sql.hpp"
+
+namespace soci {
+class session;
+}
+
+namespace cadastre::platform::values {
+
+/// The most values GET /valores/camada/:id answers; a larger layer is read by pages
+/// (/valores/camada/:id/pg) or one field at a time.
+inline constexpr std::int64_t kLayerCap = 10000;
+/// The most geometries GET /valores/projeto/:id and /valores/edificacao/:id answer.
+inline constexpr std::int64_t kGeometryCap = 1000;
+
+/// A value: {"id","idGeometria","idCampo","valor","atualizadoPor","atualizadoEm"} (404 for
+/// an unknown id).
+std::string one(soci::session& s, std::int64_t id);
+/// Every value of a geometry, each with its field's chave, nome and tipo, in form and
+/// field order.
+std::string of_geometry(soci::session& s, std::int64_t geometria);
+
+/// GET /valores: a page of the values of one geometry, field or layer, by id.
+store::PageRows list(store::Pool& pool, const ListFilter& filter, const Page& page);
+/// GET /valores/camada/:id: {"valores": [...], "limite", "truncado"}: at most kLayerCap
+/// values of the layer (of one field when `campo` is set), by geometry and field.
+std::string of_layer(store::Pool& pool, std::int64_t camada, std::optional<std::int64_t> campo);
+
+/// GET /valores/camada/:id/pg: one row per geometry, {"idGeometria", "valores": {chave:
+/// valor...}} (only field `campo`'s when set), ordered by page.order_by: "id" or the chave
+/// of a field of the layer (400 orderBy otherwise); geometries without a value of that
+/// field come last, by id.
+store::PageRows page_of_layer(store::Pool& pool, std::int64_t camada, std::optional<std::int64_t> campo,
+                              const Page& page);
+/// The page's one statement (also for the benchmark and the EXPLAIN test), ordered by the
+/// field `order` (its id and typed column, fields::column_of), or by id when none.
+struct OrderField {
+  std::int64_t campo = 0;
+  std::string column;
+};
+store::Sql page_statement(std::int64_t camada, std::optional<std::int64_t> campo,
+                          const std::optional<OrderField>& order, const Page& page);
+
+/// GET /valores/search: the values of text field `campo` containing `termo`, ignoring
+/// accents and case (page.paging), by text and id. The one statement (also for the
+/// benchmark and the EXPLAIN test).
+store::Sql search_statement(std::int64_t campo, const std::string& termo, const Page& page);
+store::PageRows search(store::Pool& pool, std::int64_t campo, const std::string& termo, const Page& page);
+/// 400 campoId unless `campo` is a field whose values are texts (the search's index).
+void require_text_field(store::Pool& pool, std::int64_t campo);
+
+/// GET /valores/projeto/:id: the values of the geometries of the project's active layers
+/// the caller may read that contain `at`, grouped by layer then geometry.
+std::string at_point(const service::Scope& scope, std::int64_t projeto, const Point& at);
+
+/// GET /valores/edificacao/:id: the buildings of lot geometry `lote`, with their values.
+/// linked: the geometries whose vinculo_id is the lot; not linked: the geometries of the
+/// project's other layers whose point on surface lies within the lot and whose vinculo_id
+/// is not the lot (unlinked ones, or linked to another lot: candidates to link). Only
+/// layers the caller may read.
+std::string buildings(const service::Scope& scope, std::int64_t lote, bool linked);
+
+}  // namespace cadastre::platform::values

@@ -1,0 +1,458 @@
+#include "platform/values/write.hpp"
+
+#include <simdjson.h>
+#include <soci/soci.h>
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <set>
+
+#include "cadastre/error.hpp"
+#include "cadastre/query.hpp"
+#include "platform/fields/formula.hpp"
+#include "platform/fields/types.hpp"
+#include "platform/values/columns.hpp"
+#include "platform/values/store.hpp"
+#include "store/sql.hpp"
+
+namespace cadastre::platform::values {
+namespace {
+
+using fields::Typed;
+
+std::string id_text(std::int64_t id) { return std::to_string(id); }
+
+// A field of the layer being written, as the checks need it.
+struct Field {
+  fields::FieldDef def;
+  std::string column;  ///< fields::column_of(def.tipo)
+  std::int64_t form = 0;
+  bool active = true;  ///< the field and its form
+};
+
+// opcoes is a JSON array; its texts are the options (anything else, as its JSON text).
+std::vector<std::string> options_of(const std::optional<std::string>& json) {
+  std::vector<std::string> out;
+  if (!json) return out;
+  simdjson::dom::parser parser;
+  simdjson::dom::array list;
+  if (parser.parse(*json).get(list)) return out;
+  for (auto item : list) {
+    std::string_view text;
+    out.push_back(item.get(text) ? simdjson::minify(item) : std::string(text));
+  }
+  return out;
+}
+
+// Every field of every form of the layer (a layer has tens of fields: one statement).
+std::map<std::int64_t, Field> fields_of_layer(soci::session& s, std::int64_t layer) {
+  store::Sql q("select k.id::text, k.chave, k.nome, k.tipo, k.obrigatorio::text, k.unico::text, k.minimo::text, "
+               "k.maximo::text, k.padrao, k.opcoes::text, k.dominio, k.formula, (k.ativo and f.ativo)::text, "
+               "f.id::text from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
+               "where f.camada_id = ");
+  q.bind(id_text(layer), "bigint");
+  std::map<std::int64_t, Field> out;
+  for (const store::Row& r : store::fetch(s, q)) {
+    Field f;
+    f.def.id = std::stoll(*r[0]);
+    f.def.chave = *r[1];
+    f.def.nome = *r[2];
+    f.def.tipo = *r[3];
+    f.def.obrigatorio = r[4] == "true";
+    f.def.unico = r[5] == "true";
+    f.def.minimo = r[6];
+    f.def.maximo = r[7];
+    f.def.padrao = r[8];
+    f.def.opcoes = options_of(r[9]);
+    f.def.dominio = r[10];
+    f.def.formula = r[11];
+    f.column = std::string(fields::column_of(f.def.tipo));
+    f.active = r[12] == "true";
+    f.form = std::stoll(*r[13]);
+    out.emplace(f.def.id, std::move(f));
+  }
+  return out;
+}
+
+// A stored value row: its id and the text of each typed column (kColumns order).
+struct Stored {
+  std::int64_t id = 0;
+  std::array<std::optional<std::string>, 5> columns;
+  const std::optional<std::string>& at(std::string_view column) const {
+    static const std::optional<std::string> none;
+    for (std::size_t i = 0; i < kColumns.size(); ++i)
+      if (kColumns[i] == column) return columns[i];
+    return none;
+  }
+};
+
+std::map<std::int64_t, Stored> values_of(soci::session& s, std::int64_t geometry) {
+  store::Sql q("select campo_id::text, id::text, texto, numero::text, data::text, booleano::text, lista::text "
+               "from projeto.valores where geometria_id = ");
+  q.bind(id_text(geometry), "bigint");
+  std::map<std::int64_t, Stored> out;
+  for (const store::Row& r : store::fetch(s, q)) {
+    Stored v;
+    v.id = std::stoll(*r[1]);
+    for (std::size_t i = 0; i < kColumns.size(); ++i) v.columns[i] = r[2 + i];
+    out.emplace(std::stoll(*r[0]), std::move(v));
+  }
+  return out;
+}
+
+// The shortest plain decimal text that reads back as `d` (no exponent: the stored
+// numeric's text, and fields::to_json reads plain decimals).
+std::string number_text(double d) {
+  char buf[400];  // a double's longest fixed form: 309 digits and a sign, or 0.000...
+  auto end = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::fixed).ptr;
+  return std::string(buf, end);
+}
+
+// The writes of one transaction on one geometry (see write.hpp for the lock order).
+class Writer {
+ public:
+  Writer(soci::session& s, std::int64_t user, std::int64_t geometry, std::int64_t layer)
+      : s_(s), user_(user), geometry_(geometry), layer_(layer), fields_(fields_of_layer(s, layer)) {}
+
+  const std::map<std::int64_t, Field>& fields() const { return fields_; }
+  const Field* field(std::int64_t id) const {
+    auto it = fields_.find(id);
+    return it == fields_.end() ? nullptr : &it->second;
+  }
+  const Field* field_by_key(const std::string& chave) const {
+    for (const auto& [id, f] : fields_)
+      if (f.def.chave == chave) return &f;
+    return nullptr;
+  }
+
+  /// A field the request may write: of a form of the geometry's layer (400 idCampo), active
+  /// with its form (409, like the guard's inactive form).
+  const Field& writable(std::int64_t id) const {
+    const Field* f = field(id);
+    if (!f)
+      throw Error(errc::invalid_argument,
+                  "idCampo: o campo " + id_text(id) + " não é de um formulário da camada " + id_text(layer_) +
+                      " da geometria " + id_text(geometry_),
+                  "idCampo");
+    if (!f->active)
+      throw Error(errc::invalid_transition, "o campo '" + f->def.chave + "' (ou o seu formulário) está inativo",
+                  f->def.chave);
+    return *f;
+  }
+
+  /// The type and rules (fields::check_value), then a domain code against its table.
+  fields::Checked check(const Field& f, std::string_view json) {
+    fields::Checked c = fields::check_value(f.def, json);
+    if (!c.ok()) return c;
+    if (!c.value) c.value = Typed{f.column, std::nullopt};
+    if (f.def.tipo == "lista_dominio" && c.value->text) c.problem = domain_problem(f, *c.value->text);
+    return c;
+  }
+
+  /// `unico`: whether another geometry holds the value, asked under the field's advisory
+  /// lock (held to the end of the transaction, so a racing writer of the same field waits
+  /// and then sees this one's value). Call in ascending field id. Empty: no problem.
+  std::string unique_problem(const Field& f, const Typed& t) {
+    if (!f.def.unico || !t.text) return "";
+    store::Sql lock("select 1 from pg_advisory_xact_lock(");
+    lock.bind(id_text(f.def.id), "bigint") << ")";
+    store::fetch(s_, lock);
+    store::Sql q("select 1 from projeto.valores where campo_id = ");
+    q.bind(id_text(f.def.id), "bigint") << " and " << f.column << " = ";
+    q.bind(t.text, sql_type(f.column)) << " and geometria_id <> ";
+    q.bind(id_text(geometry_), "bigint") << " limit 1";
+    if (!store::fetch_value(s_, q)) return "";
+    return "o campo '" + f.def.chave + "' é único e o valor " + fields::to_json(t) + " já existe em outra geometria";
+  }
+
+  /// Locks the geometry's row (writers of one geometry take turns: a batch's required
+  /// fields are judged on what is there) and reads its values.
+  void lock_geometry() {
+    store::Sql q("select 1 from projeto.geometrias where id = ");
+    q.bind(id_text(geometry_), "bigint") << " for no key update";
+    if (!store::fetch_value(s_, q)) throw Error(errc::not_found, "geometria " + id_text(geometry_) + " não encontrada", "id");
+    current_ = values_of(s_, geometry_);
+  }
+
+  const Stored* current(std::int64_t campo) const {
+    auto it = current_.find(campo);
+    return it == current_.end() ? nullptr : &it->second;
+  }
+  /// The field's stored value, as its type stores it (text nullopt: none or empty).
+  Typed stored(const Field& f) const {
+    const Stored* v = current(f.def.id);
+    return {f.column, v ? v->at(f.column) : std::nullopt};
+  }
+
+  /// Creates or replaces the value (the other typed columns cleared) and audits it as
+  /// `operacao` (empty: criar or alterar). Returns the value's id.
+  std::int64_t put(const Field& f, const Typed& t, std::string_view operacao = {}) {
+    const Stored* before = current(f.def.id);
+    store::Sql q("insert into projeto.valores (geometria_id, campo_id, " + f.column + ", atualizado_por) values (");
+    q.bind(id_text(geometry_), "bigint") << ", ";
+    q.bind(id_text(f.def.id), "bigint") << ", ";
+    q.bind(t.text, sql_type(f.column)) << ", ";
+    q.bind(id_text(user_), "bigint") << ") on conflict (geometria_id, campo_id) do update set ";
+    for (auto c : kColumns) q << c << " = " << (c == f.column ? "excluded." + std::string(c) : std::string("null")) << ", ";
+    q << "atualizado_por = excluded.atualizado_por, atualizado_em = now() returning id::text, " << f.column
+      << "::text";
+    store::Row row = store::fetch(s_, q).at(0);
+    std::int64_t id = std::stoll(*row[0]);
+    // As PostgreSQL stored it (a decimal's digits, a date's form): what the audit shows.
+    const Typed after{f.column, row[1]};
+
+    store::Sql audit("insert into projeto.valores_auditoria (valor_id, geometria_id, campo_id, operacao, antes, "
+                     "depois, usuario_id) values (");
+    audit.bind(id_text(id), "bigint") << ", ";
+    audit.bind(id_text(geometry_), "bigint") << ", ";
+    audit.bind(id_text(f.def.id), "bigint") << ", ";
+    audit.bind(std::string(operacao.empty() ? (before ? "alterar" : "criar") : operacao)) << ", ";
+    std::optional<std::string> antes;
+    if (before) antes = fields::to_json(stored(f));
+    audit.bind(antes, "jsonb") << ", ";
+    audit.bind(fields::to_json(after), "jsonb") << ", ";
+    audit.bind(id_text(user_), "bigint") << ")";
+    store::execute(s_, audit);
+
+    Stored now;
+    now.id = id;
+    for (std::size_t i = 0; i < kColumns.size(); ++i)
+      if (kColumns[i] == f.column) now.columns[i] = after.text;
+    current_[f.def.id] = now;
+    ++writes_;
+    return id;
+  }
+
+  /// The geometry's calculado fields from its numeric values (a formula may read another
+  /// calculado field: passes until nothing changes, at most one per such field). A result
+  /// that differs from the stored one is written and audited like any value.
+  void recompute() {
+    std::vector<const Field*> formulas;
+    std::map<std::string, double> vars;
+    for (const auto& [id, f] : fields_) {
+      if (f.def.tipo == "calculado" && f.active && f.def.formula && !f.def.formula->empty()) formulas.push_back(&f);
+      if (f.column != "numero") continue;
+      if (auto text = stored(f).text) vars[f.def.chave] = std::stod(*text);
+    }
+    for (std::size_t pass = 0; pass < formulas.size(); ++pass) {
+      bool changed = false;
+      for (const Field* f : formulas) {
+        std::optional<double> result;
+        try {
+          result = fields::evaluate(*f->def.formula, vars);
+        } catch (const Error& e) {  // a division by zero: the data's fault, said with the field
+          throw Error(errc::invalid_argument, "campo calculado '" + f->def.chave + "': " + e.what(), f->def.chave);
+        }
+        std::optional<std::string> before = stored(*f).text;
+        bool same = result ? before && std::stod(*before) == *result : !before;
+        if (result) vars[f->def.chave] = *result;
+        else vars.erase(f->def.chave);
+        if (same) continue;
+        Typed value{f->column, std::nullopt};
+        if (result) value.text = number_text(*result);
+        put(*f, value);
+        changed = true;
+      }
+      if (!changed) break;
+    }
+  }
+
+  /// The layer's new generation (the tiles' ETag), when anything was written: last, as
+  /// the layer's row lock is the one every writer of the layer shares.
+  void finish() {
+    if (writes_ == 0) return;
+    store::Sql q("update projeto.camadas set geracao = geracao + 1 where id = ");
+    q.bind(id_text(layer_), "bigint");
+    store::execute(s_, q);
+  }
+
+ private:
+  // A lista_dominio code must be a codigo of the domain table dominio.<field.dominio>.
+  std::string domain_problem(const Field& f, const std::string& code) {
+    const std::string name = f.def.dominio.value_or("");
+    if (!query::is_valid_identifier(name)) return "o campo não indica uma tabela de domínio válida";
+    const std::string table = query::quote_qualified("dominio", name);
+    store::Sql has("select 1 from pg_attribute where attrelid = to_regclass(");
+    has.bind(table, "text") << ") and attname = 'codigo' and not attisdropped";
+    if (!store::fetch_value(s_, has)) return "a tabela de domínio " + name + " não existe";
+    store::Sql q("select 1 from " + table + " where codigo = ");
+    q.bind(code, "text") << " limit 1";
+    if (store::fetch_value(s_, q)) return "";
+    return "'" + code + "' não é um código da tabela de domínio " + name;
+  }
+
+  soci::session& s_;
+  std::int64_t user_, geometry_, layer_;
+  std::map<std::int64_t, Field> fields_;
+  std::map<std::int64_t, Stored> current_;
+  int writes_ = 0;
+};
+
+[[noreturn]] void refuse_value(const Field& f, const std::string& problem) {
+  throw Error(errc::invalid_argument, "valor do campo '" + f.def.chave + "': " + problem, f.def.chave);
+}
+
+}  // namespace
+
+std::string create(store::Pool& pool, std::int64_t user, const service::Grant& geometry, const Entry& entry) {
+  return pool.with([&](soci::session& s) {
+    soci::transaction tx(s);
+    Writer w(s, user, geometry.id, geometry.layer_id);
+    const Field& f = w.writable(entry.campo);
+    fields::Checked c = w.check(f, entry.valor);
+    if (!c.ok()) refuse_value(f, c.problem);
+    std::string taken = w.unique_problem(f, *c.value);
+    if (!taken.empty()) throw Error(errc::conflict, taken, f.def.chave);
+    w.lock_geometry();
+    if (const Stored* v = w.current(f.def.id))
+      throw Error(errc::conflict,
+                  "a geometria já tem o valor " + id_text(v->id) + " do campo '" + f.def.chave +
+                      "': altere-o com PUT /valores/" + id_text(v->id),
+                  f.def.chave);
+    std::int64_t id = w.put(f, *c.value);
+    w.recompute();
+    w.finish();
+    std::string out = one(s, id);
+    tx.commit();
+    return out;
+  });
+}
+
+std::string change(store::Pool& pool, std::int64_t user, const service::Grant& value, const std::string& valor) {
+  return pool.with([&](soci::session& s) {
+    soci::transaction tx(s);
+    store::Sql q("select geometria_id::text, campo_id::text from projeto.valores where id = ");
+    q.bind(id_text(value.id), "bigint");
+    auto rows = store::fetch(s, q);
+    if (rows.empty()) throw Error(errc::not_found, "valor " + id_text(value.id) + " não encontrado", "id");
+    Writer w(s, user, std::stoll(*rows[0][0]), value.layer_id);
+    const Field& f = w.writable(std::stoll(*rows[0][1]));
+    fields::Checked c = w.check(f, valor);
+    if (!c.ok()) refuse_value(f, c.problem);
+    std::string taken = w.unique_problem(f, *c.value);
+    if (!taken.empty()) throw Error(errc::conflict, taken, f.def.chave);
+    w.lock_geometry();
+    std::int64_t id = w.put(f, *c.value);
+    w.recompute();
+    w.finish();
+    std::string out = one(s, id);
+    tx.commit();
+    return out;
+  });
+}
+
+BatchResult write_batch(store::Pool& pool, std::int64_t user, const service::Grant& geometry,
+                        const std::vector<Entry>& entries) {
+  return pool.with([&](soci::session& s) {
+    soci::transaction tx(s);
+    Writer w(s, user, geometry.id, geometry.layer_id);
+    BatchResult out;
+    std::vector<std::pair<const Field*, Typed>> accepted;
+    std::set<std::int64_t> forms, sent;
+    for (const Entry& e : entries) {
+      const Field* f = w.field(e.campo);
+      if (!f) {
+        out.problems.push_back({e.campo, "", "não é campo de um formulário da camada da geometria"});
+        continue;
+      }
+      w.writable(e.campo);  // 409 for an inactive field
+      forms.insert(f->form);
+      sent.insert(f->def.id);
+      fields::Checked c = w.check(*f, e.valor);
+      if (c.ok()) accepted.emplace_back(f, *c.value);
+      else out.problems.push_back({f->def.id, f->def.chave, c.problem});
+    }
+    std::sort(accepted.begin(), accepted.end(),
+              [](const auto& a, const auto& b) { return a.first->def.id < b.first->def.id; });
+    for (const auto& [f, t] : accepted) {
+      std::string taken = w.unique_problem(*f, t);
+      if (!taken.empty()) out.problems.push_back({f->def.id, f->def.chave, taken});
+    }
+    w.lock_geometry();
+    // Each form the batch touches must end up with its required fields filled: those the
+    // batch sends were checked above; the others must already hold a value.
+    for (const auto& [id, f] : w.fields()) {
+      if (!forms.count(f.form) || sent.count(id) || !f.active || !f.def.obrigatorio || f.def.tipo == "calculado")
+        continue;
+      if (!w.stored(f).text) out.problems.push_back({id, f.def.chave, "obrigatório: preencha este campo"});
+    }
+    if (!out.problems.empty()) return out;  // nothing written: the transaction rolls back
+    for (const auto& [f, t] : accepted) w.put(*f, t);
+    out.written = static_cast<std::int64_t>(accepted.size());
+    w.recompute();
+    w.finish();
+    out.values = of_geometry(s, geometry.id);
+    tx.commit();
+    return out;
+  });
+}
+
+CopyResult copy(store::Pool& pool, std::int64_t user, const service::Grant& from, const service::Grant& to,
+                const std::optional<std::vector<std::int64_t>>& campos) {
+  return pool.with([&](soci::session& s) {
+    soci::transaction tx(s);
+    Writer w(s, user, to.id, to.layer_id);
+    std::map<std::int64_t, Field> origin = fields_of_layer(s, from.layer_id);
+    std::map<std::int64_t, Stored> values = values_of(s, from.id);
+    std::vector<std::int64_t> asked;
+    if (campos) {
+      for (std::int64_t id : *campos)
+        if (!origin.count(id))
+          throw Error(errc::invalid_argument,
+                      "idCampos: o campo " + id_text(id) + " não é da camada da geometria de origem", "idCampos");
+      asked = *campos;
+    } else {
+      for (const auto& [id, v] : values) asked.push_back(id);
+    }
+    CopyResult out;
+    std::vector<std::pair<const Field*, Typed>> pending;
+    for (std::int64_t id : asked) {
+      auto of = origin.find(id);
+      if (of == origin.end()) continue;  // a value of a field of another layer: not this layer's data
+      const Field& src = of->second;
+      auto v = values.find(id);
+      std::optional<std::string> text = v == values.end() ? std::nullopt : v->second.at(src.column);
+      auto skip = [&](const std::string& why) { out.skipped.push_back({id, src.def.chave, why}); };
+      if (src.def.tipo == "calculado") {
+        skip("campo calculado: recalculado no destino");
+        continue;
+      }
+      if (!text) {
+        if (campos) skip("sem valor na origem");
+        continue;
+      }
+      const Field* dst = from.layer_id == to.layer_id ? w.field(id) : w.field_by_key(src.def.chave);
+      if (!dst) {
+        if (campos)
+          throw Error(errc::invalid_argument,
+                      "idCampos: a camada de destino não tem campo de chave '" + src.def.chave + "'", "idCampos");
+        skip("a camada de destino não tem campo com esta chave");
+        continue;
+      }
+      if (!dst->active || dst->def.tipo == "calculado") {
+        skip(dst->active ? "o campo de destino é calculado" : "o campo de destino está inativo");
+        continue;
+      }
+      fields::Checked c = w.check(*dst, fields::to_json(Typed{src.column, text}));
+      if (!c.ok()) refuse_value(*dst, c.problem);
+      pending.emplace_back(dst, *c.value);
+    }
+    std::sort(pending.begin(), pending.end(),
+              [](const auto& a, const auto& b) { return a.first->def.id < b.first->def.id; });
+    for (const auto& [f, t] : pending) {
+      std::string taken = w.unique_problem(*f, t);
+      if (!taken.empty()) throw Error(errc::conflict, taken, f->def.chave);
+    }
+    w.lock_geometry();
+    for (const auto& [f, t] : pending) w.put(*f, t, "copiar");
+    out.copied = static_cast<std::int64_t>(pending.size());
+    w.recompute();
+    w.finish();
+    out.values = of_geometry(s, to.id);
+    tx.commit();
+    return out;
+  });
+}
+
+}  // namespace cadastre::platform::values

@@ -1,0 +1,62 @@
+// Writing values: create, change, the v2 batch and the copy between geometries. Each is
+// one transaction that
+//   - checks every value with fields::check_value (type and rules), a lista_dominio value
+//     against its domain table (schema dominio), and `unico` under
+//     pg_advisory_xact_lock(<field id>) so two writers of the same value cannot both pass;
+//   - writes the value into the typed column fields::column_of names, clearing the others;
+//   - writes an audit row per value (projeto.valores_auditoria: before and after as
+//     fields::to_json, the user);
+//   - recomputes the geometry's calculado fields (fields/formula.hpp), audited too;
+//   - bumps projeto.camadas.geracao of the layer (the tiles' ETag).
+// Locks, always in this order (no deadlock between writers): the advisory locks of the
+// unique fields by ascending id, the geometry's row, the layer's row (the bump, last).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "platform/values/input.hpp"
+#include "service/scope.hpp"
+#include "store/pool.hpp"
+
+namespace cadastre::platform::values {
+
+/// Why one field of a batch was refused.
+struct Problem {
+  std::int64_t campo = 0;
+  std::string chave, motivo;
+};
+
+/// POST /values: the new value's JSON. 400 naming the field for a field of another layer or
+/// a value its rules refuse; 409 for a unique value another geometry holds, or when the
+/// geometry already has a value of the field (change it with PUT).
+std::string create(store::Pool& pool, std::int64_t user, const service::Grant& geometry, const Entry& entry);
+
+/// PUT /valores/:id (`value` is the route's grant on the value): the value's JSON.
+std::string change(store::Pool& pool, std::int64_t user, const service::Grant& value, const std::string& valor);
+
+/// POST /v2/valores: all or nothing. With problems nothing is written.
+struct BatchResult {
+  std::vector<Problem> problems;
+  std::int64_t written = 0;
+  std::string values = "[]";  ///< the geometry's values afterwards (as GET /valores/geometria/:id)
+};
+BatchResult write_batch(store::Pool& pool, std::int64_t user, const service::Grant& geometry,
+                        const std::vector<Entry>& entries);
+
+/// POST /copiar-valores: the values of `from` into `to` (same layer: field by field; another
+/// layer: by chave), upserted and audited as 'copiar'. `campos` (fields of the origin's
+/// layer) limits the copy; an origin field without a counterpart in the destination is
+/// then a 400, and skipped (reported) when copying everything. Calculado fields are not
+/// copied: they are recomputed from the copy.
+struct CopyResult {
+  std::int64_t copied = 0;
+  std::vector<Problem> skipped;  ///< origin fields not copied, and why
+  std::string values = "[]";     ///< the destination's values afterwards
+};
+CopyResult copy(store::Pool& pool, std::int64_t user, const service::Grant& from, const service::Grant& to,
+                const std::optional<std::vector<std::int64_t>>& campos);
+
+}  // namespace cadastre::platform::values
