@@ -35,13 +35,13 @@ constexpr DemoField kFields[] = {
      R"(["Centro","Cambuí","Taquaral","Guanabara","Botafogo","Bosque","Castelo","Jardim Chapadão"])", "texto",
      "(array['Centro','Cambuí','Taquaral','Guanabara','Botafogo','Bosque','Castelo','Jardim Chapadão'])[1 + (g / 500) % 8]"},
     {"uso", "Uso", "lista", R"(["residencial","comercial","industrial","misto","terreno vago"])", "texto",
-     "(array['residencial','residencial','residencial','comercial','misto','industrial','terreno vago'])[1 + (g * 7) % 7]"},
+     "(array['residencial','residencial','residencial','comercial','misto','industrial','terreno vago'])[1 + (g * 7919) % 7]"},
     {"padrao", "Padrão construtivo", "lista", R"(["baixo","normal","alto"])", "texto",
      "(array['baixo','normal','normal','alto'])[1 + (g * 13) % 4]"},
     {"area_terreno", "Área do terreno (m²)", "decimal", nullptr, "numero", "round((150 + (g * 37) % 850 + (g % 7) * 0.25)::numeric, 2)"},
     {"testada", "Testada (m)", "decimal", nullptr, "numero", "round((8 + (g * 11) % 24 + (g % 3) * 0.5)::numeric, 2)"},
     {"ano_construcao", "Ano de construção", "inteiro", nullptr, "numero", "1950 + (g * 17) % 75"},
-    {"data_vistoria", "Data da vistoria", "data", nullptr, "data", "date '2020-01-01' + ((g * 29) % 2000)"},
+    {"data_vistoria", "Data da vistoria", "data", nullptr, "data", "date '2020-01-01' + ((g * 29) % 2000)::int"},
     {"ocupado", "Ocupado", "booleano", nullptr, "booleano", "(g * 3) % 10 <> 0"},
 };
 

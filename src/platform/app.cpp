@@ -1,6 +1,6 @@
 #include "platform/app.hpp"
 
-#include "platform/guard.hpp"
+#include "platform/guard/guard.hpp"
 #include "platform/schemas.hpp"
 #include "service/health.hpp"
 

@@ -4,8 +4,8 @@
 Scans the string literals of src/**/*.cpp and src/**/*.hpp for SQL ("select ",
 "insert into", "delete from", "update <name> set", " where ", "order by", "on conflict",
 case-insensitive) and fails listing every literal found outside the places SQL belongs:
-src/store/**, src/<service>/<area>/store.cpp, src/demo/** (and db/migrations, which is not
-under src/). Usage: no_sql_outside_store.py <project root>
+src/store/**, src/<service>/<area>/store.cpp (or store_<topic>.cpp, an area's storage split
+by topic), src/demo/** (and db/migrations, which is not under src/). Usage: no_sql_outside_store.py <project root>
 """
 import pathlib
 import re
@@ -32,8 +32,8 @@ def allowed(rel: pathlib.PurePosixPath) -> bool:
     parts = rel.parts  # ("src", ...)
     if len(parts) >= 2 and parts[1] in ("store", "demo"):
         return True
-    # src/<service>/<area>/store.cpp
-    return len(parts) == 4 and parts[3] == "store.cpp"
+    # src/<service>/<area>/store.cpp or store_<topic>.cpp
+    return len(parts) == 4 and re.fullmatch(r"store(_\w+)?\.cpp", parts[3]) is not None
 
 
 def literals(text: str):

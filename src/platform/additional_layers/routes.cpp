@@ -4,7 +4,7 @@
 #include "platform/additional_layers/input.hpp"
 #include "platform/additional_layers/store.hpp"
 #include "platform/app.hpp"
-#include "platform/guard.hpp"
+#include "platform/guard/guard.hpp"
 #include "platform/schemas.hpp"
 
 namespace cadastre::platform::additional_layers {

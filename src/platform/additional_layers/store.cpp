@@ -3,7 +3,7 @@
 #include <soci/soci.h>
 
 #include "cadastre/error.hpp"
-#include "platform/guard.hpp"
+#include "platform/guard/guard.hpp"
 #include "platform/projects/shapes.hpp"
 #include "store/sql.hpp"
 

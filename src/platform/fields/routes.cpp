@@ -11,7 +11,7 @@
 #include "platform/app.hpp"
 #include "platform/fields/input.hpp"
 #include "platform/fields/store.hpp"
-#include "platform/guard.hpp"
+#include "platform/guard/guard.hpp"
 #include "platform/schemas.hpp"
 
 namespace cadastre::platform::fields {

@@ -12,7 +12,7 @@
 #include "cadastre/query.hpp"
 #include "platform/fields/formly.hpp"
 #include "platform/fields/formula.hpp"
-#include "platform/guard.hpp"
+#include "platform/guard/guard.hpp"
 #include "store/sql.hpp"
 
 namespace cadastre::platform::fields {

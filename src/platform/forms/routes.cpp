@@ -6,7 +6,7 @@
 #include "platform/app.hpp"
 #include "platform/forms/input.hpp"
 #include "platform/forms/store.hpp"
-#include "platform/guard.hpp"
+#include "platform/guard/guard.hpp"
 #include "platform/schemas.hpp"
 
 namespace cadastre::platform::forms {

@@ -9,7 +9,7 @@
 #include "cadastre/error.hpp"
 #include "platform/fields/formula.hpp"
 #include "platform/fields/store.hpp"
-#include "platform/guard.hpp"
+#include "platform/guard/guard.hpp"
 #include "store/sql.hpp"
 
 namespace cadastre::platform::forms {

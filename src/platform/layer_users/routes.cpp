@@ -4,7 +4,7 @@
 // tenant (checked in the platform database).
 #include "cadastre/query.hpp"
 #include "platform/app.hpp"
-#include "platform/guard.hpp"
+#include "platform/guard/guard.hpp"
 #include "platform/layer_users/input.hpp"
 #include "platform/layer_users/store.hpp"
 #include "platform/schemas.hpp"

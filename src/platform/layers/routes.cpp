@@ -6,9 +6,9 @@
 // layer's generation, the tiles' ETag.
 #include "cadastre/query.hpp"
 #include "platform/app.hpp"
-#include "platform/guard.hpp"
+#include "platform/guard/guard.hpp"
 #include "platform/layer_styles/palette.hpp"
-#include "platform/layers/check.hpp"
+#include "platform/layers/store_check.hpp"
 #include "platform/layers/files.hpp"
 #include "platform/layers/input.hpp"
 #include "platform/layers/raster.hpp"

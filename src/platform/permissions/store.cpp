@@ -4,7 +4,7 @@
 
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
-#include "platform/guard.hpp"
+#include "platform/guard/guard.hpp"
 #include "store/sql.hpp"
 
 namespace cadastre::platform::permissions {

@@ -7,13 +7,13 @@
 
 #include "cadastre/json.hpp"
 #include "platform/app.hpp"
-#include "platform/guard.hpp"
+#include "platform/guard/guard.hpp"
 #include "platform/projects/input.hpp"
 #include "platform/projects/sanitize.hpp"
-#include "platform/projects/shares.hpp"
+#include "platform/projects/store_shares.hpp"
 #include "platform/projects/store.hpp"
-#include "platform/projects/transfer.hpp"
-#include "platform/projects/versions.hpp"
+#include "platform/projects/store_transfer.hpp"
+#include "platform/projects/store_versions.hpp"
 #include "platform/schemas.hpp"
 
 namespace cadastre::platform::projects {

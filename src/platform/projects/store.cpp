@@ -6,8 +6,8 @@
 
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
-#include "platform/guard.hpp"
-#include "platform/projects/files.hpp"
+#include "platform/guard/guard.hpp"
+#include "platform/projects/store_files.hpp"
 #include "platform/projects/shapes.hpp"
 #include "store/sql.hpp"
 

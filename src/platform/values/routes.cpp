@@ -11,11 +11,11 @@
 #include "cadastre/json.hpp"
 #include "cadastre/query.hpp"
 #include "platform/app.hpp"
-#include "platform/guard.hpp"
+#include "platform/guard/guard.hpp"
 #include "platform/schemas.hpp"
 #include "platform/values/input.hpp"
 #include "platform/values/store.hpp"
-#include "platform/values/write.hpp"
+#include "platform/values/store_write.hpp"
 
 namespace cadastre::platform::values::handlers {
 namespace {

@@ -63,7 +63,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
 #include "platform/fields/types.hpp"
-#include "platform/guard.hpp"
+#include "platform/guard/guard.hpp"
 #include "platform/values/columns.hpp"
 
 namespace cadastre::platform::values {

@@ -104,6 +104,8 @@ TEST_CASE_FIXTURE(PlatformFixture, "lists, reads and info show only the projects
     CHECK(test::ids(theirs->json()["content"].at(0)["camadas"]) == str(c1));
     refused(*get("/projetos/v2?orderBy=senha", t.owner), 400, "parametro_invalido", "orderBy");
     refused(*get("/projetos/v2?pageSize=1001", t.owner), 400, "parametro_invalido", "pageSize");
+    refused(*request("GET", "/projetos/v2", {}), 401, "nao_autenticado");
+    CHECK(int64_t(get("/projetos/v2", t.beta)->json()["totalElements"]) == 0);
   }
   {  // GET /projetos/:id nests the visible layers and their forms; v2 adds the fields
     auto d = get("/projetos/" + str(p), t.owner);
@@ -246,8 +248,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "extent: the union of the visible layers' geo
   std::int64_t p = create(*this, t.owner, "Lotes");
   r.share(p, t.reader, "leitura");
   const std::string path = "/projetos/" + str(p) + "/extent";
-  std::int64_t empty_layer = r.layer(p, "vazia");
-  (void)empty_layer;
+  r.layer(p, "vazia");  // a layer without geometries adds nothing
   auto none = get(path, t.owner);
   CHECK(none->status == 204);
   CHECK(none->body.empty());

@@ -2,7 +2,7 @@
 // it into another tenant's database by two-phase commit. When the target fails midway
 // (a trigger, a constraint), neither database changes and no prepared transaction is left;
 // leftovers of a crash are settled by the target's audit row (recover_orphans).
-#include "platform/projects/transfer.hpp"
+#include "platform/projects/store_transfer.hpp"
 #include "team.hpp"
 
 using namespace cadastre;

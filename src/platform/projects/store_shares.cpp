@@ -1,10 +1,10 @@
-#include "platform/projects/shares.hpp"
+#include "platform/projects/store_shares.hpp"
 
 #include <soci/soci.h>
 
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
-#include "platform/guard.hpp"
+#include "platform/guard/guard.hpp"
 #include "platform/projects/store.hpp"
 #include "store/sql.hpp"
 

@@ -1,4 +1,4 @@
-#include "platform/projects/files.hpp"
+#include "platform/projects/store_files.hpp"
 
 #include <soci/soci.h>
 

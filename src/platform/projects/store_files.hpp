@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "platform/layers/files.hpp"
-#include "platform/projects/copy.hpp"
+#include "platform/projects/store_copy.hpp"
 
 namespace soci {
 class session;

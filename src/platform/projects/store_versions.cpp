@@ -1,12 +1,12 @@
-#include "platform/projects/versions.hpp"
+#include "platform/projects/store_versions.hpp"
 
 #include <soci/soci.h>
 
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
-#include "platform/guard.hpp"
-#include "platform/projects/copy.hpp"
-#include "platform/projects/files.hpp"
+#include "platform/guard/guard.hpp"
+#include "platform/projects/store_copy.hpp"
+#include "platform/projects/store_files.hpp"
 #include "platform/projects/store.hpp"
 #include "store/sql.hpp"
 

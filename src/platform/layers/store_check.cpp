@@ -1,4 +1,4 @@
-#include "platform/layers/check.hpp"
+#include "platform/layers/store_check.hpp"
 
 #include <soci/soci.h>
 

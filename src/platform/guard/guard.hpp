@@ -9,6 +9,9 @@
 // admin role for the moves that change a record's state (activate, deactivate, publish,
 // delete): allowed in any state, where "edicao" and "admin" are refused (409) on an inactive
 // project, layer or form, or on a superseded version of a project.
+//
+// Records: projeto, camada, formulario, campo, geometria, valor, camada_adicional,
+// camada_usuario (each kind's join up to its project is in guard/store.cpp).
 #pragma once
 
 #include <cstdint>
@@ -33,10 +36,6 @@ struct Standing {
 /// Whether `standing` allows `role`: the guard's one decision, for routes (resolve,
 /// require) and for the answers of /permissoes alike.
 bool allows(const Standing& standing, std::string_view role) noexcept;
-
-/// The record kinds a route may name, and the table each lives in.
-/// projeto, camada, formulario, campo, geometria, valor, camada_adicional, camada_usuario.
-bool known_record(std::string_view record) noexcept;
 
 /// The grant of the route's permission (installed on the platform's Tenancy).
 service::Grant resolve(const service::Scope& scope, const http::Access& access, const http::Request& req);

@@ -1,4 +1,4 @@
-#include "platform/projects/transfer.hpp"
+#include "platform/projects/store_transfer.hpp"
 
 #include <soci/soci.h>
 
@@ -7,8 +7,8 @@
 
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
-#include "platform/projects/copy.hpp"
-#include "platform/projects/files.hpp"
+#include "platform/projects/store_copy.hpp"
+#include "platform/projects/store_files.hpp"
 #include "platform/projects/store.hpp"
 #include "store/crypto.hpp"
 #include "store/sql.hpp"

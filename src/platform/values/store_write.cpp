@@ -1,4 +1,4 @@
-#include "platform/values/write.hpp"
+#include "platform/values/store_write.hpp"
 
 #include <simdjson.h>
 #include <soci/soci.h>
@@ -45,13 +45,16 @@ std::vector<std::string> options_of(const std::optional<std::string>& json) {
   return out;
 }
 
-// Every field of every form of the layer (a layer has tens of fields: one statement).
+// Every field of every form of the layer (a layer has tens of fields: one statement),
+// share-locked until the write commits: a type conversion (GET /campos/:id/converter, which
+// takes the field's row for update) waits for the write, or the write for it, so a value
+// is never written into the column of the type the field had before.
 std::map<std::int64_t, Field> fields_of_layer(soci::session& s, std::int64_t layer) {
   store::Sql q("select k.id::text, k.chave, k.nome, k.tipo, k.obrigatorio::text, k.unico::text, k.minimo::text, "
                "k.maximo::text, k.padrao, k.opcoes::text, k.dominio, k.formula, (k.ativo and f.ativo)::text, "
                "f.id::text from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
                "where f.camada_id = ");
-  q.bind(id_text(layer), "bigint");
+  q.bind(id_text(layer), "bigint") << " for share of k";
   std::map<std::int64_t, Field> out;
   for (const store::Row& r : store::fetch(s, q)) {
     Field f;

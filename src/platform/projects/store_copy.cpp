@@ -4,7 +4,7 @@
 // columns a copy sets afresh. New ids are drawn with nextval() in materialized CTEs, so
 // each old id maps to exactly one new id within the statement; the foreign keys between
 // rows inserted by sibling CTEs are checked at the end of the statement, when all exist.
-#include "platform/projects/copy.hpp"
+#include "platform/projects/store_copy.hpp"
 
 #include <simdjson.h>
 #include <soci/soci.h>

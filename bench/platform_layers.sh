@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Issue 15's benchmark: cadastre-platform on the demo project (a layer of 100,000 lots with
+# a 10-field form and a value for every lot and field), four workloads of
+# docs/platform-projects.md, each next to its floor: the very statements the route ran for
+# one request, captured from PostgreSQL's log (bench/capture_sql.py) and run by pgbench
+# with as many connections as wrk has.
+#   categorise   POST /camadas/categorizar?idCamada=&idCampo=<uso>        (a grouped count, stored)
+#   value page   GET /valores/camada/:id/pg?orderBy=area_terreno&pageNumber=200&pageSize=50
+#   value search GET /valores/search?campoId=<logradouro>&termo=sao jose&pageSize=20
+#   layer list   GET /camadas?idProjeto=<the demo project>
+# Prints requests/s and p99 per route, pgbench transactions/s, and the ratio route/floor
+# (target >= 0.7). The floor holds every statement of the request (the guard's included),
+# so the ratio is what HTTP, the session and the JSON cost.
+#
+#   bench/platform_layers.sh [seconds=10] [connections=8] [geometries=100000]
+#   BENCH_SQL_DIR=/tmp/pisos bench/platform_layers.sh   (keeps each case's captured statements)
+#
+# It builds, starts its own throwaway cluster and server, and removes them at exit.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$here"
+secs=${1:-10}
+conns=${2:-8}
+geometries=${3:-100000}
+warmup=2
+
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
+./scripts/bootstrap >/dev/null
+CADASTRE_BUILD_PYTHON=OFF ./scripts/build cadastre-platform cadastre-admin >/dev/null
+build=${CADASTRE_BUILD_DIR:-$here/build}
+
+bench_workspace platform-layers
+echo "carregando a demonstração (projeto com $geometries lotes)..." >&2
+./scripts/pg start >/dev/null
+platform_dsn=$(./scripts/pg dsn cadastre_platform)
+CADASTRE_PLATFORM_DSN=$platform_dsn "$build/apps/cadastre-admin/cadastre-admin" demo setup --lots 50 --lots2 20 \
+  --project-geometries "$geometries" --media-root "$tmp/midia" >"$tmp/demo.out" 2>"$tmp/demo.log" ||
+  { cat "$tmp/demo.log" >&2; exit 1; }
+eval "$(grep -E "^[A-Z0-9_]+='" "$tmp/demo.out")"
+tenant_dsn=$(psql -X -At "$platform_dsn" -c "select dsn from plataforma.tenants where slug = '$DEMO_MUNICIPIO'")
+tenant_db=$(psql -X -At "$tenant_dsn" -c "select current_database()")
+sql() { psql -X -At "$tenant_dsn" -c "$1"; }
+sql "vacuum analyze" >/dev/null
+field() { sql "select k.id from projeto.campos k join projeto.formularios f on f.id = k.formulario_id
+               where f.camada_id = $DEMO_PROJECT_LAYER_ID and k.chave = '$1'"; }
+uso=$(field uso)
+logradouro=$(field logradouro)
+
+port=$(free_port)
+"$build/apps/cadastre-platform/cadastre-platform" --platform-dsn "$platform_dsn" --port "$port" \
+  --threads $((conns + 4)) --pool-size "$conns" --no-access-log --files-dir "$tmp/arquivos" 2>"$tmp/platform.log" &
+pids+=($!)
+url="http://127.0.0.1:$port"
+wait_http "$url/health-check/liveness"
+login=$(curl -fsS -d "email=$DEMO_EMAIL" -d "senha=$DEMO_PASSWORD" "$url/login")
+auth=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["authToken"])' <<<"$login")
+session=(-H "X-Auth-Token: $auth" -H "X-Tn-Token: $DEMO_TN_TOKEN")
+
+# name|method|path
+cases=(
+  "categorizar (uso)|POST|/camadas/categorizar?idCamada=$DEMO_PROJECT_LAYER_ID&idCampo=$uso"
+  "página de valores (área)|GET|/valores/camada/$DEMO_PROJECT_LAYER_ID/pg?orderBy=area_terreno&pageNumber=200&pageSize=50"
+  "busca de valores (sao jose)|GET|/valores/search?campoId=$logradouro&termo=sao%20jose&pageSize=20"
+  "lista de camadas|GET|/camadas?idProjeto=$DEMO_PROJECT_ID"
+)
+
+# Each case's statements, captured from the log around one request.
+superuser_dsn=$(./scripts/pg dsn postgres)
+psql -X -q "$superuser_dsn" -c "alter system set log_statement = 'all'" \
+  -c "alter system set log_line_prefix = '@@%d@@ '" -c "select pg_reload_conf()" >/dev/null
+sleep 0.5
+i=0
+for c in "${cases[@]}"; do
+  IFS='|' read -r name method path <<<"$c"
+  sql "select 'bench-begin-$i'" >/dev/null
+  status=$(curl -sS -o "$tmp/answer.$i" -w '%{http_code}' -X "$method" "${session[@]}" "$url$path")
+  sql "select 'bench-end-$i'" >/dev/null
+  [[ $status == 200 ]] || { echo "$name: $status $(head -c 300 "$tmp/answer.$i")" >&2; exit 1; }
+  i=$((i + 1))
+done
+psql -X -q "$superuser_dsn" -c "alter system reset log_statement" -c "alter system reset log_line_prefix" \
+  -c "select pg_reload_conf()" >/dev/null
+log=$CADASTRE_PG_DIR/server.log
+for ((j = 0; j < i; j++)); do
+  python3 bench/capture_sql.py "$log" "$tenant_db" "bench-begin-$j" "bench-end-$j" >"$tmp/case.$j.sql"
+done
+# The floors' statements go with the workspace; BENCH_SQL_DIR keeps them.
+if [[ -n ${BENCH_SQL_DIR:-} ]]; then mkdir -p "$BENCH_SQL_DIR" && cp "$tmp"/case.*.sql "$BENCH_SQL_DIR"/; fi
+
+server_run() {  # method path seconds → "requests/s p99"
+  local out
+  printf 'wrk.method = "%s"\n' "$1" >"$tmp/method.lua"
+  out=$(wrk -t2 -c"$conns" -d"${3}s" --latency -s "$tmp/method.lua" "${session[@]}" "$url$2")
+  if grep -q "Non-2xx" <<<"$out"; then echo "aviso: $(grep Non-2xx <<<"$out") em $2" >&2; fi
+  echo "$(awk '/Requests\/sec/ {print $2}' <<<"$out") $(awk '$1 == "99%" {print $2}' <<<"$out")"
+}
+pgbench_run() {  # file → "tps latency"
+  local out
+  out=$(pgbench -n -f "$1" -T "$secs" -c "$conns" -j 2 "$tenant_dsn" 2>&1)
+  echo "$(awk '/^tps = / {print $3}' <<<"$out") $(awk '/latency average/ {print $4 "ms"}' <<<"$out")"
+}
+
+printf '\n%-30s %12s %10s %12s %12s %8s\n' "wrk -t2 -c$conns -d${secs}s" "server rps" "p99" "pgbench tps" "pg lat avg" "ratio"
+i=0
+for c in "${cases[@]}"; do
+  IFS='|' read -r name method path <<<"$c"
+  server_run "$method" "$path" "$warmup" >/dev/null
+  read -r rps p99 < <(server_run "$method" "$path" "$secs")
+  read -r tps lat < <(pgbench_run "$tmp/case.$i.sql")
+  ratio=$(awk -v a="$rps" -v b="$tps" 'BEGIN { printf "%.2f", a / b }')
+  printf '%-30s %12s %10s %12.1f %12s %8s\n' "$name" "$rps" "$p99" "$tps" "$lat" "$ratio"
+  i=$((i + 1))
+done
+echo "alvo: razão servidor/pgbench >= 0.7 ($geometries lotes × 10 campos, $(nproc) CPUs, tudo na mesma máquina)"

@@ -1,0 +1,74 @@
+#include "platform/guard/guard.hpp"
+
+#include "cadastre/error.hpp"
+#include "cadastre/query.hpp"
+#include "platform/guard/store.hpp"
+
+namespace cadastre::platform::guard {
+
+int rank(std::string_view role) noexcept {
+  if (role.empty()) return 0;
+  if (role == "leitura") return 1;
+  if (role == "edicao") return 2;
+  if (role == "admin" || role == "gestao") return 3;
+  return -1;
+}
+
+bool allows(const Standing& st, std::string_view role) noexcept {
+  if (st.held.empty() || rank(st.held) < rank(role)) return false;
+  if (role == "edicao" || role == "admin")
+    return st.project_active && !st.superseded && st.layer_active && st.form_active;
+  return true;
+}
+
+service::Grant require(const service::Scope& s, std::string_view record, std::int64_t id, std::string_view role,
+                       std::string_view field) {
+  if (rank(role) <= 0) throw std::logic_error("papel mal declarado na permissão: " + std::string(role));
+  std::optional<Located> at = locate(s, record, id);
+  // Another tenant's ids live in another database: they are simply unknown here. And a
+  // record the caller holds nothing on is not shown, as if it did not exist.
+  if (!at || at->standing.held.empty())
+    throw Error(errc::not_found, "não encontrado: " + (at ? at->noun : std::string(record)) + " " + std::to_string(id),
+                std::string(field));
+  const Standing& st = at->standing;
+  if (!allows(st, role)) {
+    std::string what = at->noun + " " + std::to_string(id);
+    if (rank(st.held) < rank(role))
+      throw Error(errc::forbidden, "o seu papel em " + what + " é " + st.held + "; esta ação pede " +
+                                       (role == "gestao" ? std::string("admin") : std::string(role)));
+    // The role suffices: a state refuses the edit.
+    std::string project = std::to_string(at->project_id);
+    if (!st.project_active)
+      throw Error(errc::invalid_transition, "o projeto " + project + " está inativo: ative-o antes de editar");
+    if (st.superseded)
+      throw Error(errc::invalid_transition, "o projeto " + project + " é uma versão anterior, somente leitura");
+    if (!st.layer_active)
+      throw Error(errc::invalid_transition,
+                  "a camada " + std::to_string(at->layer_id) + " está inativa: ative-a antes de editar");
+    throw Error(errc::invalid_transition, "o formulário está inativo: ative-o antes de editar");
+  }
+  service::Grant g;
+  g.record = std::string(record);
+  g.id = id;
+  g.project_id = at->project_id;
+  g.layer_id = at->layer_id;
+  g.role = st.held;
+  return g;
+}
+
+service::Grant resolve(const service::Scope& s, const http::Access& a, const http::Request& req) {
+  std::string name = a.param;
+  std::string text;
+  if (name.size() > 2 && name.front() == '{') {
+    name = name.substr(1, name.size() - 2);
+    text = req.param(name);
+  } else {
+    auto v = req.query_value(name);
+    if (!v) throw Error(errc::missing_field, name + " é obrigatório", name);
+    text = *v;
+  }
+  std::int64_t id = query::parse_integer(text, name, 1, INT64_MAX);
+  return require(s, a.record, id, a.role, name);
+}
+
+}  // namespace cadastre::platform::guard
