@@ -2,7 +2,9 @@
 // the field (src/platform/fields/types.hpp). Reads need leitura on the record the route
 // names (GET /valores and the body-named geometries are checked in the handler with the
 // same guard); writes need edicao on the geometry, are checked against the field's type
-// and rules, audited and recompute the calculated fields (write.hpp).
+// and rules, audited and recompute the calculated fields (store_write.hpp), and each write
+// is announced on the tenant's live socket ("valor_alterado": the layer, the geometry,
+// the layer's new tile generation), so an open map refreshes what changed.
 //
 // Bounds: GET /valores, /valores/camada/:id/pg and /valores/search are paged (pageSize at
 // most 1000); GET /valores/camada/:id answers at most kLayerCap (10,000) values and says
@@ -35,6 +37,16 @@ std::string problems_json(const std::vector<Problem>& problems) {
   return std::move(w).str();
 }
 
+// Browsers on /socket refresh the geometry's attributes and the layer's tiles (whose
+// generation the write bumped in its transaction).
+void announce(service::EventBus& events, const Scope& s, std::int64_t layer, std::int64_t geometry) {
+  std::string generation = s.db->with([&](soci::session& db) { return layer_generation(db, layer); });
+  JsonWriter w;
+  w.begin_object().key("tipo").value("valor_alterado").key("idCamada").value(layer);
+  w.key("idGeometria").value(geometry).key("geracao").raw(generation).end_object();
+  events.publish(s.tenant.id, {"valor_alterado", std::move(w).str()});
+}
+
 Response list(const Scope& s, Request& req) {
   ListFilter filter = parse_list_filter(req);
   guard::require(s, filter.record, filter.id, "leitura");
@@ -42,13 +54,15 @@ Response list(const Scope& s, Request& req) {
   return Response::json(page_json(values::list(*s.db, filter, page), page));
 }
 
-Response create(const Scope& s, Request& req) {
+Response create(service::EventBus& events, const Scope& s, Request& req) {
   NewValue v = parse_new_value(req.body);
   service::Grant g = guard::require(s, "geometria", v.geometria, "edicao");
-  return Response::json(values::create(*s.db, s.user.user_id, g, v.entry), 201);
+  std::string out = values::create(*s.db, s.user.user_id, g, v.entry);
+  announce(events, s, g.layer_id, g.id);
+  return Response::json(std::move(out), 201);
 }
 
-Response create_many(const Scope& s, Request& req) {
+Response create_many(service::EventBus& events, const Scope& s, Request& req) {
   Batch b = parse_batch(req.body);
   service::Grant g = guard::require(s, "geometria", b.geometria, "edicao");
   BatchResult r = write_batch(*s.db, s.user.user_id, g, b.valores);
@@ -63,11 +77,15 @@ Response create_many(const Scope& s, Request& req) {
   }
   w.begin_object().key("gravados").value(r.written).key("idGeometria").value(g.id).key("valores").raw(r.values);
   w.end_object();
+  announce(events, s, g.layer_id, g.id);
   return Response::json(std::move(w).str());
 }
 
-Response change(const Scope& s, Request& req) {
-  return Response::json(values::change(*s.db, s.user.user_id, s.grant(), parse_change(req.body)));
+Response change(service::EventBus& events, const Scope& s, Request& req) {
+  std::string out = values::change(*s.db, s.user.user_id, s.grant(), parse_change(req.body));
+  std::int64_t geometry = s.db->with([&](soci::session& db) { return geometry_of_value(db, s.grant().id); });
+  announce(events, s, s.grant().layer_id, geometry);
+  return Response::json(std::move(out));
 }
 
 Response read(const Scope& s, Request&) {
@@ -104,7 +122,7 @@ Response search(const Scope& s, Request& req) {
   return Response::json(page_json(values::search(*s.db, campo, termo, page), page));
 }
 
-Response copy(const Scope& s, Request& req) {
+Response copy(service::EventBus& events, const Scope& s, Request& req) {
   CopyOrder order = parse_copy(req.body);
   service::Grant from = guard::require(s, "geometria", order.origem, "leitura");
   service::Grant to = guard::require(s, "geometria", order.destino, "edicao");
@@ -113,6 +131,7 @@ Response copy(const Scope& s, Request& req) {
   w.begin_object().key("copiados").value(r.copied).key("idGeometriaOrigem").value(from.id);
   w.key("idGeometriaDestino").value(to.id).key("ignorados").raw(problems_json(r.skipped));
   w.key("valores").raw(r.values).end_object();
+  announce(events, s, to.layer_id, to.id);
   return Response::json(std::move(w).str());
 }
 
@@ -133,6 +152,10 @@ void add_value_routes(App& app) {
   using namespace values::handlers;
   using http::on;
   auto& srv = app.server();
+  service::EventBus* events = &app.events();
+  auto announcing = [events](Response (*write)(service::EventBus&, const Scope&, Request&)) {
+    return service::scoped([events, write](const Scope& s, Request& r) { return write(*events, s, r); });
+  };
   const std::string value = schemas::ref("Valor");
   std::vector<http::Param> list_params = page_params({"id"});
   list_params.push_back(id_param("idGeometria", "os valores de uma geometria"));
@@ -151,16 +174,16 @@ void add_value_routes(App& app) {
            .summary = "Cria o valor de um campo em uma geometria (validado pelo tipo e regras do campo; auditado)",
            .body = {.description = R"({"idGeometria", "idCampo", "valor"})", .max_bytes = 256 * 1024,
                     .schema = schemas::ref("ValorNovo")},
-           .answer_status = 201, .answer_schema = value, .handler = service::scoped(create)});
+           .answer_status = 201, .answer_schema = value, .handler = announcing(create)});
   srv.add({.method = "POST", .pattern = "/v2/valores", .auth = "sessao", .tag = kTag,
            .summary = "Grava vários valores de uma geometria de uma vez: tudo ou nada, com o relatório por campo",
            .body = {.description = R"({"idGeometria", "valores": [{"idCampo", "valor"}...]} (até 500))",
                     .max_bytes = 2 * 1024 * 1024, .schema = schemas::ref("ValoresLote")},
-           .answer_schema = schemas::ref("ValoresGravados"), .handler = service::scoped(create_many)});
+           .answer_schema = schemas::ref("ValoresGravados"), .handler = announcing(create_many)});
   srv.add({.method = "PUT", .pattern = "/valores/{id}", .auth = "sessao", .access = on("valor", "{id}", "edicao"),
            .tag = kTag, .summary = "Altera um valor (validado e auditado)",
            .body = {.description = R"({"valor"})", .max_bytes = 256 * 1024, .schema = schemas::ref("ValorAlteracao")},
-           .answer_schema = value, .handler = service::scoped(change)});
+           .answer_schema = value, .handler = announcing(change)});
   srv.add({.method = "GET", .pattern = "/valores/{id}", .auth = "sessao", .access = on("valor", "{id}", "leitura"),
            .tag = kTag, .summary = "Um valor", .answer_schema = value, .handler = service::scoped(read)});
   srv.add({.method = "GET", .pattern = "/valores/geometria/{id}", .auth = "sessao",
@@ -198,7 +221,7 @@ void add_value_routes(App& app) {
                       "pelos campos de mesma chave (uma transação; auditado como copiar)",
            .body = {.description = R"({"idGeometriaOrigem", "idGeometriaDestino", "idCampos"?: [...]})",
                     .max_bytes = 64 * 1024, .schema = schemas::ref("CopiaDeValores")},
-           .answer_schema = schemas::ref("ValoresCopiados"), .handler = service::scoped(copy)});
+           .answer_schema = schemas::ref("ValoresCopiados"), .handler = announcing(copy)});
   srv.add({.method = "GET", .pattern = "/valores/edificacao/{id}", .auth = "sessao",
            .access = on("geometria", "{id}", "leitura"), .tag = kTag,
            .summary = "Edificações de um lote com seus valores: vinculado=true as vinculadas ao lote; false as das "

@@ -109,6 +109,19 @@ void require_field_of_layer(soci::session& s, std::int64_t camada, std::int64_t 
 
 }  // namespace
 
+std::int64_t geometry_of_value(soci::session& s, std::int64_t id) {
+  store::Sql q("select geometria_id::text from projeto.valores where id = ");
+  q.bind(id_text(id), "bigint");
+  store::Value v = store::fetch_value(s, q);
+  return v ? std::stoll(*v) : 0;
+}
+
+std::string layer_generation(soci::session& s, std::int64_t layer) {
+  store::Sql q("select geracao::text from projeto.camadas where id = ");
+  q.bind(id_text(layer), "bigint");
+  return store::fetch_value(s, q).value_or("0");
+}
+
 std::string one(soci::session& s, std::int64_t id) {
   store::Sql q("select " + kValue + "::text from projeto.valores v where v.id = ");
   q.bind(id_text(id), "bigint");

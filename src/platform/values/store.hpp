@@ -29,6 +29,10 @@ inline constexpr std::int64_t kGeometryCap = 1000;
 /// A value: {"id","idGeometria","idCampo","valor","atualizadoPor","atualizadoEm"} (404 for
 /// an unknown id).
 std::string one(soci::session& s, std::int64_t id);
+/// The geometry value `id` belongs to (0 when it is gone).
+std::int64_t geometry_of_value(soci::session& s, std::int64_t id);
+/// A layer's tile generation (projeto.camadas.geracao) as JSON number text ("0" when gone).
+std::string layer_generation(soci::session& s, std::int64_t layer);
 /// Every value of a geometry, each with its field's chave, nome and tipo, in form and
 /// field order.
 std::string of_geometry(soci::session& s, std::int64_t geometria);

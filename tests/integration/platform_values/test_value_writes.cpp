@@ -5,6 +5,7 @@
 // and edicao on the geometry; another tenant's ids and unshared projects are unknown (404).
 #include <atomic>
 #include <latch>
+#include <mutex>
 #include <thread>
 
 #include "lots.hpp"
@@ -230,4 +231,49 @@ TEST_CASE_FIXTURE(PlatformFixture, "a unique value is refused with 409, also whe
     CHECK(w.count("valores", "campo_id = " + Lots::n(w.field["inscricao"]) + " and texto = '" +
                                  std::to_string(2000 + round) + "'") == "1");
   }
+}
+
+TEST_CASE_FIXTURE(PlatformFixture, "every value write is announced on the tenant's live socket with the new generation") {
+  Lots w(*this);
+  std::int64_t g = w.geometry();
+  std::mutex m;
+  std::vector<std::string> seen;
+  std::int64_t tenant = tenant_id("alfa");
+  auto sub = app->events().subscribe(tenant, [&](const service::Event& e) {
+    std::lock_guard lock(m);
+    if (e.type == "valor_alterado") seen.push_back(e.json);
+  });
+  auto last = [&] {
+    std::lock_guard lock(m);
+    return seen.empty() ? std::string() : seen.back();
+  };
+  auto expect = [&](std::size_t count) {
+    std::lock_guard lock(m);
+    CHECK(seen.size() == count);
+  };
+  std::string announced = R"({"tipo":"valor_alterado","idCamada":)" + Lots::n(w.layer) + R"(,"idGeometria":)" + Lots::n(g) +
+                          R"(,"geracao":)";
+
+  std::int64_t v = w.value(g, "area", "100");  // POST /valores
+  expect(1);
+  CHECK(last() == announced + w.generation(w.layer) + "}");
+  REQUIRE(put("/valores/" + Lots::n(v), R"({"valor":120})", w.editor)->status == 200);
+  expect(2);
+  CHECK(last() == announced + w.generation(w.layer) + "}");
+  auto batch = post("/v2/valores", R"({"idGeometria":)" + Lots::n(g) + R"(,"valores":[{"idCampo":)" +
+                                       Lots::n(w.field["pavimentos"]) + R"(,"valor":2},{"idCampo":)" +
+                                       Lots::n(w.field["inscricao"]) + R"(,"valor":"0077"}]})",
+                    w.editor);
+  REQUIRE_MESSAGE(batch->status == 200, batch->body);
+  expect(3);
+  // A refused write announces nothing; nor does a read.
+  refused(*put("/valores/" + Lots::n(v), R"({"valor":"x"})", w.editor), 400, "parametro_invalido");
+  REQUIRE(get("/valores/" + Lots::n(v), w.editor)->status == 200);
+  expect(3);
+  // Another tenant's subscribers hear nothing of it.
+  std::atomic<int> beta_heard{0};
+  auto other = app->events().subscribe(tenant_id("beta"), [&](const service::Event&) { ++beta_heard; });
+  REQUIRE(put("/valores/" + Lots::n(v), R"({"valor":130})", w.editor)->status == 200);
+  expect(4);
+  CHECK(beta_heard == 0);
 }
