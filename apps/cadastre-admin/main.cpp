@@ -11,6 +11,7 @@
 //   cadastre-admin demo setup [--lots N] [--lots2 N] [--seed S] [--media-root DIR] [--project-geometries N]
 //                                                                (everything ./scripts/demo needs)
 //   cadastre-admin demo project --tenant SLUG --email OWNER [--geometries N]   (the platform's demo project)
+//   cadastre-admin geografia load [--municipios FILE.csv] [--setores FILE.csv]   (IBGE tables, platform database)
 //
 // The platform DSN comes from --platform-dsn or CADASTRE_PLATFORM_DSN; its database is
 // created when missing. Tenant databases default to cad_<slug> on the same server.
@@ -26,6 +27,7 @@
 #include "demo/demo.hpp"
 #include "demo/agenda.hpp"
 #include "demo/forms.hpp"
+#include "demo/geografia.hpp"
 #include "demo/mapoteca.hpp"
 #include "demo/platform_project.hpp"
 #include "demo/service_desk.hpp"
@@ -57,7 +59,9 @@ const char* kUsage =
     "             [--project-geometries N (padrão 100000)]\n"
     "                                             municípios, usuários, tokens e dados de demonstração\n"
     "  demo project --tenant SLUG --email DONO [--geometries N (padrão 100000)]\n"
-    "                                             o projeto de demonstração da plataforma (camada de lotes)\n";
+    "                                             o projeto de demonstração da plataforma (camada de lotes)\n"
+    "  geografia load [--municipios ARQ.csv] [--setores ARQ.csv]\n"
+    "                                             tabelas do IBGE (municípios, setores censitários) em CSV\n";
 
 using Conn = std::unique_ptr<PGconn, decltype(&PQfinish)>;
 
@@ -199,6 +203,16 @@ void demo_setup(const std::string& platform_dsn, const cli::Flags& f) {
     std::cerr << t1.slug << ": " << store::load_demo_provas(c.get()) << " provas digitais\n";
   }
   print_report(t2.slug, load_demo(t2, lots2, seed + 1, true, -46.9958, -22.9706));
+  // Geography of the platform's routes: each city's references, zoning and notes; the
+  // region's IBGE municipalities and sectors.
+  for (const auto* t : {&t1, &t2}) {
+    Conn c(store::connect_or_throw(t->dsn), &PQfinish);
+    std::cerr << t->slug << ": " << store::load_demo_geography(c.get(), t->nome, t->uf) << " linhas de geografia\n";
+  }
+  {
+    Conn c(store::connect_or_throw(p.dsn), &PQfinish);
+    std::cerr << "plataforma: " << store::load_demo_municipalities(c.get()) << " municípios e setores do IBGE\n";
+  }
 
   const std::string email = "demo@campinas.sp.gov.br", password = "demo-campinas";
   add_user(p, "campinas", email, "Equipe de Demonstração", password, true, {"*:rw"});
@@ -234,7 +248,7 @@ int run(int argc, char** argv) {
   cli::Flags f(argc, argv, 1,
                {"platform-dsn", "nome", "uf", "ibge", "dsn", "fuso", "tenant", "email", "password", "perm", "lots",
                 "lots2", "seed", "center-lon", "center-lat", "media-root", "scope", "usuario", "url", "project-geometries",
-                "geometries"},
+                "geometries", "municipios", "setores"},
                {"admin", "replace", "help"});
   const auto& args = f.positional();
   if (f.has("help") || args.empty()) {
@@ -288,6 +302,13 @@ int run(int argc, char** argv) {
     Platform p(platform_dsn);
     auto r = load_demo_project(p, need("tenant"), need("email"), f.get_int("geometries", 100000));
     std::cout << "DEMO_PROJECT_ID='" << r.project_id << "'\nDEMO_PROJECT_LAYER_ID='" << r.layer_id << "'\n";
+  } else if (cmd == "geografia" && sub == "load") {
+    // Municipalities first: the sectors' foreign key needs them.
+    auto municipios = f.get("municipios"), setores = f.get("setores");
+    if (!municipios && !setores) throw Error(errc::missing_field, "informe --municipios e/ou --setores", "municipios");
+    Conn c(store::connect_or_throw(platform_dsn), &PQfinish);
+    if (municipios) std::cout << store::load_ibge_municipalities(c.get(), *municipios) << " municípios carregados\n";
+    if (setores) std::cout << store::load_ibge_sectors(c.get(), *setores) << " setores censitários carregados\n";
   } else if (cmd == "demo" && sub == "setup") {
     demo_setup(platform_dsn, f);
   } else {

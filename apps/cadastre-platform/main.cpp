@@ -2,7 +2,7 @@
 // the live socket; docs/platform.md).
 //
 //   cadastre-platform --platform-dsn "host=... dbname=cadastre_platform" [--host 127.0.0.1] [--port 8090]
-//       [--public-url https://cadastro.exemplo.gov.br] [--reset-page-url URL] [--files-dir var/plataforma]
+//       [--public-url https://cadastro.exemplo.gov.br] [--reset-page-url URL] [--files-dir var/plataforma] [--files-max-mb 20]
 //       [--pool-size 16] [--pool-wait-ms 2000] [--statement-timeout-ms 15000] [--token-ttl-ms 5000]
 //       [--session-idle-min 480] [--session-max-days 30]
 //       [--login-max-failures 5] [--login-window-s 900] [--login-lockout-s 900]
@@ -11,12 +11,14 @@
 //       [--ldap-uri ... (as cadastre-server)]
 //       [--oidc-issuer URL --oidc-audience ID (--oidc-rs256-pem FILE | CADASTRE_OIDC_HS256_SECRET)]
 //       [--service app-backend=http://127.0.0.1:8080 ...] [--city-auth cidade=https://... ...]
+//       [--city-routes campinas,valinhos]
 //       [--outbound-hosts a.gov.br,*.b.gov.br] [--outbound-networks 10.0.0.0/8] [--outbound-max-mb 10]
 //       [--outbound-timeout-ms 15000] [--cors-origins "*"] [--no-access-log] [engine limits as cadastre-server]
 //
-// Secrets (SMTP password, LDAP service password, OIDC HS256 secret) come from the
-// environment only: CADASTRE_SMTP_PASSWORD, CADASTRE_LDAP_BIND_PASSWORD,
-// CADASTRE_OIDC_HS256_SECRET. Every other flag can also come from the environment
+// Secrets (SMTP password, LDAP service password, OIDC HS256 secret, the key of presigned
+// file links) come from the environment only: CADASTRE_SMTP_PASSWORD,
+// CADASTRE_LDAP_BIND_PASSWORD, CADASTRE_OIDC_HS256_SECRET, CADASTRE_FILES_SECRET (random
+// per process when absent). Every other flag can also come from the environment
 // (CADASTRE_PLATFORM_DSN, CADASTRE_PLATFORM_PORT...). SIGTERM/SIGINT stop gracefully.
 
 #include <fstream>
@@ -64,7 +66,7 @@ int main(int argc, char** argv) {
         "statement-timeout-ms", "token-ttl-ms", "session-idle-min", "session-max-days", "login-max-failures",
         "login-window-s", "login-lockout-s", "trial-days", "trial-users", "trial-storage-mb", "tenant-server-dsn",
         "smtp-url", "smtp-from", "smtp-user", "oidc-issuer", "oidc-audience", "oidc-rs256-pem", "service", "city-auth", "outbound-hosts",
-        "outbound-networks", "outbound-max-mb", "outbound-timeout-ms", "cors-origins", "build", "files-dir"};
+        "outbound-networks", "outbound-max-mb", "outbound-timeout-ms", "cors-origins", "build", "files-dir", "files-max-mb", "city-routes"};
     known.merge(cli::engine_flag_names());
     known.merge(cli::ldap_flag_names());
     cli::Flags f(argc, argv, 1, known, {"no-access-log", "smtp-require-tls", "help"});
@@ -86,6 +88,10 @@ int main(int argc, char** argv) {
     // The platform's file store (layers' rasters and drawings, their attachments); each
     // tenant gets a folder of its own under it.
     o.files_dir = f.get("files-dir", "var/plataforma", "CADASTRE_FILES_DIR");
+    o.files_max_bytes = static_cast<std::size_t>(f.get_int("files-max-mb", 20, "CADASTRE_FILES_MAX_MB")) << 20;
+    // The key of presigned file links: a secret, so from the environment only; without it
+    // each process draws its own (its links stop working when it restarts).
+    if (const char* secret = std::getenv("CADASTRE_FILES_SECRET")) o.files_secret = secret;
     o.pool.size = static_cast<std::size_t>(f.get_int("pool-size", 16, "CADASTRE_POOL_SIZE"));
     o.pool.wait = std::chrono::milliseconds(f.get_int("pool-wait-ms", 2000, "CADASTRE_POOL_WAIT_MS"));
     o.pool.statement_timeout =
@@ -112,6 +118,8 @@ int main(int argc, char** argv) {
     if (const char* secret = std::getenv("CADASTRE_OIDC_HS256_SECRET")) o.oidc.hs256_secret = secret;
     o.services = named(f, "service");
     o.city_auth = named(f, "city-auth");
+    // Municipalities with their own routes (/zonas/<cidade>, /observacoes/<cidade>, /consulta/<cidade>).
+    o.city_routes = f.get_list("city-routes", "", "CADASTRE_CITY_ROUTES");
     o.outbound.allowed_hosts = f.get_list("outbound-hosts", "", "CADASTRE_OUTBOUND_HOSTS");
     o.outbound.allowed_networks = f.get_list("outbound-networks", "", "CADASTRE_OUTBOUND_NETWORKS");
     o.outbound.max_bytes = static_cast<std::size_t>(f.get_int("outbound-max-mb", 10, "CADASTRE_OUTBOUND_MAX_MB")) << 20;

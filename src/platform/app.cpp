@@ -52,7 +52,12 @@ App::App(AppOptions options) : options_(std::move(options)) {
   add_form_routes(*this);
   add_field_routes(*this);
   add_value_routes(*this);
+  add_geometry_routes(*this);
   add_permission_routes(*this);
+  add_search_routes(*this);
+  add_geography_routes(*this);
+  add_file_routes(*this);
+  add_tile_routes(*this);
 }
 
 App::~App() { stop(); }

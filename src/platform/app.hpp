@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "directory/options.hpp"
 #include "http/server.hpp"
@@ -74,6 +75,16 @@ struct AppOptions {
   /// <files_dir>/<tenant slug>/... (a layer's under camadas/<id>/). Empty: no file store
   /// (routes that need a file answer 503). Tests set it to a temporary directory.
   std::string files_dir;
+  /// The key of the presigned links to stored files (GET /arquivos/fotos/presigned-url,
+  /// HMAC-SHA256). Empty: a random key for this process (links die with it; instances
+  /// behind one balancer must share a key).
+  std::string files_secret;
+  /// The largest upload of the files and photos routes (413 above it, before the body is read).
+  std::size_t files_max_bytes = 20u << 20;
+  /// Municipalities (tenant slugs) with their own routes /zonas/<cidade>,
+  /// /observacoes/<cidade> and /consulta/<cidade> (--city-routes campinas,valinhos); each
+  /// answers only its own tenant's users, any other city is 404.
+  std::vector<std::string> city_routes;
   std::string version = "0.1.0";
   std::string build = "dev";  ///< build identifier shown by /versao
 };
@@ -133,6 +144,15 @@ void add_layer_user_routes(App& app);
 void add_form_routes(App& app);
 void add_field_routes(App& app);
 void add_value_routes(App& app);
+void add_geometry_routes(App& app);
 void add_permission_routes(App& app);
+// Search and thematic maps over projects; geography (references, IBGE tables, CEPs,
+// zoning, per-city routes) and overlay analyses.
+void add_search_routes(App& app);
+void add_geography_routes(App& app);
+// Files and photos of projects, layers, geometries; company logos and user photos; templates.
+void add_file_routes(App& app);
+// Vector tiles of the layers (/vt, /vt2, /svt, /especifico/vector-tiles).
+void add_tile_routes(App& app);
 
 }  // namespace cadastre::platform

@@ -8,6 +8,7 @@
 
 #include "cadastre/json.hpp"
 #include "cadastre/query.hpp"
+#include "http/etag.hpp"
 #include "server/app.hpp"
 #include "server/tiles/input.hpp"
 #include "server/tiles/store.hpp"
@@ -21,24 +22,6 @@ using http::Response;
 using service::Scope;
 
 constexpr const char* kMvt = "application/vnd.mapbox-vector-tile";
-
-// If-None-Match holds one or more entity tags (or "*"); weak and strong forms compare equal
-// (RFC 9110 weak comparison, which is what If-None-Match uses).
-bool etag_matches(const Request& req, const std::string& etag) {
-  const std::string* header = req.header("If-None-Match");
-  if (!header) return false;
-  std::string_view rest = *header;
-  while (!rest.empty()) {
-    auto comma = rest.find(',');
-    std::string_view item = rest.substr(0, comma);
-    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
-    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
-    if (item.starts_with("W/")) item.remove_prefix(2);
-    if (item == "*" || item == etag) return true;
-  }
-  return false;
-}
 
 // Scheme and host the client used, for the absolute URLs of TileJSON; an absent or odd
 // Host header yields root-relative URLs instead of echoing it.
@@ -85,7 +68,7 @@ std::string tilejson_body(const Scope& s, const store::Layer& layer, const std::
 Response tile(const Scope& s, Request& req) {
   const cadastre::tiles::Tile t = parse_tile(req);
   require_tileable(*s.layer());
-  auto out = render_tile(*s.db, *s.layer(), t, [&](const std::string& etag) { return etag_matches(req, etag); });
+  auto out = render_tile(*s.db, *s.layer(), t, [&](const std::string& etag) { return http::etag_matches(req, etag); });
   Response r;
   if (out.not_modified) {
     r.status = 304;

@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# Issue 16's tile benchmark: GET /vt on the demo project's layer (100,000 lots) at z14..z17,
+# wrk rotating through every tile that covers the layer (a Lua script, as bench/layers.sh),
+# next to its floor: the very statements one /vt request ran (the guard's, the layer's
+# generation and the ST_AsMVT), captured from PostgreSQL's log (bench/capture_sql.py) with
+# the tile's z, x, y and the layer id turned into pgbench variables (x and y over the same
+# tile range), run by pgbench -M prepared with as many connections as wrk: the server
+# prepares the same statements per connection with every value a parameter, so both sides
+# get the same kind of plan.
+# Prints requests/s and p99, pgbench tps and the ratio server/floor (target >= 0.8).
+# Then an edit-then-tile round trip: a tile's ETag, PUT /valores/:id on a lot in it, the
+# tile again with If-None-Match: 200 and a new ETag (the write bumped the generation).
+#
+#   bench/platform_tiles.sh [seconds=10] [connections=8] [geometries=100000]
+#
+# It builds, starts its own throwaway cluster and server, and removes them at exit.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$here"
+secs=${1:-10}
+conns=${2:-8}
+geometries=${3:-100000}
+warmup=2
+
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
+./scripts/bootstrap >/dev/null
+CADASTRE_BUILD_PYTHON=OFF ./scripts/build cadastre-platform cadastre-admin >/dev/null
+build=${CADASTRE_BUILD_DIR:-$here/build}
+
+bench_workspace platform-tiles
+echo "carregando a demonstração (projeto com $geometries lotes)..." >&2
+./scripts/pg start >/dev/null
+platform_dsn=$(./scripts/pg dsn cadastre_platform)
+CADASTRE_PLATFORM_DSN=$platform_dsn "$build/apps/cadastre-admin/cadastre-admin" demo setup --lots 50 --lots2 20 \
+  --project-geometries "$geometries" --media-root "$tmp/midia" >"$tmp/demo.out" 2>"$tmp/demo.log" ||
+  { cat "$tmp/demo.log" >&2; exit 1; }
+eval "$(grep -E "^[A-Z0-9_]+='" "$tmp/demo.out")"
+tenant_dsn=$(psql -X -At "$platform_dsn" -c "select dsn from plataforma.tenants where slug = '$DEMO_MUNICIPIO'")
+tenant_db=$(psql -X -At "$tenant_dsn" -c "select current_database()")
+sql() { psql -X -At "$tenant_dsn" -c "$1"; }
+sql "vacuum analyze" >/dev/null
+layer=$DEMO_PROJECT_LAYER_ID
+read -r xmin ymin xmax ymax < <(sql "select st_xmin(e), st_ymin(e), st_xmax(e), st_ymax(e) from
+  (select st_extent(geom) as e from projeto.geometrias where camada_id = $layer) x" | tr '|' ' ')
+
+port=$(free_port)
+"$build/apps/cadastre-platform/cadastre-platform" --platform-dsn "$platform_dsn" --port "$port" \
+  --threads $((conns + 4)) --pool-size "$conns" --no-access-log --files-dir "$tmp/arquivos" 2>"$tmp/platform.log" &
+pids+=($!)
+url="http://127.0.0.1:$port"
+wait_http "$url/health-check/liveness"
+login=$(curl -fsS -d "email=$DEMO_EMAIL" -d "senha=$DEMO_PASSWORD" "$url/login")
+auth=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["authToken"])' <<<"$login")
+session=(-H "X-Auth-Token: $auth" -H "X-Tn-Token: $DEMO_TN_TOKEN")
+
+# The tiles covering the layer per zoom: "z x0 x1 y0 y1".
+zooms="14 15 16 17"
+declare -A range
+while read -r z x0 x1 y0 y1; do range[$z]="$x0 $x1 $y0 $y1"; done < <(python3 - "$xmin" "$ymin" "$xmax" "$ymax" $zooms <<'PY'
+import math, sys
+xmin, ymin, xmax, ymax = map(float, sys.argv[1:5])
+def tile(lon, lat, z):
+    n = 2 ** z
+    y = (1 - math.asinh(math.tan(math.radians(lat))) / math.pi) / 2 * n
+    return int((lon + 180) / 360 * n), int(y)
+for z in map(int, sys.argv[5:]):
+    x0, y0 = tile(xmin, ymax, z)
+    x1, y1 = tile(xmax, ymin, z)
+    print(z, x0, x1, y0, y1)
+PY
+)
+
+# One request per zoom with the statement log on: its statements, then x and y made
+# pgbench variables (capture_sql.py writes the bound values in: '<x>'::integer).
+superuser_dsn=$(./scripts/pg dsn postgres)
+psql -X -q "$superuser_dsn" -c "alter system set log_statement = 'all'" \
+  -c "alter system set log_line_prefix = '@@%d@@ '" -c "select pg_reload_conf()" >/dev/null
+sleep 0.5
+for z in $zooms; do
+  read -r x0 x1 y0 y1 <<<"${range[$z]}"
+  for ((x = x0; x <= x1; x++)); do for ((y = y0; y <= y1; y++)); do
+    echo "/vt/$z/$x/$y?camada=$layer"
+  done; done >"$tmp/z$z.urls"
+  sql "select 'bench-begin-$z'" >/dev/null
+  code=$(curl -sS -o /dev/null -w '%{http_code}' "${session[@]}" "$url/vt/$z/$x0/$y0?camada=$layer")
+  sql "select 'bench-end-$z'" >/dev/null
+  [[ $code == 200 || $code == 204 ]] || { echo "/vt/$z/$x0/$y0: $code" >&2; exit 1; }
+done
+psql -X -q "$superuser_dsn" -c "alter system reset log_statement" -c "alter system reset log_line_prefix" \
+  -c "select pg_reload_conf()" >/dev/null
+for z in $zooms; do
+  read -r x0 x1 y0 y1 <<<"${range[$z]}"
+  {
+    echo "\\set z $z"
+    echo "\\set layer $layer"
+    echo "\\set x random($x0, $x1)"
+    echo "\\set y random($y0, $y1)"
+    python3 bench/capture_sql.py "$CADASTRE_PG_DIR/server.log" "$tenant_db" "bench-begin-$z" "bench-end-$z" |
+      sed -e "s/'$z'::integer, '$x0'::integer, '$y0'::integer/:z::integer, :x::integer, :y::integer/g" \
+        -e "s/'$layer'::bigint/:layer::bigint/g"
+  } >"$tmp/z$z.sql"
+  grep -q ':x::integer' "$tmp/z$z.sql" || { echo "z$z: o ST_AsMVT não foi capturado" >&2; cat "$tmp/z$z.sql" >&2; exit 1; }
+done
+if [[ -n ${BENCH_SQL_DIR:-} ]]; then mkdir -p "$BENCH_SQL_DIR" && cp "$tmp"/z*.sql "$BENCH_SQL_DIR"/; fi
+
+cat >"$tmp/rotate.lua" <<'LUA'
+local paths = {}
+for line in io.lines(os.getenv("URL_LIST")) do paths[#paths + 1] = line end
+local threads = 0
+function setup(thread)
+  thread:set("offset", threads * 7919)
+  threads = threads + 1
+end
+local i = 0
+function init(args)
+  i = (offset or 0) % #paths
+end
+function request()
+  i = i % #paths + 1
+  return wrk.format("GET", paths[i])
+end
+LUA
+server_run() {  # list seconds → "requests/s p99"
+  local out
+  out=$(URL_LIST=$1 wrk -t2 -c"$conns" -d"${2}s" --latency -s "$tmp/rotate.lua" "${session[@]}" "$url")
+  if grep -q "Non-2xx" <<<"$out"; then echo "aviso: $(grep Non-2xx <<<"$out") em $1" >&2; fi
+  echo "$(awk '/Requests\/sec/ {print $2}' <<<"$out") $(awk '$1 == "99%" {print $2}' <<<"$out")"
+}
+pgbench_run() {  # file → "tps latency"
+  local out
+  out=$(pgbench -n -M prepared -f "$1" -T "$secs" -c "$conns" -j 2 "$tenant_dsn" 2>&1)
+  echo "$(awk '/^tps = / {print $3}' <<<"$out") $(awk '/latency average/ {print $4 "ms"}' <<<"$out")"
+}
+
+printf '\n%-30s %12s %10s %12s %12s %8s\n' "wrk -t2 -c$conns -d${secs}s" "server rps" "p99" "pgbench tps" "pg lat avg" "ratio"
+for z in $zooms; do
+  server_run "$tmp/z$z.urls" "$warmup" >/dev/null  # prepares the statements on every connection
+  read -r rps p99 < <(server_run "$tmp/z$z.urls" "$secs")
+  read -r tps lat < <(pgbench_run "$tmp/z$z.sql")
+  ratio=$(awk -v a="$rps" -v b="$tps" 'BEGIN { printf "%.2f", a / b }')
+  printf '%-30s %12s %10s %12.1f %12s %8s\n' "/vt z$z ($(wc -l <"$tmp/z$z.urls") tiles)" "$rps" "$p99" "$tps" "$lat" "$ratio"
+done
+echo "alvo: razão servidor/pgbench >= 0.8 ($geometries lotes, $(nproc) CPUs, tudo na mesma máquina)"
+
+# ------------------------------------------------------------------ edit, then tile
+read -r value lon lat < <(sql "select v.id, st_x(st_centroid(g.geom)), st_y(st_centroid(g.geom))
+  from projeto.valores v join projeto.campos k on k.id = v.campo_id join projeto.geometrias g on g.id = v.geometria_id
+  where g.camada_id = $layer and k.chave = 'area_terreno' order by v.id limit 1" | tr '|' ' ')
+tile=$(python3 -c 'import math,sys; lon,lat,z=float(sys.argv[1]),float(sys.argv[2]),16; n=2**z
+print(f"{z}/{int((lon+180)/360*n)}/{int((1-math.asinh(math.tan(math.radians(lat)))/math.pi)/2*n)}")' "$lon" "$lat")
+etag() { curl -sS -D - -o /dev/null "${session[@]}" "$@" | awk 'tolower($1) == "etag:" {print $2}' | tr -d '\r'; }
+before=$(etag "$url/vt/$tile?camada=$layer")
+same=$(curl -sS -o /dev/null -w '%{http_code}' "${session[@]}" -H "If-None-Match: $before" "$url/vt/$tile?camada=$layer")
+started=$(date +%s%N)
+curl -fsS -o /dev/null -X PUT "${session[@]}" -H 'Content-Type: application/json' -d '{"valor": 432.1}' \
+  "$url/valores/$value"
+read -r code after < <(curl -sS -D - -o /dev/null -w '%{http_code}\n' "${session[@]}" -H "If-None-Match: $before" \
+  "$url/vt/$tile?camada=$layer" | awk 'tolower($1) == "etag:" {e=$2} /^[0-9]+$/ {c=$1} END {print c, e}' | tr -d '\r')
+ms=$(( ($(date +%s%N) - started) / 1000000 ))
+echo
+echo "edição e tile: /vt/$tile ETag $before (If-None-Match: $same); PUT /valores/$value;"
+echo "  o mesmo tile com If-None-Match $before: $code, ETag $after (${ms} ms da escrita ao tile novo)"
+[[ $code == 200 && $after != "$before" ]] || { echo "o ETag não mudou depois da escrita" >&2; exit 1; }

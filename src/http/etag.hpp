@@ -1,0 +1,14 @@
+// Conditional GET: whether a request's If-None-Match names the current entity tag.
+#pragma once
+
+#include <string_view>
+
+#include "http/http.hpp"
+
+namespace cadastre::http {
+
+/// Whether If-None-Match names `etag` (or is "*"): weak and strong tags compare equal, as
+/// RFC 9110's weak comparison for If-None-Match says. The caller then answers 304.
+bool etag_matches(const Request& req, std::string_view etag);
+
+}  // namespace cadastre::http

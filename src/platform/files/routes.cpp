@@ -1,0 +1,468 @@
+// Files and photos: uploads attached to a project, a layer or a geometry (projeto.arquivos,
+// tenant migration 0022), photos of geometries, a company's logo and a user's photo, their
+// records, downloads, thumbnails and presigned links; and the templates offered to new
+// projects.
+//
+// Every upload is multipart/form-data with the part `file` and follows the cadastre's media
+// rules (storage.hpp): the route declares its body limit, so a larger Content-Length gets
+// 413 before the body is read; the type is read from the bytes (415 when not accepted;
+// photos, logos and user photos take images only); the SHA-256 is stored with the record;
+// the file is written under a temporary name and renamed into place, and removed again
+// when its record cannot be stored. Deleting removes the record, then (after the commit)
+// the file.
+//
+// Access: a file attached to a geometry, a layer or a project is governed by the guard on
+// that record (leitura to read, edicao to upload, change or delete). Logos and user photos
+// are the tenant's: any session of the tenant reads them; a logo is written by an
+// administrator of the company's tenant, a user's photo by that user (or an administrator).
+// Files of another tenant, or attached to what the caller may not see, are unknown (404).
+//
+// GET /arquivos/fotos serves a file by its key ("sessao_opcional"): with a session of the
+// key's tenant and leitura on the record, or with no session and a valid presigned
+// signature (signing.hpp, from GET /arquivos/fotos/presigned-url): a tampered or expired
+// link → 403; neither → 401.
+#include <chrono>
+#include <memory>
+
+#include "cadastre/json.hpp"
+#include "platform/app.hpp"
+#include "platform/files/input.hpp"
+#include "platform/files/signing.hpp"
+#include "platform/files/storage.hpp"
+#include "platform/files/store.hpp"
+#include "platform/files/thumbnail.hpp"
+#include "platform/guard/guard.hpp"
+#include "platform/schemas.hpp"
+#include "store/crypto.hpp"
+
+namespace cadastre::platform::files {
+namespace {
+
+using http::Request;
+using http::Response;
+using service::Scope;
+
+constexpr const char* kTag = "Arquivos";
+constexpr std::int64_t kLinkSeconds = 15 * 60;
+
+struct Context {
+  Storage storage;
+  std::string secret;
+  std::size_t max_bytes;
+  App& app;
+};
+
+std::string link_of(const std::string& key) { return "/arquivos/fotos?url=" + key; }
+
+std::int64_t now_seconds() {
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// The caller's right on a record's file: the guard on what it is attached to; a logo or a
+// user's photo is the tenant's (see the header).
+void check(const Scope& s, const Record& r, bool write) {
+  const char* role = write ? "edicao" : "leitura";
+  if (r.geometria) {
+    guard::require(s, "geometria", *r.geometria, role);
+  } else if (r.camada) {
+    guard::require(s, "camada", *r.camada, role);
+  } else if (r.projeto) {
+    guard::require(s, "projeto", *r.projeto, role);
+  } else if (write) {
+    bool own_photo = r.finalidade == "foto_usuario" && r.usuario == s.user.user_id;
+    if (!own_photo && !s.user.admin && !s.user.platform_admin)
+      throw Error(errc::forbidden, "só um administrador do município altera este arquivo");
+  }
+}
+
+Record found(const Scope& s, std::int64_t id, bool write, bool photos_only = false) {
+  auto r = find(*s.db, id);
+  if (!r || (photos_only && r->finalidade != "foto"))
+    throw Error(errc::not_found, std::string(photos_only ? "foto" : "arquivo") + " não encontrado", "id");
+  check(s, *r, write);
+  return *r;
+}
+
+struct Saved {
+  std::string json, key;
+};
+
+// Stores the bytes, then the record; the file goes away again when the record fails.
+Saved save(const Context& c, const Scope& s, const Upload& up, NewRecord rec, bool images_only,
+                  const std::optional<std::string>& format = std::nullopt) {
+  if (format && up.bytes->size() <= c.max_bytes) {
+    auto k = sniff(*up.bytes);
+    if (k && k->image && k->media_type != "image/" + *format)
+      throw Error(errc::unsupported_media_type, "o conteúdo do arquivo não é " + *format, "file");
+  }
+  rec.file = c.storage.put(s.tenant.slug, Folder{rec.camada, rec.projeto}, *up.bytes, c.max_bytes, images_only, "file");
+  rec.nome = up.nome;
+  rec.descricao = up.descricao;
+  rec.criado_por = s.user.user_id;
+  try {
+    return {create(*s.db, rec), rec.file.key};
+  } catch (...) {
+    c.storage.remove(s.tenant.slug, Folder{rec.camada, rec.projeto}, rec.file.key);
+    throw;
+  }
+}
+
+NewRecord attached(const char* finalidade, const service::Grant& g, bool geometry) {
+  NewRecord r;
+  r.finalidade = finalidade;
+  r.projeto = g.project_id;
+  if (g.layer_id) r.camada = g.layer_id;
+  if (geometry) r.geometria = g.id;
+  return r;
+}
+
+Response upload_to(const Context& c, const Scope& s, Request& req) {
+  std::string tipo = parse_target(req);
+  std::int64_t id = path_id(req, "id");
+  service::Grant g = guard::require(s, tipo, id, "edicao", "id");
+  Upload up = parse_upload(req);
+  return Response::json(save(c, s, up, attached("arquivo", g, tipo == "geometria"), false).json, 201);
+}
+
+Response upload_to_project(const Context& c, const Scope& s, Request& req) {
+  Upload up = parse_upload(req);
+  NewRecord r;
+  r.finalidade = "arquivo";
+  r.projeto = s.grant().id;
+  return Response::json(save(c, s, up, std::move(r), false).json, 201);
+}
+
+Response upload_photo(const Context& c, const Scope& s, Request& req) {
+  Upload up = parse_upload(req, "idGeometria");
+  service::Grant g = guard::require(s, "geometria", up.id, "edicao", "idGeometria");
+  return Response::json(save(c, s, up, attached("foto", g, true), true).json, 201);
+}
+
+// The logo or user photo `old` (a link) replaced by a new one: its record and file go.
+void drop_replaced(const Context& c, const Scope& s, const std::optional<std::string>& old) {
+  if (!old) return;
+  auto at = old->rfind("url=");
+  std::string key = at == std::string::npos ? "" : old->substr(at + 4);
+  if (!valid_key(key, s.tenant.slug)) return;  // another tenant's, or not one of ours
+  auto r = find_by_key(*s.db, key);
+  if (!r) return;
+  remove(*s.db, r->id);
+  c.storage.remove(s.tenant.slug, r->folder(), key);
+}
+
+// A logo or a user's photo: the record in the tenant, the link in the platform database.
+Response platform_image(const Context& c, const Scope& s, Request& req, NewRecord rec, bool logo) {
+  auto format = parse_image_format(req);
+  Upload up = parse_upload(req);
+  Saved saved = save(c, s, up, rec, true, format);
+  std::string link = link_of(saved.key);
+  std::optional<std::string> old;
+  try {
+    old = logo ? set_logo(c.app.platform(), *rec.empresa, link) : set_user_photo(c.app.platform(), *rec.usuario, link);
+  } catch (...) {
+    remove_by_key(*s.db, saved.key);
+    c.storage.remove(s.tenant.slug, Folder{}, saved.key);
+    throw;
+  }
+  drop_replaced(c, s, old);
+  return Response::json(std::move(saved.json), 201);
+}
+
+Response upload_logo(const Context& c, const Scope& s, Request& req) {
+  std::int64_t empresa = path_id(req, "id");
+  auto tenant = company_tenant(c.app.platform(), empresa);
+  // A company of another tenant is out of sight; the caller must administer its tenant.
+  if (!tenant || *tenant != std::optional<std::int64_t>(s.tenant.id))
+    throw Error(errc::not_found, "empresa não encontrada", "id");
+  if (!s.user.admin && !s.user.platform_admin)
+    throw Error(errc::forbidden, "só um administrador do município altera o logotipo da empresa");
+  NewRecord r;
+  r.finalidade = "logo";
+  r.empresa = empresa;
+  return platform_image(c, s, req, std::move(r), true);
+}
+
+Response upload_user_photo(const Context& c, const Scope& s, Request& req) {
+  NewRecord r;
+  r.finalidade = "foto_usuario";
+  r.usuario = s.user.user_id;
+  return platform_image(c, s, req, std::move(r), false);
+}
+
+Response read(const Scope& s, Request& req) {
+  Record r = found(s, path_id(req, "id"), false);
+  return Response::json(json(*s.db, r.id));
+}
+
+Response change(const Scope& s, Request& req) {
+  std::int64_t id = path_id(req, "id");
+  Changes ch = parse_changes(req.body);
+  found(s, id, true);
+  return Response::json(update(*s.db, id, ch.nome, ch.descricao));
+}
+
+Response erase(const Context& c, const Scope& s, const Record& r) {
+  if (!remove(*s.db, r.id)) throw Error(errc::not_found, "arquivo não encontrado", "id");
+  c.storage.remove(s.tenant.slug, r.folder(), r.chave);  // after the commit: a failed delete keeps it
+  if (r.finalidade == "logo" || r.finalidade == "foto_usuario") clear_platform_link(c.app.platform(), link_of(r.chave));
+  return Response::no_content();
+}
+
+Response serve(const Context& c, const std::string& slug, const Record& r, int side) {
+  auto bytes = c.storage.read(slug, r.folder(), r.chave);
+  if (!bytes) throw Error(errc::not_found, "o arquivo não está no armazenamento", "url");
+  std::string type = r.tipo_midia;
+  if (side > 0) {
+    if (type.rfind("image/", 0) != 0 || type == "image/tiff")
+      throw Error(errc::unsupported_media_type, "miniaturas só de fotos (PNG, JPEG, GIF, WebP)", "miniatura");
+    bytes = thumbnail(*bytes, side);
+    type = "image/png";
+  }
+  Response out = Response::text(std::move(*bytes), type);
+  std::string ascii;
+  for (unsigned char ch : r.nome) ascii += ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\\' ? char(ch) : '_';
+  out.headers.set("Content-Disposition", std::string(type.rfind("image/", 0) == 0 || type == "application/pdf"
+                                                         ? "inline"
+                                                         : "attachment") +
+                                             "; filename=\"" + ascii + "\"; filename*=UTF-8''" +
+                                             http::percent_encode(r.nome));
+  out.headers.set("X-Content-Type-Options", "nosniff");
+  out.headers.set("Cache-Control", "private, no-cache");
+  return out;
+}
+
+Response photo(const Context& c, const Scope& s, Request& req) {
+  int side = parse_thumbnail_side(req);
+  Record r = found(s, path_id(req, "id"), false);
+  if (r.tipo_midia.rfind("image/", 0) != 0) throw Error(errc::not_found, "o arquivo não é uma foto", "id");
+  return serve(c, s.tenant.slug, r, side);
+}
+
+// By key: a session of the key's tenant with leitura, or a valid signature (see the header).
+Response by_key(const Context& c, Request& req) {
+  std::string key = parse_key_query(req, "url");
+  auto signature = parse_signature(req);
+  const Scope* s = req.auth.has_value() ? &service::scope(req) : nullptr;
+  if (signature) {
+    auto area = key.substr(0, key.find('.'));
+    auto tenant = c.app.tenancy().active(area);
+    if (!tenant || !verify(c.secret, tenant->id, key, signature->expira, signature->assinatura, now_seconds()))
+      throw Error(errc::forbidden, "link assinado inválido ou expirado");
+    auto r = find_by_key(c.app.tenancy().pool(*tenant), key);
+    if (!r) throw Error(errc::not_found, "arquivo não encontrado", "url");
+    return serve(c, tenant->slug, *r, 0);
+  }
+  if (!s) throw Error(errc::unauthenticated, "credencial ausente: envie a sessão ou use um link assinado");
+  if (!valid_key(key, s->tenant.slug)) throw Error(errc::not_found, "arquivo não encontrado", "url");
+  auto r = find_by_key(*s->db, key);
+  if (!r) throw Error(errc::not_found, "arquivo não encontrado", "url");
+  check(*s, *r, false);
+  return serve(c, s->tenant.slug, *r, 0);
+}
+
+Response presign(const Context& c, const Scope& s, Request& req) {
+  std::string key = parse_key_query(req, "url");
+  if (!valid_key(key, s.tenant.slug)) throw Error(errc::not_found, "arquivo não encontrado", "url");
+  auto r = find_by_key(*s.db, key);
+  if (!r) throw Error(errc::not_found, "arquivo não encontrado", "url");
+  check(s, *r, false);
+  std::int64_t expira = now_seconds() + kLinkSeconds;
+  std::string path = link_of(key) + "&expira=" + std::to_string(expira) + "&assinatura=" +
+                     sign(c.secret, s.tenant.id, key, expira);
+  JsonWriter w;
+  w.begin_object().key("url").value(c.app.public_url() + path).key("caminho").value(path);
+  w.key("expira").value(expira).end_object();
+  return Response::json(std::move(w).str());
+}
+
+}  // namespace
+}  // namespace cadastre::platform::files
+
+namespace cadastre::platform {
+
+void add_file_routes(App& app) {
+  using namespace files;
+  auto ctx = std::make_shared<const Context>(
+      Context{Storage(app.options().files_dir),
+              app.options().files_secret.empty() ? cadastre::store::random_token() : app.options().files_secret,
+              app.options().files_max_bytes, app});
+  auto& srv = app.server();
+  const std::string limit = " Limite de " + std::to_string(ctx->max_bytes) +
+                            " bytes (413 acima, antes de ler o corpo); o tipo é lido do conteúdo, não do nome: ";
+  const std::string any_type = limit + accepted(false) + " (outro → 415).";
+  const std::string images = limit + accepted(true) + " (outro → 415).";
+  // The multipart framing around the file part.
+  const http::Body upload{.description = "multipart/form-data: file (o arquivo), descricao (texto, opcional)",
+                          .content_type = "multipart/form-data",
+                          .max_bytes = ctx->max_bytes + (64u << 10)};
+  http::Body photo_upload = upload;
+  photo_upload.description = "multipart/form-data: file (a foto), idGeometria (texto: o id), descricao (opcional)";
+  const std::vector<http::Param> image_format = {
+      {"tipo", "query", "string", false, "formato esperado da imagem (o conteúdo deve sê-lo: 415)",
+       {"png", "jpeg", "jpg", "gif", "webp"}}};
+  const std::string record = schemas::ref("Arquivo");
+  auto with = [ctx](Response (*fn)(const Context&, const Scope&, Request&)) {
+    return service::scoped([ctx, fn](const Scope& s, Request& r) { return fn(*ctx, s, r); });
+  };
+
+  srv.add({.method = "GET",
+           .pattern = "/arquivos/fotos",
+           .auth = "sessao_opcional",
+           .tag = kTag,
+           .summary = "Baixa um arquivo pela chave (url): com a sessão do município da chave e leitura no registro "
+                      "a que pertence, ou sem sessão com um link assinado válido (GET "
+                      "/arquivos/fotos/presigned-url): assinatura alterada ou vencida → 403; nenhum dos dois → 401. "
+                      "Chave malformada → 400; desconhecida → 404.",
+           .params = {{"url", "query", "string", true, "chave do arquivo (ou o link devolvido no envio)"},
+                      {"expira", "query", "integer", false, "link assinado: instante Unix em que vence"},
+                      {"assinatura", "query", "string", false, "link assinado: HMAC-SHA256 (hex)"}},
+           .answers = "application/octet-stream",
+           .handler = [ctx](Request& r) { return by_key(*ctx, r); }});
+  srv.add({.method = "GET",
+           .pattern = "/arquivos/fotos/presigned-url",
+           .auth = "sessao",
+           .tag = kTag,
+           .summary = "Um link assinado (HMAC-SHA256 sobre município, chave e validade) que serve o arquivo sem "
+                      "sessão por " + std::to_string(kLinkSeconds / 60) +
+                      " minutos. Exige leitura no registro do arquivo; outro município ou desconhecido → 404.",
+           .params = {{"url", "query", "string", true, "chave do arquivo"}},
+           .answer_schema = R"({"type":"object","properties":{"url":{"type":"string"},"caminho":{"type":"string"},"expira":{"type":"integer"}}})",
+           .handler = with(&presign)});
+  srv.add({.method = "GET",
+           .pattern = "/arquivos/fotos/{id}",
+           .auth = "sessao",
+           .tag = kTag,
+           .summary = "A foto {id} (um arquivo de imagem; outro tipo → 404), ou sua miniatura PNG com "
+                      "?miniatura=true (lado maior de 256 px) ou ?tamanho=16..1024. Exige leitura no registro.",
+           .params = {{"miniatura", "query", "boolean", false, "true: miniatura de 256 px"},
+                      {"tamanho", "query", "integer", false, "lado maior da miniatura, 16 a 1024 px"}},
+           .answers = "image/*",
+           .handler = with([](const Context& c, const Scope& s, Request& r) { return photo(c, s, r); })});
+  srv.add({.method = "GET",
+           .pattern = "/arquivos/{id}",
+           .auth = "sessao",
+           .tag = kTag,
+           .summary = "O registro do arquivo {id} (metadados: nome, tipo, tamanho, sha256, a que pertence e o "
+                      "link 'url' que serve o conteúdo). Exige leitura no registro a que pertence.",
+           .answer_schema = record,
+           .handler = service::scoped(&read)});
+  srv.add({.method = "PUT",
+           .pattern = "/arquivos/{id}",
+           .auth = "sessao",
+           .tag = kTag,
+           .summary = "Renomeia ou descreve o arquivo {id} (só metadados; o conteúdo não muda). Exige edição.",
+           .body = {.description = "{\"nome\"?: \"...\", \"descricao\"?: \"...\" | null}", .max_bytes = 16u << 10,
+                    .schema = R"({"type":"object","additionalProperties":false,"properties":{"nome":{"type":"string"},"descricao":{"type":"string","nullable":true}}})"},
+           .answer_schema = record,
+           .handler = service::scoped(&change)});
+  srv.add({.method = "POST",
+           .pattern = "/arquivos/{id}/files/upload",
+           .auth = "sessao",
+           .tag = kTag,
+           .summary = "Anexa um arquivo à camada ({id} com tipo=camada) ou à geometria ({id} com tipo=geometria); "
+                      "exige edição nela. Responde 201 com o registro." + any_type,
+           .params = {{"tipo", "query", "string", true, "a que o arquivo pertence", {"camada", "geometria"}}},
+           .body = upload,
+           .answer_status = 201,
+           .answer_schema = record,
+           .handler = with(&upload_to)});
+  srv.add({.method = "POST",
+           .pattern = "/arquivos/projeto/{id}/files/upload",
+           .auth = "sessao",
+           .access = http::on("projeto", "{id}", "edicao"),
+           .tag = kTag,
+           .summary = "Anexa um arquivo ao projeto {id} (exige edição). Responde 201 com o registro." + any_type,
+           .body = upload,
+           .answer_status = 201,
+           .answer_schema = record,
+           .handler = with(&upload_to_project)});
+  srv.add({.method = "POST",
+           .pattern = "/arquivos/empresas/{id}/logo",
+           .auth = "sessao",
+           .tag = kTag,
+           .summary = "Troca o logotipo da empresa {id} (plataforma.empresas.logo passa a ser o link; o anterior é "
+                      "excluído). Exige ser administrador do município da empresa; outra empresa → 404." + images,
+           .params = image_format,
+           .body = upload,
+           .answer_status = 201,
+           .answer_schema = record,
+           .handler = with(&upload_logo)});
+  srv.add({.method = "POST",
+           .pattern = "/usuarios/foto",
+           .auth = "sessao",
+           .tag = kTag,
+           .summary = "Troca a foto do próprio usuário (o campo foto do perfil passa a ser o link; a anterior é "
+                      "excluída)." + images,
+           .params = image_format,
+           .body = upload,
+           .answer_status = 201,
+           .answer_schema = record,
+           .handler = with(&upload_user_photo)});
+  srv.add({.method = "DELETE",
+           .pattern = "/arquivos/{idArquivo}",
+           .auth = "sessao",
+           .tag = kTag,
+           .summary = "Exclui o arquivo e seu registro (o link deixa de funcionar). Exige edição no registro a que "
+                      "pertence (logotipo: administrador; foto de usuário: o próprio). Responde 204.",
+           .answers = "",
+           .answer_status = 204,
+           .handler = with([](const Context& c, const Scope& s, Request& r) {
+             return erase(c, s, found(s, path_id(r, "idArquivo"), true));
+           })});
+  srv.add({.method = "POST",
+           .pattern = "/fotos",
+           .auth = "sessao",
+           .tag = kTag,
+           .summary = "Anexa uma foto à geometria idGeometria (parte de texto do formulário; exige edição nela). "
+                      "Responde 201 com o registro." + images,
+           .body = photo_upload,
+           .answer_status = 201,
+           .answer_schema = record,
+           .handler = with(&upload_photo)});
+  srv.add({.method = "DELETE",
+           .pattern = "/fotos/{midiaId}",
+           .auth = "sessao",
+           .tag = kTag,
+           .summary = "Exclui a foto {midiaId} (de uma geometria; outro arquivo → 404) e seu registro. Exige "
+                      "edição na geometria. Responde 204.",
+           .answers = "",
+           .answer_status = 204,
+           .handler = with([](const Context& c, const Scope& s, Request& r) {
+             return erase(c, s, found(s, path_id(r, "midiaId"), true, true));
+           })});
+  srv.add({.method = "DELETE",
+           .pattern = "/fotos/nome/{fileName*}",
+           .auth = "sessao",
+           .tag = kTag,
+           .summary = "Exclui a foto pelo nome gravado (a chave do arquivo; caminhos, separadores e '..' → 400). "
+                      "Exige edição na geometria. Responde 204.",
+           .answers = "",
+           .answer_status = 204,
+           .handler = with([](const Context& c, const Scope& s, Request& r) {
+             std::string key = parse_key_param(r, "fileName");
+             auto rec = valid_key(key, s.tenant.slug) ? find_by_key(*s.db, key) : std::nullopt;
+             if (!rec || rec->finalidade != "foto") throw Error(errc::not_found, "foto não encontrada", "fileName");
+             check(s, *rec, true);
+             return erase(c, s, *rec);
+           })});
+  srv.add({.method = "GET",
+           .pattern = "/geometrias/arquivos/{id}",
+           .auth = "sessao",
+           .access = http::on("geometria", "{id}", "leitura"),
+           .tag = kTag,
+           .summary = "Os arquivos e fotos da geometria {id}, do mais antigo ao mais novo (exige leitura).",
+           .answer_schema = schemas::list_of("Arquivo"),
+           .handler = service::scoped([](const Scope& s, Request&) {
+             return Response::json(of_geometry(*s.db, s.grant().id));
+           })});
+  srv.add({.method = "GET",
+           .pattern = "/templates",
+           .auth = "sessao",
+           .tag = kTag,
+           .summary = "Os modelos de formulário e de relatório oferecidos a novos projetos, com seus campos (no "
+                      "formato de POST /campos).",
+           .answer_schema = schemas::list_of("Template"),
+           .handler = service::scoped([](const Scope& s, Request&) { return Response::json(templates(*s.db)); })});
+}
+
+}  // namespace cadastre::platform

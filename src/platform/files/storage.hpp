@@ -1,0 +1,58 @@
+// The platform's storage of uploaded files and photos: each tenant's files under
+// <files_dir>/<tenant slug>/ (AppOptions::files_dir, shared with the layers' store,
+// src/platform/layers/files.hpp), in a folder computed from the record they belong to
+// (folder_of), named by a key the store generates: "<slug>.<64 random hex>.<ext>" (the
+// cadastre's media key, media/layout.hpp), the extension taken from the sniffed content.
+// A name sent by a client never becomes a path.
+//
+// The cadastre's media rules: the size is checked (413), the type is read from the bytes
+// (415 when not accepted), the SHA-256 is computed, and the bytes go to a temporary name
+// in the target folder (".tmp-…", which no key matches) that is renamed into place after
+// fsync, so a reader never sees a partial file and a failed write leaves nothing.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "platform/files/sniff.hpp"
+
+namespace cadastre::platform::files {
+
+/// Where a record's files live, relative to the tenant's directory.
+struct Folder {
+  std::optional<std::int64_t> camada, projeto;  ///< both empty: the platform's (logos, photos)
+};
+std::string folder_of(const Folder& f);
+
+struct Stored {
+  std::string key, media_type, sha256;
+  std::uintmax_t size = 0;
+  bool image = false;
+};
+
+class Storage {
+ public:
+  explicit Storage(std::string root) : root_(std::move(root)) {}
+
+  /// Checks and stores `bytes` for tenant `slug` in `folder`. 503 without a file store.
+  Stored put(const std::string& slug, const Folder& folder, std::string_view bytes, std::size_t limit,
+             bool images_only, const std::string& field) const;
+  /// The content of `key` in `folder`; nullopt when it is not a stored regular file.
+  std::optional<std::string> read(const std::string& slug, const Folder& folder, const std::string& key) const;
+  /// Removes the file (nothing when absent): called after the record's deletion committed.
+  void remove(const std::string& slug, const Folder& folder, const std::string& key) const noexcept;
+
+ private:
+  std::filesystem::path path(const std::string& slug, const Folder& folder, const std::string& key) const;
+  std::string root_;
+};
+
+/// Whether `key` is a key this store issues for tenant `slug` (strict: no path, no "..").
+bool valid_key(std::string_view key, std::string_view slug);
+/// Whether `key` is a well-formed key of any tenant.
+bool valid_key(std::string_view key);
+
+}  // namespace cadastre::platform::files

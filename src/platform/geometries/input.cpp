@@ -1,0 +1,320 @@
+#include "platform/geometries/input.hpp"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <set>
+
+#include "cadastre/error.hpp"
+#include "cadastre/query.hpp"
+#include "core/json_in.hpp"
+
+namespace cadastre::platform::geometries {
+namespace {
+
+constexpr std::size_t kMaxIds = 1000;
+constexpr std::size_t kMaxOffline = 500;
+
+void only_keys(jsonin::object o, std::initializer_list<std::string_view> allowed) {
+  for (auto [key, value] : o) {
+    bool known = false;
+    for (auto a : allowed) known = known || a == key;
+    if (!known) throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
+  }
+}
+
+std::int64_t positive_id(simdjson::dom::element e, const std::string& field) {
+  std::int64_t id = 0;
+  if (e.get(id) || id < 1) throw Error(errc::invalid_argument, field + " deve ser um id (inteiro positivo)", field);
+  return id;
+}
+
+std::int64_t required_id(jsonin::object o, const std::string& field) {
+  auto e = jsonin::find(o, field);
+  if (!e) throw Error(errc::missing_field, "informe " + field, field);
+  return positive_id(*e, field);
+}
+
+std::optional<std::int64_t> optional_id(jsonin::object o, const std::string& field) {
+  auto e = jsonin::find(o, field);
+  if (!e) return std::nullopt;
+  return positive_id(*e, field);
+}
+
+// "wkt" (text) or "geojson" (an object, or its text): exactly one.
+Shape shape_of(jsonin::object o, const std::string& wkt_key = "wkt", bool geojson_allowed = true) {
+  Shape s;
+  if (auto w = jsonin::find(o, wkt_key)) s.wkt = jsonin::to_string(*w, wkt_key);
+  if (geojson_allowed) {
+    if (auto g = jsonin::find(o, "geojson")) {
+      if (s.wkt) throw Error(errc::invalid_argument, "informe wkt ou geojson, não ambos", "geojson");
+      std::string_view text;
+      s.geojson = g->get(text) ? simdjson::minify(*g) : std::string(text);
+    }
+  }
+  if (!s.wkt && !s.geojson)
+    throw Error(errc::missing_field, geojson_allowed ? "informe a geometria em wkt ou geojson" : "informe " + wkt_key,
+                wkt_key);
+  if (s.wkt && s.wkt->find_first_not_of(" \t\r\n") == std::string::npos)
+    throw Error(errc::invalid_argument, wkt_key + " vazio", wkt_key);
+  if (auto srid = jsonin::find(o, "srid")) {
+    std::int64_t v = 0;
+    if (srid->get(v) || v < 1 || v > 999999) throw Error(errc::invalid_argument, "srid deve ser um código EPSG", "srid");
+    s.srid = v;
+  }
+  return s;
+}
+
+std::int64_t version_of(std::string_view text, std::string_view field) {
+  return query::parse_integer(text, field, 1, INT32_MAX);
+}
+
+// If-Match: "3" or 3 (an ETag-like version, quotes and W/ ignored).
+std::optional<std::int64_t> if_match(const http::Request& req) {
+  const std::string* h = req.header("If-Match");
+  if (!h) return std::nullopt;
+  std::string_view v = *h;
+  if (v.starts_with("W/")) v.remove_prefix(2);
+  if (v.size() >= 2 && v.front() == '"' && v.back() == '"') v = v.substr(1, v.size() - 2);
+  return version_of(v, "If-Match");
+}
+
+std::vector<std::int64_t> ids_of(simdjson::dom::element e, const std::string& field) {
+  auto list = jsonin::as_array(e, field);
+  std::vector<std::int64_t> out;
+  std::set<std::int64_t> seen;
+  for (auto item : list) {
+    std::int64_t id = positive_id(item, field);
+    if (!seen.insert(id).second) throw Error(errc::invalid_argument, field + ": id repetido " + std::to_string(id), field);
+    out.push_back(id);
+  }
+  if (out.empty() || out.size() > kMaxIds)
+    throw Error(errc::invalid_argument, field + " deve ter de 1 a " + std::to_string(kMaxIds) + " ids", field);
+  return out;
+}
+
+std::map<std::int64_t, std::int64_t> versions_of(jsonin::object o, const std::vector<std::int64_t>& ids) {
+  std::map<std::int64_t, std::int64_t> out;
+  auto e = jsonin::find(o, "versoes");
+  if (!e) return out;
+  for (auto [key, value] : jsonin::as_object(*e, "versoes")) {
+    std::int64_t id = query::parse_integer(key, "versoes", 1, INT64_MAX);
+    if (std::find(ids.begin(), ids.end(), id) == ids.end())
+      throw Error(errc::invalid_argument, "versoes: " + std::string(key) + " não está em ids", "versoes");
+    std::int64_t v = 0;
+    if (value.get(v) || v < 1) throw Error(errc::invalid_argument, "versoes: versão deve ser inteiro positivo", "versoes");
+    out[id] = v;
+  }
+  return out;
+}
+
+double coordinate(const http::Request& req, const char* name, double min, double max, std::optional<double> fallback) {
+  auto v = req.query_value(name);
+  if (!v) {
+    if (fallback) return *fallback;
+    throw Error(errc::missing_field, std::string("informe ") + name, name);
+  }
+  double d = 0;
+  auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), d);
+  if (ec != std::errc() || end != v->data() + v->size() || !std::isfinite(d) || d < min || d > max)
+    throw Error(errc::invalid_argument,
+                std::string(name) + " deve ser um número entre " + std::to_string(min) + " e " + std::to_string(max), name);
+  return d;
+}
+
+}  // namespace
+
+NewGeometry parse_new(std::string_view body) {
+  simdjson::dom::parser parser;
+  auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
+  only_keys(o, {"idCamada", "wkt", "geojson", "srid", "vinculoId"});
+  NewGeometry g;
+  g.camada = required_id(o, "idCamada");
+  g.shape = shape_of(o);
+  g.vinculo = optional_id(o, "vinculoId");
+  return g;
+}
+
+Change parse_change(const http::Request& req) {
+  simdjson::dom::parser parser;
+  auto o = jsonin::as_object(jsonin::parse(parser, req.body), "corpo");
+  only_keys(o, {"wkt", "geojson", "srid", "versao"});
+  Change c;
+  c.shape = shape_of(o);
+  if (auto v = jsonin::find(o, "versao")) c.versao = positive_id(*v, "versao");
+  else if (auto h = if_match(req)) c.versao = *h;
+  else throw Error(errc::missing_field, "informe versao (ou o cabeçalho If-Match) com a versão alterada", "versao");
+  return c;
+}
+
+std::int64_t parse_version(const http::Request& req) {
+  if (auto v = req.query_value("versao")) return version_of(*v, "versao");
+  if (auto h = if_match(req)) return *h;
+  throw Error(errc::missing_field, "informe versao (ou o cabeçalho If-Match) com a versão excluída", "versao");
+}
+
+Union parse_union(std::string_view body) {
+  simdjson::dom::parser parser;
+  auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
+  only_keys(o, {"ids", "manter", "versoes"});
+  Union u;
+  auto ids = jsonin::find(o, "ids");
+  if (!ids) throw Error(errc::missing_field, "informe ids", "ids");
+  u.ids = ids_of(*ids, "ids");
+  if (u.ids.size() < 2) throw Error(errc::invalid_argument, "informe ao menos duas geometrias para unir", "ids");
+  u.manter = required_id(o, "manter");
+  if (std::find(u.ids.begin(), u.ids.end(), u.manter) == u.ids.end())
+    throw Error(errc::invalid_argument, "manter deve ser um dos ids", "manter");
+  u.versoes = versions_of(o, u.ids);
+  return u;
+}
+
+Union parse_delete_many(std::string_view body) {
+  simdjson::dom::parser parser;
+  auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
+  only_keys(o, {"ids", "versoes"});
+  Union u;
+  auto ids = jsonin::find(o, "ids");
+  if (!ids) throw Error(errc::missing_field, "informe ids", "ids");
+  u.ids = ids_of(*ids, "ids");
+  u.versoes = versions_of(o, u.ids);
+  return u;
+}
+
+Split parse_split(std::string_view body) {
+  simdjson::dom::parser parser;
+  auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
+  only_keys(o, {"linha", "srid", "versao"});
+  Split s;
+  s.linha = shape_of(o, "linha", false);
+  s.versao = required_id(o, "versao");
+  return s;
+}
+
+std::vector<std::int64_t> parse_id_list(std::string_view text, std::string_view field) {
+  std::vector<std::int64_t> out;
+  std::set<std::int64_t> seen;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t comma = text.find(',', start);
+    std::string_view part = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    std::int64_t id = query::parse_integer(part, field, 1, INT64_MAX);
+    if (seen.insert(id).second) out.push_back(id);
+    if (out.size() > kMaxIds)
+      throw Error(errc::invalid_argument, std::string(field) + ": no máximo " + std::to_string(kMaxIds) + " ids",
+                  std::string(field));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+Around parse_around(const http::Request& req, bool with_radius) {
+  Around a;
+  a.x = coordinate(req, "x", -180, 180, std::nullopt);
+  a.y = coordinate(req, "y", -90, 90, std::nullopt);
+  if (with_radius) {
+    a.r = coordinate(req, "r", 0, 5000, 50.0);
+    if (a.r <= 0) throw Error(errc::invalid_argument, "r deve ser maior que zero (metros, até 5000)", "r");
+  }
+  return a;
+}
+
+std::optional<Box> parse_bbox(const http::Request& req) {
+  auto v = req.query_value("bbox");
+  if (!v) return std::nullopt;
+  double n[4];
+  std::string_view rest = *v;
+  for (int i = 0; i < 4; ++i) {
+    std::size_t comma = rest.find(',');
+    if ((i < 3) == (comma == std::string_view::npos))
+      throw Error(errc::invalid_argument, "bbox deve ser minLon,minLat,maxLon,maxLat", "bbox");
+    std::string_view part = rest.substr(0, comma);
+    auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), n[i]);
+    if (ec != std::errc() || end != part.data() + part.size() || !std::isfinite(n[i]))
+      throw Error(errc::invalid_argument, "bbox deve ser minLon,minLat,maxLon,maxLat", "bbox");
+    if (comma != std::string_view::npos) rest.remove_prefix(comma + 1);
+  }
+  if (n[0] > n[2] || n[1] > n[3] || n[0] < -180 || n[2] > 180 || n[1] < -90 || n[3] > 90)
+    throw Error(errc::invalid_argument, "bbox fora de longitude/latitude ou invertido", "bbox");
+  return Box{n[0], n[1], n[2], n[3]};
+}
+
+Intersect parse_intersect(const http::Request& req) {
+  Intersect i;
+  auto ids = req.query_value("ids");
+  if (!ids) throw Error(errc::missing_field, "informe ids", "ids");
+  i.ids = parse_id_list(*ids, "ids");
+  auto wkt = req.query_value("wkt");
+  if (!wkt || wkt->empty()) throw Error(errc::missing_field, "informe wkt", "wkt");
+  i.wkt = *wkt;
+  return i;
+}
+
+std::vector<std::int64_t> parse_samples(std::string_view body) {
+  simdjson::dom::parser parser;
+  auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
+  only_keys(o, {"ids"});
+  auto ids = jsonin::find(o, "ids");
+  if (!ids) throw Error(errc::missing_field, "informe ids", "ids");
+  return ids_of(*ids, "ids");
+}
+
+CopyValues parse_copy_values(std::string_view body) {
+  simdjson::dom::parser parser;
+  auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
+  only_keys(o, {"origem", "campos"});
+  CopyValues c;
+  c.origem = required_id(o, "origem");
+  if (auto list = jsonin::find(o, "campos")) {
+    c.campos.emplace();
+    for (auto item : jsonin::as_array(*list, "campos")) c.campos->push_back(jsonin::to_string(item, "campos"));
+    if (c.campos->empty() || c.campos->size() > kMaxIds)
+      throw Error(errc::invalid_argument, "campos deve ter de 1 a 1000 chaves", "campos");
+  }
+  return c;
+}
+
+std::int64_t parse_thematic(std::string_view body) {
+  simdjson::dom::parser parser;
+  auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
+  only_keys(o, {"idCampo"});
+  return required_id(o, "idCampo");
+}
+
+std::vector<OfflineItem> parse_offline(std::string_view body) {
+  simdjson::dom::parser parser;
+  auto root = jsonin::parse(parser, body);
+  std::vector<OfflineItem> out;
+  std::set<std::string> seen;
+  for (auto e : jsonin::as_array(root, "corpo")) {
+    std::string where = "item " + std::to_string(out.size() + 1) + ": ";
+    auto o = jsonin::as_object(e, "item");
+    only_keys(o, {"idCliente", "operacao", "idCamada", "id", "versaoBase", "wkt", "geojson", "srid"});
+    OfflineItem item;
+    item.cliente = jsonin::string(o, "idCliente");
+    if (item.cliente.empty() || item.cliente.size() > 200)
+      throw Error(errc::invalid_argument, where + "idCliente deve ter de 1 a 200 caracteres", "idCliente");
+    if (!seen.insert(item.cliente).second)
+      throw Error(errc::invalid_argument, where + "idCliente repetido no lote: " + item.cliente, "idCliente");
+    item.operacao = jsonin::string(o, "operacao");
+    if (item.operacao == "criar") {
+      item.camada = required_id(o, "idCamada");
+      item.shape = shape_of(o);
+    } else if (item.operacao == "alterar" || item.operacao == "excluir") {
+      item.id = required_id(o, "id");
+      item.versao_base = required_id(o, "versaoBase");
+      if (item.operacao == "alterar") item.shape = shape_of(o);
+    } else {
+      throw Error(errc::invalid_argument, where + "operacao deve ser criar, alterar ou excluir", "operacao");
+    }
+    out.push_back(std::move(item));
+  }
+  if (out.empty() || out.size() > kMaxOffline)
+    throw Error(errc::invalid_argument, "o lote deve ter de 1 a 500 itens", "corpo");
+  return out;
+}
+
+}  // namespace cadastre::platform::geometries

@@ -1,0 +1,225 @@
+#include "platform/geometries/store_write.hpp"
+
+#include <soci/soci.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "cadastre/error.hpp"
+#include "store/sql.hpp"
+
+namespace cadastre::platform::geometries {
+namespace steps {
+namespace {
+
+std::string n(std::int64_t v) { return std::to_string(v); }
+
+// "xmin ymin xmax ymax" as geometry_box writes it.
+std::array<double, 4> box_of(const std::string& text) {
+  std::array<double, 4> b{};
+  std::istringstream in(text);
+  in >> b[0] >> b[1] >> b[2] >> b[3];
+  return b;
+}
+
+constexpr const char* kBox = "concat_ws(' ', st_xmin(g.geom), st_ymin(g.geom), st_xmax(g.geom), st_ymax(g.geom))";
+
+void audit(soci::session& s, std::int64_t id, std::int64_t layer, const std::string& operacao,
+           const std::optional<std::string>& antes, std::int64_t user) {
+  store::Sql q("select projeto.geometria_registrar(");
+  q.bind(n(id), "bigint") << ", ";
+  q.bind(n(layer), "bigint") << ", ";
+  q.bind(operacao) << ", ";
+  q.bind(antes, "jsonb") << ", ";
+  q.bind(n(user), "bigint") << ")::text";
+  store::fetch(s, q);
+}
+
+// The version and box of a geometry just written.
+Touched touched_now(soci::session& s, std::int64_t id, std::int64_t layer, const std::string& operacao) {
+  store::Sql q(std::string("select g.versao::text, ") + kBox + " from projeto.geometrias g where g.id = ");
+  q.bind(n(id), "bigint");
+  auto rows = store::fetch(s, q);
+  Touched t{.layer = layer, .id = id, .versao = std::stoll(*rows.at(0)[0]), .operacao = operacao, .boxes = {}};
+  t.boxes.push_back(box_of(*rows[0][1]));
+  return t;
+}
+
+// The values of `from.from` into the new geometry `to` of `layer`: by field chave and type
+// (one value per destination field: the origin's first field of that chave).
+std::int64_t copy_matching_values(soci::session& s, std::int64_t user, const ValuesFrom& from, std::int64_t to,
+                         std::int64_t layer) {
+  store::Sql q("insert into projeto.valores (geometria_id, campo_id, texto, numero, data, booleano, lista, "
+               "atualizado_por) select distinct on (kd.id) ");
+  q.bind(n(to), "bigint") << ", kd.id, v.texto, v.numero, v.data, v.booleano, v.lista, ";
+  q.bind(n(user), "bigint") << " from projeto.valores v join projeto.campos ko on ko.id = v.campo_id "
+                               "join projeto.campos kd on kd.chave = ko.chave and kd.tipo = ko.tipo "
+                               "join projeto.formularios fd on fd.id = kd.formulario_id where v.geometria_id = ";
+  q.bind(n(from.from), "bigint") << " and fd.camada_id = ";
+  q.bind(n(layer), "bigint");
+  if (from.form) {
+    q << " and fd.id = ";
+    q.bind(n(from.form), "bigint");
+  }
+  q << " order by kd.id, ko.id";
+  return store::execute(s, q);
+}
+
+}  // namespace
+
+const std::string& geometry_sql() {
+  static const std::string sql =
+      "jsonb_build_object('id', g.id, 'idCamada', g.camada_id, 'versao', g.versao, 'vinculoId', g.vinculo_id, "
+      "'geometria', st_asgeojson(g.geom, 9, 0)::jsonb, 'indiceTematico', g.indice_tematico, "
+      "'criadoPor', g.criado_por, 'criadoEm', g.criado_em, 'atualizadoPor', g.atualizado_por, "
+      "'atualizadoEm', g.atualizado_em)";
+  return sql;
+}
+
+Read read(soci::session& s, const Shape& shape) {
+  store::Sql q("select geom::text, erro from projeto.geometria_ler(");
+  q.bind(shape.wkt) << ", ";
+  q.bind(shape.geojson) << ", ";
+  q.bind(shape.srid ? std::optional<std::string>(n(*shape.srid)) : std::nullopt, "integer") << ")";
+  auto rows = store::fetch(s, q);
+  Read r;
+  if (rows.at(0)[1]) r.erro = *rows[0][1];
+  else r.geom = *rows[0][0];
+  return r;
+}
+
+std::string read_or_throw(soci::session& s, const Shape& shape) {
+  Read r = read(s, shape);
+  if (r.erro) throw Error(errc::invalid_argument, shape.field() + ": " + *r.erro, shape.field());
+  return r.geom;
+}
+
+std::optional<std::string> type_mismatch(soci::session& s, const std::string& geom, std::int64_t layer) {
+  store::Sql q("select projeto.geometria_do_tipo(");
+  q.bind(geom, "geometry") << ", c.geometria)::text, c.geometria, geometrytype(";
+  q.bind(geom, "geometry") << ") from projeto.camadas c where c.id = ";
+  q.bind(n(layer), "bigint");
+  auto rows = store::fetch(s, q);
+  if (rows.empty()) throw Error(errc::not_found, "camada não encontrada", "idCamada");
+  if (rows[0][0] == "true") return std::nullopt;
+  return "a camada " + n(layer) + " é de " + *rows[0][1] + ", não aceita " + *rows[0][2];
+}
+
+std::optional<Locked> lock(soci::session& s, std::int64_t id) {
+  store::Sql q(std::string("select g.camada_id::text, g.versao::text, projeto.geometria_estado(g.id)::text, ") + kBox +
+               " from projeto.geometrias g where g.id = ");
+  q.bind(n(id), "bigint") << " for update";
+  auto rows = store::fetch(s, q);
+  if (rows.empty()) return std::nullopt;
+  return Locked{id, std::stoll(*rows[0][0]), std::stoll(*rows[0][1]), *rows[0][2], box_of(*rows[0][3])};
+}
+
+Locked lock_at(soci::session& s, std::int64_t id, std::int64_t versao) {
+  auto row = lock(s, id);
+  if (!row) throw Stale(id, 0);
+  if (row->versao != versao) throw Stale(id, row->versao);
+  return *row;
+}
+
+Touched insert(soci::session& s, std::int64_t user, std::int64_t layer, const std::string& geom,
+               std::optional<std::int64_t> vinculo, const std::string& operacao, ValuesFrom* values) {
+  if (auto why = type_mismatch(s, geom, layer)) throw Error(errc::invalid_argument, *why, "geometria");
+  store::Sql q("insert into projeto.geometrias (camada_id, geom, vinculo_id, criado_por, atualizado_por) values (");
+  q.bind(n(layer), "bigint") << ", ";
+  q.bind(geom, "geometry") << ", ";
+  q.bind(vinculo ? std::optional<std::string>(n(*vinculo)) : std::nullopt, "bigint") << ", ";
+  q.bind(n(user), "bigint") << ", ";
+  q.bind(n(user), "bigint") << ") returning id::text";
+  std::int64_t id = std::stoll(*store::fetch_value(s, q));
+  if (values) values->copied = copy_matching_values(s, user, *values, id, layer);
+  audit(s, id, layer, operacao, std::nullopt, user);
+  return touched_now(s, id, layer, operacao);
+}
+
+Touched replace(soci::session& s, std::int64_t user, const Locked& row, const std::string& geom,
+                const std::string& operacao) {
+  if (auto why = type_mismatch(s, geom, row.layer)) throw Error(errc::invalid_argument, *why, "geometria");
+  // The version in the where clause as well as under the row lock: a write never lands on
+  // a version it did not read.
+  store::Sql q("update projeto.geometrias set geom = ");
+  q.bind(geom, "geometry") << ", versao = versao + 1, atualizado_por = ";
+  q.bind(n(user), "bigint") << ", atualizado_em = now() where id = ";
+  q.bind(n(row.id), "bigint") << " and versao = ";
+  q.bind(n(row.versao), "integer");
+  if (store::execute(s, q) != 1) throw Stale(row.id, 0);
+  audit(s, row.id, row.layer, operacao, row.estado, user);
+  Touched t = touched_now(s, row.id, row.layer, operacao);
+  t.boxes.insert(t.boxes.begin(), row.box);
+  return t;
+}
+
+Touched erase(soci::session& s, std::int64_t user, const Locked& row) {
+  store::Sql q("delete from projeto.geometrias where id = ");
+  q.bind(n(row.id), "bigint") << " and versao = ";
+  q.bind(n(row.versao), "integer");
+  if (store::execute(s, q) != 1) throw Stale(row.id, 0);
+  audit(s, row.id, row.layer, "excluir", row.estado, user);
+  return Touched{.layer = row.layer, .id = row.id, .versao = std::nullopt, .operacao = "excluir", .boxes = {row.box}};
+}
+
+std::string json_of(soci::session& s, std::int64_t id) {
+  store::Sql q("select " + geometry_sql() + "::text from projeto.geometrias g where g.id = ");
+  q.bind(n(id), "bigint");
+  auto v = store::fetch_value(s, q);
+  if (!v) throw Error(errc::not_found, "geometria não encontrada", "id");
+  return *v;
+}
+
+}  // namespace steps
+
+Written create(store::Pool& pool, std::int64_t user, std::int64_t layer, const NewGeometry& g) {
+  return pool.with([&](soci::session& s) {
+    soci::transaction tx(s);
+    std::string geom = steps::read_or_throw(s, g.shape);
+    Touched t = steps::insert(s, user, layer, geom, g.vinculo);
+    Written w{steps::json_of(s, t.id), {t}};
+    tx.commit();
+    return w;
+  });
+}
+
+Written change(store::Pool& pool, std::int64_t user, std::int64_t id, const Change& c) {
+  return pool.with([&](soci::session& s) {
+    soci::transaction tx(s);
+    std::string geom = steps::read_or_throw(s, c.shape);
+    steps::Locked row = steps::lock_at(s, id, c.versao);
+    Touched t = steps::replace(s, user, row, geom);
+    Written w{steps::json_of(s, id), {t}};
+    tx.commit();
+    return w;
+  });
+}
+
+Written remove(store::Pool& pool, std::int64_t user, std::int64_t id, std::int64_t versao) {
+  return pool.with([&](soci::session& s) {
+    soci::transaction tx(s);
+    Touched t = steps::erase(s, user, steps::lock_at(s, id, versao));
+    tx.commit();
+    return Written{"", {t}};
+  });
+}
+
+Written remove_many(store::Pool& pool, std::int64_t user, const Union& order) {
+  std::vector<std::int64_t> ids = order.ids;
+  std::sort(ids.begin(), ids.end());  // lock order: ascending id
+  return pool.with([&](soci::session& s) {
+    soci::transaction tx(s);
+    Written w;
+    for (std::int64_t id : ids) {
+      auto row = steps::lock(s, id);
+      if (!row) throw Stale(id, 0);
+      if (auto v = order.versoes.find(id); v != order.versoes.end() && v->second != row->versao)
+        throw Stale(id, row->versao);
+      w.touched.push_back(steps::erase(s, user, *row));
+    }
+    tx.commit();
+    return w;
+  });
+}
+
+}  // namespace cadastre::platform::geometries

@@ -1,0 +1,45 @@
+// The search and thematic reads of a tenant's projects (schema projeto) and its base maps
+// (geografia.mapas_base, migration tenant/0023).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "platform/paging.hpp"
+#include "platform/search/input.hpp"
+#include "service/scope.hpp"
+#include "store/pool.hpp"
+
+namespace cadastre::platform::search {
+
+/// Which text fields a search box looks in.
+enum class Fields { all, inscricao, logradouro };
+
+/// At most this many hits per search.
+inline constexpr int kMaxHits = 50;
+
+/// The project's text values matching `termo` accent- and case-insensitively, in the layers
+/// the caller may read (optionally only `campos` / `camadas`), best first: exact, then
+/// prefix, then contains, each by trigram similarity. A JSON array of at most kMaxHits.
+std::string text_search(const service::Scope& scope, std::int64_t projeto, const std::string& termo, Fields fields,
+                        const std::vector<std::int64_t>& campos, const std::vector<std::int64_t>& camadas);
+
+/// The numbers of field `campo` over layer `camada`, ascending, and how many of the layer's
+/// geometries have none. 400 (idCampo) when the field is not a numeric field of the layer.
+struct Numbers {
+  std::vector<double> sorted;
+  std::int64_t sem_valor = 0;
+  std::string chave;
+};
+Numbers numbers(store::Pool& pool, std::int64_t camada, std::int64_t campo);
+
+/// A page of the layer's geometries whose values meet the conditions (all or any):
+/// {"idGeometria","geometria": GeoJSON,"valores":{chave: valor}}. 400 for a field of
+/// another layer, an operator the field's type does not take, or a value of the wrong type.
+store::PageRows features(store::Pool& pool, const FeatureQuery& q, const Page& page);
+
+/// The configured base maps, in order.
+std::string base_maps(store::Pool& pool);
+
+}  // namespace cadastre::platform::search

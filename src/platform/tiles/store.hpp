@@ -1,0 +1,48 @@
+// The statements of the platform's vector tiles: a layer's geometries (projeto.geometrias,
+// SIRGAS 2000 with a GiST index) rendered by PostGIS as one Mapbox Vector Tile in one
+// statement, prepared once per pooled connection and read as binary bytea
+// (store::run_prepared_binary, shared with the cadastre's tile service).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "cadastre/tiles.hpp"
+#include "store/pool.hpp"
+
+namespace cadastre::platform::tiles {
+
+/// What a tile route asks for.
+struct TileRequest {
+  std::int64_t layer = 0;
+  cadastre::tiles::Tile tile;
+  /// /vt2: each feature carries the values of the fields the layer's stored style reads
+  /// (categorias.idCampo, rotulo.campos[].id, rotulo.rotacao.id; at most kMaxAttributes),
+  /// as properties named after each field's chave, plus the geometry's own label override
+  /// (_rotulo, _rotacao). /vt carries none. The feature id is the geometry id in both.
+  bool attributes = false;
+  /// /svt: the layer must be active, not private, of an active published project;
+  /// otherwise it is not found.
+  bool published_only = false;
+};
+
+inline constexpr int kMaxAttributes = 16;
+
+/// A tile as the routes answer it.
+struct TileAnswer {
+  std::string etag;           ///< quoted: the layer's generation, the attributes and the statement
+  bool not_modified = false;  ///< `fresh(etag)` held: nothing rendered
+  std::string mvt;            ///< the tile; empty when no feature falls in it
+};
+
+/// The MVT layer name of a platform layer's tiles: "camada_<id>" (MapLibre's source-layer).
+std::string mvt_layer_name(std::int64_t layer);
+
+/// Renders `r` from `db` unless `fresh(etag)` says the client has it already. Throws
+/// Error not_found for a layer that is not a vector layer of this tenant (or, for
+/// published_only, not public).
+TileAnswer render(store::Pool& db, const TileRequest& r,
+                  const std::function<bool(const std::string&)>& fresh);
+
+}  // namespace cadastre::platform::tiles

@@ -1,0 +1,204 @@
+// Presigned links (GET /arquivos/fotos/presigned-url → GET /arquivos/fotos?url=&expira=
+// &assinatura=), thumbnails (GET /arquivos/fotos/:id?miniatura=true|tamanho=), photo
+// deletion (DELETE /fotos/:midiaId, /fotos/nome/:fileName), company logos and user photos
+// (linked from the platform database), and the templates.
+#include <ctime>
+
+#include "files_fixture.hpp"
+#include "platform/files/signing.hpp"
+
+using namespace cadastre;
+using test::FilesFixture;
+using test::refused;
+
+TEST_CASE_FIXTURE(FilesFixture, "a presigned link serves without a session until it expires; tampered or expired → 403") {
+  auto c = cast();
+  std::string png = test::image(10, 10);
+  auto a = uploaded("/fotos", png, "a.png", c.editor, {{"idGeometria", n(c.geometria)}});
+  std::string key(std::string_view(a->json()["chave"]));
+
+  auto s = get("/arquivos/fotos/presigned-url?url=" + key, c.reader);
+  REQUIRE_MESSAGE(s->status == 200, s->body);
+  std::string path(std::string_view(s->json()["caminho"]));
+  std::int64_t expira = int64_t(s->json()["expira"]);
+  CHECK(expira > std::time(nullptr));
+  CHECK(std::string(std::string_view(s->json()["url"])).ends_with(path));
+
+  // No session: the signature is the credential.
+  auto served = request("GET", path, {});
+  REQUIRE_MESSAGE(served->status == 200, served->body);
+  CHECK(served->body == png);
+
+  // Tampered: another signature, another expiry, another key.
+  std::string sig = path.substr(path.find("assinatura=") + 11);
+  std::string flipped = sig;
+  flipped[0] = flipped[0] == 'a' ? 'b' : 'a';
+  refused(*request("GET", path.substr(0, path.find("assinatura=") + 11) + flipped, {}), 403, "acesso_negado");
+  std::string later = "/arquivos/fotos?url=" + key + "&expira=" + n(expira + 3600) + "&assinatura=" + sig;
+  refused(*request("GET", later, {}), 403, "acesso_negado");
+  auto other = uploaded("/fotos", png, "b.png", c.editor, {{"idGeometria", n(c.geometria)}});
+  std::string other_key(std::string_view(other->json()["chave"]));
+  refused(*request("GET", "/arquivos/fotos?url=" + other_key + "&expira=" + n(expira) + "&assinatura=" + sig, {}),
+          403, "acesso_negado");
+  // Expired: a correct signature over a past instant.
+  std::string tenant = platform_db("select id from plataforma.tenants where slug = 'alfa'");
+  std::int64_t past = std::time(nullptr) - 10;
+  std::string old_sig = platform::files::sign("segredo-dos-testes", std::stoll(tenant), key, past);
+  refused(*request("GET", "/arquivos/fotos?url=" + key + "&expira=" + n(past) + "&assinatura=" + old_sig, {}), 403,
+          "acesso_negado", "expirado");
+  // Half a signature, or none and no session.
+  refused(*request("GET", "/arquivos/fotos?url=" + key + "&expira=" + n(expira), {}), 400, "campo_obrigatorio",
+          "assinatura");
+  refused(*request("GET", "/arquivos/fotos?url=" + key, {}), 401, "nao_autenticado");
+  // With a session, the key must be of the caller's tenant and the record visible.
+  refused(*get("/arquivos/fotos?url=" + key, c.beta), 404, "nao_encontrado");
+  refused(*get("/arquivos/fotos?url=" + key, c.stranger), 404, "nao_encontrado");
+  refused(*get("/arquivos/fotos/presigned-url?url=" + key, c.stranger), 404, "nao_encontrado");
+  refused(*get("/arquivos/fotos/presigned-url?url=" + key, c.beta), 404, "nao_encontrado");
+  refused(*request("GET", "/arquivos/fotos/presigned-url?url=" + key, {}), 401, "nao_autenticado");
+  // A deleted file's link dies with it.
+  CHECK(del("/fotos/" + n(int64_t(a->json()["id"])), c.editor)->status == 204);
+  refused(*request("GET", path, {}), 404, "nao_encontrado");
+}
+
+TEST_CASE_FIXTURE(FilesFixture, "a thumbnail is a PNG bounded to the asked size, keeping the proportions") {
+  auto c = cast();
+  auto png = uploaded("/fotos", test::image(800, 600), "grande.png", c.editor, {{"idGeometria", n(c.geometria)}});
+  auto jpg = uploaded("/fotos", test::image(300, 900, "JPEG"), "alta.jpg", c.editor, {{"idGeometria", n(c.geometria)}});
+  std::string p = "/arquivos/fotos/" + n(int64_t(png->json()["id"]));
+  std::string j = "/arquivos/fotos/" + n(int64_t(jpg->json()["id"]));
+
+  auto t = get(p + "?miniatura=true", c.reader);
+  REQUIRE_MESSAGE(t->status == 200, t->body);
+  CHECK(t->content_type == "image/png");
+  CHECK(t->body.rfind("\x89PNG", 0) == 0);
+  CHECK(test::size_of(t->body) == std::pair{256, 192});
+  auto small = get(j + "?tamanho=90", c.reader);
+  REQUIRE_MESSAGE(small->status == 200, small->body);
+  CHECK(test::size_of(small->body) == std::pair{30, 90});
+  // Never scaled up; the original without the parameters.
+  auto tiny = uploaded("/fotos", test::image(20, 10), "p.png", c.editor, {{"idGeometria", n(c.geometria)}});
+  CHECK(test::size_of(get("/arquivos/fotos/" + n(int64_t(tiny->json()["id"])) + "?tamanho=500", c.reader)->body) ==
+        std::pair{20, 10});
+  CHECK(test::size_of(get(p, c.reader)->body) == std::pair{800, 600});
+
+  // PNG by its signature, but not a readable image: stored, served as is, no thumbnail.
+  auto broken = uploaded("/fotos", std::string("\x89PNG\r\n\x1a\n", 8) + "lixo", "quebrada.png", c.editor,
+                         {{"idGeometria", n(c.geometria)}});
+  refused(*get("/arquivos/fotos/" + n(int64_t(broken->json()["id"])) + "?miniatura=true", c.reader), 422,
+          "entidade_improcessavel");
+  refused(*get(p + "?tamanho=5", c.reader), 400, "parametro_invalido", "tamanho");
+  refused(*get(p + "?miniatura=talvez", c.reader), 400, "parametro_invalido", "miniatura");
+  refused(*get("/arquivos/fotos/0", c.reader), 400, "parametro_invalido");
+  guarded(c, "GET", p + "?miniatura=true", false);
+}
+
+TEST_CASE_FIXTURE(FilesFixture, "photos are deleted by id or by stored name, with their files, by an editor") {
+  auto c = cast();
+  auto a = uploaded("/fotos", test::image(8, 8), "a.png", c.editor, {{"idGeometria", n(c.geometria)}});
+  auto b = uploaded("/fotos", test::image(8, 8), "b.png", c.editor, {{"idGeometria", n(c.geometria)}});
+  auto doc = uploaded("/arquivos/" + n(c.geometria) + "/files/upload?tipo=geometria", "%PDF-1.4", "d.pdf", c.editor);
+  std::string a_id = n(int64_t(a->json()["id"]));
+  std::string b_key(std::string_view(b->json()["chave"]));
+  auto dir = std::filesystem::path(test::files_root()) / "alfa" / "camadas" / n(c.camada) / "arquivos";
+
+  guarded(c, "DELETE", "/fotos/" + a_id, true);
+  guarded(c, "DELETE", "/fotos/nome/" + b_key, true);
+  // Not a photo: the PDF is a file of the geometry, deleted through /arquivos.
+  refused(*del("/fotos/" + n(int64_t(doc->json()["id"])), c.editor), 404, "nao_encontrado");
+  refused(*del("/fotos/nome/" + std::string(std::string_view(doc->json()["chave"])), c.editor), 404, "nao_encontrado");
+
+  CHECK(del("/fotos/" + a_id, c.editor)->status == 204);
+  CHECK(!std::filesystem::exists(dir / std::string(std::string_view(a->json()["chave"]))));
+  CHECK(del("/fotos/nome/" + b_key, c.editor)->status == 204);
+  CHECK(!std::filesystem::exists(dir / b_key));
+  CHECK(db("select count(*) from projeto.arquivos where finalidade = 'foto'") == "0");
+  refused(*del("/fotos/nome/" + b_key, c.editor), 404, "nao_encontrado");
+}
+
+TEST_CASE_FIXTURE(FilesFixture, "every file route refuses no session, another tenant, no share and a reader's write") {
+  auto c = cast();
+  auto a = uploaded("/arquivos/" + n(c.camada) + "/files/upload?tipo=camada", test::image(8, 8), "a.png", c.owner);
+  std::string id = n(int64_t(a->json()["id"]));
+  guarded(c, "UPLOAD", "/arquivos/" + n(c.camada) + "/files/upload?tipo=camada", true);
+  guarded(c, "UPLOAD", "/arquivos/" + n(c.geometria) + "/files/upload?tipo=geometria", true);
+  guarded(c, "UPLOAD", "/arquivos/projeto/" + n(c.projeto) + "/files/upload", true);
+  guarded(c, "GET", "/arquivos/" + id, false);
+  guarded(c, "PUT", "/arquivos/" + id, true, R"({"nome":"b.png"})");
+  guarded(c, "GET", "/arquivos/fotos/" + id, false);
+  guarded(c, "GET", "/geometrias/arquivos/" + n(c.geometria), false);
+  guarded(c, "DELETE", "/arquivos/" + id, true);
+  // POST /fotos names its geometry in the form.
+  auto photo = [&](const httplib::Headers& h) {
+    return upload("/fotos", test::image(8, 8), "a.png", h, {{"idGeometria", n(c.geometria)}});
+  };
+  refused(*photo({}), 401, "nao_autenticado");
+  refused(*photo(headers(c.beta)), 404, "nao_encontrado");
+  refused(*photo(headers(c.stranger)), 404, "nao_encontrado");
+  refused(*photo(headers(c.reader)), 403, "acesso_negado");
+  CHECK(db("select count(*) from projeto.arquivos") == "1");
+}
+
+TEST_CASE_FIXTURE(FilesFixture, "a company logo and a user photo are images linked from the platform database") {
+  auto c = cast();
+  auto chefe = signed_in("chefe@alfa.gov.br", true);
+  std::string empresa = platform_db("select id from plataforma.empresas where tenant_id = "
+                                    "(select id from plataforma.tenants where slug = 'alfa')");
+  if (empresa.empty())
+    empresa = platform_db("insert into plataforma.empresas (nome, tenant_id) select 'Prefeitura', id from "
+                          "plataforma.tenants where slug = 'alfa' returning id");
+  const std::string logo = "/arquivos/empresas/" + empresa + "/logo";
+
+  auto a = uploaded(logo + "?tipo=png", test::image(64, 32), "logo.png", chefe);
+  std::string key(std::string_view(a->json()["chave"]));
+  CHECK(std::string_view(a->json()["finalidade"]) == "logo");
+  CHECK(platform_db("select logo from plataforma.empresas where id = " + empresa) == "/arquivos/fotos?url=" + key);
+  CHECK(std::filesystem::exists(std::filesystem::path(test::files_root()) / "alfa" / "plataforma" / key));
+  // Any session of the tenant sees it.
+  CHECK(get("/arquivos/fotos?url=" + key, c.stranger)->status == 200);
+  // A new logo replaces the old one, record and file.
+  auto b = uploaded(logo, test::image(16, 16, "JPEG"), "novo.jpg", chefe);
+  std::string key2(std::string_view(b->json()["chave"]));
+  CHECK(platform_db("select logo from plataforma.empresas where id = " + empresa) == "/arquivos/fotos?url=" + key2);
+  CHECK(db("select count(*) from projeto.arquivos where finalidade = 'logo'") == "1");
+  CHECK(!std::filesystem::exists(std::filesystem::path(test::files_root()) / "alfa" / "plataforma" / key));
+
+  refused(*upload(logo, "%PDF-1.4", "logo.pdf", chefe), 415, "tipo_de_midia_nao_suportado");
+  refused(*upload(logo + "?tipo=png", test::image(8, 8, "JPEG"), "logo.png", chefe), 415, "tipo_de_midia_nao_suportado");
+  refused(*upload(logo + "?tipo=bmp", test::image(8, 8), "logo.png", chefe), 400, "parametro_invalido", "tipo");
+  refused(*upload(logo, test::image(8, 8), "logo.png", c.owner), 403, "acesso_negado");
+  refused(*upload(logo, test::image(8, 8), "logo.png", headers(c.beta)), 404, "nao_encontrado");
+  refused(*upload(logo, test::image(8, 8), "logo.png", httplib::Headers{}), 401, "nao_autenticado");
+  refused(*upload("/arquivos/empresas/999999/logo", test::image(8, 8), "logo.png", chefe), 404, "nao_encontrado");
+  refused(*del("/arquivos/" + n(int64_t(b->json()["id"])), c.owner), 403, "acesso_negado");
+
+  // The user's own photo.
+  auto f = uploaded("/usuarios/foto", test::image(12, 12), "eu.png", c.reader);
+  std::string fkey(std::string_view(f->json()["chave"]));
+  CHECK(platform_db("select foto from plataforma.usuarios where id = " + n(c.reader.user_id)) ==
+        "/arquivos/fotos?url=" + fkey);
+  refused(*upload("/usuarios/foto", test::exe(), "eu.jpg", c.reader), 415, "tipo_de_midia_nao_suportado");
+  refused(*upload("/usuarios/foto", test::image(8, 8), "eu.png", httplib::Headers{}), 401, "nao_autenticado");
+  refused(*del("/arquivos/" + n(int64_t(f->json()["id"])), c.stranger), 403, "acesso_negado");
+  CHECK(del("/arquivos/" + n(int64_t(f->json()["id"])), c.reader)->status == 204);
+  CHECK(platform_db("select coalesce(foto, 'nenhuma') from plataforma.usuarios where id = " + n(c.reader.user_id)) ==
+        "nenhuma");
+}
+
+TEST_CASE_FIXTURE(FilesFixture, "the templates offered to new projects are listed with their fields") {
+  auto c = cast();
+  auto t = get("/templates", c.reader);
+  REQUIRE_MESSAGE(t->status == 200, t->body);
+  bool lote = false, vistoria = false;
+  for (auto e : t->json().get_array()) {
+    std::string_view nome = e["nome"];
+    CHECK(e["campos"].get_array().size() > 0);
+    lote = lote || nome == "Ficha de lote urbano";
+    vistoria = vistoria || nome == "Vistoria de edificação";
+  }
+  CHECK(lote);
+  CHECK(vistoria);
+  CHECK(t->json().get_array().size() ==
+        static_cast<std::size_t>(std::stoll(db("select count(*) from projeto.templates where ativo"))));
+  refused(*request("GET", "/templates", {}), 401, "nao_autenticado");
+}
