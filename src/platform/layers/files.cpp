@@ -148,9 +148,23 @@ SetAside::SetAside(const FileStore& store, const std::string& slug, std::int64_t
     if (!inside(main, dir) && fs::symlink_status(main, ec).type() != fs::file_type::not_found && !ec)
       targets.push_back(main);
   }
+  move(store, slug, targets, "camada-" + std::to_string(layer_id));
+}
+
+SetAside::SetAside(const FileStore& store, const std::string& slug, const fs::path& relative,
+                   const std::string& label) {
+  if (!store.enabled()) return;
+  fs::path dir = (store.tenant_dir(slug) / relative).lexically_normal();
+  std::error_code ec;
+  if (fs::symlink_status(dir, ec).type() == fs::file_type::not_found || ec) return;
+  move(store, slug, {dir}, label);
+}
+
+void SetAside::move(const FileStore& store, const std::string& slug, const std::vector<fs::path>& targets,
+                    const std::string& label) {
   if (targets.empty()) return;
   try {
-    bin_ = store.tenant_dir(slug) / ".lixeira" / ("camada-" + std::to_string(layer_id) + "-" + random_hex());
+    bin_ = store.tenant_dir(slug) / ".lixeira" / (label + "-" + random_hex());
     fs::create_directories(bin_);
     for (std::size_t i = 0; i < targets.size(); ++i) {
       fs::path to = bin_ / (std::to_string(i) + "-" + targets[i].filename().string());
@@ -159,7 +173,7 @@ SetAside::SetAside(const FileStore& store, const std::string& slug, std::int64_t
     }
   } catch (const fs::filesystem_error&) {
     restore();
-    throw Error(errc::unavailable, "não foi possível separar os arquivos da camada para excluí-la");
+    throw Error(errc::unavailable, "não foi possível separar os arquivos para a exclusão");
   }
 }
 

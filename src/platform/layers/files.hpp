@@ -62,6 +62,10 @@ class SetAside {
   /// does not exist is simply not there to keep. Nothing is moved when the store is off.
   SetAside(const FileStore& store, const std::string& slug, std::int64_t layer_id,
            const std::optional<std::string>& arquivo);
+  /// Moves a directory of the tenant (`relative`, e.g. projetos/12) aside; `label` names it
+  /// in the bin.
+  SetAside(const FileStore& store, const std::string& slug, const std::filesystem::path& relative,
+           const std::string& label);
   SetAside(const SetAside&) = delete;
   SetAside& operator=(const SetAside&) = delete;
   ~SetAside();
@@ -70,6 +74,8 @@ class SetAside {
   void commit() noexcept;
 
  private:
+  void move(const FileStore& store, const std::string& slug, const std::vector<std::filesystem::path>& targets,
+            const std::string& label);
   void restore() noexcept;
   std::vector<std::pair<std::filesystem::path, std::filesystem::path>> moved_;  // from, to
   std::filesystem::path bin_;

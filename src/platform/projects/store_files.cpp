@@ -29,9 +29,14 @@ FileCopies::FileCopies(const layers::FileStore& store, const std::string& from_s
       fs::path from = store.layer_dir(from_slug, l.from).lexically_normal();
       fs::path to = store.layer_dir(to_slug, l.to).lexically_normal();
       if (fs::is_directory(fs::symlink_status(from))) {
-        fs::create_directories(to.parent_path());
+        fs::create_directories(to);
         made_.push_back(to);
-        fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::skip_symlinks);
+        // Attachments (arquivos/) are records of their own in projeto.arquivos, which a copy
+        // does not carry: only the layer's own files come along.
+        for (const fs::directory_entry& e : fs::directory_iterator(from)) {
+          if (e.path().filename() == "arquivos") continue;
+          fs::copy(e.path(), to / e.path().filename(), fs::copy_options::recursive | fs::copy_options::skip_symlinks);
+        }
       }
       if (!l.arquivo) continue;
       fs::path main = store.resolve(from_slug, *l.arquivo);
@@ -74,6 +79,9 @@ ProjectFilesAside::ProjectFilesAside(const layers::FileStore& store, soci::sessi
   store::Sql q("select id::text, arquivo from projeto.camadas where projeto_id = " + std::to_string(project));
   for (const store::Row& r : store::fetch(s, q))
     layers_.push_back(std::make_unique<layers::SetAside>(store, slug, std::stoll(*r[0]), r[1]));
+  // The project's own attachments (projetos/<id>/) go with it too.
+  layers_.push_back(std::make_unique<layers::SetAside>(
+      store, slug, fs::path("projetos") / std::to_string(project), "projeto-" + std::to_string(project)));
 }
 
 void ProjectFilesAside::commit() noexcept {

@@ -84,6 +84,15 @@ Transferred transfer(const service::Scope& scope, std::int64_t id, const store::
   std::string doc = scope.db->with([&](soci::session& s) {
     s << "begin isolation level repeatable read";
     allow_long_statements(s);
+    // Attachments (projeto.arquivos) do not travel yet: moving the project would leave them
+    // behind to be deleted with it, so a project that has any stays where it is.
+    std::string attached = *store::fetch_value(
+        s, store::Sql("select count(*)::text from projeto.arquivos where projeto_id = " + P));
+    if (attached != "0")
+      throw Error(errc::conflict, "o projeto tem " + attached +
+                                      " arquivo(s) anexado(s), que a transferência ainda não leva: "
+                                      "baixe-os e remova-os antes de transferir",
+                  "id");
     std::string d = export_project(s, id);
     store::execute(s, store::Sql("delete from projeto.valores_auditoria a using projeto.geometrias g, projeto.camadas c "
                                  "where g.id = a.geometria_id and c.id = g.camada_id and c.projeto_id = " + P));
