@@ -38,3 +38,21 @@ bench_cleanup() {
   ./scripts/pg stop >/dev/null 2>&1 || true
   rm -rf "$tmp"
 }
+
+# start_demo_project BUILD_DIR GEOMETRIES: the private cluster ($CADASTRE_PG_DIR) with the
+# demo's platform project of GEOMETRIES lots (and small cities around it), vacuumed; sets
+# platform_dsn, tenant_dsn, tenant_db, the demo's variables (DEMO_PROJECT_LAYER_ID...) and
+# sql(), which runs a statement on the tenant database. Needs bench_workspace first.
+start_demo_project() {
+  echo "carregando a demonstração (projeto com $2 lotes)..." >&2
+  ./scripts/pg start >/dev/null
+  platform_dsn=$(./scripts/pg dsn cadastre_platform)
+  CADASTRE_PLATFORM_DSN=$platform_dsn "$1/apps/cadastre-admin/cadastre-admin" demo setup --lots 50 --lots2 20 \
+    --project-geometries "$2" --media-root "$tmp/midia" >"$tmp/demo.out" 2>"$tmp/demo.log" ||
+    { cat "$tmp/demo.log" >&2; return 1; }
+  eval "$(grep -E "^[A-Z0-9_]+='" "$tmp/demo.out")"
+  tenant_dsn=$(psql -X -At "$platform_dsn" -c "select dsn from plataforma.tenants where slug = '$DEMO_MUNICIPIO'")
+  tenant_db=$(psql -X -At "$tenant_dsn" -c "select current_database()")
+  sql "vacuum analyze" >/dev/null
+}
+sql() { psql -X -At "$tenant_dsn" -c "$1"; }

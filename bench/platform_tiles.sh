@@ -29,17 +29,7 @@ CADASTRE_BUILD_PYTHON=OFF ./scripts/build cadastre-platform cadastre-admin >/dev
 build=${CADASTRE_BUILD_DIR:-$here/build}
 
 bench_workspace platform-tiles
-echo "carregando a demonstração (projeto com $geometries lotes)..." >&2
-./scripts/pg start >/dev/null
-platform_dsn=$(./scripts/pg dsn cadastre_platform)
-CADASTRE_PLATFORM_DSN=$platform_dsn "$build/apps/cadastre-admin/cadastre-admin" demo setup --lots 50 --lots2 20 \
-  --project-geometries "$geometries" --media-root "$tmp/midia" >"$tmp/demo.out" 2>"$tmp/demo.log" ||
-  { cat "$tmp/demo.log" >&2; exit 1; }
-eval "$(grep -E "^[A-Z0-9_]+='" "$tmp/demo.out")"
-tenant_dsn=$(psql -X -At "$platform_dsn" -c "select dsn from plataforma.tenants where slug = '$DEMO_MUNICIPIO'")
-tenant_db=$(psql -X -At "$tenant_dsn" -c "select current_database()")
-sql() { psql -X -At "$tenant_dsn" -c "$1"; }
-sql "vacuum analyze" >/dev/null
+start_demo_project "$build" "$geometries"
 layer=$DEMO_PROJECT_LAYER_ID
 read -r xmin ymin xmax ymax < <(sql "select st_xmin(e), st_ymin(e), st_xmax(e), st_ymax(e) from
   (select st_extent(geom) as e from projeto.geometrias where camada_id = $layer) x" | tr '|' ' ')

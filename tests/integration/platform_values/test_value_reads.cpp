@@ -6,6 +6,7 @@
 #include <regex>
 #include <set>
 
+#include "integration/platform/openapi_check.hpp"
 #include "lots.hpp"
 #include "platform/values/store.hpp"
 
@@ -299,47 +300,16 @@ TEST_CASE_FIXTURE(PlatformFixture, "a lot's buildings: the linked ones, or the u
   check_private(*this, w, path + "?vinculado=true");
 }
 
-namespace {
-
-// Every "$ref" under `e`.
-void refs_in(simdjson::dom::element e, std::set<std::string>& out) {
-  simdjson::dom::object o;
-  simdjson::dom::array a;
-  if (!e.get(o)) {
-    for (auto [k, v] : o) {
-      std::string_view ref;
-      if (k == "$ref" && !v.get(ref)) out.insert(std::string(ref));
-      else refs_in(v, out);
-    }
-  } else if (!e.get(a)) {
-    for (auto item : a) refs_in(item, out);
-  }
-}
-
-}  // namespace
-
 TEST_CASE_FIXTURE(PlatformFixture, "the value routes are in the OpenAPI document with schemas that resolve") {
-  auto doc = request("GET", "/swagger.json", {});
-  REQUIRE(doc->status == 200);
-  auto paths = doc->json()["paths"];
-  std::set<std::string> refs;
-  for (const char* p : {"/valores", "/v2/valores", "/valores/{id}", "/valores/geometria/{id}", "/valores/projeto/{id}",
-                        "/valores/camada/{id}", "/valores/camada/{id}/pg", "/valores/search", "/copiar-valores",
-                        "/valores/edificacao/{id}"}) {
-    CAPTURE(p);
-    simdjson::dom::element item;
-    REQUIRE(paths[p].get(item) == simdjson::SUCCESS);
-    refs_in(item, refs);
-  }
-  auto components = doc->json()["components"]["schemas"];
-  for (std::size_t n = 0; n != refs.size();) {  // and the refs of the schemas they name
-    n = refs.size();
-    for (const std::string& r : std::set<std::string>(refs)) {
-      simdjson::dom::element schema;
-      REQUIRE_MESSAGE(components[r.substr(r.rfind('/') + 1)].get(schema) == simdjson::SUCCESS, r);
-      refs_in(schema, refs);
-    }
-  }
-  CHECK(refs.count("#/components/schemas/ValorNovo"));
-  CHECK(refs.count("#/components/schemas/ValorDeCampo"));
+  auto doc = test::check_documented(
+      *this,
+      {{"get", "/valores"}, {"post", "/valores"}, {"post", "/v2/valores"}, {"put", "/valores/{id}"},
+       {"get", "/valores/{id}"}, {"get", "/valores/geometria/{id}"}, {"get", "/valores/projeto/{id}"},
+       {"get", "/valores/camada/{id}"}, {"get", "/valores/camada/{id}/pg"}, {"get", "/valores/search"},
+       {"post", "/copiar-valores"}, {"get", "/valores/edificacao/{id}"}},
+      true);
+  std::vector<std::string> refs;
+  test::refs_in(doc->json()["paths"], refs);
+  CHECK(std::count(refs.begin(), refs.end(), "#/components/schemas/ValorNovo") > 0);
+  CHECK(std::count(refs.begin(), refs.end(), "#/components/schemas/ValorDeCampo") > 0);
 }
