@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "bindings.hpp"
 #include "cadastre/error.hpp"
 #include "cadastre/schedule.hpp"
 #include "cadastre/tiles.hpp"
@@ -14,7 +15,7 @@ namespace py = pybind11;
 using namespace cadastre;
 
 PYBIND11_MODULE(_cadastre, m) {
-  m.doc() = "libcadastre: valuation, tiles and scheduling (compiled core)";
+  m.doc() = "libcadastre: valuation, tiles, scheduling, geostatistics and mass appraisal (compiled core)";
 
   py::register_exception_translator([](std::exception_ptr p) {
     try {
@@ -58,4 +59,7 @@ PYBIND11_MODULE(_cadastre, m) {
     if (now) at = *now;
     return schedule::free_slots_json(agenda, reservations, start, end, at);
   }, py::arg("agenda"), py::arg("reservations"), py::arg("start"), py::arg("end"), py::arg("now") = py::none());
+
+  bind_geostat(m);
+  bind_appraisal(m);
 }

@@ -164,6 +164,72 @@ struct Prediction {
 /// regressor transforms are applied). `level` in (0, 1), default 0.80.
 Prediction predict(const Regression& model, std::span<const double> x, double level = 0.80);
 
+// ------------------------------------------------------------------ ratio study
+
+// IAAO Standard on Ratio Studies (2013): how well assessed values match sale prices.
+// With r_i = A_i / S_i (assessed / sale price), n ≥ 3 pairs:
+//   median ratio  the median of r (mean of the two middle ones for even n)
+//   mean          Σ r_i / n
+//   weighted mean Σ A_i / Σ S_i
+//   COD           100 · (Σ |r_i − median| / n) / median          (coefficient of dispersion)
+//   PRD           mean / weighted mean                          (price-related differential)
+//   PRB           the slope β1 of the least-squares line
+//                   (r_i − median) / median = β0 + β1 · log2(V_i),
+//                 V_i = ½ · A_i / median + ½ · S_i (the value proxy: half the sale price,
+//                 half the assessed value indicated by the median ratio) — Appendix B of
+//                 the Standard (price-related bias); its t-based confidence interval too.
+//   median CI     distribution-free, by order statistics (Gardner & Altman, Statistics
+//                 with Confidence, ch. 8, the method of the Standard's Appendix B):
+//                 ranks j = round(n/2 − z·√n/2) and k = round(1 + n/2 + z·√n/2),
+//                 clamped to [1, n], z the normal quantile of the level.
+// Thresholds (Standard, Tables 1-3 and §9): median 0.90–1.10; COD ≤ 15.0, the limit for
+// residential improved property in older or more heterogeneous areas (single-family in
+// newer/homogeneous areas: 10.0; income property 15.0/20.0; vacant land and rural 25.0 —
+// set RatioStudyOptions::cod_max); PRD 0.98–1.03; PRB −0.05 to 0.05.
+// Errors (cadastre::Error): sizes differ → invalid_argument "vendas"; a value not finite or
+// ≤ 0 → invalid_argument "avaliados" / "vendas" naming the row (from 1); n < 3 →
+// unprocessable "dados"; level outside (0, 1) → invalid_argument "nivel".
+
+/// Limits of the ratio study; defaults are the Standard's for residential property.
+struct RatioStudyOptions {
+  double level = 0.95;          ///< of the median's and the PRB's confidence intervals
+  double median_lower = 0.90;
+  double median_upper = 1.10;
+  double cod_max = 15.0;        ///< residential, older or heterogeneous areas
+  double prd_lower = 0.98;
+  double prd_upper = 1.03;
+  double prb_limit = 0.05;      ///< |PRB| ≤ this
+};
+
+/// A statistic with its acceptable range and the verdict.
+struct RatioCheck {
+  double value = 0;
+  double lower = 0;  ///< acceptable range (COD: lower 0)
+  double upper = 0;
+  bool pass = false;  ///< lower ≤ value ≤ upper
+};
+
+struct RatioStudy {
+  std::size_t n = 0;
+  std::vector<double> ratios;  ///< A_i / S_i, in the input order
+  double mean = 0;
+  double weighted_mean = 0;
+  RatioCheck median;
+  Interval median_ci;  ///< order-statistic interval (level = the nominal level asked)
+  std::size_t median_ci_lower_rank = 0;  ///< j, 1-based rank in ascending order
+  std::size_t median_ci_upper_rank = 0;  ///< k
+  RatioCheck cod;
+  RatioCheck prd;
+  RatioCheck prb;
+  Interval prb_ci;     ///< β1 ± t(n−2) · se(β1)
+  double prb_p = 0;    ///< two-sided p value of β1 = 0
+  bool pass = false;   ///< all four checks pass
+};
+
+/// The ratio study of assessed values against sale prices (same order, same length).
+RatioStudy ratio_study(std::span<const double> assessed, std::span<const double> sale_prices,
+                       const RatioStudyOptions& options = {});
+
 // ------------------------------------------------------------------ distributions
 
 /// Regularized incomplete beta I_x(a, b), a, b > 0, x in [0, 1].
@@ -174,5 +240,7 @@ double t_two_sided_p(double t, double df);
 double f_upper_p(double f, double d1, double d2);
 /// Quantile of Student t: the t with P(T ≤ t) = prob, prob in (0, 1).
 double t_quantile(double prob, double df);
+/// Quantile of the standard normal distribution, prob in (0, 1).
+double normal_quantile(double prob);
 
 }  // namespace cadastre::appraisal

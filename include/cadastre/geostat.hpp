@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <span>
@@ -118,8 +119,10 @@ void validate(const Model& m);
 
 struct FitOptions {
   std::size_t max_iterations = 200;
-  /// Convergence: relative change of the weighted SSE and of each parameter below this.
-  double tolerance = 1e-10;
+  /// Convergence: relative change of the weighted SSE below `tolerance` and of each
+  /// parameter below √tolerance (1e-8 by default: the fit is then the minimum to about
+  /// nine digits — gstat stops earlier, see tests/unit/geostat/test_meuse.cpp).
+  double tolerance = 1e-16;
 };
 
 struct FitResult {
@@ -149,9 +152,13 @@ FitResult fit_variogram(std::span<const Bin> bins, ModelType type,
 struct KrigingOptions {
   std::size_t nmax = 0;  ///< the nmax nearest samples; 0 = all samples
   double maxdist = std::numeric_limits<double>::infinity();  ///< only samples within it
-  /// Grid cells with no sample in the neighbourhood get this value and variance; absent →
-  /// such a cell is an Error(errc::unprocessable).
+  /// Grid cells (and krige() points) with no sample in the neighbourhood get this value and
+  /// variance (a Prediction with neighbours = 0, lagrange 0); absent → such a cell or point
+  /// is an Error(errc::unprocessable, "maxdist").
   std::optional<double> nodata;
+  /// Worker threads of krige_grid(); 0 = std::thread::hardware_concurrency(). The grid is
+  /// the same, bit for bit, whatever the number.
+  std::size_t threads = 0;
 };
 
 struct Prediction {
@@ -159,15 +166,22 @@ struct Prediction {
   double variance = 0;               ///< ordinary kriging variance (≥ 0)
   std::size_t neighbours = 0;        ///< samples used
   std::vector<double> weights;       ///< kriging weights of the neighbours used (sum 1)
-  std::vector<std::size_t> indices;  ///< indices into the samples of those neighbours
+  std::vector<std::size_t> indices;  ///< indices into the samples of those neighbours,
+                                     ///< nearest first (ties: lower index first)
+  /// Lagrange multiplier μ of the system in variogram form, Γλ + μ1 = γ0 (Cressie 1993,
+  /// eq. 3.2.12), so that variance = λᵀγ0 + μ. The covariance form Cλ + ν1 = c0 that is
+  /// solved has ν = −μ (variance = C(0) − λᵀc0 − ν). Used by lognormal_back_transform().
+  double lagrange = 0;
 };
 
-/// Ordinary kriging at (x, y). Solves [Γ 1; 1ᵀ 0][λ; μ] = [γ0; 1] (in covariance form);
-/// variance = C(0) − λᵀc0 − μ = λᵀγ0 + μ. At a sample location the sample value is
-/// returned with variance 0 (exact interpolator, as gstat). No neighbour →
-/// Error(errc::unprocessable, "maxdist"); a singular system (e.g. all neighbours at one
-/// place, a zero-sill model) → Error(errc::unprocessable, "amostras"); invalid model →
-/// validate()'s Error.
+/// Ordinary kriging at (x, y), with the nmax nearest samples within maxdist (ties in
+/// distance: the lower sample index first). Solves the covariance form
+/// [C 1; 1ᵀ 0][λ; ν] = [c0; 1]; variance = C(0) − λᵀc0 − ν = λᵀγ0 + μ with μ = −ν (see
+/// Prediction::lagrange). At a sample location the sample value is returned with variance
+/// 0 (exact interpolator, as gstat). No neighbour → options.nodata (neighbours = 0) when
+/// given, else Error(errc::unprocessable, "maxdist"); a singular system (e.g. all
+/// neighbours at one place, a zero-sill model) → Error(errc::unprocessable, "amostras");
+/// invalid model → validate()'s Error.
 Prediction krige(std::span<const Sample> samples, const Model& model, double x, double y,
                  const KrigingOptions& options = {});
 
@@ -183,6 +197,8 @@ struct GridSpec {
 };
 
 /// Kriged grid: values and variances row-major (index r·cols + c), row 0 northmost.
+/// A grid filled by hand must size lagranges and neighbours too before it is given to
+/// lognormal_back_transform(const Grid&).
 struct Grid {
   double origin_x = 0;
   double origin_y = 0;
@@ -191,17 +207,92 @@ struct Grid {
   std::size_t cols = 0;
   std::vector<double> values;
   std::vector<double> variances;
+  std::vector<double> lagranges;  ///< Prediction::lagrange per cell (0 in a nodata cell)
+  /// Samples used per cell; 0 marks a cell without neighbours (value = variance = nodata).
+  std::vector<std::uint32_t> neighbours;
 
   double value(std::size_t r, std::size_t c) const { return values[r * cols + c]; }
   double variance(std::size_t r, std::size_t c) const { return variances[r * cols + c]; }
+  double lagrange(std::size_t r, std::size_t c) const { return lagranges[r * cols + c]; }
+  bool has_value(std::size_t r, std::size_t c) const { return neighbours[r * cols + c] > 0; }
   /// Centre of cell (r, c).
   double x_of(std::size_t c) const { return origin_x + (static_cast<double>(c) + 0.5) * cell_size; }
   double y_of(std::size_t r) const { return origin_y - (static_cast<double>(r) + 0.5) * cell_size; }
 };
 
-/// Ordinary kriging at every cell centre of `spec` (krige() per cell; errors as krige(),
-/// the message naming the cell). rows or cols 0, cell_size ≤ 0 → Error(errc::invalid_argument).
+/// Ordinary kriging at every cell centre of `spec`: each cell equals krige() at its centre
+/// bit for bit (same neighbours, found through a NeighbourIndex instead of a scan). Rows
+/// are shared among `options.threads` threads; on errors the one of the first failing cell
+/// in row-major order is thrown (as krige()'s, the message naming the cell), whatever the
+/// threads. rows or cols 0, cell_size ≤ 0 → Error(errc::invalid_argument).
 Grid krige_grid(std::span<const Sample> samples, const Model& model, const GridSpec& spec,
                 const KrigingOptions& options = {});
+
+/// krige_grid() over the cells whose `mask` byte (row-major, rows·cols) is nonzero — e.g.
+/// the cells whose centre is inside a domain polygon; the others get options.nodata
+/// (neighbours = 0) and cost nothing. An empty mask masks nothing. options.nodata is
+/// required with a mask (Error(errc::invalid_argument, "nodata")); a mask of another size →
+/// Error(errc::invalid_argument, "mascara").
+Grid krige_grid(std::span<const Sample> samples, const Model& model, const GridSpec& spec,
+                const KrigingOptions& options, std::span<const std::uint8_t> mask);
+
+// ------------------------------------------------------------------ neighbour search
+
+/// A 2-d tree over sample locations for the nmax / maxdist neighbourhood. find() returns
+/// exactly what a scan of all samples returns: the samples with d² ≤ maxdist², ordered by
+/// (d², index), the first nmax of them (all when nmax = 0). d² is computed as in the scan,
+/// (x_i − x)² + (y_i − y)², and a subtree is skipped only when its bounding box is
+/// strictly farther than the current nmax-th candidate, so ties are settled by the index
+/// exactly as the scan does. The index keeps a copy of the coordinates.
+class NeighbourIndex {
+ public:
+  explicit NeighbourIndex(std::span<const Sample> samples);
+  /// Indices into the samples given to the constructor; `out` is cleared first.
+  void find(double x, double y, std::size_t nmax, double maxdist,
+            std::vector<std::size_t>& out) const;
+  std::vector<std::size_t> find(double x, double y, std::size_t nmax,
+                                double maxdist = std::numeric_limits<double>::infinity()) const;
+  std::size_t size() const { return points_.size(); }
+
+ private:
+  struct Point {
+    double x, y;
+    std::size_t index;
+  };
+  struct Node {
+    double x0, y0, x1, y1;           ///< bounding box of the points below
+    std::uint32_t begin, end;        ///< range in points_
+    std::int32_t left = -1, right = -1;  ///< children (−1: a leaf)
+  };
+  std::int32_t build(std::uint32_t begin, std::uint32_t end, int depth);
+  std::vector<Point> points_;
+  std::vector<Node> nodes_;
+};
+
+// ------------------------------------------------------------------ lognormal kriging
+
+/// A back-transformed estimate: the value and its variance in the original scale.
+struct LognormalEstimate {
+  double value = 0;
+  double variance = 0;
+};
+
+/// Ordinary lognormal kriging back-transform of a prediction Ŷ of Y = ln Z with ordinary
+/// kriging variance σ² and Lagrange multiplier μ (Prediction::lagrange, variogram form):
+///   Ẑ   = exp(Ŷ + σ²/2 − μ)                       (Cressie 1993, §3.2.2, eq. 3.2.40;
+///                                                   Journel & Huijbregts 1978, p. 572)
+///   Var = Ẑ² · (exp(σ²) − 1)
+/// Ẑ is unbiased for Z under a Gaussian Y (the −μ term corrects for the mean being
+/// estimated). Var is the variance of a lognormal with log-variance σ² around Ẑ — exact for
+/// simple kriging (μ = 0), an approximation for ordinary kriging. σ² < 0 or non-finite
+/// input → Error(errc::invalid_argument, "variancia"); a result beyond double's range →
+/// Error(errc::unprocessable, "valor").
+LognormalEstimate lognormal_back_transform(double log_value, double log_variance, double lagrange);
+LognormalEstimate lognormal_back_transform(const Prediction& log_prediction);
+
+/// The grid version: every cell with neighbours back-transformed (value, variance); nodata
+/// cells (neighbours = 0) and the lagranges/neighbours arrays are copied unchanged. Arrays
+/// of inconsistent size → Error(errc::invalid_argument, "grade").
+Grid lognormal_back_transform(const Grid& log_grid);
 
 }  // namespace cadastre::geostat

@@ -1,4 +1,5 @@
-// Geostatistics: see include/cadastre/geostat.hpp.
+// Geostatistics: samples, experimental variogram, models and their fit; kriging is in
+// kriging.cpp, the neighbour search in neighbours.cpp. See include/cadastre/geostat.hpp.
 #include "cadastre/geostat.hpp"
 
 #include <Eigen/Dense>
@@ -9,21 +10,15 @@
 #include <string>
 
 #include "cadastre/geom.hpp"
+#include "geostat/util.hpp"
 
 namespace cadastre::geostat {
+using detail::bad;
+using detail::num;
+
 namespace {
 
 constexpr double pi = 3.14159265358979323846;
-
-[[noreturn]] void bad(std::string msg, std::string field) {
-  throw Error(errc::invalid_argument, std::move(msg), std::move(field));
-}
-
-std::string num(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.10g", v);
-  return buf;
-}
 
 bool usable(const Bin& b) { return b.np > 0 && b.dist > 0 && std::isfinite(b.gamma); }
 
@@ -319,142 +314,6 @@ FitResult fit_variogram(std::span<const Bin> bins, ModelType type, std::optional
   out.wsse = sse;
   out.iterations = it;
   return out;
-}
-
-// ------------------------------------------------------------------ kriging
-
-namespace {
-
-struct Neighbour {
-  double d2;
-  std::size_t i;
-};
-
-Prediction krige_impl(std::span<const Sample> samples, const Model& model, double x, double y,
-                      const KrigingOptions& o, std::vector<Neighbour>& nb) {
-  nb.clear();
-  const double md2 =
-      std::isfinite(o.maxdist) ? o.maxdist * o.maxdist : std::numeric_limits<double>::infinity();
-  for (std::size_t i = 0; i < samples.size(); ++i) {
-    double dx = samples[i].x - x, dy = samples[i].y - y;
-    double d2 = dx * dx + dy * dy;
-    if (d2 <= md2) nb.push_back({d2, i});
-  }
-  auto closer = [](const Neighbour& a, const Neighbour& b) {
-    return a.d2 < b.d2 || (a.d2 == b.d2 && a.i < b.i);
-  };
-  if (o.nmax > 0 && nb.size() > o.nmax) {
-    std::nth_element(nb.begin(), nb.begin() + static_cast<std::ptrdiff_t>(o.nmax), nb.end(),
-                     closer);
-    nb.resize(o.nmax);
-  }
-  if (nb.empty())
-    throw Error(errc::unprocessable,
-                "nenhuma amostra na vizinhança de (" + num(x) + ", " + num(y) + ")", "maxdist");
-  std::sort(nb.begin(), nb.end(), closer);
-  const std::size_t n = nb.size();
-  Eigen::MatrixXd A(n + 1, n + 1);
-  Eigen::VectorXd b(n + 1);
-  for (std::size_t a = 0; a < n; ++a) {
-    const Sample& p = samples[nb[a].i];
-    for (std::size_t c = a; c < n; ++c) {
-      const Sample& q = samples[nb[c].i];
-      double cv = model.covariance(std::hypot(p.x - q.x, p.y - q.y));
-      A(a, c) = A(c, a) = cv;
-    }
-    A(a, n) = A(n, a) = 1;
-    b[a] = model.covariance(std::sqrt(nb[a].d2));
-  }
-  A(n, n) = 0;
-  b[n] = 1;
-  Eigen::FullPivLU<Eigen::MatrixXd> lu(A);
-  lu.setThreshold(1e-12);
-  Eigen::VectorXd sol;
-  bool ok = lu.isInvertible();
-  if (ok) {
-    sol = lu.solve(b);
-    ok = sol.allFinite() && (A * sol - b).norm() <= 1e-8 * (b.norm() + A.norm());
-  }
-  if (!ok)
-    throw Error(errc::unprocessable,
-                "sistema de krigagem singular em (" + num(x) + ", " + num(y) + ") com " +
-                    std::to_string(n) +
-                    " vizinhos (amostras no mesmo local ou modelo sem patamar?)",
-                "amostras");
-  Prediction p;
-  p.neighbours = n;
-  p.weights.resize(n);
-  p.indices.resize(n);
-  double v = 0, lc = 0;
-  for (std::size_t a = 0; a < n; ++a) {
-    p.weights[a] = sol[a];
-    p.indices[a] = nb[a].i;
-    v += sol[a] * samples[nb[a].i].value;
-    lc += sol[a] * b[a];
-  }
-  p.value = v;
-  double var = model.sill() - lc - sol[n];
-  // round-off at a data point: clamp tiny negatives to zero
-  if (var < 0) var = 0;
-  p.variance = var;
-  if (!std::isfinite(p.value) || !std::isfinite(p.variance))
-    throw Error(errc::unprocessable,
-                "krigagem sem solução finita em (" + num(x) + ", " + num(y) + ")", "amostras");
-  return p;
-}
-
-void check_options(const KrigingOptions& o) {
-  if (!(o.maxdist > 0)) bad("maxdist deve ser > 0", "maxdist");
-}
-
-}  // namespace
-
-Prediction krige(std::span<const Sample> samples, const Model& model, double x, double y,
-                 const KrigingOptions& options) {
-  validate(model);
-  check_options(options);
-  if (!std::isfinite(x) || !std::isfinite(y)) bad("ponto não finito", "ponto");
-  std::vector<Neighbour> nb;
-  return krige_impl(samples, model, x, y, options, nb);
-}
-
-Grid krige_grid(std::span<const Sample> samples, const Model& model, const GridSpec& spec,
-                const KrigingOptions& options) {
-  validate(model);
-  check_options(options);
-  if (!(spec.cell_size > 0) || !std::isfinite(spec.cell_size))
-    bad("tamanho da célula deve ser > 0", "cell_size");
-  if (spec.rows == 0 || spec.cols == 0) bad("grade sem linhas ou colunas", "grade");
-  Grid g;
-  g.origin_x = spec.origin_x;
-  g.origin_y = spec.origin_y;
-  g.cell_size = spec.cell_size;
-  g.rows = spec.rows;
-  g.cols = spec.cols;
-  g.values.resize(spec.rows * spec.cols);
-  g.variances.resize(spec.rows * spec.cols);
-  std::vector<Neighbour> nb;
-  for (std::size_t r = 0; r < g.rows; ++r) {
-    for (std::size_t c = 0; c < g.cols; ++c) {
-      const double x = g.x_of(c), y = g.y_of(r);
-      try {
-        Prediction p = krige_impl(samples, model, x, y, options, nb);
-        g.values[r * g.cols + c] = p.value;
-        g.variances[r * g.cols + c] = p.variance;
-      } catch (const Error& e) {
-        if (options.nodata && e.field() == "maxdist") {
-          g.values[r * g.cols + c] = *options.nodata;
-          g.variances[r * g.cols + c] = *options.nodata;
-          continue;
-        }
-        throw Error(e.code(),
-                    std::string(e.what()) + " (célula linha " + std::to_string(r) + ", coluna " +
-                        std::to_string(c) + ")",
-                    e.field());
-      }
-    }
-  }
-  return g;
 }
 
 }  // namespace cadastre::geostat

@@ -1,4 +1,5 @@
-"""libcadastre for Python: property valuation, XYZ tile math and inspection scheduling.
+"""libcadastre for Python: property valuation, XYZ tile math and inspection scheduling;
+geostatistics in ``cadastre.geostat`` and mass appraisal in ``cadastre.appraisal``.
 
 Everything runs in the compiled C++ library; this module only converts between Python
 dicts/lists and the library's JSON shapes. Errors raise CadastreError with ``.code`` (a
@@ -80,5 +81,7 @@ def free_slots(agenda, reservations, start, end, now=None):
     return _json.loads(_cadastre.free_slots_json(agenda_text, reservations_text, start, end, now))
 
 
-__all__ = ["CadastreError", "land_value", "construction_value", "iptu", "tile_for_lonlat", "tile_bounds",
+from . import appraisal, geostat  # noqa: E402  (submodules: cadastre.geostat, cadastre.appraisal)
+
+__all__ = ["appraisal", "geostat", "CadastreError", "land_value", "construction_value", "iptu", "tile_for_lonlat", "tile_bounds",
            "tiles_covering", "quadkey", "next_status", "free_slots"]
