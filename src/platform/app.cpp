@@ -58,6 +58,18 @@ App::App(AppOptions options) : options_(std::move(options)) {
   add_geography_routes(*this);
   add_file_routes(*this);
   add_tile_routes(*this);
+  add_import_routes(*this);
+  add_raster_routes(*this);
+  add_wms_routes(*this);
+  add_geostatistics_routes(*this);
+  add_mass_appraisal_routes(*this);
+  add_contracting_routes(*this);
+  add_audit_routes(*this);
+  add_ombudsman_routes(*this);
+  add_wikimap_routes(*this);
+  add_custom_map_routes(*this);
+  add_layer_report_routes(*this);
+  add_city_report_routes(*this);
 }
 
 App::~App() { stop(); }

@@ -154,5 +154,19 @@ void add_geography_routes(App& app);
 void add_file_routes(App& app);
 // Vector tiles of the layers (/vt, /vt2, /svt, /especifico/vector-tiles).
 void add_tile_routes(App& app);
+// Issue #17: imports, rasters, WMS, geostatistics, mass appraisal.
+void add_import_routes(App& app);
+void add_raster_routes(App& app);
+void add_wms_routes(App& app);
+void add_geostatistics_routes(App& app);
+void add_mass_appraisal_routes(App& app);
+// Issue #18: contracting, audit, ombudsman, wiki map, custom maps, reports.
+void add_contracting_routes(App& app);
+void add_audit_routes(App& app);
+void add_ombudsman_routes(App& app);
+void add_wikimap_routes(App& app);
+void add_custom_map_routes(App& app);
+void add_layer_report_routes(App& app);
+void add_city_report_routes(App& app);
 
 }  // namespace cadastre::platform

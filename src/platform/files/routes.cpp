@@ -32,6 +32,7 @@
 #include "platform/files/store.hpp"
 #include "platform/files/thumbnail.hpp"
 #include "platform/guard/guard.hpp"
+#include "platform/licenses/store.hpp"
 #include "platform/schemas.hpp"
 #include "store/crypto.hpp"
 
@@ -95,6 +96,8 @@ Saved save(const Context& c, const Scope& s, const Upload& up, NewRecord rec, bo
     if (k && k->image && k->media_type != "image/" + *format)
       throw Error(errc::unsupported_media_type, "o conteúdo do arquivo não é " + *format, "file");
   }
+  // The license limits storage: ended, suspended or full → 403 before any byte is kept.
+  licenses::require_storage(c.app.platform(), *s.db, s.tenant.id, static_cast<std::int64_t>(up.bytes->size()));
   rec.file = c.storage.put(s.tenant.slug, Folder{rec.camada, rec.projeto}, *up.bytes, c.max_bytes, images_only, "file");
   rec.nome = up.nome;
   rec.descricao = up.descricao;

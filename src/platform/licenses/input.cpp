@@ -38,6 +38,12 @@ std::int64_t quota(jsonin::object root, const char* field) {
   return v;
 }
 
+std::int64_t positive_id(jsonin::object root, const char* field) {
+  std::int64_t v = jsonin::integer(root, field);
+  if (v <= 0) throw Error(errc::invalid_argument, std::string(field) + " deve ser um id (1 ou mais)", field);
+  return v;
+}
+
 LicenseFields fields(jsonin::object root, bool allow_tenant) {
   LicenseFields f;
   for (auto [key, value] : root) {
@@ -50,6 +56,8 @@ LicenseFields fields(jsonin::object root, bool allow_tenant) {
     else if (k == "observacao") f.observacao = jsonin::to_string(value, k);
     else if (k == "maxUsuarios") f.max_usuarios = quota(root, "maxUsuarios");
     else if (k == "maxArmazenamentoMb") f.max_armazenamento_mb = quota(root, "maxArmazenamentoMb");
+    else if (k == "pagamentoConfirmado" && !allow_tenant)
+      f.pagamento_confirmado = positive_id(root, "pagamentoConfirmado");
     else throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
   }
   if (f.status && std::none_of(std::begin(kStoredStatuses), std::end(kStoredStatuses),
@@ -79,7 +87,11 @@ NewLicense parse_new(std::string_view body) {
 
 LicenseFields parse_change(std::string_view body) {
   simdjson::dom::parser parser;
-  return fields(jsonin::as_object(jsonin::parse(parser, body), "corpo"), false);
+  LicenseFields f = fields(jsonin::as_object(jsonin::parse(parser, body), "corpo"), false);
+  // A payment is recorded on its own, so a refused change never leaves it half done.
+  if (f.pagamento_confirmado && f.changes_license())
+    throw Error(errc::invalid_argument, "pagamentoConfirmado vai sozinho, sem outros campos", "pagamentoConfirmado");
+  return f;
 }
 
 TokenRequest parse_token_request(std::string_view body) {

@@ -11,7 +11,8 @@
 namespace cadastre::platform::licenses {
 
 /// POST /licencas: {"idTenant", "plano", "fim", "maxUsuarios", "maxArmazenamentoMb", "status"?,
-/// "inicio"?, "observacao"?}. PUT /adm/licencas/:id: any of those but idTenant. Dates are
+/// "inicio"?, "observacao"?}. PUT /adm/licencas/:id: any of those but idTenant, and
+/// "pagamentoConfirmado": the id of a contract of the license whose payment arrived. Dates are
 /// calendar dates YYYY-MM-DD (fim not before inicio); status one of kStoredStatuses; quotas
 /// 1 to 2^31-1; observacao up to 4000 bytes; other members → 400.
 struct NewLicense {

@@ -42,9 +42,14 @@ struct Licenses {
   Response tenant(const service::Scope&, Request& req) const {
     return Response::json(of_tenant(*platform, path_id(req)));
   }
-  Response change(const service::Scope&, Request& req) const {
+  // A platform administrator records a contract's payment here (pagamentoConfirmado): the
+  // contracting routes are the spec's, and this is the administrators' route of licenses.
+  Response change(const service::Scope& s, Request& req) const {
     LicenseFields f = parse_change(req.body);
-    return Response::json(update(*platform, path_id(req), f));
+    std::int64_t id = path_id(req);
+    if (!f.pagamento_confirmado) return Response::json(update(*platform, id, f));
+    confirm_payment(*platform, id, *f.pagamento_confirmado, s.user.user_id);
+    return Response::json(one(*platform, id));
   }
 };
 
@@ -85,8 +90,8 @@ void add_license_routes(App& app) {
            .access = http::platform_admins(), .tag = kTag, .summary = "As licenças de um município, da mais nova",
            .answer_schema = schemas::list_of("Licenca"), .handler = bind(&Licenses::tenant)});
   srv.add({.method = "PUT", .pattern = "/adm/licencas/{id}", .auth = "sessao", .access = http::platform_admins(),
-           .tag = kTag, .summary = "Altera uma licença (plano, status, datas, cotas)",
-           .body = {.description = "os campos a alterar: " + fields, .schema = schemas::ref("LicencaAlteracao")},
+           .tag = kTag, .summary = "Altera uma licença (plano, status, datas, cotas) ou confirma o pagamento de um contrato dela",
+           .body = {.description = "os campos a alterar: " + fields + R"(; ou {"pagamentoConfirmado": idContrato})", .schema = schemas::ref("LicencaAlteracao")},
            .answer_schema = schemas::ref("Licenca"), .handler = bind(&Licenses::change)});
 }
 

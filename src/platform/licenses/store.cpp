@@ -124,12 +124,63 @@ std::string update(store::Pool& pool, std::int64_t id, const LicenseFields& f) {
   });
 }
 
-std::string my_plan(store::Pool& platform, store::Pool& tenant_db, std::int64_t tenant_id) {
-  long long used_bytes = tenant_db.with([](soci::session& s) {
+std::int64_t storage_in_use(store::Pool& tenant_db) {
+  return tenant_db.with([](soci::session& s) {
     long long bytes = 0;
-    s << "select coalesce(sum(tamanho), 0) from midia.arquivo", soci::into(bytes);
-    return bytes;
+    s << "select (select coalesce(sum(tamanho), 0) from midia.arquivo) + "
+         "(select coalesce(sum(tamanho), 0) from projeto.arquivos)",
+        soci::into(bytes);
+    return static_cast<std::int64_t>(bytes);
   });
+}
+
+void require_storage(store::Pool& platform, store::Pool& tenant_db, std::int64_t tenant_id, std::int64_t bytes) {
+  std::string status, fim;
+  long long limit_mb = 0;
+  bool found = platform.with([&](soci::session& s) {
+    long long tid = tenant_id;
+    s << "select " + kStatus + ", l.fim::text, l.max_armazenamento_mb from plataforma.licencas l "
+         "where l.tenant_id = :t order by l.id desc limit 1",
+        soci::use(tid), soci::into(status), soci::into(fim), soci::into(limit_mb);
+    return s.got_data();
+  });
+  if (!found) return;
+  if (status == "expirada")
+    throw Error(errc::forbidden, "a licença do município terminou em " + fim + ": envio de arquivos recusado", "licenca");
+  if (status == "suspensa" || status == "cancelada")
+    throw Error(errc::forbidden, "a licença do município está " + status + ": envio de arquivos recusado", "licenca");
+  if (storage_in_use(tenant_db) + bytes > limit_mb * 1024 * 1024)
+    throw Error(errc::forbidden,
+                "cota de armazenamento da licença atingida (" + std::to_string(limit_mb) +
+                    " MB): contrate mais armazenamento",
+                "licenca");
+}
+
+void confirm_payment(store::Pool& pool, std::int64_t license_id, std::int64_t contract_id, std::int64_t admin_id) {
+  pool.run([&](soci::session& s) {
+    store::Sql q("update plataforma.contratos set pagamento = 'confirmado', confirmado_em = now(), confirmado_por = ");
+    bind_integer(q, admin_id);
+    q << " where pagamento = 'pendente' and id = ";
+    bind_integer(q, contract_id);
+    q << " and licenca_id = ";
+    bind_integer(q, license_id);
+    if (store::execute(s, q) > 0) return;
+    store::Sql known("select 1 from plataforma.contratos where id = ");
+    bind_integer(known, contract_id);
+    known << " and licenca_id = ";
+    bind_integer(known, license_id);
+    if (store::fetch(s, known).empty())
+      throw Error(errc::not_found, "contrato não encontrado nesta licença", "pagamentoConfirmado");
+    throw Error(errc::conflict, "o pagamento deste contrato já foi confirmado", "pagamentoConfirmado");
+  });
+}
+
+std::string one(store::Pool& pool, std::int64_t id) {
+  return pool.with([&](soci::session& s) { return license_json(s, id); });
+}
+
+std::string my_plan(store::Pool& platform, store::Pool& tenant_db, std::int64_t tenant_id) {
+  long long used_bytes = storage_in_use(tenant_db);
   return platform.with([&](soci::session& s) {
     std::string out;
     long long tid = tenant_id;

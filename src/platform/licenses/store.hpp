@@ -24,6 +24,12 @@ std::string current_status(soci::session& s, std::int64_t tenant_id);
 struct LicenseFields {
   std::optional<std::string> plano, status, inicio, fim, observacao;  ///< dates as YYYY-MM-DD
   std::optional<std::int64_t> max_usuarios, max_armazenamento_mb;
+  /// PUT /adm/licencas/:id only: the contract of this license whose payment is confirmed.
+  std::optional<std::int64_t> pagamento_confirmado;
+  /// Whether any column of the license itself changes.
+  bool changes_license() const {
+    return plano || status || inicio || fim || observacao || max_usuarios || max_armazenamento_mb;
+  }
 };
 
 /// Creates a license for `tenant_id` (404 for an unknown tenant); returns it as JSON.
@@ -33,6 +39,21 @@ std::string update(store::Pool& pool, std::int64_t id, const LicenseFields& f);
 /// The current license of the tenant with its quotas and use: {"licenca": {...} | null,
 /// "status", "usuarios": {"limite","emUso"}, "armazenamento": {"limiteMb","emUsoBytes"}}.
 std::string my_plan(store::Pool& platform, store::Pool& tenant_db, std::int64_t tenant_id);
+/// The bytes the tenant's files take: the cadastre's media (midia.arquivo) and the
+/// platform's files and photos (projeto.arquivos).
+std::int64_t storage_in_use(store::Pool& tenant_db);
+/// Refuses (403 acesso_negado, saying why) a write of `bytes` more storage when the
+/// tenant's current license has ended ('ativa'/'teste' past fim), is suspended or
+/// cancelled, or would go over its storage quota. A tenant without a license is not
+/// limited. The files area calls it before it stores an upload; two uploads at the same
+/// moment may both pass the last free bytes (the quota is checked, not reserved).
+void require_storage(store::Pool& platform, store::Pool& tenant_db, std::int64_t tenant_id, std::int64_t bytes);
+/// Records the payment of contract `contract_id` of license `license_id` (plataforma.
+/// contratos) as confirmed by platform administrator `admin_id`: 404 when the license has
+/// no such contract, 409 when it was already confirmed.
+void confirm_payment(store::Pool& pool, std::int64_t license_id, std::int64_t contract_id, std::int64_t admin_id);
+/// License `id` as JSON (404 when absent).
+std::string one(store::Pool& pool, std::int64_t id);
 /// All licenses, a page (columns: id, tenant, plano, status, fim).
 store::PageRows list(store::Pool& pool, const Page& page);
 /// The licenses of one tenant, newest first (404 for an unknown tenant).

@@ -119,6 +119,13 @@ class Writer {
       : s_(s), user_(user), geometry_(geometry), layer_(layer), fields_(fields_of_layer(s, layer)) {}
 
   const std::map<std::int64_t, Field>& fields() const { return fields_; }
+
+  /// The next geometry of the same layer and transaction (bulk writes): the fields stay
+  /// loaded; lock_geometry() must follow.
+  void retarget(std::int64_t geometry) {
+    geometry_ = geometry;
+    current_.clear();
+  }
   const Field* field(std::int64_t id) const {
     auto it = fields_.find(id);
     return it == fields_.end() ? nullptr : &it->second;
@@ -388,6 +395,42 @@ BatchResult write_batch(store::Pool& pool, std::int64_t user, const service::Gra
     out.values = of_geometry(s, geometry.id);
     tx.commit();
     return out;
+  });
+}
+
+std::int64_t write_numbers(store::Pool& pool, std::int64_t user, std::int64_t layer, std::int64_t campo,
+                           const std::vector<std::pair<std::int64_t, double>>& values) {
+  if (values.empty()) return 0;
+  return pool.with([&](soci::session& s) {
+    soci::transaction tx(s);
+    // Every geometry of this layer (one statement), before any write.
+    std::string ids = "{";
+    for (std::size_t i = 0; i < values.size(); ++i) ids += (i ? "," : "") + id_text(values[i].first);
+    ids += "}";
+    store::Sql others("select g::text from unnest(");
+    others.bind(ids, "bigint[]") << ") g where not exists (select 1 from projeto.geometrias x where x.id = g and "
+                                    "x.camada_id = ";
+    others.bind(id_text(layer), "bigint") << ") limit 1";
+    if (auto stray = store::fetch_value(s, others))
+      throw Error(errc::not_found, "geometria " + *stray + " não encontrada na camada " + id_text(layer), "idGeometria");
+    Writer w(s, user, values.front().first, layer);
+    const Field& f = w.writable(campo);
+    for (const auto& [geometry, number] : values) {
+      w.retarget(geometry);
+      fields::Checked c = w.check(f, number_text(number));
+      if (!c.ok())
+        throw Error(errc::invalid_argument,
+                    "valor do campo '" + f.def.chave + "' na geometria " + id_text(geometry) + ": " + c.problem,
+                    f.def.chave);
+      std::string taken = w.unique_problem(f, *c.value);
+      if (!taken.empty()) throw Error(errc::conflict, taken, f.def.chave);
+      w.lock_geometry();
+      w.put(f, *c.value);
+      w.recompute();
+    }
+    w.finish();
+    tx.commit();
+    return static_cast<std::int64_t>(values.size());
   });
 }
 

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "platform/values/input.hpp"
@@ -58,5 +59,14 @@ struct CopyResult {
 };
 CopyResult copy(store::Pool& pool, std::int64_t user, const service::Grant& from, const service::Grant& to,
                 const std::optional<std::vector<std::int64_t>>& campos);
+
+/// Numbers of one field on many geometries of a layer (POST /rlm/:idModelo writing its
+/// estimates), all or nothing, in one transaction: each value passes the field's type and
+/// rules and `unico`, is written and audited (criar or alterar), and its geometry's calculado
+/// fields are recomputed, as a single write would; one generation bump at the end. 400 for
+/// a field that is not of the layer or a value its rules refuse (naming the geometry), 404
+/// for a geometry of another layer. Returns the number of values written.
+std::int64_t write_numbers(store::Pool& pool, std::int64_t user, std::int64_t layer, std::int64_t campo,
+                           const std::vector<std::pair<std::int64_t, double>>& values);
 
 }  // namespace cadastre::platform::values

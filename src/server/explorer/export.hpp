@@ -1,42 +1,16 @@
-// Report files of the explorer: a table (title, column names, rows of text) written as an
-// .xlsx workbook (libxlsxwriter) or a PDF (libharu). The writers know nothing of SQL or
-// HTTP, so they can be exercised directly.
+// Report files of the explorer: the writers live in the shared report library
+// (src/report/table.hpp, also used by the platform's reports); these names keep the
+// explorer's code and tests reading as before.
 #pragma once
 
-#include <cstdint>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <vector>
+#include "report/table.hpp"
 
 namespace cadastre::server::explorer {
 
-struct ExportTable {
-  std::string title;     ///< first line of the sheet / of every PDF page
-  std::string subtitle;  ///< second line (e.g. table and row count); may be empty
-  std::vector<std::string> columns;
-  std::vector<bool> numeric;  ///< per column: cells are numbers (numeric cells, right-aligned)
-  std::vector<std::vector<std::optional<std::string>>> rows;  ///< UTF-8 text, nullopt for NULL
-};
-
-/// The table as an .xlsx file: title, subtitle, then the header row (bold, frozen, with an
-/// autofilter) and one row per record; numeric columns hold numbers. Throws Error(internal).
-std::string xlsx_document(const ExportTable& table);
-
-/// The table as a PDF: A4 landscape pages, each with the title, the header row and as many
-/// rows as fit, and "página N de M"; cells too wide for their column end in "…".
-/// Text is set in the standard Helvetica fonts with WinAnsiEncoding (see to_cp1252).
-/// Throws Error(internal).
-std::string pdf_document(const ExportTable& table);
-
-/// UTF-8 → Windows-1252, the encoding of the PDF standard fonts: Portuguese letters, "º",
-/// "²", "€", quotes and dashes keep their glyph; control characters become spaces and
-/// characters without a glyph (or invalid UTF-8) become '?'.
-std::string to_cp1252(std::string_view utf8);
-
-/// The Content-Disposition of a report file: attachment with an ASCII file name made from
-/// the report's name (accents dropped, other characters '_'; "relatorio-<id>" when nothing
-/// is left) and the UTF-8 name percent-encoded in filename*; `extension` with its dot.
-std::string content_disposition(const std::string& name, std::int64_t id, std::string_view extension);
+using ExportTable = report::Table;
+using report::content_disposition;
+using report::pdf_document;
+using report::to_cp1252;
+using report::xlsx_document;
 
 }  // namespace cadastre::server::explorer

@@ -8,44 +8,34 @@
 
 #include "cadastre/error.hpp"
 #include "http/http.hpp"
+#include "media_type/media_type.hpp"
 #include "server/media/layout.hpp"
 
 namespace cadastre::server::media {
 namespace {
 
+using media_type::Family;
+
+// The extensions /midia accepts, each with the family its bytes must be (the signatures
+// are the shared sniffer's, src/media_type/) and the Content-Type it is served with.
 struct Format {
   std::string_view extension, content_type;
-  bool (*matches)(std::string_view bytes);
+  Family family;
 };
 
-bool starts(std::string_view b, std::string_view prefix) { return b.substr(0, prefix.size()) == prefix; }
-
-bool png(std::string_view b) { return starts(b, std::string_view("\x89PNG\r\n\x1a\n", 8)); }
-bool jpeg(std::string_view b) { return starts(b, "\xFF\xD8\xFF"); }
-bool gif(std::string_view b) { return starts(b, "GIF87a") || starts(b, "GIF89a"); }
-bool webp(std::string_view b) { return b.size() >= 12 && starts(b, "RIFF") && b.substr(8, 4) == "WEBP"; }
-bool tiff(std::string_view b) { return starts(b, std::string_view("II*\0", 4)) || starts(b, std::string_view("MM\0*", 4)); }
-bool pdf(std::string_view b) { return starts(b, "%PDF-"); }
-// ISO base media file: a first box of type "ftyp".
-bool mp4(std::string_view b) { return b.size() >= 12 && b.substr(4, 4) == "ftyp"; }
-// Text has no signature: valid UTF-8 without NUL (binary files almost always hold a NUL).
-bool text(std::string_view b) {
-  return b.find('\0') == std::string_view::npos && simdjson::validate_utf8(b.data(), b.size());
-}
-
 constexpr std::array kFormats = {
-    Format{".png", "image/png", png},
-    Format{".jpg", "image/jpeg", jpeg},
-    Format{".jpeg", "image/jpeg", jpeg},
-    Format{".gif", "image/gif", gif},
-    Format{".webp", "image/webp", webp},
-    Format{".tif", "image/tiff", tiff},
-    Format{".tiff", "image/tiff", tiff},
-    Format{".pdf", "application/pdf", pdf},
-    Format{".mp4", "video/mp4", mp4},
-    Format{".txt", "text/plain; charset=utf-8", text},
-    Format{".csv", "text/csv; charset=utf-8", text},
-    Format{".json", "application/json; charset=utf-8", text},
+    Format{".png", "image/png", Family::png},
+    Format{".jpg", "image/jpeg", Family::jpeg},
+    Format{".jpeg", "image/jpeg", Family::jpeg},
+    Format{".gif", "image/gif", Family::gif},
+    Format{".webp", "image/webp", Family::webp},
+    Format{".tif", "image/tiff", Family::tiff},
+    Format{".tiff", "image/tiff", Family::tiff},
+    Format{".pdf", "application/pdf", Family::pdf},
+    Format{".mp4", "video/mp4", Family::mp4},
+    Format{".txt", "text/plain; charset=utf-8", Family::text},
+    Format{".csv", "text/csv; charset=utf-8", Family::text},
+    Format{".json", "application/json; charset=utf-8", Family::text},
 };
 
 const Format* format_of(std::string_view extension) {
@@ -71,7 +61,7 @@ std::string check_content(std::string_view extension, std::string_view bytes, co
     throw Error(errc::unsupported_media_type,
                 "extensão não aceita: " + std::string(extension) + " (aceitas: " + list + ")", "extensao");
   }
-  if (!f->matches(bytes))
+  if (!media_type::matches(f->family, bytes))
     throw Error(errc::unsupported_media_type,
                 "o conteúdo do arquivo não corresponde à extensão " + std::string(extension), "arquivo");
   return std::string(f->content_type);

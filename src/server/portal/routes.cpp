@@ -8,7 +8,8 @@
 //
 // Valuations use the tenant's profile (server/valuation/profiles.hpp) and answer the
 // library's result with its full breakdown, next to the stored data it was computed from
-// (portal_property.hpp; the use-code mapping is server/portal/uses.hpp). Stored data the
+// (server/portal/property.hpp; the stored data → valuation input rules, use-code table
+// included, are the shared library cadastre_property, src/property/). Stored data the
 // profile cannot value (a code it lacks, a lot without block face) is a 422 naming the
 // field; input posted by the caller is a 400, as on /equacao.
 //
@@ -35,23 +36,6 @@ using http::Request;
 using http::Response;
 using service::Scope;
 
-// Errors of the equations on stored data are the data's (or the profile's), not the
-// request's: 422 with the library's message and field.
-template <class F>
-auto valuing(const StoredProperty& p, F&& fn) {
-  try {
-    return fn();
-  } catch (const Error& e) {
-    if (e.code() != errc::invalid_argument && e.code() != errc::unknown_code &&
-        e.code() != errc::missing_field)
-      throw;
-    throw Error(errc::unprocessable,
-                "o imóvel " + p.inscricao_cartografica +
-                    " não pode ser avaliado com o perfil do município: " + e.what(),
-                e.field());
-  }
-}
-
 std::string answer(const StoredProperty& p, const TenantProfile& profile,
                    const valuation::Result& r, std::optional<int> reference_year) {
   JsonWriter w;
@@ -71,7 +55,7 @@ StoredProperty load(const Scope& s, const portal::PropertyKey& key, bool with_bu
 Response land(ValuationProfiles& profiles, const Scope& s, Request& req) {
   auto p = load(s, portal::parse_property_key(req), false);
   auto profile = profiles.get(s.tenant, *s.db);
-  auto r = valuing(p, [&] { return valuation::land_value(land_input(p), profile->profile); });
+  auto r = property::valuing(p, [&] { return valuation::land_value(land_input(p), profile->profile); });
   return Response::json(answer(p, *profile, r, std::nullopt));
 }
 
@@ -89,7 +73,7 @@ Response iptu(ValuationProfiles& profiles, const Scope& s, Request& req) {
   auto profile = profiles.get(s.tenant, *s.db);
   auto year = reference_year(req, profile->profile);
   auto p = load(s, portal::parse_property_key(req), true);
-  auto r = valuing(p, [&] { return valuation::iptu(iptu_input(p, year), profile->profile); });
+  auto r = property::valuing(p, [&] { return valuation::iptu(iptu_input(p, year), profile->profile); });
   return Response::json(answer(p, *profile, r, year ? year : profile->profile.reference_year));
 }
 
@@ -212,7 +196,7 @@ void add_portal_routes(App& app) {
                       "lote na proporção da "
                       "fracao_ideal do imóvel (imóvel territorial: só o terreno); alíquota pelo "
                       "uso (tabela de usos em "
-                      "server/portal/uses.cpp). Responde {imovel (com edificacoes), perfil, "
+                      "src/property/uses.cpp). Responde {imovel (com edificacoes), perfil, "
                       "ano_referencia, avaliacao}." +
                       key_rule,
            .params = iptu_params,

@@ -1,10 +1,10 @@
-#include "server/portal/uses.hpp"
+#include "property/uses.hpp"
 
 #include <string>
 
 #include "cadastre/error.hpp"
 
-namespace cadastre::server {
+namespace cadastre::property {
 
 const std::vector<UseMapping>& use_mappings() {
   using valuation::Use;
@@ -28,9 +28,10 @@ const std::vector<UseMapping>& use_mappings() {
 const UseMapping& use_mapping(std::string_view uso, std::string_view field) {
   for (const auto& m : use_mappings())
     if (m.uso == uso) return m;
+  // The path tells the municipality's administrator where a new use code is mapped.
   throw Error(errc::unprocessable,
-              "o uso '" + std::string(uso) + "' não tem correspondência na avaliação (server/portal/uses.cpp)",
+              "o uso '" + std::string(uso) + "' não tem correspondência na avaliação (src/property/uses.cpp)",
               std::string(field));
 }
 
-}  // namespace cadastre::server
+}  // namespace cadastre::property

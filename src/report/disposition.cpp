@@ -1,10 +1,12 @@
-// The file names of the report exports (the writers: xlsx.cpp, pdf.cpp).
+// The file names of the report files (Content-Disposition) and the Brazilian number notation.
 #include <cctype>
+#include <cmath>
+#include <cstdio>
 
 #include "http/http.hpp"
-#include "server/explorer/export.hpp"
+#include "report/table.hpp"
 
-namespace cadastre::server::explorer {
+namespace cadastre::report {
 namespace {
 
 // ASCII file name from the report name: accents dropped (via Windows-1252), other
@@ -31,4 +33,22 @@ std::string content_disposition(const std::string& name, std::int64_t id, std::s
          http::percent_encode(name) + std::string(extension);
 }
 
-}  // namespace cadastre::server::explorer
+std::string number_br(double value, int decimals) {
+  if (!std::isfinite(value)) return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, std::fabs(value));
+  std::string digits(buf), fraction;
+  if (auto dot = digits.find('.'); dot != std::string::npos) {
+    fraction = "," + digits.substr(dot + 1);
+    digits.resize(dot);
+  }
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += '.';
+    out += digits[i];
+  }
+  bool zero = out.find_first_not_of("0.") == std::string::npos && fraction.find_first_not_of(",0") == std::string::npos;
+  return (value < 0 && !zero ? "-" : "") + out + fraction;
+}
+
+}  // namespace cadastre::report

@@ -12,9 +12,9 @@
 #include <memory>
 #include <stdexcept>
 
-#include "server/explorer/export.hpp"
+#include "report/table.hpp"
 
-namespace cadastre::server::explorer {
+namespace cadastre::report {
 namespace {
 
 constexpr std::size_t kMaxCellBytes = 32767;  // Excel's limit for the text of one cell
@@ -68,19 +68,21 @@ void check(lxw_error e, const char* what) {
   if (e != LXW_NO_ERROR) fail(std::string(what) + ": " + lxw_strerror(e));
 }
 
-}  // namespace
+// The worksheet's tab name: Excel refuses []:*?/\ and more than 31 characters.
+std::string sheet_name(const std::string& name, std::size_t index) {
+  std::string out;
+  std::size_t chars = 0;
+  for (char c : name) {
+    bool lead = (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    if (lead && ++chars > 31) break;
+    out += std::string_view("[]:*?/\\").find(c) == std::string_view::npos ? c : ' ';
+  }
+  return out.empty() || out.find_first_not_of(' ') == std::string::npos ? "Planilha " + std::to_string(index + 1) : out;
+}
 
-std::string xlsx_document(const ExportTable& table) {
-  TempFile file;
-  std::string tmpdir = std::filesystem::temp_directory_path().string();
-  lxw_workbook_options options{};
-  options.tmpdir = tmpdir.data();
-  lxw_workbook* wb = workbook_new_opt(file.path().c_str(), &options);
-  if (!wb) fail("workbook_new");
-  // workbook_close() frees the workbook; the guard closes it on the error paths.
-  std::unique_ptr<lxw_workbook, void (*)(lxw_workbook*)> guard(wb, [](lxw_workbook* w) { workbook_close(w); });
-
-  lxw_worksheet* ws = workbook_add_worksheet(wb, "Relatório");
+void write_sheet(lxw_workbook* wb, const Sheet& sheet, std::size_t index) {
+  const Table& table = sheet.table;
+  lxw_worksheet* ws = workbook_add_worksheet(wb, sheet_name(sheet.name, index).c_str());
   if (!ws) fail("worksheet");
   lxw_format* title = workbook_add_format(wb);
   format_set_bold(title);
@@ -123,6 +125,23 @@ std::string xlsx_document(const ExportTable& table) {
     worksheet_freeze_panes(ws, header_row + 1, 0);
     check(worksheet_autofilter(ws, header_row, 0, r - 1, static_cast<lxw_col_t>(table.columns.size() - 1)), "filtro");
   }
+}
+
+}  // namespace
+
+std::string xlsx_document(const Table& table) { return xlsx_document(std::vector<Sheet>{{"Relatório", table}}); }
+
+std::string xlsx_document(const std::vector<Sheet>& sheets) {
+  if (sheets.empty()) fail("nenhuma planilha");
+  TempFile file;
+  std::string tmpdir = std::filesystem::temp_directory_path().string();
+  lxw_workbook_options options{};
+  options.tmpdir = tmpdir.data();
+  lxw_workbook* wb = workbook_new_opt(file.path().c_str(), &options);
+  if (!wb) fail("workbook_new");
+  // workbook_close() frees the workbook; the guard closes it on the error paths.
+  std::unique_ptr<lxw_workbook, void (*)(lxw_workbook*)> guard(wb, [](lxw_workbook* w) { workbook_close(w); });
+  for (std::size_t i = 0; i < sheets.size(); ++i) write_sheet(wb, sheets[i], i);
   lxw_error closed = workbook_close(guard.release());
   check(closed, "gravação");
 
@@ -131,4 +150,4 @@ std::string xlsx_document(const ExportTable& table) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-}  // namespace cadastre::server::explorer
+}  // namespace cadastre::report

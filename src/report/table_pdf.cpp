@@ -1,20 +1,16 @@
-// PDF through libharu: the standard Helvetica fonts (no font files to ship) with the
-// WinAnsiEncoding encoder, so text is converted from UTF-8 to Windows-1252 first.
-// libharu reports errors through a C callback: it records the first one and the document is
-// checked at the end (an exception must not cross libharu's C frames).
+// The table as a landscape PDF (the explorer's export): libharu through haru.hpp.
 #include <hpdf.h>
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
-#include <cstdio>
-#include <memory>
-#include <stdexcept>
 
-#include "server/explorer/export.hpp"
+#include "report/haru.hpp"
+#include "report/table.hpp"
 
-namespace cadastre::server::explorer {
+namespace cadastre::report {
 namespace {
+
+using namespace haru;
 
 // A4 landscape, in points.
 constexpr float kPageWidth = 841.89f, kPageHeight = 595.28f;
@@ -22,70 +18,15 @@ constexpr float kMargin = 36, kPad = 3;
 constexpr float kTitleSize = 14, kSubtitleSize = 9, kCellSize = 8, kFooterSize = 7;
 constexpr float kHeaderHeight = 16, kRowHeight = 13;
 constexpr float kMinColumn = 28, kMaxColumn = 220;
-constexpr char kEllipsis = '\x85';  // "…" in Windows-1252
-
-// Windows-1252 bytes 0x80..0x9F and the code points they stand for (0 = unassigned).
-constexpr std::array<char32_t, 32> kHighBlock = {
-    0x20AC, 0,      0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
-    0x2039, 0x0152, 0,      0x017D, 0,      0,      0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
-    0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0,      0x017E, 0x0178};
-
-char cp1252_byte(char32_t cp) {
-  if (cp < 0x20 || cp == 0x7F) return ' ';
-  if (cp < 0x80 || (cp >= 0xA0 && cp <= 0xFF)) return static_cast<char>(cp);
-  for (std::size_t i = 0; i < kHighBlock.size(); ++i)
-    if (kHighBlock[i] != 0 && kHighBlock[i] == cp) return static_cast<char>(0x80 + i);
-  return '?';
-}
-
-struct Failure {
-  HPDF_STATUS error = 0, detail = 0;
-};
-
-void on_error(HPDF_STATUS error, HPDF_STATUS detail, void* user) {
-  auto* f = static_cast<Failure*>(user);
-  if (f->error == 0) {
-    f->error = error;
-    f->detail = detail;
-  }
-}
-
-// Not a catalog error: the server logs the library's code with the request id and
-// answers the generic 500, so it never reaches the client.
-[[noreturn]] void fail(const Failure& f) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "libharu erro 0x%04X/%u", static_cast<unsigned>(f.error), static_cast<unsigned>(f.detail));
-  throw std::runtime_error(std::string("falha ao gerar o PDF: ") + buf);
-}
-
-float text_width(HPDF_Font font, float size, const std::string& s) {
-  HPDF_TextWidth w = HPDF_Font_TextWidth(font, reinterpret_cast<const HPDF_BYTE*>(s.data()), static_cast<HPDF_UINT>(s.size()));
-  return static_cast<float>(w.width) * size / 1000.0f;
-}
-
-// The text as it fits in `width`: cut and ended with "…" when too wide.
-std::string fit(HPDF_Font font, float size, const std::string& s, float width) {
-  if (text_width(font, size, s) <= width) return s;
-  float room = width - text_width(font, size, std::string(1, kEllipsis));
-  if (room <= 0) return {};
-  HPDF_REAL real = 0;
-  HPDF_UINT n = HPDF_Font_MeasureText(font, reinterpret_cast<const HPDF_BYTE*>(s.data()), static_cast<HPDF_UINT>(s.size()),
-                                      room, size, 0, 0, HPDF_FALSE, &real);
-  return s.substr(0, n) + kEllipsis;
-}
 
 class Writer {
  public:
-  explicit Writer(const ExportTable& t) : table_(t), pdf_(HPDF_New(on_error, &failure_), &HPDF_Free) {
-    if (!pdf_) throw std::runtime_error("falha ao gerar o PDF: sem memória");
-    HPDF_SetCompressionMode(pdf_.get(), HPDF_COMP_ALL);
+  explicit Writer(const Table& t) : table_(t), pdf_(new_document(failure_, to_cp1252(t.title))) {
     regular_ = HPDF_GetFont(pdf_.get(), "Helvetica", "WinAnsiEncoding");
     bold_ = HPDF_GetFont(pdf_.get(), "Helvetica-Bold", "WinAnsiEncoding");
     if (!regular_ || !bold_) fail(failure_);
     title_ = to_cp1252(t.title);
     subtitle_ = to_cp1252(t.subtitle);
-    HPDF_SetInfoAttr(pdf_.get(), HPDF_INFO_TITLE, title_.c_str());
-    HPDF_SetInfoAttr(pdf_.get(), HPDF_INFO_CREATOR, "libcadastre");
     for (const auto& c : t.columns) header_.push_back(to_cp1252(c));
     cells_.reserve(t.rows.size());
     for (const auto& row : t.rows) {
@@ -105,14 +46,7 @@ class Writer {
       std::size_t first = p * per_page, last = std::min(cells_.size(), first + per_page);
       page(table_top, first, last, p + 1, pages);
     }
-    if (failure_.error) fail(failure_);
-    if (HPDF_SaveToStream(pdf_.get()) != HPDF_OK) fail(failure_);
-    std::string out(HPDF_GetStreamSize(pdf_.get()), '\0');
-    HPDF_UINT32 size = static_cast<HPDF_UINT32>(out.size());
-    HPDF_ReadFromStream(pdf_.get(), reinterpret_cast<HPDF_BYTE*>(out.data()), &size);
-    if (failure_.error && failure_.error != HPDF_STREAM_EOF) fail(failure_);
-    out.resize(size);
-    return out;
+    return saved(pdf_.get(), failure_);
   }
 
  private:
@@ -189,9 +123,9 @@ class Writer {
     HPDF_Page_EndText(pg);
   }
 
-  const ExportTable& table_;
+  const Table& table_;
   Failure failure_;
-  std::unique_ptr<std::remove_pointer_t<HPDF_Doc>, void (*)(HPDF_Doc)> pdf_;
+  Doc pdf_;
   HPDF_Font regular_ = nullptr, bold_ = nullptr;
   std::string title_, subtitle_;
   std::vector<std::string> header_;
@@ -201,31 +135,6 @@ class Writer {
 
 }  // namespace
 
-std::string to_cp1252(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  std::size_t i = 0;
-  while (i < s.size()) {
-    auto b = static_cast<unsigned char>(s[i]);
-    std::size_t len = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
-    if (len == 0 || i + len > s.size()) {  // a stray continuation byte or a cut sequence
-      out += '?';
-      ++i;
-      continue;
-    }
-    char32_t cp = len == 1 ? b : b & (0x7F >> len);
-    bool ok = true;
-    for (std::size_t k = 1; k < len; ++k) {
-      auto c = static_cast<unsigned char>(s[i + k]);
-      ok = ok && (c & 0xC0) == 0x80;
-      cp = (cp << 6) | (c & 0x3F);
-    }
-    out += ok ? cp1252_byte(cp) : '?';
-    i += ok ? len : 1;
-  }
-  return out;
-}
+std::string pdf_document(const Table& table) { return Writer(table).render(); }
 
-std::string pdf_document(const ExportTable& table) { return Writer(table).render(); }
-
-}  // namespace cadastre::server::explorer
+}  // namespace cadastre::report

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Issue 17's import benchmark: a shapefile of 200,000 points with three attributes (and x,
+# y) imported through the platform's route, POST /importar/shp (upload, job, a new layer
+# with its form and fields, geometries and typed values loaded with COPY, in one
+# transaction), against `ogr2ogr -f PostgreSQL --config PG_USE_COPY YES` of the same file
+# into the same tenant database (one table with a GiST index). Prints the seconds and
+# features/s of each and the ratio route/ogr2ogr (target >= 0.8).
+#
+# The two do not write the same thing: ogr2ogr writes one row per feature; the platform
+# writes a geometry row and one value row per attribute (the typed EAV of decision 0011:
+# projeto.valores has seven indexes, a trigram GIN among them, and two foreign keys), so
+# 6 rows per feature here. So the script also measures the floor of the platform's own
+# schema: PostgreSQL alone COPYing the very rows the route wrote (new ids, rolled back),
+# and prints the ratio route/floor, which is what the upload, GDAL and the job cost.
+#
+#   bench/imports.sh [features=200000]
+#   BENCH_NO_BUILD=1 bench/imports.sh    (uses the build as it is)
+#   BENCH_NO_KRIGING=1 bench/imports.sh  (without the kriging half, bench/kriging.sh)
+#
+# It starts its own throwaway cluster and server, and removes them at exit.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$here"
+features=${1:-200000}
+
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
+if [[ -z ${BENCH_NO_BUILD:-} ]]; then
+  ./scripts/bootstrap >/dev/null
+  CADASTRE_BUILD_PYTHON=OFF ./scripts/build cadastre-platform cadastre-admin >/dev/null
+fi
+build=${CADASTRE_BUILD_DIR:-$here/build}
+
+bench_workspace imports
+start_demo_project "$build" 100
+
+echo "gerando o shapefile ($features pontos)..." >&2
+awk -v n="$features" 'BEGIN { print "id,nome,valor,x,y";
+  for (i = 0; i < n; i++) printf "%d,ponto %d,%.1f,%.6f,%.6f\n", i, i, (i % 1000) + 0.5, -47 + (i % 500) * 0.001, -23 - int(i / 500) * 0.001 }' \
+  >"$tmp/grande.csv"
+(cd "$tmp" && ogr2ogr -f 'ESRI Shapefile' -a_srs EPSG:4674 -oo X_POSSIBLE_NAMES=x -oo Y_POSSIBLE_NAMES=y \
+  -oo AUTODETECT_TYPE=YES grande.shp grande.csv && zip -qj grande.zip grande.shp grande.shx grande.dbf grande.prj grande.cpg)
+
+port=$(free_port)
+"$build/apps/cadastre-platform/cadastre-platform" --platform-dsn "$platform_dsn" --port "$port" --threads 4 \
+  --no-access-log --files-dir "$tmp/arquivos" 2>"$tmp/platform.log" &
+pids+=($!)
+url="http://127.0.0.1:$port"
+wait_http "$url/health-check/liveness"
+login=$(curl -fsS -d "email=$DEMO_EMAIL" -d "senha=$DEMO_PASSWORD" "$url/login")
+auth=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["authToken"])' <<<"$login")
+session=(-H "X-Auth-Token: $auth" -H "X-Tn-Token: $DEMO_TN_TOKEN")
+sql "vacuum analyze" >/dev/null
+now() { date +%s.%N; }
+
+# The route: from the upload's first byte to the job's final state (polled every 0.1 s).
+t0=$(now)
+answer=$(curl -fsS "${session[@]}" -F "file=@$tmp/grande.zip" \
+  "$url/importar/shp?codigo=bench&nomeCamada=Bench&idProjeto=$DEMO_PROJECT_ID")
+id=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["idImportacao"])' <<<"$answer")
+while :; do
+  estado=$(sql "select estado from projeto.importacoes where id = $id")
+  [[ $estado == concluida || $estado == falhou ]] && break
+  sleep 0.1
+done
+t1=$(now)
+[[ $estado == concluida ]] || { sql "select mensagem from projeto.importacoes where id = $id" >&2; exit 1; }
+camada=$(sql "select camada_id from projeto.importacoes where id = $id")
+route_rows=$(sql "select count(*) from projeto.geometrias where camada_id = $camada")
+
+# The floor: the same geometries and values COPYed by psql in one transaction, rolled back.
+off=$(sql "select max(id) + 1 from projeto.geometrias")
+sql "\\copy (select id + $off, camada_id, geom, criado_por, atualizado_por from projeto.geometrias where camada_id = $camada) to '$tmp/g.copy'" >/dev/null
+sql "\\copy (select v.geometria_id + $off, v.campo_id, v.texto, v.numero, v.data, v.atualizado_por from projeto.valores v join projeto.geometrias g on g.id = v.geometria_id where g.camada_id = $camada) to '$tmp/v.copy'" >/dev/null
+value_rows=$(wc -l <"$tmp/v.copy")
+t4=$(now)
+psql -X -q -v ON_ERROR_STOP=1 "$tenant_dsn" >/dev/null <<SQL
+begin;
+\\copy projeto.geometrias (id, camada_id, geom, criado_por, atualizado_por) from '$tmp/g.copy'
+\\copy projeto.valores (geometria_id, campo_id, texto, numero, data, atualizado_por) from '$tmp/v.copy'
+rollback;
+SQL
+t5=$(now)
+
+# ogr2ogr into the same database.
+sql "create schema bench_ogr" >/dev/null
+t2=$(now)
+ogr2ogr -f PostgreSQL "PG:$tenant_dsn" "$tmp/grande.shp" --config PG_USE_COPY YES -lco SCHEMA=bench_ogr -nln grande \
+  -t_srs EPSG:4674
+t3=$(now)
+ogr_rows=$(sql "select count(*) from bench_ogr.grande")
+
+printf '\n%-44s %10s %12s %12s\n' "importação de $features pontos" "segundos" "feições/s" "linhas escritas"
+awk -v a="$t0" -v b="$t1" -v n="$route_rows" -v v="$value_rows" 'BEGIN { printf "%-44s %10.2f %12.0f %12d\n", "POST /importar/shp (tarefa, EAV)", b - a, n / (b - a), n + v }'
+awk -v a="$t4" -v b="$t5" -v n="$route_rows" -v v="$value_rows" 'BEGIN { printf "%-44s %10.2f %12.0f %12d\n", "piso: COPY das mesmas linhas (psql)", b - a, n / (b - a), n + v }'
+awk -v a="$t2" -v b="$t3" -v n="$ogr_rows" 'BEGIN { printf "%-44s %10.2f %12.0f %12d\n", "ogr2ogr -f PostgreSQL PG_USE_COPY=YES", b - a, n / (b - a), n }'
+awk -v r1="$t0" -v r2="$t1" -v f1="$t4" -v f2="$t5" 'BEGIN { printf "razão rota / piso do esquema: %.2f\n", (f2 - f1) / (r2 - r1) }'
+awk -v r1="$t0" -v r2="$t1" -v o1="$t2" -v o2="$t3" 'BEGIN { printf "razão (taxa da rota / taxa do ogr2ogr): %.2f  (alvo >= 0.8; %d CPUs, tudo na mesma máquina)\n", (o2 - o1) / (r2 - r1), 0 }' |
+  sed "s/0 CPUs/$(nproc) CPUs/"
+
+# The other half of issue 17's benchmark: kriging against R gstat (its own script, which
+# installs r-cran-gstat when missing). BENCH_NO_KRIGING=1 skips it.
+if [[ -z ${BENCH_NO_KRIGING:-} ]]; then
+  echo
+  bench/kriging.sh
+fi

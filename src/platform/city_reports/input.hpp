@@ -1,0 +1,28 @@
+// Bodies and queries of the municipal report routes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "http/http.hpp"
+
+namespace cadastre::platform::city_reports {
+
+/// POST /reports/<cidade>/avaliacao: {"idImovel"} or {"inscricao"} (the unit's
+/// inscricao_cartografica), "anoReferencia"? (the year building ages are counted to).
+struct ValuationOrder {
+  std::int64_t imovel = 0;  ///< 0 when given by inscricao
+  std::string inscricao;
+  std::optional<int> ano;
+};
+ValuationOrder parse_valuation(std::string_view body);
+
+/// ?idImovel= of the preview sheet (required, a positive id).
+std::int64_t parse_property_id(const http::Request& req);
+
+/// The city of the path: a tenant slug (400 naming cidade otherwise).
+std::string parse_city(const http::Request& req);
+
+}  // namespace cadastre::platform::city_reports

@@ -1,0 +1,144 @@
+#include "platform/custom_maps/input.hpp"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "cadastre/error.hpp"
+#include "cadastre/json.hpp"
+#include "core/json_in.hpp"
+
+namespace cadastre::platform::custom_maps {
+namespace {
+
+constexpr std::size_t kMaxLayers = 100;
+constexpr std::size_t kMaxStyle = 16384;
+
+std::size_t characters(std::string_view s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+std::string text(jsonin::object o, const std::string& key, std::size_t max, bool required) {
+  std::string v = jsonin::string(o, key);
+  if (required && v.find_first_not_of(" \t") == std::string::npos)
+    throw Error(errc::invalid_argument, key + " não pode ser vazio", key);
+  if (characters(v) > max) throw Error(errc::invalid_argument, key + " longo demais (máx. " + std::to_string(max) + ")", key);
+  return v;
+}
+
+std::int64_t positive_id(jsonin::element e, const std::string& key) {
+  std::int64_t id = 0;
+  if (e.get(id) || id < 1) throw Error(errc::invalid_argument, key + " deve ser um id (inteiro positivo)", key);
+  return id;
+}
+
+bool present(jsonin::object o, std::string_view key) { return !o.at_key(key).error(); }
+bool is_null(jsonin::object o, std::string_view key) { return o.at_key(key).is_null(); }
+
+MapLayer layer(jsonin::element e, std::size_t position) {
+  auto o = jsonin::as_object(e, "camadas[]");
+  for (auto [key, value] : o)
+    if (key != "idCamada" && key != "ordem" && key != "visivel" && key != "opacidade" && key != "estilo")
+      throw Error(errc::invalid_argument, "campo desconhecido em camadas[]: " + std::string(key), "camadas");
+  MapLayer l;
+  auto id = jsonin::find(o, "idCamada");
+  if (!id) throw Error(errc::missing_field, "camadas: informe idCamada de cada camada", "idCamada");
+  l.camada = positive_id(*id, "idCamada");
+  auto ordem = jsonin::opt_integer(o, "ordem");
+  if (ordem && (*ordem < 0 || *ordem > 100000)) throw Error(errc::invalid_argument, "ordem deve estar entre 0 e 100000", "ordem");
+  l.ordem = ordem ? static_cast<int>(*ordem) : static_cast<int>(position);
+  l.visivel = jsonin::opt_bool(o, "visivel").value_or(true);
+  l.opacidade = jsonin::opt_number(o, "opacidade").value_or(1.0);
+  if (!(l.opacidade >= 0 && l.opacidade <= 1)) throw Error(errc::invalid_argument, "opacidade deve estar entre 0 e 1", "opacidade");
+  if (auto s = jsonin::find(o, "estilo")) {
+    jsonin::as_object(*s, "estilo");
+    l.estilo = simdjson::minify(*s);
+    if (l.estilo->size() > kMaxStyle) throw Error(errc::invalid_argument, "estilo grande demais (máx. 16 KiB)", "estilo");
+  }
+  return l;
+}
+
+std::vector<MapLayer> layers(jsonin::element e) {
+  auto list = jsonin::as_array(e, "camadas");
+  std::vector<MapLayer> out;
+  std::set<std::int64_t> seen;
+  for (auto item : list) {
+    if (out.size() == kMaxLayers) throw Error(errc::invalid_argument, "camadas: no máximo 100", "camadas");
+    out.push_back(layer(item, out.size() + 1));
+    if (!seen.insert(out.back().camada).second)
+      throw Error(errc::invalid_argument, "camadas: a camada " + std::to_string(out.back().camada) + " aparece duas vezes",
+                  "camadas");
+  }
+  if (out.empty()) throw Error(errc::invalid_argument, "camadas: informe ao menos uma camada", "camadas");
+  // The drawing order as given (ties keep the list's order), renumbered 1..n.
+  std::stable_sort(out.begin(), out.end(), [](const MapLayer& a, const MapLayer& b) { return a.ordem < b.ordem; });
+  for (std::size_t i = 0; i < out.size(); ++i) out[i].ordem = static_cast<int>(i + 1);
+  return out;
+}
+
+std::array<double, 4> extent(jsonin::element e) {
+  simdjson::dom::array a;
+  if (e.get(a) || a.size() != 4)
+    throw Error(errc::invalid_argument, "extensao deve ser [minx, miny, maxx, maxy]", "extensao");
+  std::array<double, 4> box{};
+  std::size_t i = 0;
+  for (auto v : a) box[i++] = jsonin::to_number(v, "extensao");
+  bool ok = box[0] >= -180 && box[2] <= 180 && box[1] >= -90 && box[3] <= 90 && box[0] < box[2] && box[1] < box[3];
+  if (!ok) throw Error(errc::invalid_argument, "extensao: longitudes de -180 a 180 e latitudes de -90 a 90, mínimos antes dos máximos", "extensao");
+  return box;
+}
+
+}  // namespace
+
+MapFields parse_map(std::string_view body, bool creating) {
+  simdjson::dom::parser parser;
+  auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
+  for (auto [key, value] : o) {
+    bool known = key == "nome" || key == "descricao" || key == "camadas" || key == "extensao" || key == "idMapaBase" ||
+                 (creating && key == "idProjeto");
+    if (!known && key == "idProjeto")
+      throw Error(errc::invalid_argument, "idProjeto: um mapa não muda de projeto", "idProjeto");
+    if (!known) throw Error(errc::invalid_argument, "campo desconhecido: " + std::string(key), std::string(key));
+  }
+  MapFields f;
+  if (creating) {
+    auto p = jsonin::find(o, "idProjeto");
+    if (!p) throw Error(errc::missing_field, "informe idProjeto", "idProjeto");
+    f.projeto = positive_id(*p, "idProjeto");
+    if (!present(o, "nome")) throw Error(errc::missing_field, "informe nome", "nome");
+    if (!jsonin::find(o, "camadas")) throw Error(errc::missing_field, "informe camadas", "camadas");
+  }
+  if (present(o, "nome")) f.nome = text(o, "nome", 200, true);
+  if (present(o, "descricao") && !is_null(o, "descricao")) f.descricao = text(o, "descricao", 4000, false);
+  if (auto c = jsonin::find(o, "camadas")) f.camadas = layers(*c);
+  if (present(o, "extensao")) {
+    f.set_extensao = true;
+    if (auto e = jsonin::find(o, "extensao")) f.extensao = extent(*e);
+  }
+  if (present(o, "idMapaBase")) {
+    f.set_mapa_base = true;
+    if (auto b = jsonin::find(o, "idMapaBase")) f.mapa_base = positive_id(*b, "idMapaBase");
+  }
+  if (!creating && !f.nome && !f.descricao && !f.camadas && !f.set_extensao && !f.set_mapa_base)
+    throw Error(errc::missing_field, "informe ao menos um campo a alterar", "corpo");
+  return f;
+}
+
+std::string layers_json(const std::vector<MapLayer>& layers) {
+  JsonWriter w;
+  w.begin_array();
+  for (const auto& l : layers) {
+    w.begin_object().key("idCamada").value(l.camada).key("ordem").value(l.ordem).key("visivel").value(l.visivel);
+    w.key("opacidade").value(l.opacidade).key("estilo");
+    l.estilo ? w.raw(*l.estilo) : w.null();
+    w.end_object();
+  }
+  w.end_array();
+  return std::move(w).str();
+}
+
+}  // namespace cadastre::platform::custom_maps

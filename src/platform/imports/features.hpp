@@ -1,0 +1,43 @@
+// Reading an opened file into the layers an import creates: each feature's geometry made
+// 2D (its Z kept as the field "cota" when xdzs), repaired (MakeValid, counted) or refused
+// when invalid, transformed to SIRGAS 2000 (EPSG:4674), written as EWKB; its attributes
+// typed by the file's field types. Runs on the job's worker thread.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "platform/imports/source.hpp"
+#include "platform/jobs/jobs.hpp"
+
+namespace cadastre::platform::imports {
+
+/// A field of the layer's form: nome as in the file, chave derived from it, tipo one of
+/// texto, inteiro, decimal, data.
+struct FieldDef {
+  std::string nome, chave, tipo;
+};
+
+struct Row {
+  std::string ewkb;  ///< hex EWKB, SRID 4674
+  std::vector<std::optional<std::string>> values;  ///< per field: the value's text, or none
+};
+
+/// One layer to create.
+struct Target {
+  std::string nome, geometria;  ///< geometria: ponto, linha, poligono or qualquer
+  std::vector<FieldDef> fields;
+  std::vector<Row> rows;
+};
+
+/// The layers of `src` (one; a DXF: one per geometry type that has features). Counts,
+/// progress and per-feature errors go to `ctx`. Throws when the file breaks a limit or no
+/// feature could be imported.
+std::vector<Target> read_features(Source& src, const Params& params, jobs::Context& ctx);
+
+/// The machine name of a field from its name in the file ("Área Útil" → "area_util"),
+/// unique among `taken` (then added to it).
+std::string field_key(const std::string& name, std::vector<std::string>& taken);
+
+}  // namespace cadastre::platform::imports

@@ -1,0 +1,218 @@
+// Imports of vector files and of the municipality's cadastre layers, as jobs (importar/*),
+// their list and the DXF job's layers, and GeoJSON conversions (converter/geojson). See
+// docs/platform-imports.md.
+//
+// Every import is a job (src/platform/jobs): the route checks the parameters, the caller's
+// admin role on the project (the route's permission), and that the file is readable with a
+// known CRS — a corrupt zip or a file without .prj nor srid is a 400 and nothing is
+// written — then answers 202 {"idImportacao","estado","novo"}. The worker creates the
+// layer(s), form, fields, geometries and values in one transaction: a failed job leaves
+// nothing. `codigo` is the client's idempotency key: the same codigo again (same user and
+// type) returns the first job, whatever the file.
+#include <simdjson.h>
+
+#include "cadastre/json.hpp"
+#include "platform/app.hpp"
+#include "platform/imports/convert.hpp"
+#include "platform/imports/features.hpp"
+#include "platform/imports/input.hpp"
+#include "platform/imports/pvg.hpp"
+#include "platform/imports/source.hpp"
+#include "platform/imports/store.hpp"
+#include "platform/jobs/jobs.hpp"
+#include "platform/schemas.hpp"
+
+namespace cadastre::platform::imports {
+namespace {
+
+using http::Request;
+using http::Response;
+using service::Scope;
+
+constexpr const char* kTag = "Importação e conversão";
+
+// A text member of a job's JSON ("" when absent).
+std::string member(const std::string& json, const char* key) {
+  simdjson::dom::parser parser;
+  auto v = parser.parse(json)[key];
+  std::string_view out;
+  return v.get(out) == simdjson::SUCCESS ? std::string(out) : std::string();
+}
+
+Response accepted(jobs::Runner& runner, const Scope& s, const jobs::Submitted& sub) {
+  std::string estado = "pendente";
+  if (!sub.novo) {  // the earlier job of this codigo, in its current state
+    if (auto json = runner.find(s, sub.id)) estado = member(*json, "estado");
+  }
+  JsonWriter w;
+  w.begin_object().key("idImportacao").value(sub.id).key("estado").value(estado).key("novo").value(sub.novo);
+  return Response::json(std::move(w.end_object()).str(), 202);
+}
+
+std::string layer_properties(std::int64_t job, const std::string& tipo, const std::string& arquivo,
+                             const Source* src, const std::string& pvg) {
+  JsonWriter w;
+  w.begin_object().key("importacao").begin_object().key("id").value(job).key("tipo").value(tipo);
+  if (!arquivo.empty()) w.key("arquivo").value(arquivo);
+  if (src) w.key("crs").value(src->crs_name()).key("encoding").value(src->encoding_source());
+  w.end_object();
+  if (!pvg.empty()) w.key("pvg").raw(pvg);
+  return std::move(w.end_object()).str();
+}
+
+struct Imports {
+  std::shared_ptr<jobs::Runner> runner;
+
+  Response file(Format format, const Scope& s, Request& req) const {
+    Params p = parse_params(req, true);
+    Upload up = take_upload(req);
+    const std::string arquivo = up.nome;
+    const std::string pvg = format == Format::pvg ? pvg_header(up.bytes) : std::string();
+    std::shared_ptr<Source> src = Source::open(format, std::move(up), p);
+    // The parameters as the job reports them, with what was learnt from the file.
+    std::string parametros = p.json();
+    parametros.pop_back();
+    JsonWriter extra;
+    extra.begin_object().key("arquivo").value(arquivo).key("crs").value(src->crs_name())
+        .key("encodingOrigem").value(src->encoding_source()).end_object();
+    parametros += "," + std::move(extra).str().substr(1);
+    const std::string tipo = format_name(format);
+    jobs::Job job{.tipo = tipo, .parametros = parametros, .codigo = p.codigo, .projeto = p.projeto};
+    auto sub = runner->submit(s, std::move(job), [src, p, tipo, arquivo, pvg](jobs::Context& ctx) {
+      std::vector<Target> targets = read_features(*src, p, ctx);
+      LoadInfo info{p.projeto, ctx.user_id(), ctx.id(), layer_properties(ctx.id(), tipo, arquivo, src.get(), pvg)};
+      load_file(ctx.db(), info, tipo, targets, ctx);
+    });
+    return accepted(*runner, s, sub);
+  }
+
+  Response cadastre(const std::string& which, const Scope& s, Request& req) const {
+    Params p = parse_params(req, false);
+    const CadastreLayer& layer = cadastre_layer(which);
+    jobs::Job job{.tipo = layer.tipo, .parametros = p.json(), .codigo = p.codigo, .projeto = p.projeto};
+    auto sub = runner->submit(s, std::move(job), [p, layer](jobs::Context& ctx) {
+      LoadInfo info{p.projeto, ctx.user_id(), ctx.id(), layer_properties(ctx.id(), layer.tipo, "", nullptr, "")};
+      import_cadastre(ctx.db(), info, layer, ctx);
+    });
+    return accepted(*runner, s, sub);
+  }
+
+  Response pending(const Scope& s, Request& req) const {
+    Page page = parse_page(req, "id", true);
+    return Response::json(page_json(runner->list(s, {}, page), page));
+  }
+
+  Response hide(const Scope& s, Request& req) const {
+    auto id = req.query_value("idImportacao");
+    if (!id) throw Error(errc::missing_field, "informe idImportacao", "idImportacao");
+    runner->hide(s, parse_id(*id, "idImportacao"));
+    return Response::no_content();
+  }
+
+  Response dxf_job(const Scope& s, Request& req) const {
+    std::int64_t id = parse_id(req.param("id"), "id");
+    auto json = runner->find(s, id);
+    if (!json || member(*json, "tipo") != "dxf")
+      throw Error(errc::not_found, "importação de DXF " + std::to_string(id) + " não encontrada", "id");
+    return Response::json(*json);
+  }
+
+  static Response convert(const Scope& s, Request& req) {
+    std::string target = parse_target_type(req);
+    Converted c = convert_geojson(req.body, target, s.tenant.nome.empty() ? s.tenant.slug : s.tenant.nome);
+    Response r = Response::text(std::move(c.bytes), c.content_type);
+    r.headers.set("Content-Disposition", "attachment; filename=\"" + c.file_name + "\"");
+    return r;
+  }
+};
+
+}  // namespace
+}  // namespace cadastre::platform::imports
+
+namespace cadastre::platform {
+
+void add_import_routes(App& app) {
+  using namespace imports;
+  auto im = std::make_shared<const Imports>(Imports{jobs::runner(app)});
+  auto& srv = app.server();
+  auto handler = [im](Response (Imports::*fn)(const Scope&, Request&) const) {
+    return service::scoped([im, fn](const Scope& s, Request& r) { return ((*im).*fn)(s, r); });
+  };
+
+  const http::Param codigo{.name = "codigo", .required = true,
+                           .description = "chave de idempotência do cliente (1 a 200 caracteres): o mesmo codigo do "
+                                          "mesmo usuário e tipo devolve a importação já criada"};
+  const http::Param projeto{.name = "idProjeto", .type = "integer", .required = true,
+                            .description = "o projeto que recebe a nova camada (papel admin)"};
+  const http::Param nome{.name = "nomeCamada", .required = true, .description = "nome da nova camada (1 a 200 caracteres)"};
+  const http::Param srid{.name = "srid", .type = "integer",
+                         .description = "EPSG do arquivo quando ele não o diz (.prj ausente; DXF: obrigatório)"};
+  const http::Param xdzs{.name = "xdzs", .type = "boolean",
+                         .description = "true: guarda o Z de cada feição no campo 'cota' (as geometrias são 2D)",
+                         .values = {"true", "false"}};
+  const http::Param encoding{.name = "encoding",
+                             .description = "codificação dos atributos quando não há .cpg (padrão CP1252)"};
+  const http::Param invalidas{.name = "invalidas",
+                              .description = "geometrias inválidas: reparar (MakeValid, padrão) ou recusar",
+                              .values = {"reparar", "recusar"}};
+  const http::Body upload{.description = "multipart/form-data: file (o arquivo). Limite de " +
+                                         std::to_string(kMaxUploadBytes) + " bytes e " + std::to_string(kMaxFeatures) +
+                                         " feições",
+                          .content_type = "multipart/form-data", .max_bytes = kMaxUploadBytes};
+  const std::string accepted_schema = schemas::ref("ImportacaoAceita");
+
+  struct FileRoute {
+    const char* path;
+    Format format;
+    const char* summary;
+    std::vector<http::Param> params;
+  };
+  const std::vector<FileRoute> files = {
+      {"/importar/shp", Format::shp,
+       "Importa um shapefile (zip com .shp, .shx, .dbf; .prj e .cpg opcionais) como nova camada (tarefa)",
+       {codigo, nome, projeto, srid, xdzs, encoding, invalidas}},
+      {"/importar/kml", Format::kml, "Importa um KML ou KMZ como nova camada (tarefa)",
+       {codigo, nome, projeto, xdzs, invalidas}},
+      {"/importar/dxf", Format::dxf,
+       "Importa um DXF: uma camada por tipo de geometria (pontos com os textos, linhas, polígonos) (tarefa)",
+       {codigo, nome, projeto, srid, xdzs, invalidas}},
+      {"/importar/pvg", Format::pvg,
+       "Importa uma planta de valores genéricos (perfil GeoJSON PVG) como nova camada (tarefa)",
+       {codigo, nome, projeto, srid, xdzs, invalidas}},
+  };
+  for (const auto& f : files) {
+    Format format = f.format;
+    srv.add({.method = "POST", .pattern = f.path, .auth = "sessao", .access = http::on("projeto", "idProjeto", "admin"),
+             .tag = kTag, .summary = f.summary, .params = f.params, .body = upload, .answer_status = 202,
+             .answer_schema = accepted_schema,
+             .handler = service::scoped([im, format](const Scope& s, Request& r) { return im->file(format, s, r); })});
+  }
+  for (const char* which : {"lotes", "lotes-rurais", "edificacoes", "logradouros"}) {
+    std::string name = which;
+    srv.add({.method = "POST", .pattern = "/importar/icad/" + name, .auth = "sessao",
+             .access = http::on("projeto", "idProjeto", "admin"), .tag = kTag,
+             .summary = "Traz a camada '" + cadastre_layer(name).nome + "' do cadastro do município para o projeto (tarefa)",
+             .params = {codigo, projeto, xdzs}, .answer_status = 202, .answer_schema = accepted_schema,
+             .handler = service::scoped([im, name](const Scope& s, Request& r) { return im->cadastre(name, s, r); })});
+  }
+  srv.add({.method = "GET", .pattern = "/importar/pendentes", .auth = "sessao", .tag = kTag,
+           .summary = "As importações do usuário (não ocultas): estado, progresso, contagens, erros, camadas criadas",
+           .params = page_params({"id", "criadoEm", "estado", "tipo"}), .answer_schema = schemas::page_of("Importacao"),
+           .handler = handler(&Imports::pending)});
+  srv.add({.method = "PUT", .pattern = "/importar/pendentes/hide", .auth = "sessao", .tag = kTag,
+           .summary = "Oculta da lista uma importação terminada (concluída ou que falhou)",
+           .params = {{.name = "idImportacao", .type = "integer", .required = true, .description = "a importação"}},
+           .answers = "", .answer_status = 204, .handler = handler(&Imports::hide)});
+  srv.add({.method = "GET", .pattern = "/importacoes/dxf/{id}", .auth = "sessao", .tag = kTag,
+           .summary = "Uma importação de DXF do usuário, com as camadas criadas por tipo de geometria",
+           .answer_schema = schemas::ref("Importacao"), .handler = handler(&Imports::dxf_job)});
+  srv.add({.method = "POST", .pattern = "/converter/geojson", .auth = "sessao", .tag = kTag,
+           .summary = "Converte um GeoJSON (FeatureCollection) em shapefile (zip), KML, GeoPackage, DXF, CSV ou PVG",
+           .params = {{.name = "targetType", .required = true, .description = "o formato de saída",
+                       .values = {"shp", "kml", "gpkg", "dxf", "csv", "pvg"}}},
+           .body = {.description = "um GeoJSON FeatureCollection (PVG: com codigo e valor_m2 em cada feição)",
+                    .content_type = "application/json", .max_bytes = kMaxUploadBytes},
+           .answers = "application/octet-stream", .handler = service::scoped(&Imports::convert)});
+}
+
+}  // namespace cadastre::platform

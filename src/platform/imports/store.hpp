@@ -1,0 +1,65 @@
+// The SQL of the imports: creating the layers, forms and fields of an import and loading
+// its rows with COPY (store_load.cpp), and the cadastre's layers (store_icad.cpp). Every
+// function runs on the caller's session, inside the job's one transaction.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "platform/imports/features.hpp"
+#include "platform/jobs/jobs.hpp"
+
+namespace soci {
+class session;
+}
+
+namespace cadastre::platform::imports {
+
+/// Who and what a load belongs to.
+struct LoadInfo {
+  std::int64_t projeto = 0, user = 0, job = 0;
+  std::string propriedades = "{}";  ///< the layers' propriedades (JSON object)
+};
+
+/// Prepares the transaction for a long load (no 15 s statement limit).
+void begin_load(soci::session& s);
+
+/// A new layer with one form (named as the layer) holding `fields`, in that order: the
+/// layer's and the fields' ids. Shared by the file and the cadastre imports.
+struct Created {
+  std::int64_t camada = 0;
+  std::vector<std::int64_t> campos;
+};
+Created create_layer(soci::session& s, const LoadInfo& info, const std::string& nome, const std::string& geometria,
+                     const std::vector<FieldDef>& fields);
+/// Bumps the layer's tile generation (as every geometry write does).
+void bump_generation(soci::session& s, std::int64_t camada);
+
+/// Creates the layer of `t` (with one form holding its fields) and loads its rows with
+/// COPY; the layer as the job reports it. Progress goes to ctx (`done` of `total` rows).
+jobs::Layer load_target(soci::session& s, const LoadInfo& info, const Target& t, jobs::Context& ctx,
+                        std::int64_t& done, std::int64_t total);
+
+/// The project's event of the import (projeto.eventos: operacao "importacao").
+void record_import(soci::session& s, const LoadInfo& info, const std::string& tipo,
+                   const std::vector<jobs::Layer>& layers);
+
+/// The municipality's cadastre layers (see docs/platform-imports.md): lotes, lotes_rurais,
+/// edificacoes, logradouros.
+struct CadastreLayer {
+  std::string tipo;  ///< the job's tipo: icad_lotes, icad_lotes_rurais, ...
+  std::string nome;  ///< the layer created
+};
+const CadastreLayer& cadastre_layer(const std::string& which);
+/// Copies the cadastre's features and attributes into a new layer of the project.
+jobs::Layer load_cadastre(soci::session& s, const LoadInfo& info, const CadastreLayer& which, jobs::Context& ctx);
+
+/// A file import's whole load in one transaction on `db`: its layers, the project's
+/// event, and the job's final row (ctx.complete), committed together or not at all.
+void load_file(store::Pool& db, const LoadInfo& info, const std::string& tipo, const std::vector<Target>& targets,
+               jobs::Context& ctx);
+/// The same for a cadastre layer.
+void import_cadastre(store::Pool& db, const LoadInfo& info, const CadastreLayer& which, jobs::Context& ctx);
+
+}  // namespace cadastre::platform::imports

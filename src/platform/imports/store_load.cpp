@@ -1,0 +1,221 @@
+// Loading an import's layers: the layer, its form and fields with INSERTs, then the
+// geometries and values with COPY (the geometries' ids reserved from their sequence first,
+// since a connection in COPY runs nothing else). See store.hpp.
+#include <libpq-fe.h>
+#include <soci/soci.h>
+
+#include <fmt/format.h>
+
+#include "cadastre/json.hpp"
+#include "platform/imports/store.hpp"
+#include "store/pool.hpp"
+#include "store/sql.hpp"
+
+namespace cadastre::platform::imports {
+namespace {
+
+using store::Sql;
+
+std::string text(std::int64_t v) { return std::to_string(v); }
+
+constexpr std::size_t kChunk = std::size_t{1} << 20;
+
+// One COPY ... FROM STDIN on the session's connection, fed in 1 MiB chunks. Destroyed
+// unfinished, it aborts the COPY (the transaction then rolls back).
+class Copy {
+ public:
+  Copy(soci::session& s, const char* target) : conn_(store::native_connection(s)) {
+    PGresult* r = PQexec(conn_, fmt::format("copy {} from stdin", target).c_str());
+    bool ok = PQresultStatus(r) == PGRES_COPY_IN;
+    PQclear(r);
+    if (!ok) throw failure();
+    active_ = true;
+    buf_.reserve(kChunk + 4096);
+  }
+  ~Copy() {
+    if (!active_) return;
+    PQputCopyEnd(conn_, "importação interrompida");
+    while (PGresult* r = PQgetResult(conn_)) PQclear(r);
+  }
+  Copy& field(std::string_view v) {
+    if (!row_start_) buf_.push_back('\t');
+    row_start_ = false;
+    for (char c : v) {
+      switch (c) {
+        case '\\': buf_ += "\\\\"; break;
+        case '\t': buf_ += "\\t"; break;
+        case '\n': buf_ += "\\n"; break;
+        case '\r': buf_ += "\\r"; break;
+        default: buf_.push_back(c);
+      }
+    }
+    return *this;
+  }
+  Copy& null() {
+    if (!row_start_) buf_.push_back('\t');
+    row_start_ = false;
+    buf_ += "\\N";
+    return *this;
+  }
+  void end_row() {
+    buf_.push_back('\n');
+    row_start_ = true;
+    if (buf_.size() >= kChunk) flush();
+  }
+  void finish() {
+    flush();
+    active_ = false;
+    if (PQputCopyEnd(conn_, nullptr) != 1) throw failure();
+    bool ok = true;
+    std::string state;
+    while (PGresult* r = PQgetResult(conn_)) {
+      if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+        ok = false;
+        if (const char* s = PQresultErrorField(r, PG_DIAG_SQLSTATE)) state = s;
+      }
+      PQclear(r);
+    }
+    if (!ok) throw Error(errc::invalid_argument, "o banco recusou as feições importadas (SQLSTATE " + state + ")", "file");
+  }
+
+ private:
+  void flush() {
+    if (buf_.empty()) return;
+    if (PQputCopyData(conn_, buf_.data(), static_cast<int>(buf_.size())) != 1) throw failure();
+    buf_.clear();
+  }
+  Error failure() const { return Error(errc::unavailable, "falha ao gravar as feições no banco (COPY)"); }
+
+  PGconn* conn_;
+  std::string buf_;
+  bool active_ = false, row_start_ = true;
+};
+
+std::int64_t insert_returning(soci::session& s, const Sql& q) {
+  return std::stoll(store::fetch_value(s, q).value_or("0"));
+}
+
+// `n` new ids of projeto.geometrias (from its sequence: safe with concurrent writers).
+std::vector<std::int64_t> reserve_ids(soci::session& s, std::size_t n) {
+  Sql q("select string_agg(nextval('projeto.geometrias_id_seq')::text, ',') from generate_series(1, ");
+  q.bind(std::to_string(n), "integer"), q << ")";
+  std::string all = store::fetch_value(s, q).value_or("");
+  std::vector<std::int64_t> ids;
+  ids.reserve(n);
+  const char* p = all.c_str();
+  while (*p) {
+    char* end;
+    ids.push_back(std::strtoll(p, &end, 10));
+    p = *end ? end + 1 : end;
+  }
+  return ids;
+}
+
+}  // namespace
+
+void begin_load(soci::session& s) {
+  // One import may copy a million value rows: the pool's statement limit is for requests.
+  store::execute(s, Sql("set local statement_timeout = '15min'"));
+}
+
+Created create_layer(soci::session& s, const LoadInfo& info, const std::string& nome, const std::string& geometria,
+                     const std::vector<FieldDef>& fields) {
+  const std::string user = text(info.user);
+  Sql layer("insert into projeto.camadas (projeto_id, nome, geometria, propriedades, ordem, criado_por) values (");
+  layer.bind(text(info.projeto), "bigint"), layer << ", ", layer.bind(nome.substr(0, 200)), layer << ", ";
+  layer.bind(geometria), layer << ", ", layer.bind(info.propriedades, "jsonb");
+  layer << ", (select coalesce(max(ordem) + 1, 0) from projeto.camadas where projeto_id = ";
+  layer.bind(text(info.projeto), "bigint"), layer << "), ", layer.bind(user, "bigint"), layer << ") returning id";
+  Created out;
+  out.camada = insert_returning(s, layer);
+  Sql form("insert into projeto.formularios (camada_id, nome) values (");
+  form.bind(text(out.camada), "bigint"), form << ", ", form.bind(nome.substr(0, 200)), form << ") returning id";
+  const std::int64_t formulario = insert_returning(s, form);
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    Sql f("insert into projeto.campos (formulario_id, nome, chave, tipo, ordem) values (");
+    f.bind(text(formulario), "bigint"), f << ", ", f.bind(fields[i].nome), f << ", ", f.bind(fields[i].chave);
+    f << ", ", f.bind(fields[i].tipo), f << ", ", f.bind(std::to_string(i), "integer"), f << ") returning id";
+    out.campos.push_back(insert_returning(s, f));
+  }
+  return out;
+}
+
+void bump_generation(soci::session& s, std::int64_t camada) {
+  // Tiles are cached by the layer's generation: a new layer's first one is bumped like
+  // every write, so a cache keyed by (layer, generation) never serves an older state.
+  Sql bump("update projeto.camadas set geracao = geracao + 1 where id = ");
+  bump.bind(text(camada), "bigint");
+  store::execute(s, bump);
+}
+
+jobs::Layer load_target(soci::session& s, const LoadInfo& info, const Target& t, jobs::Context& ctx,
+                        std::int64_t& done, std::int64_t total) {
+  const std::string user = text(info.user);
+  Created created = create_layer(s, info, t.nome, t.geometria, t.fields);
+  const std::int64_t camada = created.camada;
+  const auto& campos = created.campos;
+  std::vector<std::int64_t> ids = reserve_ids(s, t.rows.size());
+  if (ids.size() != t.rows.size()) throw Error(errc::internal, "ids de geometrias não reservados");
+  const std::string layer_text = text(camada);
+  {
+    Copy geometries(s, "projeto.geometrias (id, camada_id, geom, criado_por, atualizado_por)");
+    for (std::size_t i = 0; i < t.rows.size(); ++i) {
+      geometries.field(text(ids[i])).field(layer_text).field(t.rows[i].ewkb).field(user).field(user).end_row();
+      if (++done % 10000 == 0) ctx.progress(done, total);
+    }
+    geometries.finish();
+  }
+  if (!t.fields.empty()) {
+    std::vector<std::string> campo_text;
+    for (auto c : campos) campo_text.push_back(text(c));
+    Copy values(s, "projeto.valores (geometria_id, campo_id, texto, numero, data, atualizado_por)");
+    for (std::size_t i = 0; i < t.rows.size(); ++i) {
+      const std::string gid = text(ids[i]);
+      for (std::size_t k = 0; k < t.fields.size(); ++k) {
+        const auto& v = t.rows[i].values[k];
+        if (!v) continue;
+        const std::string& tipo = t.fields[k].tipo;
+        values.field(gid).field(campo_text[k]);
+        if (tipo == "texto") values.field(*v).null().null();
+        else if (tipo == "data") values.null().null().field(*v);
+        else values.null().field(*v).null();
+        values.field(user).end_row();
+      }
+      if (i % 10000 == 9999) ctx.progress(done, total);
+    }
+    values.finish();
+  }
+  bump_generation(s, camada);
+  return {camada, t.nome.substr(0, 200), t.geometria, static_cast<std::int64_t>(t.rows.size())};
+}
+
+void record_import(soci::session& s, const LoadInfo& info, const std::string& tipo,
+                   const std::vector<jobs::Layer>& layers) {
+  JsonWriter w;
+  w.begin_object().key("idImportacao").value(info.job).key("tipo").value(tipo).key("camadas").begin_array();
+  for (const auto& l : layers) w.begin_object().key("id").value(l.id).key("feicoes").value(l.feicoes).end_object();
+  w.end_array().end_object();
+  Sql q("insert into projeto.eventos (projeto_id, operacao, detalhes, usuario_id) values (");
+  q.bind(text(info.projeto), "bigint"), q << ", 'importacao', ", q.bind(std::move(w).str(), "jsonb"), q << ", ";
+  q.bind(text(info.user), "bigint"), q << ")";
+  store::execute(s, q);
+}
+
+void load_file(store::Pool& db, const LoadInfo& info, const std::string& tipo, const std::vector<Target>& targets,
+               jobs::Context& ctx) {
+  std::int64_t total = 0;
+  for (const auto& t : targets) total += static_cast<std::int64_t>(t.rows.size());
+  db.run([&](soci::session& s) {
+    soci::transaction tx(s);
+    begin_load(s);
+    std::int64_t done = 0;
+    std::vector<jobs::Layer> layers;
+    for (const auto& t : targets) layers.push_back(load_target(s, info, t, ctx, done, total));
+    record_import(s, info, tipo, layers);
+    for (const auto& l : layers) ctx.layer(l);
+    ctx.complete(s);
+    tx.commit();
+  });
+}
+
+}  // namespace cadastre::platform::imports

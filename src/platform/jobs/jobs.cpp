@@ -1,0 +1,271 @@
+// The job runner: one worker thread, a queue, the job's row kept current. See jobs.hpp.
+#include "platform/jobs/jobs.hpp"
+
+#include <soci/soci.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "cadastre/json.hpp"
+#include "platform/app.hpp"
+#include "platform/jobs/store.hpp"
+
+namespace cadastre::platform::jobs {
+namespace {
+
+struct Item {
+  std::int64_t id = 0, tenant_id = 0, user = 0, session_id = 0;
+  std::string slug, parametros;
+  store::Pool* db = nullptr;
+  Work work;
+};
+
+// Stores and publishes at most once a second: a 200,000-feature file must not write
+// 200,000 progress rows.
+constexpr auto kProgressEvery = std::chrono::seconds(1);
+
+}  // namespace
+
+struct Runner::State {
+  service::EventBus* events;
+  std::ostream* log;
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::deque<Item> queue;
+  bool stopping = false;
+  std::set<store::Pool*> recovered;  // tenants whose dead jobs were already marked
+  std::thread worker;
+
+  void publish(const Item& it, soci::session& s) {
+    auto json = sql::one(s, it.id, it.user);
+    if (!json) return;
+    JsonWriter w;
+    w.begin_object().key("tipo").value("importacao").key("importacao").raw(*json).end_object();
+    events->publish(it.tenant_id, {"importacao", std::move(w).str(), it.session_id});
+  }
+
+  void run();
+  void execute(Item& it);
+};
+
+namespace {
+
+class Running final : public Context {
+ public:
+  Running(Item& it, soci::session& status, Runner::State& state) : it_(it), status_(status), state_(state) {}
+
+  std::int64_t id() const override { return it_.id; }
+  store::Pool& db() override { return *it_.db; }
+  const std::string& tenant_slug() const override { return it_.slug; }
+  std::int64_t user_id() const override { return it_.user; }
+  const std::string& parametros() const override { return it_.parametros; }
+  Counts& counts() override { return counts_; }
+  void layer(Layer created) override { layers_.push_back(std::move(created)); }
+
+  void progress(std::int64_t done, std::int64_t total) override {
+    {
+      std::lock_guard lock(state_.mutex);
+      if (state_.stopping) throw Error(errc::unavailable, "importação interrompida: o serviço está parando");
+    }
+    auto now = std::chrono::steady_clock::now();
+    if (now - last_ < kProgressEvery) return;
+    last_ = now;
+    double pct = total > 0 ? std::min(99.0, 100.0 * static_cast<double>(done) / static_cast<double>(total)) : 0.0;
+    try {
+      sql::progress(status_, it_.id, pct, counts_);
+      state_.publish(it_, status_);
+    } catch (const std::exception& e) {  // progress is a courtesy: the job goes on
+      *state_.log << "importacao " << it_.id << ": progresso não gravado: " << e.what() << "\n";
+    }
+  }
+
+  void error(std::int64_t feature, std::string message) override {
+    if (errors_.size() < kMaxErrors) errors_.emplace_back(feature, std::move(message));
+  }
+
+  void complete(soci::session& s) override {
+    sql::finish(s, it_.id, final_row("concluida", std::nullopt));
+    completed_ = true;
+  }
+
+  sql::Final final_row(std::string estado, std::optional<std::string> mensagem) const {
+    sql::Final f;
+    f.estado = std::move(estado);
+    f.counts = counts_;
+    f.mensagem = std::move(mensagem);
+    JsonWriter e;
+    e.begin_array();
+    for (const auto& [feature, message] : errors_)
+      e.begin_object().key("feicao").value(feature).key("mensagem").value(message).end_object();
+    f.erros = std::move(e.end_array()).str();
+    JsonWriter l;
+    l.begin_array();
+    for (const auto& x : layers_)
+      l.begin_object().key("id").value(x.id).key("nome").value(x.nome).key("geometria").value(x.geometria)
+          .key("feicoes").value(x.feicoes).end_object();
+    f.camadas = std::move(l.end_array()).str();
+    if (!layers_.empty() && f.estado == "concluida") f.camada = layers_.front().id;
+    return f;
+  }
+  bool completed() const { return completed_; }
+
+ private:
+  Item& it_;
+  soci::session& status_;
+  Runner::State& state_;
+  Counts counts_;
+  std::vector<std::pair<std::int64_t, std::string>> errors_;
+  std::vector<Layer> layers_;
+  std::chrono::steady_clock::time_point last_{};
+  bool completed_ = false;
+};
+
+}  // namespace
+
+void Runner::State::run() {
+  for (;;) {
+    Item it;
+    {
+      std::unique_lock lock(mutex);
+      wake.wait(lock, [&] { return stopping || !queue.empty(); });
+      if (stopping) return;
+      it = std::move(queue.front());
+      queue.pop_front();
+    }
+    try {
+      execute(it);
+    } catch (const std::exception& e) {  // no connection for the job's status: try once more to fail it
+      *log << "importacao " << it.id << ": " << e.what() << "\n";
+      try {
+        it.db->with([&](soci::session& s) {
+          sql::Final f;
+          f.estado = "falhou";
+          f.mensagem = "o banco de dados não respondeu; envie o arquivo de novo";
+          sql::finish(s, it.id, f);
+        });
+      } catch (const std::exception&) {  // still down: recover() marks it once its holder is gone
+      }
+    }
+  }
+}
+
+void Runner::State::execute(Item& it) {
+  // The status connection is held for the whole job: its backend is the job's `pid`, alive
+  // exactly as long as this process holds the job.
+  auto status = it.db->lease();
+  if (!sql::start(*status, it.id)) return;
+  publish(it, *status);
+  Running ctx(it, *status, *this);
+  std::optional<std::string> failure;
+  try {
+    it.work(ctx);
+  } catch (const Error& e) {
+    failure = e.what();
+  } catch (const std::exception& e) {
+    *log << "importacao " << it.id << ": erro interno: " << e.what() << "\n";
+    failure = "erro interno ao importar";
+  }
+  if (failure) {
+    sql::finish(*status, it.id, ctx.final_row("falhou", failure));
+  } else if (!ctx.completed()) {
+    sql::finish(*status, it.id, ctx.final_row("concluida", std::nullopt));
+  }
+  publish(it, *status);
+}
+
+Runner::Runner(service::EventBus& events, std::ostream* log) : state_(std::make_shared<State>()) {
+  state_->events = &events;
+  state_->log = log ? log : &std::cerr;
+  state_->worker = std::thread([s = state_.get()] { s->run(); });
+}
+
+Runner::~Runner() {
+  {
+    std::lock_guard lock(state_->mutex);
+    state_->stopping = true;
+  }
+  state_->wake.notify_all();
+  state_->worker.join();
+  // Queued jobs will not run in this process: say so now rather than at the next start.
+  for (auto& it : state_->queue) {
+    try {
+      it.db->with([&](soci::session& s) {
+        sql::Final f;
+        f.estado = "falhou";
+        f.mensagem = "interrompida: o serviço parou antes de executá-la";
+        sql::finish(s, it.id, f);
+      });
+    } catch (const std::exception& e) {
+      *state_->log << "importacao " << it.id << ": " << e.what() << "\n";
+    }
+  }
+}
+
+Submitted Runner::submit(const service::Scope& scope, Job job, Work work) {
+  bool first_touch;
+  {
+    std::lock_guard lock(state_->mutex);
+    if (state_->stopping) throw Error(errc::unavailable, "o serviço está parando; tente de novo");
+    first_touch = state_->recovered.insert(scope.db).second;
+  }
+  Submitted out = scope.db->with([&](soci::session& s) {
+    if (first_touch) sql::recover(s);
+    return sql::insert(s, scope.user.user_id, job);
+  });
+  if (!out.novo) return out;
+  {
+    std::lock_guard lock(state_->mutex);
+    state_->queue.push_back(Item{out.id, scope.tenant.id, scope.user.user_id, scope.user.session_id,
+                                 scope.tenant.slug, job.parametros, scope.db, std::move(work)});
+  }
+  state_->wake.notify_one();
+  return out;
+}
+
+std::optional<std::string> Runner::find(const service::Scope& scope, std::int64_t id) {
+  return scope.db->with([&](soci::session& s) { return sql::one(s, id, scope.user.user_id); });
+}
+
+store::PageRows Runner::list(const service::Scope& scope, const std::vector<std::string>& tipos, const Page& page) {
+  bool first_touch;
+  {
+    std::lock_guard lock(state_->mutex);
+    first_touch = state_->recovered.insert(scope.db).second;
+  }
+  return scope.db->with([&](soci::session& s) {
+    if (first_touch) sql::recover(s);
+    return sql::page(s, scope.user.user_id, tipos, page);
+  });
+}
+
+void Runner::hide(const service::Scope& scope, std::int64_t id) {
+  scope.db->with([&](soci::session& s) {
+    auto estado = sql::state_of(s, id, scope.user.user_id);
+    if (!estado) throw Error(errc::not_found, "importação " + std::to_string(id) + " não encontrada", "idImportacao");
+    if (*estado == "pendente" || *estado == "executando")
+      throw Error(errc::invalid_transition, "a importação ainda não terminou: só se oculta uma importação concluída ou que falhou",
+                  "idImportacao");
+    sql::hide(s, id);
+  });
+}
+
+std::shared_ptr<Runner> runner(App& app) {
+  // Keyed by App and held weakly: the routes' handlers own the runner, so it stops when the
+  // App's server (with its route table) is destroyed, before the pools and the event bus.
+  static std::mutex mutex;
+  static std::map<App*, std::weak_ptr<Runner>> runners;
+  std::lock_guard lock(mutex);
+  auto& slot = runners[&app];
+  if (auto r = slot.lock()) return r;
+  auto r = std::make_shared<Runner>(app.events(), app.options().http.log);
+  slot = r;
+  return r;
+}
+
+}  // namespace cadastre::platform::jobs

@@ -1,0 +1,138 @@
+// Background jobs of the platform (imports of vector files, the cadastre's layers, GeoTIFFs):
+// a route checks what it can at once, submits the work and answers 202 with the job's id;
+// one worker thread per process runs the jobs in order. Every job is a row of
+// projeto.importacoes in the caller's tenant database (tenant migration 0024): its state
+// (pendente → executando → concluida | falhou), progress, counts, errors per feature (a
+// bounded list) and the layers it created. Each change of state or progress is published
+// on the tenant's socket as {"tipo":"importacao", ...the job's JSON}.
+//
+// All or nothing: the work writes in ONE transaction of its own (on ctx.db()) and calls
+// ctx.complete(session) just before committing it, so the job's final row commits with the
+// data. An exception fails the job: its transaction rolls back (no layer, no row) and the
+// job is marked falhou with the message (a cadastre::Error's text; "erro interno" for
+// anything else, whose text goes to the log only).
+//
+// A job belongs to a database connection of the process that holds it (`pid`, the backend
+// of the submitting request, then of the worker): when that backend is gone (the process
+// crashed), the next runner that touches the tenant marks the job falhou. When the App is
+// destroyed the runner stops: the running job is interrupted at its next progress() (it
+// fails and rolls back) and the queued ones are marked falhou.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "platform/paging.hpp"
+#include "service/events.hpp"
+#include "service/scope.hpp"
+#include "store/sql.hpp"
+
+namespace soci {
+class session;
+}
+
+namespace cadastre::platform {
+class App;
+}
+
+namespace cadastre::platform::jobs {
+
+/// The counts every job reports (an import: features read, imported, repaired, refused).
+struct Counts {
+  std::int64_t lidas = 0, importadas = 0, reparadas = 0, recusadas = 0;
+};
+
+/// A layer a job created, for the job's answer (a DXF import creates one per geometry type).
+struct Layer {
+  std::int64_t id = 0;
+  std::string nome, geometria;
+  std::int64_t feicoes = 0;
+};
+
+/// The largest number of per-feature errors a job keeps (the rest are only counted).
+inline constexpr std::size_t kMaxErrors = 100;
+
+/// What the work of a job sees. Used on the worker thread only.
+class Context {
+ public:
+  virtual ~Context() = default;
+  virtual std::int64_t id() const = 0;
+  /// The tenant's pool (the submitting caller's), its slug and the submitting user.
+  virtual store::Pool& db() = 0;
+  virtual const std::string& tenant_slug() const = 0;
+  virtual std::int64_t user_id() const = 0;
+  /// The parameters given at submit (JSON object text).
+  virtual const std::string& parametros() const = 0;
+  /// Progress: `done` of `total` units (total 0: unknown). Stored and published at most
+  /// about once a second. Throws (failing the job) when the runner is stopping.
+  virtual void progress(std::int64_t done, std::int64_t total) = 0;
+  /// An error of one feature (1-based position in the file; 0: the whole file). The first
+  /// kMaxErrors are kept.
+  virtual void error(std::int64_t feature, std::string message) = 0;
+  /// The counts, updated by the work as it goes.
+  virtual Counts& counts() = 0;
+  /// Records a layer the job created (shown once the job completes).
+  virtual void layer(Layer created) = 0;
+  /// Writes the job's final row (concluida, counts, errors, layers) on `s`, inside the
+  /// work's own transaction, so it commits with the data. Call it last, before commit.
+  virtual void complete(soci::session& s) = 0;
+};
+
+using Work = std::function<void(Context&)>;
+
+/// A job to submit.
+struct Job {
+  /// shp, kml, dxf, pvg, icad_lotes, icad_lotes_rurais, icad_edificacoes,
+  /// icad_logradouros, ouv, tiff (a check constraint of the table).
+  std::string tipo;
+  std::string parametros = "{}";      ///< JSON object: what the job was asked (no file bytes)
+  std::optional<std::string> codigo;  ///< the client's idempotency key (see submit)
+  std::optional<std::int64_t> projeto;
+};
+
+struct Submitted {
+  std::int64_t id = 0;
+  bool novo = true;  ///< false: an earlier job of the same user, tipo and codigo
+};
+
+class Runner {
+ public:
+  /// `log`: where the text of unexpected failures goes (never to a client).
+  Runner(service::EventBus& events, std::ostream* log);
+  ~Runner();  ///< stops the worker (see the header's last paragraph)
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+
+  /// Records the job (pendente) and queues `work`. When the caller already has a job of
+  /// this tipo with this codigo, nothing is queued and that job's id is returned
+  /// (novo = false): a client that retries an upload gets the first job back.
+  Submitted submit(const service::Scope& scope, Job job, Work work);
+
+  /// The job's JSON ({"idImportacao","tipo","estado","progresso","contagens","erros",
+  /// "camadas","idCamada","idProjeto","codigo","parametros","oculta","criadoEm",
+  /// "atualizadoEm","mensagem"}) when it is the caller's; nullopt otherwise.
+  std::optional<std::string> find(const service::Scope& scope, std::int64_t id);
+  /// One page of the caller's jobs not hidden (tipos empty: every type), ordered by
+  /// page.order_by ("id", "criadoEm", "estado", "tipo"; page_params()/parse_page()):
+  /// answer it with page_json(rows, page).
+  store::PageRows list(const service::Scope& scope, const std::vector<std::string>& tipos, const Page& page);
+  /// Hides a finished job of the caller from list(): 404 unknown, 409 still running.
+  void hide(const service::Scope& scope, std::int64_t id);
+
+  struct State;  ///< the queue and the worker (jobs.cpp)
+
+ private:
+  std::shared_ptr<State> state_;
+};
+
+/// The App's runner (created on first use; shared by the import and raster routes). Keep
+/// the shared_ptr in your route handlers' captures: the runner lives as long as the
+/// routes of its App, and stops when the App's server (and its route table) is destroyed.
+std::shared_ptr<Runner> runner(App& app);
+
+}  // namespace cadastre::platform::jobs

@@ -1,0 +1,116 @@
+// The SQL of the jobs: see store.hpp and jobs.hpp.
+#include "platform/jobs/store.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "store/sql.hpp"
+
+namespace cadastre::platform::jobs::sql {
+namespace {
+
+using store::Sql;
+
+std::string text(std::int64_t v) { return std::to_string(v); }
+
+std::string counts_json(const Counts& c) {
+  return fmt::format(R"({{"lidas":{},"importadas":{},"reparadas":{},"recusadas":{}}})", c.lidas, c.importadas,
+                     c.reparadas, c.recusadas);
+}
+
+constexpr const char* kJson =
+    "jsonb_build_object('idImportacao', i.id, 'tipo', i.tipo, 'estado', i.estado, 'progresso', i.progresso, "
+    "'contagens', i.contagens, 'erros', i.erros, 'mensagem', i.mensagem, 'idProjeto', i.projeto_id, "
+    "'idCamada', i.camada_id, 'camadas', i.camadas, 'codigo', i.codigo, 'parametros', i.parametros, "
+    "'oculta', i.oculta, 'criadoPor', i.criado_por, 'criadoEm', i.criado_em, 'atualizadoEm', i.atualizado_em)";
+
+const std::map<std::string, std::string> kOrder = {
+    {"id", "i.id"}, {"criadoEm", "i.criado_em"}, {"estado", "i.estado"}, {"tipo", "i.tipo"}};
+
+}  // namespace
+
+void recover(soci::session& s) {
+  store::execute(s, Sql("update projeto.importacoes i set estado = 'falhou', pid = null, atualizado_em = now(), "
+                        "mensagem = 'interrompida: o processo que a executava parou' "
+                        "where i.estado in ('pendente', 'executando') and (i.pid is null or not exists "
+                        "(select 1 from pg_stat_activity a where a.pid = i.pid))"));
+}
+
+Submitted insert(soci::session& s, std::int64_t user, const Job& job) {
+  Sql q("insert into projeto.importacoes (tipo, codigo, projeto_id, parametros, criado_por, pid) values (");
+  q.bind(job.tipo), q << ", ", q.bind(job.codigo), q << ", ";
+  q.bind(job.projeto ? std::optional(text(*job.projeto)) : std::nullopt, "bigint"), q << ", ";
+  q.bind(job.parametros, "jsonb"), q << ", ", q.bind(text(user), "bigint");
+  q << ", pg_backend_pid()) on conflict (criado_por, tipo, codigo) where codigo is not null do nothing returning id";
+  if (auto id = store::fetch_value(s, q)) return {std::stoll(*id), true};
+  Sql old("select id from projeto.importacoes where criado_por = ");
+  old.bind(text(user), "bigint"), old << " and tipo = ", old.bind(job.tipo), old << " and codigo = ";
+  old.bind(job.codigo);
+  return {std::stoll(store::fetch_value(s, old).value_or("0")), false};
+}
+
+bool start(soci::session& s, std::int64_t id) {
+  Sql q("update projeto.importacoes set estado = 'executando', pid = pg_backend_pid(), atualizado_em = now() "
+        "where estado = 'pendente' and id = ");
+  q.bind(text(id), "bigint");
+  return store::execute(s, q) == 1;
+}
+
+void progress(soci::session& s, std::int64_t id, double percent, const Counts& c) {
+  Sql q("update projeto.importacoes set progresso = ");
+  q.bind(fmt::format("{:.2f}", percent), "numeric"), q << ", contagens = ", q.bind(counts_json(c), "jsonb");
+  q << ", atualizado_em = now() where estado = 'executando' and id = ", q.bind(text(id), "bigint");
+  store::execute(s, q);
+}
+
+void finish(soci::session& s, std::int64_t id, const Final& f) {
+  Sql q("update projeto.importacoes set estado = ");
+  q.bind(f.estado), q << ", progresso = case when ", q.bind(f.estado), q << " = 'concluida' then 100 else progresso end";
+  q << ", contagens = ", q.bind(counts_json(f.counts), "jsonb"), q << ", erros = ", q.bind(f.erros, "jsonb");
+  q << ", camadas = ", q.bind(f.camadas, "jsonb"), q << ", camada_id = ";
+  q.bind(f.camada ? std::optional(text(*f.camada)) : std::nullopt, "bigint");
+  q << ", mensagem = ", q.bind(f.mensagem), q << ", pid = null, atualizado_em = now() where id = ";
+  q.bind(text(id), "bigint");
+  store::execute(s, q);
+}
+
+std::optional<std::string> one(soci::session& s, std::int64_t id, std::int64_t user) {
+  Sql q(std::string("select ") + kJson + "::text from projeto.importacoes i where i.id = ");
+  q.bind(text(id), "bigint"), q << " and i.criado_por = ", q.bind(text(user), "bigint");
+  return store::fetch_value(s, q);
+}
+
+store::PageRows page(soci::session& s, std::int64_t user, const std::vector<std::string>& tipos, const Page& pg) {
+  auto where = [&](Sql& q) {
+    q << " from projeto.importacoes i where not i.oculta and i.criado_por = ", q.bind(text(user), "bigint");
+    if (!tipos.empty()) {
+      q << " and i.tipo in (";
+      for (std::size_t k = 0; k < tipos.size(); ++k) q << (k ? ", " : ""), q.bind(tipos[k]);
+      q << ")";
+    }
+  };
+  Sql q("select (select count(*)");
+  where(q);
+  q << ")::text, coalesce(json_agg(x.j), '[]')::text from (select " << kJson << " as j";
+  where(q);
+  auto col = kOrder.find(pg.order_by);
+  q << " order by " << (col == kOrder.end() ? "i.id" : col->second) << (pg.descending ? " desc" : " asc") << ", i.id";
+  store::append_page(q, pg.paging);
+  q << ") x";
+  return store::fetch_page(s, q);
+}
+
+std::optional<std::string> state_of(soci::session& s, std::int64_t id, std::int64_t user) {
+  Sql q("select estado from projeto.importacoes where id = ");
+  q.bind(text(id), "bigint"), q << " and criado_por = ", q.bind(text(user), "bigint");
+  return store::fetch_value(s, q);
+}
+
+void hide(soci::session& s, std::int64_t id) {
+  Sql q("update projeto.importacoes set oculta = true, atualizado_em = now() where id = ");
+  q.bind(text(id), "bigint");
+  store::execute(s, q);
+}
+
+}  // namespace cadastre::platform::jobs::sql

@@ -1,0 +1,124 @@
+#include "platform/layer_reports/input.hpp"
+
+#include <simdjson.h>
+
+#include <set>
+
+#include "cadastre/error.hpp"
+#include "core/json_in.hpp"
+
+namespace cadastre::platform::layer_reports {
+namespace {
+
+constexpr std::size_t kMaxFields = 50;
+
+std::size_t characters(std::string_view s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+std::string text(jsonin::object o, const std::string& key, std::size_t max, bool required) {
+  std::string v = jsonin::string(o, key);
+  if (required && v.find_first_not_of(" \t") == std::string::npos)
+    throw Error(errc::invalid_argument, key + " não pode ser vazio", key);
+  if (characters(v) > max) throw Error(errc::invalid_argument, key + " longo demais (máx. " + std::to_string(max) + ")", key);
+  return v;
+}
+
+std::int64_t positive_id(jsonin::element e, const std::string& key) {
+  std::int64_t id = 0;
+  if (e.get(id) || id < 1) throw Error(errc::invalid_argument, key + " deve ser um id (inteiro positivo)", key);
+  return id;
+}
+
+bool present(jsonin::object o, std::string_view key) { return !o.at_key(key).error(); }
+
+std::vector<std::int64_t> field_ids(jsonin::element e) {
+  std::vector<std::int64_t> out;
+  std::set<std::int64_t> seen;
+  for (auto item : jsonin::as_array(e, "campos")) {
+    if (out.size() == kMaxFields) throw Error(errc::invalid_argument, "campos: no máximo 50", "campos");
+    out.push_back(positive_id(item, "campos"));
+    if (!seen.insert(out.back()).second)
+      throw Error(errc::invalid_argument, "campos: o campo " + std::to_string(out.back()) + " aparece duas vezes", "campos");
+  }
+  if (out.empty()) throw Error(errc::invalid_argument, "campos: informe ao menos um campo", "campos");
+  return out;
+}
+
+// The filter as search::parse_feature_query reads it: the same body as
+// POST /pesquisa-caracteristicas, so both routes take the same conditions.
+search::FeatureQuery filters_of(std::int64_t camada, const std::string& condicoes, bool todas) {
+  search::FeatureQuery q;
+  q.camada = camada;
+  q.todas = todas;
+  if (condicoes == "[]") return q;  // no filter: every geometry of the layer
+  return search::parse_feature_query(R"({"idCamada":)" + std::to_string(camada) + R"(,"condicoes":)" + condicoes +
+                                     R"(,"todas":)" + (todas ? "true" : "false") + "}");
+}
+
+}  // namespace
+
+ReportFields parse_report(std::string_view body, bool creating) {
+  simdjson::dom::parser parser;
+  auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
+  for (auto [key, value] : o) {
+    bool known = key == "nome" || key == "descricao" || key == "campos" || key == "filtros" || key == "agrupamento" ||
+                 (creating && key == "idCamada");
+    if (!known && key == "idCamada")
+      throw Error(errc::invalid_argument, "idCamada: um relatório não muda de camada", "idCamada");
+    if (!known) throw Error(errc::invalid_argument, "campo desconhecido: " + std::string(key), std::string(key));
+  }
+  ReportFields f;
+  if (creating) {
+    auto c = jsonin::find(o, "idCamada");
+    if (!c) throw Error(errc::missing_field, "informe idCamada", "idCamada");
+    f.camada = positive_id(*c, "idCamada");
+    if (!present(o, "nome")) throw Error(errc::missing_field, "informe nome", "nome");
+    if (!jsonin::find(o, "campos")) throw Error(errc::missing_field, "informe campos", "campos");
+  }
+  if (present(o, "nome")) f.nome = text(o, "nome", 200, true);
+  if (jsonin::find(o, "descricao")) f.descricao = text(o, "descricao", 4000, false);
+  if (auto c = jsonin::find(o, "campos")) f.campos = field_ids(*c);
+  if (auto fl = jsonin::find(o, "filtros")) {
+    auto fo = jsonin::as_object(*fl, "filtros");
+    for (auto [key, value] : fo)
+      if (key != "condicoes" && key != "todas")
+        throw Error(errc::invalid_argument, "campo desconhecido em filtros: " + std::string(key), std::string(key));
+    std::string condicoes = "[]";
+    if (auto c = jsonin::find(fo, "condicoes")) {
+      jsonin::as_array(*c, "condicoes");
+      condicoes = simdjson::minify(*c);
+    }
+    bool todas = jsonin::opt_bool(fo, "todas").value_or(true);
+    // The layer is checked against the conditions' fields later (the store), so any id parses here.
+    f.filtros = filters_of(f.camada.value_or(1), condicoes, todas);
+    f.filtros_json = R"({"condicoes":)" + condicoes + R"(,"todas":)" + (todas ? "true" : "false") + "}";
+  }
+  if (present(o, "agrupamento")) {
+    f.set_agrupamento = true;
+    if (auto a = jsonin::find(o, "agrupamento")) f.agrupamento = positive_id(*a, "agrupamento");
+  }
+  if (!creating && !f.nome && !f.descricao && !f.campos && !f.filtros && !f.set_agrupamento)
+    throw Error(errc::missing_field, "informe ao menos um campo a alterar", "corpo");
+  return f;
+}
+
+search::FeatureQuery parse_filters(std::int64_t camada, std::string_view filtros_json) {
+  simdjson::dom::parser parser;
+  auto o = jsonin::as_object(jsonin::parse(parser, filtros_json), "filtros");
+  std::string condicoes = "[]";
+  if (auto c = jsonin::find(o, "condicoes")) condicoes = simdjson::minify(*c);
+  return filters_of(camada, condicoes, jsonin::opt_bool(o, "todas").value_or(true));
+}
+
+Format parse_format(const http::Request& req) {
+  auto v = req.query_value("formato");
+  if (!v || v->empty() || *v == "json") return Format::json;
+  if (*v == "pdf") return Format::pdf;
+  if (*v == "xlsx") return Format::xlsx;
+  throw Error(errc::invalid_argument, "formato deve ser json, pdf ou xlsx", "formato");
+}
+
+}  // namespace cadastre::platform::layer_reports

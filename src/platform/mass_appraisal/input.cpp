@@ -1,0 +1,212 @@
+#include "platform/mass_appraisal/input.hpp"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <cmath>
+#include <regex>
+#include <set>
+
+#include "cadastre/error.hpp"
+#include "core/json_in.hpp"
+
+namespace cadastre::platform::mass_appraisal {
+namespace {
+
+using simdjson::dom::element;
+using simdjson::dom::object;
+
+std::int64_t positive_id(element e, const std::string& field) {
+  std::int64_t v = 0;
+  if (e.get_int64().get(v) || v < 1) throw Error(errc::invalid_argument, field + ": informe um id positivo", field);
+  return v;
+}
+
+std::int64_t required_id(object o, const std::string& key, const std::string& prefix = "") {
+  auto e = jsonin::find(o, key);
+  if (!e) throw Error(errc::missing_field, "informe " + prefix + key, prefix + key);
+  return positive_id(*e, prefix + key);
+}
+
+appraisal::Transform parse_transform(std::string_view t, const std::string& field) {
+  if (t == "nenhuma" || t == "x") return appraisal::Transform::none;
+  if (t == "ln") return appraisal::Transform::ln;
+  if (t == "inversa" || t == "1/x") return appraisal::Transform::inverse;
+  if (t == "quadrado" || t == "x2") return appraisal::Transform::square;
+  if (t == "raiz") return appraisal::Transform::sqrt;
+  throw Error(errc::invalid_argument, field + ": use nenhuma, ln, inversa, quadrado ou raiz", field);
+}
+
+VariableSpec variable(element e, const std::string& param) {
+  object o = jsonin::as_object(e, param);
+  VariableSpec v;
+  v.param = param + ".idCampo";
+  for (auto [key, value] : o) {
+    std::string k(key);
+    if (k == "idCampo") v.campo = positive_id(value, param + ".idCampo");
+    else if (k == "transformacao") v.transform = parse_transform(jsonin::to_string(value, param + ".transformacao"),
+                                                                 param + ".transformacao");
+    else throw Error(errc::unknown_field, "campo desconhecido: " + param + "." + k, param + "." + k);
+  }
+  if (!v.campo) throw Error(errc::missing_field, "informe " + param + ".idCampo", param + ".idCampo");
+  return v;
+}
+
+std::map<std::string, std::int64_t> field_map(element e, const std::string& param) {
+  static const std::regex key("[a-z][a-z0-9_]{0,62}");
+  std::map<std::string, std::int64_t> out;
+  for (auto [k, v] : jsonin::as_object(e, param)) {
+    std::string name(k);
+    if (!std::regex_match(name, key)) throw Error(errc::invalid_argument, param + ": chave inválida: " + name, param);
+    out[name] = positive_id(v, param + "." + name);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string_view transform_name(appraisal::Transform t) noexcept {
+  switch (t) {
+    case appraisal::Transform::none: return "nenhuma";
+    case appraisal::Transform::ln: return "ln";
+    case appraisal::Transform::inverse: return "inversa";
+    case appraisal::Transform::square: return "quadrado";
+    case appraisal::Transform::sqrt: return "raiz";
+  }
+  return "nenhuma";
+}
+
+FitSpec parse_fit(std::string_view body, const std::vector<std::string>& extra,
+                  std::map<std::string, std::string>* extras) {
+  simdjson::dom::parser parser;
+  object root = jsonin::as_object(jsonin::parse(parser, body), "corpo");
+  FitSpec f;
+  bool has_dep = false, has_ind = false;
+  for (auto [key, value] : root) {
+    std::string k(key);
+    if (k == "idCamada") f.camada = positive_id(value, k);
+    else if (k == "dependente") {
+      f.dependente = variable(value, "dependente");
+      has_dep = true;
+    } else if (k == "independentes") {
+      std::size_t i = 0;
+      for (element e : jsonin::as_array(value, k))
+        f.independentes.push_back(variable(e, "independentes[" + std::to_string(i++) + "]"));
+      has_ind = true;
+    } else if (k == "idChk") {
+      f.chk = positive_id(value, k);
+    } else if (k == "nivel") {
+      f.nivel = jsonin::to_number(value, k);
+      if (!(f.nivel >= 0.5 && f.nivel < 1)) throw Error(errc::invalid_argument, "nivel: entre 0,5 e 0,99", "nivel");
+    } else if (extras && std::find(extra.begin(), extra.end(), k) != extra.end()) {
+      (*extras)[k] = simdjson::minify(value);
+    } else {
+      throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+    }
+  }
+  if (!f.camada) throw Error(errc::missing_field, "informe idCamada", "idCamada");
+  if (!has_dep) throw Error(errc::missing_field, "informe dependente", "dependente");
+  if (!has_ind || f.independentes.empty())
+    throw Error(errc::missing_field, "informe independentes (ao menos uma variável)", "independentes");
+  if (f.independentes.size() > 30) throw Error(errc::invalid_argument, "independentes: no máximo 30", "independentes");
+  std::set<std::int64_t> seen{f.dependente.campo};
+  for (const auto& v : f.independentes)
+    if (!seen.insert(v.campo).second)
+      throw Error(errc::invalid_argument, v.param + ": campo repetido no modelo", v.param);
+  return f;
+}
+
+std::string extra_text(const std::map<std::string, std::string>& extras, const std::string& key,
+                       const std::string& fallback, const std::vector<std::string>& allowed) {
+  auto it = extras.find(key);
+  if (it == extras.end()) return fallback;
+  simdjson::dom::parser parser;
+  std::string v = jsonin::to_string(jsonin::parse(parser, it->second), key);
+  if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
+    std::string list;
+    for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+    throw Error(errc::invalid_argument, key + ": use " + list, key);
+  }
+  if (v.find_first_not_of(" \t") == std::string::npos || v.size() > 200)
+    throw Error(errc::invalid_argument, key + ": de 1 a 200 caracteres", key);
+  return v;
+}
+
+ApplyInput parse_apply(std::string_view body) {
+  simdjson::dom::parser parser;
+  object root = jsonin::as_object(jsonin::parse(parser, body), "corpo");
+  ApplyInput in;
+  for (auto [key, value] : root) {
+    std::string k(key);
+    if (k == "idCamada") in.camada = positive_id(value, k);
+    else if (k == "campos") in.campos = field_map(value, k);
+    else if (k == "idCampoDestino") in.destino = positive_id(value, k);
+    else throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+  }
+  if (!in.camada) throw Error(errc::missing_field, "informe idCamada", "idCamada");
+  return in;
+}
+
+PvgInput parse_pvg(std::string_view body) {
+  simdjson::dom::parser parser;
+  object root = jsonin::as_object(jsonin::parse(parser, body), "corpo");
+  PvgInput in;
+  for (auto [key, value] : root) {
+    std::string k(key);
+    if (k == "idCamadaRaster") in.raster = positive_id(value, k);
+    else if (k == "idModelo") in.modelo = positive_id(value, k);
+    else if (k == "idCamada") in.camada = positive_id(value, k);
+    else if (k == "campos") in.campos = field_map(value, k);
+    else if (k == "raio") {
+      in.raio = jsonin::to_number(value, k);
+      if (!(in.raio > 0 && in.raio <= 5000)) throw Error(errc::invalid_argument, "raio: de 0 a 5000 metros", "raio");
+    } else if (k == "descricao") {
+      std::string d = jsonin::to_string(value, k);
+      if (d.size() > 2000) throw Error(errc::invalid_argument, "descricao: até 2000 caracteres", "descricao");
+      in.descricao = d;
+    } else throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+  }
+  if (bool(in.raster) == bool(in.modelo))
+    throw Error(errc::invalid_argument, "informe idCamadaRaster (krigagem) ou idModelo (regressão), um só",
+                "idCamadaRaster");
+  if (in.modelo && !in.camada)
+    throw Error(errc::missing_field, "informe idCamada: a camada onde o modelo é aplicado", "idCamada");
+  return in;
+}
+
+ResidualsInput parse_residuals(std::string_view body) {
+  simdjson::dom::parser parser;
+  object root = jsonin::as_object(jsonin::parse(parser, body), "corpo");
+  ResidualsInput in;
+  bool has_features = false;
+  for (auto [key, value] : root) {
+    std::string k(key);
+    if (k == "idModelo") in.modelo = positive_id(value, k);
+    else if (k == "idCamada") in.camada = positive_id(value, k);
+    else if (k == "idCampo") in.campo = positive_id(value, k);
+    else if (k == "feicoes") {
+      has_features = true;
+      std::size_t i = 0;
+      for (element e : jsonin::as_array(value, k)) {
+        std::string p = "feicoes[" + std::to_string(i++) + "]";
+        object o = jsonin::as_object(e, p);
+        ResidualFeature f;
+        for (auto [fk, fv] : o) {
+          std::string name(fk);
+          if (name == "idAmostra") f.amostra = positive_id(fv, p + ".idAmostra");
+          else if (name == "geometria") f.geojson = simdjson::minify(jsonin::as_object(fv, p + ".geometria"));
+          else throw Error(errc::unknown_field, "campo desconhecido: " + p + "." + name, p + "." + name);
+        }
+        if (!f.amostra) throw Error(errc::missing_field, "informe " + p + ".idAmostra", p + ".idAmostra");
+        if (f.geojson.empty()) throw Error(errc::missing_field, "informe " + p + ".geometria", p + ".geometria");
+        in.feicoes.push_back(std::move(f));
+      }
+    } else throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+  }
+  for (auto [name, v] : {std::pair{"idModelo", in.modelo}, {"idCamada", in.camada}, {"idCampo", in.campo}})
+    if (!v) throw Error(errc::missing_field, std::string("informe ") + name, name);
+  if (!has_features || in.feicoes.empty()) throw Error(errc::missing_field, "informe feicoes", "feicoes");
+  return in;
+}
+
+}  // namespace cadastre::platform::mass_appraisal

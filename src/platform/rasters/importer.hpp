@@ -1,0 +1,30 @@
+// A GeoTIFF import: the check at once (the request answers 400 naming why), then a job of
+// the platform's runner (jobs.hpp, tipo 'tiff') that converts the file to a Cloud Optimized
+// GeoTIFF and creates the tiff layer. All or nothing: the layer's row, its file and the
+// job's final row commit together; a failure leaves no layer and no file (the uploaded
+// bytes wait in <tenant>/importacoes/tiff/ until the job ends, then go).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "service/events.hpp"  // jobs.hpp names EventBus without including it
+#include "platform/jobs/jobs.hpp"
+#include "platform/layers/files.hpp"
+
+namespace cadastre::platform::rasters {
+
+struct Upload {
+  std::int64_t projeto = 0;
+  std::string nome;                   ///< the layer to create
+  std::string arquivo;                ///< the uploaded file's name (shown in the job's parameters)
+  std::optional<std::string> codigo;  ///< idempotency key (jobs.hpp)
+};
+
+/// Checks `bytes` and submits the job as `scope`'s user; the caller has checked admin on
+/// the project. Returns the job's JSON (its id in "idImportacao").
+std::string submit(jobs::Runner& runner, const layers::FileStore& files, const service::Scope& scope,
+                   const Upload& up, const std::string& bytes);
+
+}  // namespace cadastre::platform::rasters

@@ -1,0 +1,49 @@
+// The raster routes' input: the import's query (idProjeto, nomeCamada, codigo), the signed
+// upload link's query, the point of /valorPixel and the body of PUT /importacoes-tiff/:id.
+// Each refusal is a 400 naming the field.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "http/http.hpp"
+
+namespace cadastre::platform::rasters {
+
+/// idProjeto (required, the guard already resolved it), nomeCamada (required), codigo (optional).
+struct ImportQuery {
+  std::int64_t projeto = 0;
+  std::string nome;
+  std::optional<std::string> codigo;
+};
+ImportQuery parse_import_query(const http::Request& req);
+
+/// The multipart part `file` of an upload (400 "file" when absent or empty).
+const http::FilePart& file_part(const http::Request& req);
+
+/// The signed link's query: municipio (tenant slug), chave, expira, assinatura.
+struct Signed {
+  std::string municipio, chave, assinatura;
+  std::int64_t expira = 0;
+};
+Signed parse_signed(const http::Request& req);
+
+/// x (longitude) and y (latitude), EPSG:4674.
+struct Point {
+  double x = 0, y = 0;
+};
+Point parse_point(const http::Request& req);
+
+/// PUT /importacoes-tiff/:id: {"nomeCamada"?, "oculta"?: true}.
+struct JobChange {
+  std::optional<std::string> nome;
+  bool ocultar = false;
+};
+JobChange parse_job_change(std::string_view body);
+
+/// A path id (400 when not a positive integer).
+std::int64_t path_id(const http::Request& req, std::string_view name);
+
+}  // namespace cadastre::platform::rasters

@@ -1,0 +1,259 @@
+// Raster layers: GeoTIFF imports as jobs, upload credentials, pixel values.
+//
+// POST /importar/tiff takes the GeoTIFF (multipart `file`) for a project the caller
+// administers, checks it at once (400 naming why) and answers 202 with the import job
+// (jobs.hpp, tipo 'tiff'; importer.hpp does the work). GET /importar/tiff/credentials hands
+// out a signed link for the same upload without a session (a client that uploads from
+// elsewhere, or a large file from a browser): PUT /importar/tiff/envio?... with the raw
+// bytes, good once and for kLinkSeconds. The signature is files/signing.hpp's HMAC over the
+// tenant, the credential's key and the expiry; the credential's row (what to create, for
+// whom) makes it single-use. /importacoes-tiff* read and update the caller's tiff jobs.
+// GET /valorPixel/:idTiff answers each band's value at a lon/lat point.
+#include <simdjson.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include "cadastre/json.hpp"
+#include "platform/app.hpp"
+#include "platform/files/signing.hpp"
+#include "platform/guard/guard.hpp"
+#include "platform/jobs/jobs.hpp"
+#include "platform/layers/files.hpp"
+#include "platform/layers/store.hpp"
+#include "platform/rasters/importer.hpp"
+#include "platform/rasters/input.hpp"
+#include "platform/rasters/store.hpp"
+#include "platform/rasters/tiff.hpp"
+#include "platform/schemas.hpp"
+#include "store/crypto.hpp"
+
+namespace cadastre::platform::rasters {
+namespace {
+
+using http::Request;
+using http::Response;
+
+constexpr const char* kTag = "Rasters";
+constexpr std::int64_t kLinkSeconds = 15 * 60;
+/// The largest GeoTIFF taken (the platform's request limit, AppOptions::http.payload_max,
+/// bounds it too).
+constexpr std::size_t kMaxUpload = 32u << 20;
+const std::vector<std::string> kJobOrder = {"id", "criadoEm", "estado", "tipo"};
+
+std::int64_t now_seconds() {
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::string signed_key(const std::string& chave) { return "tiff:" + chave; }
+
+// A tiff job of the caller, parsed: 404 for another user's, another type's or an unknown id.
+struct JobView {
+  std::string json, estado;
+  std::optional<std::int64_t> camada;
+};
+
+struct Rasters {
+  App* app;
+  std::shared_ptr<jobs::Runner> runner;
+  layers::FileStore files;
+  std::string secret;
+
+  Response import(const service::Scope& s, Request& req) const {
+    ImportQuery q = parse_import_query(req);
+    const http::FilePart& f = file_part(req);
+    Upload up{q.projeto, q.nome, f.filename, q.codigo};
+    return Response::json(submit(*runner, files, s, up, f.content), 202);
+  }
+
+  Response credentials(const service::Scope& s, Request& req) const {
+    ImportQuery q = parse_import_query(req);
+    if (!files.enabled()) throw Error(errc::unavailable, "armazenamento de arquivos não configurado");
+    std::string chave = cadastre::store::random_token();
+    std::int64_t expira = now_seconds() + kLinkSeconds;
+    issue(s, chave, q.projeto, q.nome, expira);
+    std::string path = "/importar/tiff/envio?municipio=" + s.tenant.slug + "&chave=" + chave + "&expira=" +
+                       std::to_string(expira) + "&assinatura=" + files::sign(secret, s.tenant.id, signed_key(chave), expira);
+    JsonWriter w;
+    w.begin_object().key("url").value(app->public_url() + path).key("caminho").value(path).key("metodo").value("PUT");
+    w.key("tipoConteudo").value("image/tiff").key("tamanhoMaximo").value(static_cast<std::int64_t>(kMaxUpload));
+    w.key("expira").value(expira).key("idProjeto").value(q.projeto).key("nomeCamada").value(q.nome).end_object();
+    return Response::json(std::move(w).str());
+  }
+
+  // The upload through a signed link: no session; the link stands for its issuer.
+  Response signed_upload(Request& req) const {
+    Signed sg = parse_signed(req);
+    auto tenant = app->tenancy().active(sg.municipio);
+    if (!tenant || !files::verify(secret, tenant->id, signed_key(sg.chave), sg.expira, sg.assinatura, now_seconds()))
+      throw Error(errc::forbidden, "link assinado inválido ou expirado");
+    if (req.body.empty()) throw Error(errc::invalid_argument, "o corpo (o GeoTIFF) está vazio", "file");
+    // Checked before the link is spent, so a wrong file does not waste it.
+    check_file(tenant->slug, req.body);
+    auto cred = consume(app->tenancy().pool(*tenant), sg.chave);
+    if (!cred) throw Error(errc::forbidden, "link assinado já usado ou expirado");
+    store::Principal who;
+    who.user_id = cred->usuario;
+    who.tenant_id = tenant->id;
+    who.tenant_slug = tenant->slug;
+    who.admin = cred->admin;
+    service::Scope s = app->tenancy().scope(std::move(who), *tenant);
+    guard::require(s, "projeto", cred->projeto, "admin", "idProjeto");
+    Upload up{cred->projeto, cred->nome, "envio-assinado.tif", std::nullopt};
+    return Response::json(submit(*runner, files, s, up, req.body), 202);
+  }
+
+  // The GeoTIFF check alone (the same as the job's first step), on a scratch copy.
+  void check_file(const std::string& slug, const std::string& bytes) const {
+    namespace fs = std::filesystem;
+    fs::path p = files.tenant_dir(slug) / "importacoes" / "tiff" / (cadastre::store::random_token() + ".verificar.tif");
+    fs::create_directories(p.parent_path());
+    struct Gone {
+      fs::path p;
+      ~Gone() {
+        std::error_code ec;
+        fs::remove(p, ec);
+      }
+    } gone{p};
+    {
+      std::ofstream out(p, std::ios::binary);
+      out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    }
+    inspect(p.string());
+  }
+
+  JobView job(const service::Scope& s, std::int64_t id) const {
+    auto json = runner->find(s, id);
+    JobView v;
+    if (json) {
+      simdjson::dom::parser parser;
+      auto doc = parser.parse(*json);
+      std::string_view tipo, estado;
+      if (!doc["tipo"].get(tipo) && tipo == "tiff" && !doc["estado"].get(estado)) {
+        v.json = *json;
+        v.estado = estado;
+        std::int64_t camada = 0;
+        if (!doc["idCamada"].get(camada)) v.camada = camada;
+        return v;
+      }
+    }
+    throw Error(errc::not_found, "importação de tiff " + std::to_string(id) + " não encontrada", "id");
+  }
+
+  Response jobs_list(const service::Scope& s, Request& req) const {
+    Page pg = parse_page(req, "id", true);
+    return Response::json(page_json(runner->list(s, {"tiff"}, pg), pg));
+  }
+  Response job_one(const service::Scope& s, Request& req) const {
+    return Response::json(job(s, path_id(req, "id")).json);
+  }
+  Response job_change(const service::Scope& s, Request& req) const {
+    std::int64_t id = path_id(req, "id");
+    JobChange c = parse_job_change(req.body);
+    JobView v = job(s, id);
+    if (c.nome) {
+      if (v.estado != "concluida" || !v.camada)
+        throw Error(errc::invalid_transition,
+                    "a importação não foi concluída (estado: " + v.estado + "): ainda não há camada a renomear",
+                    "nomeCamada");
+      guard::require(s, "camada", *v.camada, "admin", "nomeCamada");
+      rename_layer(s, *v.camada, *c.nome);
+    }
+    if (c.ocultar) runner->hide(s, id);
+    return Response::json(job(s, id).json);
+  }
+
+  Response pixel_value(const service::Scope& s, Request& req) const {
+    Point p = parse_point(req);
+    std::int64_t id = s.grant().id;
+    layers::Kind k = layers::kind_of(s, id);
+    if (k.tipo != "tiff")
+      throw Error(errc::conflict, "a camada " + std::to_string(id) + " é do tipo " + k.tipo + "; esta rota é para camadas tiff",
+                  "idTiff");
+    if (!k.arquivo) throw Error(errc::conflict, "a camada não tem arquivo no armazenamento", "idTiff");
+    Pixel px = pixel(files.resolve(s.tenant.slug, *k.arquivo).string(), p.x, p.y);
+    JsonWriter w;
+    w.begin_object().key("idCamada").value(id).key("x").value(p.x).key("y").value(p.y).key("crs").value(px.crs);
+    w.key("xRaster").value(px.x).key("yRaster").value(px.y).key("coluna").value(px.coluna).key("linha").value(px.linha);
+    w.key("valores").begin_array();
+    for (std::size_t b = 0; b < px.valores.size(); ++b) {
+      w.begin_object().key("banda").value(static_cast<std::int64_t>(b + 1)).key("valor");
+      if (px.valores[b]) w.value(*px.valores[b]);
+      else w.null();
+      w.end_object();
+    }
+    w.end_array().end_object();
+    return Response::json(std::move(w).str());
+  }
+};
+
+}  // namespace
+}  // namespace cadastre::platform::rasters
+
+namespace cadastre::platform {
+
+void add_raster_routes(App& app) {
+  using namespace rasters;
+  auto r = std::make_shared<const Rasters>(Rasters{
+      &app, jobs::runner(app), layers::FileStore(app.options().files_dir),
+      app.options().files_secret.empty() ? cadastre::store::random_token() : app.options().files_secret});
+  auto bind = [r](Response (Rasters::*fn)(const service::Scope&, Request&) const) {
+    return service::scoped([r, fn](const service::Scope& s, Request& q) { return ((*r).*fn)(s, q); });
+  };
+  auto& srv = app.server();
+  const std::vector<http::Param> import_params = {
+      {.name = "idProjeto", .type = "integer", .required = true, .description = "o projeto da nova camada"},
+      {.name = "nomeCamada", .required = true, .description = "o nome da camada tiff a criar"},
+      {.name = "codigo", .description = "chave de idempotência: o mesmo codigo devolve a importação já feita"}};
+  const std::string limit = std::to_string(kMaxUpload >> 20) + " MB";
+
+  srv.add({.method = "POST", .pattern = "/importar/tiff", .auth = "sessao",
+           .access = http::on("projeto", "idProjeto", "admin"), .tag = kTag,
+           .summary = "Importa um GeoTIFF (com sistema de coordenadas) como camada tiff: verificado na hora (400 com "
+                      "o motivo), convertido em Cloud Optimized GeoTIFF por uma importação (202)",
+           .params = import_params,
+           .body = {.description = "multipart/form-data: file (o GeoTIFF, até " + limit + ")",
+                    .content_type = "multipart/form-data", .max_bytes = kMaxUpload + (64u << 10)},
+           .answer_status = 202, .answer_schema = schemas::ref("ImportacaoTiff"), .handler = bind(&Rasters::import)});
+  srv.add({.method = "GET", .pattern = "/importar/tiff/credentials", .auth = "sessao",
+           .access = http::on("projeto", "idProjeto", "admin"), .tag = kTag,
+           .summary = "Um link assinado de envio de um GeoTIFF (PUT, sem sessão, uma vez, por " +
+                      std::to_string(kLinkSeconds / 60) + " minutos) que cria a mesma importação",
+           .params = {import_params[0], import_params[1]},
+           .answer_schema = schemas::ref("CredencialTiff"), .handler = bind(&Rasters::credentials)});
+  srv.add({.method = "PUT", .pattern = "/importar/tiff/envio", .auth = "none", .tag = kTag,
+           .summary = "O envio por link assinado (GET /importar/tiff/credentials): o corpo é o GeoTIFF; link alterado, "
+                      "vencido ou já usado → 403",
+           .params = {{.name = "municipio", .required = true, .description = "do link"},
+                      {.name = "chave", .required = true, .description = "do link"},
+                      {.name = "expira", .type = "integer", .required = true, .description = "do link"},
+                      {.name = "assinatura", .required = true, .description = "do link"}},
+           .body = {.description = "o GeoTIFF (até " + limit + ")", .content_type = "image/tiff",
+                    .max_bytes = kMaxUpload},
+           .answer_status = 202, .answer_schema = schemas::ref("ImportacaoTiff"),
+           .handler = [r](Request& q) { return r->signed_upload(q); }});
+
+  std::vector<http::Param> paging = page_params(kJobOrder);
+  srv.add({.method = "GET", .pattern = "/importacoes-tiff", .auth = "sessao", .tag = kTag,
+           .summary = "As importações de GeoTIFF do usuário (não ocultas), as mais novas primeiro", .params = paging,
+           .answer_schema = schemas::page_of("ImportacaoTiff"), .handler = bind(&Rasters::jobs_list)});
+  srv.add({.method = "GET", .pattern = "/importacoes-tiff/{id}", .auth = "sessao", .tag = kTag,
+           .summary = "Uma importação de GeoTIFF do usuário: estado, progresso, erros e a camada criada",
+           .answer_schema = schemas::ref("ImportacaoTiff"), .handler = bind(&Rasters::job_one)});
+  srv.add({.method = "PUT", .pattern = "/importacoes-tiff/{id}", .auth = "sessao", .tag = kTag,
+           .summary = "Renomeia a camada de uma importação concluída (nomeCamada; 409 antes disso) e/ou oculta uma "
+                      "importação terminada (oculta: true)",
+           .body = {.description = R"({"nomeCamada"?, "oculta"?: true})", .max_bytes = 4096,
+                    .schema = schemas::ref("ImportacaoTiffAlteracao")},
+           .answer_schema = schemas::ref("ImportacaoTiff"), .handler = bind(&Rasters::job_change)});
+  srv.add({.method = "GET", .pattern = "/valorPixel/{idTiff}", .auth = "sessao",
+           .access = http::on("camada", "{idTiff}", "leitura"), .tag = kTag,
+           .summary = "O valor de cada banda de uma camada tiff num ponto (longitude/latitude, EPSG:4674); sem dado → "
+                      "null; fora do raster → 404",
+           .params = {{.name = "x", .type = "number", .required = true, .description = "longitude"},
+                      {.name = "y", .type = "number", .required = true, .description = "latitude"}},
+           .answer_schema = schemas::ref("ValorPixel"), .handler = bind(&Rasters::pixel_value)});
+}
+
+}  // namespace cadastre::platform

@@ -1,0 +1,79 @@
+#include "platform/rasters/store.hpp"
+
+#include <soci/soci.h>
+
+#include <cstdio>
+
+#include "cadastre/error.hpp"
+#include "store/sql.hpp"
+
+namespace cadastre::platform::rasters {
+namespace {
+
+std::string number(double d) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", d);
+  return buf;
+}
+
+std::string id_text(std::int64_t id) { return std::to_string(id); }
+
+}  // namespace
+
+std::int64_t insert_layer(soci::session& s, std::int64_t projeto, const std::string& nome, std::int64_t user,
+                          const std::optional<std::array<double, 4>>& bbox) {
+  store::Sql q("insert into projeto.camadas (projeto_id, nome, tipo, extensao, ordem, criado_por) values (" +
+               id_text(projeto) + ", ");
+  q.bind(nome) << ", 'tiff', ";
+  if (bbox && (*bbox)[0] < (*bbox)[2] && (*bbox)[1] < (*bbox)[3])
+    q << "st_makeenvelope(" << number((*bbox)[0]) << ", " << number((*bbox)[1]) << ", " << number((*bbox)[2]) << ", "
+      << number((*bbox)[3]) << ", 4674)";
+  else
+    q << "null";
+  q << ", (select coalesce(max(ordem) + 1, 0) from projeto.camadas where projeto_id = " << id_text(projeto) << "), "
+    << id_text(user) << ") returning id";
+  return std::stoll(*store::fetch_value(s, q));
+}
+
+void set_file(soci::session& s, std::int64_t layer, const std::string& arquivo) {
+  store::Sql q("update projeto.camadas set arquivo = ");
+  q.bind(arquivo) << " where id = " << id_text(layer);
+  store::execute(s, q);
+}
+
+void rename_layer(const service::Scope& scope, std::int64_t layer, const std::string& nome) {
+  store::Sql q("update projeto.camadas set nome = ");
+  q.bind(nome) << ", atualizado_em = now(), geracao = geracao + 1 where id = " << id_text(layer);
+  scope.db->run([&](soci::session& s) {
+    if (store::execute(s, q) == 0) throw Error(errc::not_found, "camada " + id_text(layer) + " não encontrada", "id");
+  });
+}
+
+void issue(const service::Scope& scope, const std::string& chave, std::int64_t projeto, const std::string& nome,
+           std::int64_t expira) {
+  store::Sql q("insert into projeto.tiff_credenciais (chave, projeto_id, nome_camada, usuario_id, usuario_admin, "
+               "expira_em) values (");
+  q.bind(chave) << ", " << id_text(projeto) << ", ";
+  q.bind(nome) << ", " << id_text(scope.user.user_id) << ", "
+               << (scope.user.admin || scope.user.platform_admin ? "true" : "false") << ", to_timestamp("
+               << id_text(expira) << "))";
+  // Spent and expired links are of no use to anyone: each new one sweeps the old ones.
+  store::Sql sweep("delete from projeto.tiff_credenciais where expira_em < now() - interval '1 day'");
+  scope.db->run([&](soci::session& s) {
+    soci::transaction tx(s);
+    store::execute(s, sweep);
+    store::execute(s, q);
+    tx.commit();
+  });
+}
+
+std::optional<Credential> consume(store::Pool& db, const std::string& chave) {
+  store::Sql q("update projeto.tiff_credenciais set usada_em = now() where chave = ");
+  q.bind(chave) << " and usada_em is null and expira_em > now() "
+                   "returning projeto_id::text, usuario_id::text, nome_camada, usuario_admin::text";
+  auto rows = db.with([&](soci::session& s) { return store::fetch(s, q); });
+  if (rows.empty()) return std::nullopt;
+  return Credential{std::stoll(*rows[0][0]), std::stoll(*rows[0][1]), *rows[0][2], *rows[0][3] == "true"};
+}
+
+}  // namespace cadastre::platform::rasters

@@ -1,0 +1,70 @@
+// The wiki map's SQL: the catalog in the platform database (plataforma.wikimap_*, migration
+// platform/0006) and the published projects read from a tenant's database.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "platform/paging.hpp"
+#include "platform/wikimap/input.hpp"
+#include "store/pool.hpp"
+
+namespace cadastre::platform::wikimap {
+
+/// The columns the lists may be ordered by.
+inline const std::vector<std::string> kOrderColumns = {"id", "titulo", "media", "atualizadoEm"};
+
+/// The active published projects of a tenant: [{"id","nome","descricao"}].
+std::string published_projects(store::Pool& tenant_db);
+/// Whether project `id` of a tenant is published and active.
+bool project_published(store::Pool& tenant_db, std::int64_t id);
+
+/// Brings a tenant's entries in line with its published projects (`projects`, as
+/// published_projects answers): new ones created (title and description from the project,
+/// organisation the tenant's name), unpublished ones hidden, the others' title and
+/// description refreshed unless their owner edited them.
+void sync_tenant(store::Pool& platform, std::int64_t tenant_id, const std::string& tenant_nome,
+                 const std::string& projects);
+
+/// Where an entry comes from (any state); 404 for an unknown id.
+struct EntryRef {
+  std::int64_t tenant_id = 0, projeto_id = 0;
+  bool publicado = false;
+};
+EntryRef entry_ref(store::Pool& platform, std::int64_t id);
+/// Hides (or shows again) an entry whose project's publication changed.
+void set_published(store::Pool& platform, std::int64_t id, bool publicado);
+
+/// One published entry with its latest 100 comments, as `user_id` sees it (404 otherwise).
+std::string entry(store::Pool& platform, std::int64_t id, std::int64_t user_id);
+/// A page of published entries matching `filter` (all when empty).
+store::PageRows page(store::Pool& platform, const Search& filter, std::int64_t user_id, const Page& page);
+/// Changes an entry (its owner checked by the caller); answers it.
+std::string update(store::Pool& platform, std::int64_t id, const EntryFields& f, std::int64_t user_id);
+/// The themes, organisations and options of the catalog.
+std::string configs(store::Pool& platform);
+
+/// My list: a page of it; add a published entry (false when it was there already).
+store::PageRows my_list(store::Pool& platform, std::int64_t user_id, const Page& page);
+bool add_to_list(store::Pool& platform, std::int64_t user_id, std::int64_t id);
+
+/// Rates a published entry (one rating per user: a second replaces the first); answers
+/// {"idMapa","nota","media","totalAvaliacoes"}.
+std::string rate(store::Pool& platform, std::int64_t id, std::int64_t user_id, int nota);
+/// A map's ratings: average, count, distribution and the caller's rating.
+std::string ratings_of(store::Pool& platform, std::int64_t id, std::int64_t user_id);
+/// The caller's ratings, newest first.
+store::PageRows my_ratings(store::Pool& platform, std::int64_t user_id, const Page& page);
+
+/// Comments: add one to a published entry (answers it); who wrote one and on which
+/// tenant's map (404 unknown); delete one.
+std::string add_comment(store::Pool& platform, std::int64_t id, std::int64_t user_id, const std::string& texto);
+struct CommentRef {
+  std::int64_t author_id = 0, map_tenant_id = 0;
+};
+CommentRef comment_ref(store::Pool& platform, std::int64_t id);
+void delete_comment(store::Pool& platform, std::int64_t id);
+
+}  // namespace cadastre::platform::wikimap

@@ -1,0 +1,139 @@
+// /rlm, /rlm/final, /rlm/grafico and /rlm/:idModelo: the fit over a layer's samples, the
+// stored model, its plots and its estimates written into a field.
+#include <cmath>
+
+#include "samples.hpp"
+
+using namespace cadastre;
+using test::GeostatFixture;
+using test::refused;
+using test::Samples;
+
+TEST_CASE_FIXTURE(GeostatFixture, "a regression over the samples recovers the coefficients and grades the model") {
+  Samples w(*this);
+  auto a = post("/rlm", w.fit_body(), w.reader);
+  REQUIRE_MESSAGE(a->status == 200, a->body);
+  auto r = a->json();
+  CHECK(int64_t(r["n"]) == 49);
+  CHECK(int64_t(r["k"]) == 2);
+  auto c = r["coeficientes"];
+  CHECK(std::string_view(c.at(0)["nome"]) == "intercepto");
+  CHECK(std::string_view(c.at(1)["nome"]) == "area");
+  // preco = 50000 + 800·area + 3000·frente + 5000·sin(2.3k): the noise is small.
+  CHECK(double(c.at(1)["estimativa"]) == doctest::Approx(800).epsilon(0.05));
+  CHECK(double(c.at(2)["estimativa"]) == doctest::Approx(3000).epsilon(0.15));
+  CHECK(double(c.at(1)["p"]) < 1e-6);
+  CHECK(double(r["r2"]) > 0.99);
+  CHECK(double(r["r2Ajustado"]) <= double(r["r2"]));
+  CHECK(double(r["pF"]) < 1e-6);
+  CHECK(r["residuos"].get_array().size() == 49);
+  auto first = r["residuos"].at(0);
+  CHECK(double(first["intervaloPredicao"].at(0)) < double(first["estimado"]));
+  CHECK(double(first["intervaloPredicao"].at(1)) > double(first["estimado"]));
+  // 49 samples, k = 2: n ≥ 6(k+1) = 18, regressors and F far below 1%: grade III.
+  CHECK(int64_t(r["fundamentacao"]["grau"]) == 3);
+  CHECK(int64_t(r["precisao"]["grau"]) == 3);
+  CHECK(std::string_view(r["precisao"]["criterio"]) == "amplitude_IC80");
+  CHECK(bool(r["estudoRazao"]["mediana"]["aprovado"]));
+
+  // Transforms and the check field.
+  a = post("/rlm", R"({"idCamada":)" + Samples::n(w.layer) + R"(,"idChk":)" + Samples::n(w.field.at("usar")) +
+                       R"(,"dependente":{"idCampo":)" + Samples::n(w.field.at("preco")) +
+                       R"(,"transformacao":"ln"},"independentes":[{"idCampo":)" + Samples::n(w.field.at("area")) +
+                       R"(,"transformacao":"raiz"}]})",
+           w.reader);
+  REQUIRE_MESSAGE(a->status == 200, a->body);
+  CHECK(int64_t(a->json()["n"]) == 45);
+  CHECK(std::string_view(a->json()["dependente"]["transformacao"]) == "ln");
+
+  // Refusals.
+  refused(*request("POST", "/rlm", {}, w.fit_body()), 401, "nao_autenticado");
+  refused(*post("/rlm", w.fit_body(), w.stranger), 404, "nao_encontrado");
+  refused(*post("/rlm", w.fit_body(), w.other_tenant), 404, "nao_encontrado");
+  refused(*post("/rlm", R"({"idCamada":)" + Samples::n(w.layer) + R"(,"dependente":{"idCampo":)" +
+                            Samples::n(w.field.at("nome")) + R"(},"independentes":[{"idCampo":)" +
+                            Samples::n(w.field.at("area")) + "}]}",
+                w.owner),
+          400, "parametro_invalido", "dependente.idCampo");
+  refused(*post("/rlm", w.fit_body(R"(,"nivel":2)"), w.owner), 400, "parametro_invalido", "nivel");
+  refused(*post("/rlm", R"({"idCamada":)" + Samples::n(w.layer) + R"(,"dependente":{"idCampo":)" +
+                            Samples::n(w.field.at("preco")) + R"(,"transformacao":"cubo"},"independentes":[]})",
+                w.owner),
+          400, "parametro_invalido", "dependente.transformacao");
+  refused(*post("/rlm", R"({"idCamada":"1;drop"})", w.owner), 400, "parametro_invalido", "idCamada");
+  refused(*post("/rlm", R"({"idCamada":)" + Samples::n(w.layer) + R"(,"dependente":{"idCampo":)" +
+                            Samples::n(w.field.at("preco")) + R"(},"independentes":[{"idCampo":)" +
+                            Samples::n(w.field.at("preco")) + "}]}",
+                w.owner),
+          400, "parametro_invalido", "independentes[0].idCampo");
+}
+
+TEST_CASE_FIXTURE(GeostatFixture, "a chosen model is stored, plotted and applied to a layer") {
+  Samples w(*this);
+  refused(*post("/rlm/final", w.fit_body(R"(,"nome":"preço")"), w.reader), 403, "acesso_negado");
+  refused(*post("/rlm/final", w.fit_body(R"(,"nome":"preço")"), w.editor), 403, "acesso_negado");
+  refused(*post("/rlm/final", w.fit_body(), w.owner), 400, "campo_obrigatorio", "nome");
+  auto a = post("/rlm/final", w.fit_body(R"(,"nome":"preço")"), w.owner);
+  REQUIRE_MESSAGE(a->status == 201, a->body);
+  const std::string model = std::to_string(int64_t(a->json()["id"]));
+  CHECK(std::string_view(a->json()["nome"]) == "preço");
+  CHECK(a->json()["coeficientes"].get_array().size() == 3);
+  CHECK(w.db("select count(*) from projeto.modelo_amostras where modelo_id = " + model) == "49");
+  CHECK(w.db("select projeto_id from projeto.modelos_avaliacao where id = " + model) == Samples::n(w.project));
+
+  // Plots: PNG and SVG of each kind.
+  for (const char* kind : {"residuos", "observado_ajustado", "qq"}) {
+    CAPTURE(kind);
+    a = post("/rlm/grafico", w.fit_body(std::string(R"(,"tipo":")") + kind + "\""), w.reader);
+    REQUIRE_MESSAGE(a->status == 200, a->body);
+    CHECK(a->content_type == "image/png");
+    CHECK(a->body.substr(0, 8) == "\x89PNG\r\n\x1a\n");
+    test::save_output(std::string("rlm-") + kind + ".png", a->body);
+    a = post("/rlm/grafico", w.fit_body(std::string(R"(,"tipo":")") + kind + R"(","formato":"svg","largura":400)"),
+             w.reader);
+    REQUIRE_MESSAGE(a->status == 200, a->body);
+    CHECK(a->content_type == "image/svg+xml");
+    CHECK(a->body.find("<svg") == 0);
+    CHECK(a->body.find("width=\"400\"") != std::string::npos);
+    test::save_output(std::string("rlm-") + kind + ".svg", a->body);
+  }
+  refused(*post("/rlm/grafico", w.fit_body(R"(,"tipo":"pizza")"), w.reader), 400, "parametro_invalido", "tipo");
+  refused(*post("/rlm/grafico", w.fit_body(R"(,"formato":"gif")"), w.reader), 400, "parametro_invalido", "formato");
+  refused(*post("/rlm/grafico", w.fit_body(R"(,"largura":10)"), w.reader), 400, "parametro_invalido", "largura");
+
+  // Applied to the layer: the estimate of each sample written into "estimado", through the
+  // values' own write, so a calculated field reading it follows.
+  const std::string destino = Samples::n(w.field.at("estimado"));
+  const std::string dobro = w.db("insert into projeto.campos (formulario_id, nome, chave, tipo, formula, ordem) "
+                                 "values (" + Samples::n(w.form) + ", 'Dobro', 'dobro', 'calculado', "
+                                 "'estimado * 2', 99) returning id");
+  const std::string apply = R"({"idCamada":)" + Samples::n(w.layer) + R"(,"idCampoDestino":)" + destino + "}";
+  refused(*post("/rlm/" + model, apply, w.reader), 403, "acesso_negado");
+  a = post("/rlm/" + model, apply, w.editor);
+  REQUIRE_MESSAGE(a->status == 200, a->body);
+  CHECK(int64_t(a->json()["estimados"]) == 49);
+  CHECK(w.db("select count(*) from projeto.valores where campo_id = " + destino) == "49");
+  CHECK(w.db("select count(*) from projeto.valores_auditoria where campo_id = " + destino) == "49");
+  // The written estimate is the model's: intercept + b1·area + b2·frente.
+  auto est = a->json()["valores"].at(0);
+  CHECK(std::stod(w.db("select numero from projeto.valores where campo_id = " + destino + " and geometria_id = " +
+                       std::to_string(int64_t(est["idGeometria"])))) ==
+        doctest::Approx(double(est["estimativa"])).epsilon(1e-9));
+  CHECK(w.db("select count(*) from projeto.valores d join projeto.valores e on e.geometria_id = d.geometria_id "
+             "and e.campo_id = " + destino + " where d.campo_id = " + dobro + " and abs(d.numero - e.numero * 2) < 1e-6") == "49");
+  // Answered only (leitura): nothing written.
+  a = post("/rlm/" + model, R"({"idCamada":)" + Samples::n(w.layer) + "}", w.reader);
+  REQUIRE_MESSAGE(a->status == 200, a->body);
+  CHECK(a->json()["idCampoDestino"].is_null());
+  refused(*post("/rlm/" + model, R"({"idCamada":)" + Samples::n(w.layer) + R"(,"idCampoDestino":)" +
+                                      Samples::n(w.field.at("nome")) + "}",
+                w.owner),
+          400, "parametro_invalido", "idCampoDestino");
+  refused(*post("/rlm/" + model, R"({"idCamada":)" + Samples::n(w.domain_layer) + "}", w.owner), 400,
+          "parametro_invalido", "campos.area");
+  refused(*post("/rlm/abc", apply, w.owner), 400, "parametro_invalido", "idModelo");
+  refused(*post("/rlm/999999", apply, w.owner), 404, "nao_encontrado");
+  refused(*post("/rlm/" + model, apply, w.stranger), 404, "nao_encontrado");
+  refused(*post("/rlm/" + model, apply, w.other_tenant), 404, "nao_encontrado");
+  refused(*request("POST", "/rlm/" + model, {}, apply), 401, "nao_autenticado");
+}

@@ -1,0 +1,47 @@
+// The municipality's own cadastre layers brought into a project (POST /importar/icad/*):
+// lots (urban: fronting a block face; rural: fronting none), buildings and streets, with
+// their attributes as typed fields.
+#include <doctest/doctest.h>
+
+#include "integration/platform_imports/imports_fixture.hpp"
+
+using namespace cadastre::test;
+
+TEST_CASE_FIXTURE(ImportsFixture, "the cadastre's lots, rural lots, buildings and streets become layers of the project") {
+  auto c = cast();
+  stack->load_demo("alfa", 30);
+  // Three lots outside the urban value map: rural.
+  db("update cadastro.lote set face_quadra_id = null where id in (select id from cadastro.lote order by id limit 3)");
+  struct Case {
+    const char* route;
+    const char* nome;
+    const char* count;
+    const char* geometria;
+  };
+  for (Case k : {Case{"lotes", "Lotes (cadastro)", "select count(*) from cadastro.lote where face_quadra_id is not null", "poligono"},
+                 Case{"lotes-rurais", "Lotes rurais (cadastro)", "select count(*) from cadastro.lote where face_quadra_id is null", "poligono"},
+                 Case{"edificacoes", "Edificações (cadastro)", "select count(*) from cadastro.edificacao", "poligono"},
+                 Case{"logradouros", "Logradouros (cadastro)", "select count(*) from cadastro.logradouro", "linha"}}) {
+    CAPTURE(k.route);
+    auto a = request("POST", route(std::string("icad/") + k.route, std::string("icad-") + k.route, c.projeto, ""),
+                     headers(c.owner));
+    REQUIRE_MESSAGE(a->status == 202, a->body);
+    auto job = finished(int64_t(a->json()["idImportacao"]), c.owner);
+    REQUIRE_MESSAGE(job.estado == "concluida", job.json);
+    const std::string expected = db(k.count);
+    CHECK(std::to_string(job.importadas) == expected);
+    const std::string L = n(job.camada);
+    CHECK(db("select nome || '|' || geometria from projeto.camadas where id = " + L) == std::string(k.nome) + "|" + k.geometria);
+    CHECK(db("select count(*) from projeto.geometrias where camada_id = " + L) == expected);
+  }
+  // The attributes: a rural lot's inscrição and area, as in the cadastre.
+  CHECK(db("select v.texto || '|' || a.numero from projeto.camadas c join projeto.geometrias g on g.camada_id = c.id "
+           "join projeto.valores i on i.geometria_id = g.id join projeto.campos ki on ki.id = i.campo_id and ki.chave = 'id_cadastro' "
+           "join projeto.valores v on v.geometria_id = g.id join projeto.campos kv on kv.id = v.campo_id and kv.chave = 'inscricao' "
+           "join projeto.valores a on a.geometria_id = g.id join projeto.campos ka on ka.id = a.campo_id and ka.chave = 'area_terreno' "
+           "where c.nome = 'Lotes rurais (cadastro)' order by i.numero limit 1") ==
+        db("select inscricao || '|' || area_terreno from cadastro.lote order by id limit 1"));
+  CHECK(db("select bool_and(st_equals(g.geom, l.geom)) from projeto.camadas c join projeto.geometrias g on g.camada_id = c.id "
+           "join projeto.valores i on i.geometria_id = g.id join projeto.campos ki on ki.id = i.campo_id and ki.chave = 'id_cadastro' "
+           "join cadastro.lote l on l.id = i.numero where c.nome = 'Lotes (cadastro)'") == "t");
+}
