@@ -37,6 +37,8 @@ enum class errc : int {
   upstream_timeout,       ///< an upstream service timed out (504 tempo_esgotado_no_servico_externo)
   internal,               ///< unexpected failure; details only in the log (500 erro_interno)
   too_many_requests,      ///< rate or capacity limit (429 muitas_requisicoes)
+  license_inactive,       ///< the tenant's license ended, is suspended or cancelled (403 licenca_inativa)
+  quota_exceeded,         ///< a quota of the tenant's license is used up (403 cota_excedida)
 };
 
 /// Stable string code of an errc, e.g. "parametro_invalido".

@@ -33,6 +33,8 @@ constexpr Entry entry(errc e) noexcept {
     case errc::upstream_timeout: return {"tempo_esgotado_no_servico_externo", 504};
     case errc::internal: return {"erro_interno", 500};
     case errc::too_many_requests: return {"muitas_requisicoes", 429};
+    case errc::license_inactive: return {"licenca_inativa", 403};
+    case errc::quota_exceeded: return {"cota_excedida", 403};
   }
   return {"erro_interno", 500};
 }

@@ -9,18 +9,13 @@
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
 #include "core/json_in.hpp"
+#include "platform/text.hpp"
 
 namespace cadastre::platform::custom_maps {
 namespace {
 
 constexpr std::size_t kMaxLayers = 100;
 constexpr std::size_t kMaxStyle = 16384;
-
-std::size_t characters(std::string_view s) {
-  std::size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
-}
 
 std::string text(jsonin::object o, const std::string& key, std::size_t max, bool required) {
   std::string v = jsonin::string(o, key);

@@ -5,6 +5,8 @@
 #include <regex>
 #include <vector>
 
+#include "platform/text.hpp"
+
 namespace cadastre::platform::fields {
 namespace {
 
@@ -28,12 +30,6 @@ bool unbounded_quantifier(std::string_view p, std::size_t& i) {
     return !body.empty() && body.back() == ',';
   }
   return false;
-}
-
-std::size_t characters(std::string_view s) {
-  std::size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "cadastre/json.hpp"
 #include "core/json_in.hpp"
 #include "platform/fields/pattern.hpp"
+#include "platform/text.hpp"
 
 namespace cadastre::platform::fields {
 namespace {
@@ -23,12 +24,6 @@ constexpr std::size_t kMaxText = 1000, kMaxLongText = 100000, kMaxMedia = 2000;
 Checked fail(std::string problem) { return {std::nullopt, std::move(problem)}; }
 Checked stored(std::string_view tipo, std::optional<std::string> text) {
   return {Typed{std::string(column_of(tipo)), std::move(text)}, {}};
-}
-
-std::size_t characters(std::string_view s) {
-  std::size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
 }
 
 std::string trim(std::string_view s) {

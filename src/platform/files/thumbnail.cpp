@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "cadastre/error.hpp"
+#include "platform/gdal.hpp"
 #include "store/crypto.hpp"
 
 namespace cadastre::platform::files {
@@ -24,21 +25,8 @@ void init() {
   std::call_once(once, [] { GDALAllRegister(); });
 }
 
-// GDAL reports errors through a per-thread handler: quiet it for the call.
-struct Quiet {
-  Quiet() {
-    CPLPushErrorHandler(CPLQuietErrorHandler);
-    CPLErrorReset();
-  }
-  ~Quiet() { CPLPopErrorHandler(); }
-  Quiet(const Quiet&) = delete;
-  Quiet& operator=(const Quiet&) = delete;
-};
-
-struct Closer {
-  void operator()(void* ds) const { GDALClose(ds); }
-};
-using Dataset = std::unique_ptr<void, Closer>;
+using gdal::Dataset;
+using gdal::Quiet;
 
 // A file in GDAL's memory filesystem, unlinked with the object.
 struct MemFile {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cadastre/error.hpp"
+#include "platform/gdal.hpp"
 #include "platform/layer_styles/palette.hpp"
 
 namespace cadastre::platform::layers::raster {
@@ -24,33 +25,22 @@ namespace {
 void init() {
   static std::once_flag once;
   std::call_once(once, [] {
-    // No .aux.xml written beside a layer's file, and no listing of its folder on open.
+    // No .aux.xml written beside a layer's file. (Not listing the folder on open is asked
+    // per open, below: as a process-wide option it would also hide the .prj and .dbf of the
+    // shapefiles the imports open.)
     CPLSetConfigOption("GDAL_PAM_ENABLED", "NO");
-    CPLSetConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", "EMPTY_DIR");
     GDALAllRegister();
   });
 }
 
-// GDAL reports errors through a per-thread handler; quiet it for the call and read the
-// last message when a call fails.
-struct Quiet {
-  Quiet() {
-    CPLPushErrorHandler(CPLQuietErrorHandler);
-    CPLErrorReset();
-  }
-  ~Quiet() { CPLPopErrorHandler(); }
-  Quiet(const Quiet&) = delete;
-  Quiet& operator=(const Quiet&) = delete;
-};
-
-struct Closer {
-  void operator()(void* ds) const { GDALClose(ds); }
-};
-using Dataset = std::unique_ptr<void, Closer>;
+using gdal::Dataset;
+using gdal::Quiet;
 
 Dataset open(const std::string& path) {
   const char* const drivers[] = {"GTiff", nullptr};
-  Dataset ds(GDALOpenEx(path.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY, drivers, nullptr, nullptr));
+  // An empty list of sibling files: GDAL does not list the layer's folder on open.
+  const char* const siblings[] = {nullptr};
+  Dataset ds(GDALOpenEx(path.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY, drivers, nullptr, siblings));
   if (!ds) throw Error(errc::unprocessable, "o arquivo da camada não é um GeoTIFF legível");
   return ds;
 }

@@ -146,11 +146,11 @@ void require_storage(store::Pool& platform, store::Pool& tenant_db, std::int64_t
   });
   if (!found) return;
   if (status == "expirada")
-    throw Error(errc::forbidden, "a licença do município terminou em " + fim + ": envio de arquivos recusado", "licenca");
+    throw Error(errc::license_inactive, "a licença do município terminou em " + fim + ": envio de arquivos recusado", "licenca");
   if (status == "suspensa" || status == "cancelada")
-    throw Error(errc::forbidden, "a licença do município está " + status + ": envio de arquivos recusado", "licenca");
+    throw Error(errc::license_inactive, "a licença do município está " + status + ": envio de arquivos recusado", "licenca");
   if (storage_in_use(tenant_db) + bytes > limit_mb * 1024 * 1024)
-    throw Error(errc::forbidden,
+    throw Error(errc::quota_exceeded,
                 "cota de armazenamento da licença atingida (" + std::to_string(limit_mb) +
                     " MB): contrate mais armazenamento",
                 "licenca");

@@ -42,9 +42,9 @@ std::string my_plan(store::Pool& platform, store::Pool& tenant_db, std::int64_t 
 /// The bytes the tenant's files take: the cadastre's media (midia.arquivo) and the
 /// platform's files and photos (projeto.arquivos).
 std::int64_t storage_in_use(store::Pool& tenant_db);
-/// Refuses (403 acesso_negado, saying why) a write of `bytes` more storage when the
+/// Refuses a write of `bytes` more storage, saying why: 403 licenca_inativa when the
 /// tenant's current license has ended ('ativa'/'teste' past fim), is suspended or
-/// cancelled, or would go over its storage quota. A tenant without a license is not
+/// cancelled; 403 cota_excedida when it would go over its storage quota. A tenant without a license is not
 /// limited. The files area calls it before it stores an upload; two uploads at the same
 /// moment may both pass the last free bytes (the quota is checked, not reserved).
 void require_storage(store::Pool& platform, store::Pool& tenant_db, std::int64_t tenant_id, std::int64_t bytes);

@@ -22,12 +22,6 @@ std::int64_t positive_id(element e, const std::string& field) {
   return v;
 }
 
-std::int64_t required_id(object o, const std::string& key, const std::string& prefix = "") {
-  auto e = jsonin::find(o, key);
-  if (!e) throw Error(errc::missing_field, "informe " + prefix + key, prefix + key);
-  return positive_id(*e, prefix + key);
-}
-
 appraisal::Transform parse_transform(std::string_view t, const std::string& field) {
   if (t == "nenhuma" || t == "x") return appraisal::Transform::none;
   if (t == "ln") return appraisal::Transform::ln;

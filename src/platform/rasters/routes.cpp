@@ -22,6 +22,7 @@
 #include "platform/jobs/jobs.hpp"
 #include "platform/layers/files.hpp"
 #include "platform/layers/store.hpp"
+#include "platform/licenses/store.hpp"
 #include "platform/rasters/importer.hpp"
 #include "platform/rasters/input.hpp"
 #include "platform/rasters/store.hpp"
@@ -64,6 +65,8 @@ struct Rasters {
     ImportQuery q = parse_import_query(req);
     const http::FilePart& f = file_part(req);
     Upload up{q.projeto, q.nome, f.filename, q.codigo};
+    // What the license limits (its end, its storage quota), as for any upload.
+    licenses::require_storage(app->platform(), *s.db, s.tenant.id, static_cast<std::int64_t>(f.content.size()));
     return Response::json(submit(*runner, files, s, up, f.content), 202);
   }
 
@@ -91,6 +94,8 @@ struct Rasters {
     if (req.body.empty()) throw Error(errc::invalid_argument, "o corpo (o GeoTIFF) está vazio", "file");
     // Checked before the link is spent, so a wrong file does not waste it.
     check_file(tenant->slug, req.body);
+    licenses::require_storage(app->platform(), app->tenancy().pool(*tenant), tenant->id,
+                              static_cast<std::int64_t>(req.body.size()));
     auto cred = consume(app->tenancy().pool(*tenant), sg.chave);
     if (!cred) throw Error(errc::forbidden, "link assinado já usado ou expirado");
     store::Principal who;

@@ -13,6 +13,7 @@
 #include <mutex>
 
 #include "cadastre/error.hpp"
+#include "platform/gdal.hpp"
 
 namespace cadastre::platform::rasters {
 namespace {
@@ -25,21 +26,8 @@ void init() {
   });
 }
 
-// GDAL reports errors through a per-thread handler: quiet for the call, last message read.
-struct Quiet {
-  Quiet() {
-    CPLPushErrorHandler(CPLQuietErrorHandler);
-    CPLErrorReset();
-  }
-  ~Quiet() { CPLPopErrorHandler(); }
-  Quiet(const Quiet&) = delete;
-  Quiet& operator=(const Quiet&) = delete;
-};
-
-struct Closer {
-  void operator()(void* ds) const { GDALClose(ds); }
-};
-using Dataset = std::unique_ptr<void, Closer>;
+using gdal::Dataset;
+using gdal::Quiet;
 
 struct SrsFree {
   void operator()(void* s) const { OSRDestroySpatialReference(s); }

@@ -9,18 +9,13 @@
 #include "core/json_in.hpp"
 #include "platform/layer_styles/palette.hpp"
 #include "platform/search/classify.hpp"
+#include "platform/text.hpp"
 
 namespace cadastre::platform::search {
 namespace {
 
 constexpr std::size_t kMaxConditions = 20;
 constexpr std::size_t kMaxIds = 200;
-
-std::size_t characters(std::string_view s) {
-  std::size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
-}
 
 std::string trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);

@@ -87,7 +87,7 @@ std::int64_t create(store::Pool& pool, std::int64_t tenant_id, const Fields& f) 
          "left join plataforma.usuarios u on u.tenant_id = t.id and u.ativo "
          "where t.id = :t group by t.id",
         soci::use(tid), soci::into(full);
-    if (full) throw Error(errc::forbidden, "cota de usuários da licença atingida", "licenca");
+    if (full) throw Error(errc::quota_exceeded, "cota de usuários da licença atingida", "licenca");
     // A license past its end, suspended or cancelled admits no new user (the tenant keeps
     // the ones it has); no license at all limits nothing, as for uploads.
     std::string status, fim;
@@ -95,9 +95,9 @@ std::int64_t create(store::Pool& pool, std::int64_t tenant_id, const Fields& f) 
          "fim::text from plataforma.licencas where tenant_id = :t order by id desc limit 1",
         soci::use(tid), soci::into(status), soci::into(fim);
     if (s.got_data() && status == "expirada")
-      throw Error(errc::forbidden, "a licença do município terminou em " + fim + ": novos usuários recusados", "licenca");
+      throw Error(errc::license_inactive, "a licença do município terminou em " + fim + ": novos usuários recusados", "licenca");
     if (s.got_data() && (status == "suspensa" || status == "cancelada"))
-      throw Error(errc::forbidden, "a licença do município está " + status + ": novos usuários recusados", "licenca");
+      throw Error(errc::license_inactive, "a licença do município está " + status + ": novos usuários recusados", "licenca");
     check_email_free(s, *f.email, 0);
     int adm = f.adm.value_or(false) ? 1 : 0, publico = f.publico.value_or(false) ? 1 : 0;
     std::string telefone = f.telefone.value_or(""), cargo = f.cargo.value_or("");

@@ -261,7 +261,7 @@ TEST_CASE_FIXTURE(PlatformFixture,
                     " and ativo") == "3");
 
   refused(*post("/usuarios", R"({"nome": "Mais Um", "email": "mais@alfa.gov.br"})", adm), 403,
-          "acesso_negado", "cota");
+          "cota_excedida", "cota");
   CHECK(platform_db("select count(*) from plataforma.usuarios where email = 'mais@alfa.gov.br'") ==
         "0");
   auto plan = get("/licencas/meu-plano", adm);

@@ -51,7 +51,7 @@ TEST_CASE_FIXTURE(WithFiles, "uploads are refused past the license's end, while 
   auto first = upload(projeto, 700 * 1024, chefe);
   REQUIRE_MESSAGE(first->status == 201, first->body);
   // 700 KiB stored + 400 KiB > 1 MiB.
-  refused(*upload(projeto, 400 * 1024, chefe), 403, "acesso_negado", "cota de armazenamento");
+  refused(*upload(projeto, 400 * 1024, chefe), 403, "cota_excedida", "cota de armazenamento");
   CHECK(files() == "1");
   CHECK(get("/licencas/meu-plano", chefe)->json()["armazenamento"]["emUsoBytes"].get_int64().value() == 700 * 1024);
 
@@ -61,9 +61,9 @@ TEST_CASE_FIXTURE(WithFiles, "uploads are refused past the license's end, while 
   CHECK(upload(projeto, 400 * 1024, chefe)->status == 201);
 
   test::set_license(*this, "alfa", "basico_mensal", "ativa", "current_date - 30", "current_date - 1", 5, 10240);
-  refused(*upload(projeto, 10, chefe), 403, "acesso_negado", "terminou");
+  refused(*upload(projeto, 10, chefe), 403, "licenca_inativa", "terminou");
   test::set_license(*this, "alfa", "basico_mensal", "suspensa", "current_date - 30", "current_date + 30", 5, 10240);
-  refused(*upload(projeto, 10, chefe), 403, "acesso_negado", "suspensa");
+  refused(*upload(projeto, 10, chefe), 403, "licenca_inativa", "suspensa");
   CHECK(files() == "2");
   test::set_license(*this, "alfa", "basico_mensal", "ativa", "current_date - 30", "current_date + 30", 5, 10240);
   CHECK(upload(projeto, 10, chefe)->status == 201);
@@ -79,9 +79,9 @@ TEST_CASE_FIXTURE(PlatformFixture, "new users are refused past the license's end
   };
   test::set_license(*this, "alfa", "basico_mensal", "ativa", "current_date - 30", "current_date - 1", 50, 1024);
   std::string before = users();
-  refused(*create("nova@alfa.gov.br"), 403, "acesso_negado", "terminou");
+  refused(*create("nova@alfa.gov.br"), 403, "licenca_inativa", "terminou");
   test::set_license(*this, "alfa", "basico_mensal", "suspensa", "current_date - 30", "current_date + 30", 50, 1024);
-  refused(*create("nova@alfa.gov.br"), 403, "acesso_negado", "suspensa");
+  refused(*create("nova@alfa.gov.br"), 403, "licenca_inativa", "suspensa");
   CHECK(users() == before);
   test::set_license(*this, "alfa", "basico_mensal", "ativa", "current_date - 30", "current_date + 30", 50, 1024);
   auto made = create("nova@alfa.gov.br");

@@ -220,6 +220,9 @@ TEST_CASE_FIXTURE(LayersFixture, "estilizarRaster colours a GeoTIFF window by ra
   CHECK(png.at(0, 0) == std::array<int, 4>{0, 0, 0, 255});
   CHECK(png.at(9, 9) == std::array<int, 4>{255, 255, 255, 255});
   CHECK(png.at(9, 0)[3] == 0);  // no data: transparent
+  // Rendering set no process-wide GDAL option that would hide a shapefile's .prj and .dbf
+  // from the imports running in the same process.
+  CHECK(CPLGetConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", nullptr) == nullptr);
   int mid = png.at(0, 5)[0];    // 50 of 0..99
   CHECK(mid >= 128);
   CHECK(mid <= 130);

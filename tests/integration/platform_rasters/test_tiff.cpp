@@ -92,6 +92,11 @@ TEST_CASE_FIXTURE(RastersFixture,
   refused(*upload(import_path(p, "Relevo"), test::make_geotiff(), &c.reader), 403, "acesso_negado");
   refused(*upload(import_path(p, "Relevo"), test::make_geotiff(), &c.stranger), 404, "nao_encontrado");
   refused(*upload(import_path(p, "Relevo"), test::make_geotiff(), &c.beta), 404, "nao_encontrado");
+  // What the license limits (licenses::require_storage, as for any upload): its end.
+  platform_db("insert into plataforma.licencas (tenant_id, plano, status, inicio, fim, max_usuarios, "
+              "max_armazenamento_mb) values (" + std::to_string(tenant_id("alfa")) +
+              ", 'basico_mensal', 'ativa', current_date - 30, current_date - 1, 50, 1024)");
+  refused(*upload(import_path(p, "Relevo"), test::make_geotiff(), &c.owner), 403, "licenca_inativa", "terminou");
   CHECK(db("select count(*) from projeto.importacoes") == "0");
   CHECK(db("select count(*) from projeto.camadas") == "0");
   CHECK(std::filesystem::is_empty(test::raster_root() + "/alfa/importacoes/tiff"));

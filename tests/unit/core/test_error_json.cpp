@@ -16,7 +16,9 @@ TEST_CASE("every errc maps to a stable code and an HTTP status") {
   CHECK(http_status(errc::method_not_allowed) == 405);
   CHECK(http_status(errc::unavailable) == 503);
   CHECK(http_status(errc::invalid_transition) == 409);
-  for (int i = 1; i <= static_cast<int>(errc::too_many_requests); ++i) {
+  CHECK(code_string(errc::license_inactive) == "licenca_inativa");
+  CHECK(http_status(errc::quota_exceeded) == 403);
+  for (int i = 1; i <= static_cast<int>(errc::quota_exceeded); ++i) {
     auto e = static_cast<errc>(i);
     CHECK(!code_string(e).empty());
     CHECK(http_status(e) >= 400);

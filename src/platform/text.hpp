@@ -1,0 +1,18 @@
+// Rules of request text shared by the platform's input parsers (pure: no JSON, no SQL).
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace cadastre::platform {
+
+/// The number of characters (Unicode code points) of UTF-8 text: the unit of every "at most
+/// N characters" rule of the platform, so "São José" counts 8, not its 9 bytes. Invalid
+/// UTF-8 is counted by lead bytes (it is refused elsewhere).
+inline std::size_t characters(std::string_view utf8) {
+  std::size_t n = 0;
+  for (unsigned char c : utf8) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+}  // namespace cadastre::platform
