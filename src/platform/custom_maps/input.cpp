@@ -9,29 +9,18 @@
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
 #include "core/json_in.hpp"
-#include "platform/text.hpp"
+#include "platform/body_fields.hpp"
 
 namespace cadastre::platform::custom_maps {
 namespace {
 
+using body::positive_id;
+using body::present;
+using body::text;
+
 constexpr std::size_t kMaxLayers = 100;
 constexpr std::size_t kMaxStyle = 16384;
 
-std::string text(jsonin::object o, const std::string& key, std::size_t max, bool required) {
-  std::string v = jsonin::string(o, key);
-  if (required && v.find_first_not_of(" \t") == std::string::npos)
-    throw Error(errc::invalid_argument, key + " não pode ser vazio", key);
-  if (characters(v) > max) throw Error(errc::invalid_argument, key + " longo demais (máx. " + std::to_string(max) + ")", key);
-  return v;
-}
-
-std::int64_t positive_id(jsonin::element e, const std::string& key) {
-  std::int64_t id = 0;
-  if (e.get(id) || id < 1) throw Error(errc::invalid_argument, key + " deve ser um id (inteiro positivo)", key);
-  return id;
-}
-
-bool present(jsonin::object o, std::string_view key) { return !o.at_key(key).error(); }
 bool is_null(jsonin::object o, std::string_view key) { return o.at_key(key).is_null(); }
 
 MapLayer layer(jsonin::element e, std::size_t position) {

@@ -1,0 +1,35 @@
+// Small readers of JSON body members shared by the platform's input parsers, with the
+// platform's wording of their errors (400 naming the member).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "cadastre/error.hpp"
+#include "core/json_in.hpp"
+#include "platform/text.hpp"
+
+namespace cadastre::platform::body {
+
+/// The string member `key`, at most `max` characters; `required`: not only blanks.
+inline std::string text(jsonin::object o, const std::string& key, std::size_t max, bool required) {
+  std::string v = jsonin::string(o, key);
+  if (required && v.find_first_not_of(" \t") == std::string::npos)
+    throw Error(errc::invalid_argument, key + " não pode ser vazio", key);
+  if (characters(v) > max)
+    throw Error(errc::invalid_argument, key + " longo demais (máx. " + std::to_string(max) + ")", key);
+  return v;
+}
+
+/// An id: an integer ≥ 1.
+inline std::int64_t positive_id(jsonin::element e, const std::string& key) {
+  std::int64_t id = 0;
+  if (e.get(id) || id < 1) throw Error(errc::invalid_argument, key + " deve ser um id (inteiro positivo)", key);
+  return id;
+}
+
+/// Whether the member is there (null included).
+inline bool present(jsonin::object o, std::string_view key) { return !o.at_key(key).error(); }
+
+}  // namespace cadastre::platform::body
