@@ -53,7 +53,7 @@ int days_inclusive(Date from, Date to) {
 Prorated prorate(std::int64_t units, std::int64_t per, std::int64_t monthly, Date from, Date to,
                  std::string_view field) {
   Prorated out;
-  __int128 numerator = 0;
+  Wide numerator = 0;
   for (Date cursor = from; sys_days(cursor) <= sys_days(to);) {
     int dim = days_in_month(cursor.year(), cursor.month());
     Date month_last = cursor.year() / cursor.month() / day(static_cast<unsigned>(dim));
@@ -61,11 +61,11 @@ Prorated prorate(std::int64_t units, std::int64_t per, std::int64_t monthly, Dat
     int taken = days_inclusive(cursor, stop);
     out.meses.push_back({fmt::format("{:04}-{:02}", int(cursor.year()), unsigned(cursor.month())), taken, dim});
     out.dias += taken;
-    numerator += static_cast<__int128>(units) * monthly * taken * (kMonthLcm / dim);
+    numerator += static_cast<Wide>(units) * monthly * taken * (kMonthLcm / dim);
     cursor = add_days(stop, 1);
   }
-  const __int128 denominator = static_cast<__int128>(kMonthLcm) * per;
-  __int128 rounded = (numerator * 2 + denominator) / (denominator * 2);  // half up: floor(x + 1/2)
+  const Wide denominator = static_cast<Wide>(kMonthLcm) * per;
+  Wide rounded = (numerator * 2 + denominator) / (denominator * 2);  // half up: floor(x + 1/2)
   if (rounded > std::numeric_limits<std::int64_t>::max())
     throw Error(errc::invalid_argument, "valor grande demais", std::string(field));
   out.centavos = static_cast<std::int64_t>(rounded);
@@ -73,7 +73,7 @@ Prorated prorate(std::int64_t units, std::int64_t per, std::int64_t monthly, Dat
 }
 
 std::int64_t tax(std::int64_t subtotal, std::int64_t basis_points) {
-  __int128 v = static_cast<__int128>(subtotal) * basis_points;
+  Wide v = static_cast<Wide>(subtotal) * basis_points;
   return static_cast<std::int64_t>((v * 2 + 10000) / 20000);
 }
 

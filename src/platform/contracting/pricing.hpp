@@ -12,6 +12,10 @@
 
 namespace cadastre::platform::contracting {
 
+/// 128-bit integer for the intermediate products of money (centavos × units × days): a
+/// GCC/Clang extension, named once so -Wpedantic is told so.
+__extension__ typedef __int128 Wide;
+
 using Date = std::chrono::year_month_day;
 
 /// A calendar date written YYYY-MM-DD (2027-02-29 is not one): 400 naming `field` otherwise.

@@ -46,7 +46,7 @@ Line prorated(std::string descricao, std::string unidade, double quantidade, std
 // Whole months of something kept through a renewal.
 Line whole(std::string descricao, std::string unidade, std::int64_t quantidade, std::int64_t monthly, int months,
            Date from, Date to) {
-  __int128 total = static_cast<__int128>(quantidade) * monthly * months;
+  Wide total = static_cast<Wide>(quantidade) * monthly * months;
   if (total > INT64_MAX) throw Error(errc::invalid_argument, "valor grande demais", "gb");
   return {std::move(descricao), std::move(unidade), double(quantidade), monthly, format(from), format(to), {},
           static_cast<std::int64_t>(total)};

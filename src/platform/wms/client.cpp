@@ -22,7 +22,10 @@ std::string lower(std::string_view s) { return http::lower_ascii(s); }
 // The outbound call, with the allow-list's refusals as the caller's bad URL.
 outbound::Response call(const outbound::Policy& policy, const std::string& url) {
   try {
-    return outbound::fetch(policy, {.method = "GET", .url = url});
+    outbound::Request request;
+    request.method = "GET";
+    request.url = url;
+    return outbound::fetch(policy, request);
   } catch (const Error& e) {
     if (e.code() == errc::forbidden || e.code() == errc::invalid_argument)
       throw Error(errc::invalid_argument, std::string("url não permitida: ") + e.what(), "url");
