@@ -12,6 +12,10 @@
 # 6 rows per feature here. So the script also measures the floor of the platform's own
 # schema: PostgreSQL alone COPYing the very rows the route wrote (new ids, rolled back),
 # and prints the ratio route/floor, which is what the upload, GDAL and the job cost.
+# Then it splits that floor: the geometry rows alone into projeto.geometrias (the table
+# every layer shares, whose GiST index and layer foreign key are kept row by row), the
+# same without those two, and the features with JSON attributes into a fresh table
+# indexed afterwards (ogr2ogr's shape). Decision 0013 reads these numbers.
 #
 #   bench/imports.sh [features=200000]
 #   BENCH_NO_BUILD=1 bench/imports.sh    (uses the build as it is)
@@ -82,6 +86,47 @@ rollback;
 SQL
 t5=$(now)
 
+# Where the time goes, in PostgreSQL alone (both rolled back):
+#  - only the geometry rows, without a single attribute, into projeto.geometrias: the cost
+#    of the shared table (a GiST index kept row by row, the layer's foreign key checked
+#    row by row, three B-trees), which any value storage pays;
+#  - the same features with their attributes as one JSON document each, into a fresh table
+#    indexed after the COPY: the shape ogr2ogr writes, i.e. per-layer tables.
+sql "\\copy (select g.id + $off, g.geom, coalesce((select jsonb_object_agg(v.campo_id, projeto.valor_json(v.texto, v.numero, v.data, v.booleano, v.lista)) from projeto.valores v where v.geometria_id = g.id), '{}') from projeto.geometrias g where g.camada_id = $camada) to '$tmp/f.copy'" >/dev/null
+t6=$(now)
+psql -X -q -v ON_ERROR_STOP=1 "$tenant_dsn" >/dev/null <<SQL
+begin;
+\\copy projeto.geometrias (id, camada_id, geom, criado_por, atualizado_por) from '$tmp/g.copy'
+rollback;
+SQL
+t7=$(now)
+psql -X -q -v ON_ERROR_STOP=1 "$tenant_dsn" >/dev/null <<SQL
+begin;
+create table bench_camada (id bigint not null, geom geometry(Geometry, 4674) not null, atributos jsonb not null);
+\\copy bench_camada from '$tmp/f.copy'
+alter table bench_camada add primary key (id);
+create index on bench_camada using gist (geom);
+rollback;
+SQL
+t8=$(now)
+# The shared table's costs one at a time (each rolled back): without its GiST index, then
+# also without the layer's foreign key.
+psql -X -q -v ON_ERROR_STOP=1 "$tenant_dsn" >/dev/null <<SQL
+begin;
+drop index projeto.geometrias_geom_idx;
+\\copy projeto.geometrias (id, camada_id, geom, criado_por, atualizado_por) from '$tmp/g.copy'
+rollback;
+SQL
+t9=$(now)
+psql -X -q -v ON_ERROR_STOP=1 "$tenant_dsn" >/dev/null <<SQL
+begin;
+drop index projeto.geometrias_geom_idx;
+alter table projeto.geometrias drop constraint geometrias_camada_id_fkey;
+\\copy projeto.geometrias (id, camada_id, geom, criado_por, atualizado_por) from '$tmp/g.copy'
+rollback;
+SQL
+t10=$(now)
+
 # ogr2ogr into the same database.
 sql "create schema bench_ogr" >/dev/null
 t2=$(now)
@@ -93,10 +138,15 @@ ogr_rows=$(sql "select count(*) from bench_ogr.grande")
 printf '\n%-44s %10s %12s %12s\n' "importação de $features pontos" "segundos" "feições/s" "linhas escritas"
 awk -v a="$t0" -v b="$t1" -v n="$route_rows" -v v="$value_rows" 'BEGIN { printf "%-44s %10.2f %12.0f %12d\n", "POST /importar/shp (tarefa, EAV)", b - a, n / (b - a), n + v }'
 awk -v a="$t4" -v b="$t5" -v n="$route_rows" -v v="$value_rows" 'BEGIN { printf "%-44s %10.2f %12.0f %12d\n", "piso: COPY das mesmas linhas (psql)", b - a, n / (b - a), n + v }'
+awk -v a="$t6" -v b="$t7" -v n="$route_rows" 'BEGIN { printf "%-44s %10.2f %12.0f %12d\n", "piso: só as geometrias em projeto.geometrias", b - a, n / (b - a), n }'
+awk -v a="$t8" -v b="$t9" -v n="$route_rows" 'BEGIN { printf "%-44s %10.2f %12.0f %12d\n", "  o mesmo, sem o índice GiST", b - a, n / (b - a), n }'
+awk -v a="$t9" -v b="$t10" -v n="$route_rows" 'BEGIN { printf "%-44s %10.2f %12.0f %12d\n", "  o mesmo, sem GiST nem a chave da camada", b - a, n / (b - a), n }'
+awk -v a="$t7" -v b="$t8" -v n="$route_rows" 'BEGIN { printf "%-44s %10.2f %12.0f %12d\n", "tabela nova por camada, JSON, índices após", b - a, n / (b - a), n }'
 awk -v a="$t2" -v b="$t3" -v n="$ogr_rows" 'BEGIN { printf "%-44s %10.2f %12.0f %12d\n", "ogr2ogr -f PostgreSQL PG_USE_COPY=YES", b - a, n / (b - a), n }'
 awk -v r1="$t0" -v r2="$t1" -v f1="$t4" -v f2="$t5" 'BEGIN { printf "razão rota / piso do esquema: %.2f\n", (f2 - f1) / (r2 - r1) }'
 awk -v r1="$t0" -v r2="$t1" -v o1="$t2" -v o2="$t3" 'BEGIN { printf "razão (taxa da rota / taxa do ogr2ogr): %.2f  (alvo >= 0.8; %d CPUs, tudo na mesma máquina)\n", (o2 - o1) / (r2 - r1), 0 }' |
   sed "s/0 CPUs/$(nproc) CPUs/"
+awk -v o1="$t2" -v o2="$t3" -v g1="$t6" -v g2="$t7" 'BEGIN { printf "orçamento da rota para 0.8: %.2f s; só as geometrias em projeto.geometrias já gastam %.2f s\n", (o2 - o1) / 0.8, g2 - g1 }'
 
 # The other half of issue 17's benchmark: kriging against R gstat (its own script, which
 # installs r-cran-gstat when missing). BENCH_NO_KRIGING=1 skips it.
