@@ -91,6 +91,12 @@ VariogramInput parse_variogram(std::string_view body, bool creating) {
       if (!std::isfinite(v) || v <= 0) throw Error(errc::invalid_argument, "alcance deve ser > 0", "alcance");
       in.alcance = v;
     } else if (k == "log") in.log = jsonin::opt_bool(root, k);
+    else if (k == "epsg") {
+      std::int64_t v = jsonin::integer(root, k);
+      if (!((v >= 31978 && v <= 31985) || v == 5396))
+        throw Error(errc::invalid_argument, "epsg: use um SIRGAS 2000 / UTM (31978 a 31985, ou 5396)", "epsg");
+      in.epsg = static_cast<int>(v);
+    }
     else throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
   }
   if (creating) {

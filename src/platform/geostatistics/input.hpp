@@ -31,6 +31,7 @@ struct VariogramInput {
   std::optional<geostat::ModelType> tipo;
   std::optional<double> pepita, contribuicao, alcance;
   std::optional<bool> log;
+  std::optional<int> epsg;      ///< the model's SIRGAS 2000 / UTM zone (31978–31985, 5396)
   bool campo_chk_null = false;  ///< "idCampoChk": null (PUT: remove the filter)
 };
 VariogramInput parse_variogram(std::string_view body, bool creating);

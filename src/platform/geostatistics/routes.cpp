@@ -52,9 +52,11 @@ Response create(const Scope& s, Request& req) {
   v.model = {*in.tipo, *in.pepita, *in.contribuicao, *in.alcance};
   v.log = in.log.value_or(false);
   geostat::validate(v.model);
-  // The samples decide the UTM zone the range is measured in (and must be usable).
+  // The UTM zone the range is measured in: the one sent (the zone /variogramas/automatico
+  // fitted in), else the samples' centroid zone; the samples must be usable in it.
   v.epsg = prepare_samples(s, v.camada, {v.campo, "idCampo"},
-                           v.campo_chk ? std::optional<FieldParam>({*v.campo_chk, "idCampoChk"}) : std::nullopt, v.log)
+                           v.campo_chk ? std::optional<FieldParam>({*v.campo_chk, "idCampoChk"}) : std::nullopt, v.log,
+                           in.epsg)
                .projected.epsg;
   return Response::json(variogram_json(s, insert_variogram(s, v)), 201);
 }
@@ -78,6 +80,12 @@ Response change(const Scope& s, Request& req) {
     v->campo_chk = in.campo_chk;
   }
   geostat::validate(v->model);
+  if (in.epsg) {  // a new zone must hold the samples (422 otherwise, as kriging would say)
+    prepare_samples(s, v->camada, {v->campo, "idCampo"},
+                    v->campo_chk ? std::optional<FieldParam>({*v->campo_chk, "idCampoChk"}) : std::nullopt, v->log,
+                    in.epsg);
+    v->epsg = *in.epsg;
+  }
   update_variogram(s, *v);
   return Response::json(variogram_json(s, v->id));
 }
@@ -150,12 +158,15 @@ struct Kriging {
     guard::require(s, "geometria", q.dominio, "leitura", "idDominioGeografico");
     if (q.salvar && !files.enabled())
       throw Error(errc::unavailable, "o armazenamento de arquivos da plataforma não está configurado");
+    // The model's zone, not the samples' centroid's: the range is in its metres, and the
+    // grid and the raster are in it.
+    const int epsg = v->epsg;
+    Domain d = load_domain(s, q.dominio, v->projeto, epsg);
+    for (double lon : {d.lon_min, d.lon_max}) check_in_zone(lon, epsg, "o domínio", "idDominioGeografico");
     Prepared p = prepare_samples(s, v->camada, {v->campo, "idCampo"},
                                  v->campo_chk ? std::optional<FieldParam>({*v->campo_chk, "idCampoChk"}) : std::nullopt,
-                                 v->log);
+                                 v->log, epsg);
     auto samples = duplicates_handled(p, q.merge_duplicates);
-    int epsg = p.projected.epsg;
-    Domain d = load_domain(s, q.dominio, v->projeto, epsg);
     KrigingRequest r{d.wkt, d.minx, d.miny, d.maxx, d.maxy, q.celula, v->model, v->log, {}};
     r.options.nmax = q.nmax;
     if (q.raio) r.options.maxdist = *q.raio;
@@ -205,7 +216,8 @@ void add_geostatistics_routes(App& app) {
   auto& srv = app.server();
   const std::string model_body =
       R"({"nome", "tipo": "esferico"|"exponencial"|"gaussiano", "pepita", "contribuicao", "alcance" (metros), )"
-      R"("log"?, "idCamada", "idCampo", "idCampoChk"?, "idProjeto"?})";
+      R"("log"?, "idCamada", "idCampo", "idCampoChk"?, "idProjeto"?, "epsg"? (SIRGAS 2000 / UTM; padrão: o fuso )"
+      R"(das amostras)})";
   std::vector<http::Param> list_params = page_params({"id", "nome", "criadoEm"});
   list_params.push_back({.name = "idProjeto", .type = "integer", .description = "só os variogramas deste projeto"});
   srv.add({.method = "GET", .pattern = "/variogramas", .auth = "sessao", .tag = kTag,
@@ -213,14 +225,14 @@ void add_geostatistics_routes(App& app) {
            .answer_schema = schemas::page_of("Variograma"), .handler = service::scoped(list)});
   srv.add({.method = "POST", .pattern = "/variogramas", .auth = "sessao", .tag = kTag,
            .summary = "Cria um modelo de variograma no projeto da camada de amostras (administrador do projeto); "
-                      "o EPSG UTM vem das amostras",
+                      "o EPSG UTM é o enviado ou o do fuso das amostras",
            .body = {.description = model_body, .max_bytes = 8192}, .answer_status = 201,
            .answer_schema = schemas::ref("Variograma"), .handler = service::scoped(create)});
   srv.add({.method = "PUT", .pattern = "/variogramas", .auth = "sessao", .tag = kTag,
            .summary = "Altera um modelo de variograma: {\"id\", e os campos a alterar (nome, tipo, pepita, "
-                      "contribuicao, alcance, log, idCampoChk)}",
+                      "contribuicao, alcance, log, epsg, idCampoChk)}",
            .body = {.description = R"({"id", "nome"?, "tipo"?, "pepita"?, "contribuicao"?, "alcance"?, "log"?, )"
-                                   R"("idCampoChk"?: id ou null})",
+                                   R"("epsg"?, "idCampoChk"?: id ou null})",
                     .max_bytes = 8192},
            .answer_schema = schemas::ref("Variograma"), .handler = service::scoped(change)});
   srv.add({.method = "GET", .pattern = "/variogramas/automatico", .auth = "sessao",

@@ -89,7 +89,8 @@ void update_variogram(const service::Scope& s, const Variogram& v) {
   q.bind(d(v.model.nugget), "float8") << ", contribuicao = ";
   q.bind(d(v.model.psill), "float8") << ", alcance = ";
   q.bind(d(v.model.range), "float8") << ", log = ";
-  q.bind(v.log ? "true" : "false", "boolean") << ", campo_chk_id = ";
+  q.bind(v.log ? "true" : "false", "boolean") << ", epsg = ";
+  q.bind(std::to_string(v.epsg), "integer") << ", campo_chk_id = ";
   q.bind(v.campo_chk ? store::Value(n(*v.campo_chk)) : std::nullopt, "bigint")
       << ", atualizado_em = now() where id = ";
   q.bind(n(v.id), "bigint");
@@ -113,7 +114,8 @@ store::PageRows list_variograms(const service::Scope& s, std::optional<std::int6
 
 Domain load_domain(const service::Scope& s, std::int64_t id, std::int64_t projeto, int epsg) {
   store::Sql q("select st_astext(t.g), st_xmin(t.g)::text, st_ymin(t.g)::text, st_xmax(t.g)::text, st_ymax(t.g)::text, "
-               "(geometrytype(g.geom) in ('POLYGON', 'MULTIPOLYGON'))::text from projeto.geometrias g "
+               "(geometrytype(g.geom) in ('POLYGON', 'MULTIPOLYGON'))::text, st_xmin(g.geom)::text, st_xmax(g.geom)::text "
+               "from projeto.geometrias g "
                "join projeto.camadas c on c.id = g.camada_id cross join lateral (select st_transform(g.geom, ");
   q.bind(std::to_string(epsg), "integer") << ") as g) t where g.id = ";
   q.bind(n(id), "bigint") << " and c.projeto_id = ";
@@ -125,7 +127,7 @@ Domain load_domain(const service::Scope& s, std::int64_t id, std::int64_t projet
   if (rows[0][5] != "true")
     throw Error(errc::invalid_argument, "idDominioGeografico: o domínio deve ser um polígono", "idDominioGeografico");
   const auto& r = rows[0];
-  return {*r[0], number(*r[1]), number(*r[2]), number(*r[3]), number(*r[4])};
+  return {*r[0], number(*r[1]), number(*r[2]), number(*r[3]), number(*r[4]), number(*r[6]), number(*r[7])};
 }
 
 std::int64_t create_raster_layer(const service::Scope& s, std::int64_t projeto, const std::string& nome,

@@ -29,7 +29,7 @@ std::string variogram_json(const service::Scope& s, std::int64_t id);
 std::optional<Variogram> find_variogram(const service::Scope& s, std::int64_t id);
 /// Inserts `v` (its id is ignored); the new id.
 std::int64_t insert_variogram(const service::Scope& s, const Variogram& v);
-/// Writes the model, name, log flag and check field of `v.id`.
+/// Writes the model, name, log flag, EPSG and check field of `v.id`.
 void update_variogram(const service::Scope& s, const Variogram& v);
 /// The variograms of the projects the caller sees (of one project when given).
 store::PageRows list_variograms(const service::Scope& s, std::optional<std::int64_t> projeto, const Page& page);
@@ -38,6 +38,7 @@ store::PageRows list_variograms(const service::Scope& s, std::optional<std::int6
 struct Domain {
   std::string wkt;  ///< in metres
   double minx = 0, miny = 0, maxx = 0, maxy = 0;
+  double lon_min = 0, lon_max = 0;  ///< the polygon's longitudes (SIRGAS 2000)
 };
 /// The polygon geometry `id` in `epsg`; 400 naming idDominioGeografico when it is not a
 /// polygon of project `projeto`.

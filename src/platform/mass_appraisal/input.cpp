@@ -126,6 +126,49 @@ std::string extra_text(const std::map<std::string, std::string>& extras, const s
   return v;
 }
 
+namespace {
+
+int plot_size(const std::map<std::string, std::string>& extras, const std::string& key, int fallback) {
+  auto it = extras.find(key);
+  if (it == extras.end()) return fallback;
+  simdjson::dom::parser parser;
+  std::int64_t v = 0;
+  if (jsonin::parse(parser, it->second).get_int64().get(v) || v < 200 || v > 2000)
+    throw Error(errc::invalid_argument, key + ": de 200 a 2000 pixels", key);
+  return static_cast<int>(v);
+}
+
+}  // namespace
+
+GraphInput parse_graph(std::string_view body) {
+  static const std::vector<std::string> kPlot{"tipo", "formato", "largura", "altura"};
+  static const std::set<std::string> kFit{"idCamada", "dependente", "independentes", "idChk", "nivel"};
+  simdjson::dom::parser parser;
+  object root = jsonin::as_object(jsonin::parse(parser, body), "corpo");
+  GraphInput in;
+  std::map<std::string, std::string> extras;
+  if (auto id = jsonin::find(root, "idModelo")) {
+    // The stored model is the fit: a fit body beside it would be a second, conflicting one.
+    in.modelo = positive_id(*id, "idModelo");
+    for (auto [key, value] : root) {
+      std::string k(key);
+      if (k == "idModelo") continue;
+      if (kFit.count(k))
+        throw Error(errc::invalid_argument, k + ": com idModelo o gráfico é o do modelo gravado; não envie o ajuste", k);
+      if (std::find(kPlot.begin(), kPlot.end(), k) == kPlot.end())
+        throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+      extras[k] = simdjson::minify(value);
+    }
+  } else {
+    in.fit = parse_fit(body, kPlot, &extras);
+  }
+  in.tipo = extra_text(extras, "tipo", in.tipo);
+  in.formato = extra_text(extras, "formato", in.formato, {"png", "svg"});
+  in.largura = plot_size(extras, "largura", in.largura);
+  in.altura = plot_size(extras, "altura", in.altura);
+  return in;
+}
+
 ApplyInput parse_apply(std::string_view body) {
   simdjson::dom::parser parser;
   object root = jsonin::as_object(jsonin::parse(parser, body), "corpo");

@@ -38,6 +38,18 @@ struct FitSpec {
 FitSpec parse_fit(std::string_view body, const std::vector<std::string>& extra,
                   std::map<std::string, std::string>* extras = nullptr);
 
+/// POST /rlm/grafico: the plot of a fit (the /rlm body) or of a stored model
+/// ({"idModelo"}), never both (400 naming the fit member sent with idModelo); plus
+/// "tipo"? (checked by plot.hpp's parse_plot_kind), "formato"? (png | svg), "largura"? and
+/// "altura"? (200–2000 pixels).
+struct GraphInput {
+  std::optional<std::int64_t> modelo;
+  std::optional<FitSpec> fit;  ///< exactly one of modelo and fit
+  std::string tipo = "residuos", formato = "png";
+  int largura = 640, altura = 480;
+};
+GraphInput parse_graph(std::string_view body);
+
 /// A text member of `extras` (JSON string) or `fallback`; `allowed` (when not empty) lists
 /// the values accepted.
 std::string extra_text(const std::map<std::string, std::string>& extras, const std::string& key,

@@ -71,26 +71,43 @@ Response rlm_final(const Scope& s, Request& req) {
   return Response::json(model_json(s, insert_model(s, m)), 201);
 }
 
-int extra_size(const std::map<std::string, std::string>& extras, const std::string& key, int fallback) {
-  auto it = extras.find(key);
-  if (it == extras.end()) return fallback;
-  simdjson::dom::parser parser;
-  std::int64_t v = 0;
-  if (jsonin::parse(parser, it->second).get_int64().get(v) || v < 200 || v > 2000)
-    throw Error(errc::invalid_argument, key + ": de 200 a 2000 pixels", key);
-  return static_cast<int>(v);
+StoredModel model_of(const Scope& s, std::int64_t id, std::string_view role = "leitura") {
+  auto m = find_model(s, id);
+  if (!m) throw Error(errc::not_found, "modelo não encontrado", "idModelo");
+  guard::require(s, "projeto", m->projeto, role, "idModelo");
+  return *m;
+}
+
+// What the plots need of a stored model's regression, from what /rlm/final stored: the
+// fitted values and residuals of its samples (in the fit's order) and its residual
+// standard error, the residuals standardised as appraisal::fit does (e / s, 0 when s = 0).
+// So the plot is the one of the model as it was fitted, even after the layer's values
+// changed, and it equals the plot of the same fit body while they have not.
+appraisal::Regression stored_regression(const Scope& s, const StoredModel& m) {
+  appraisal::Regression r;
+  r.residual_se = predictor_from_json(m.preditor).regression.residual_se;
+  StoredFit fit = model_fit(s, m.id);
+  r.fitted = std::move(fit.ajustado);
+  r.residuals = std::move(fit.residuo);
+  for (double e : r.residuals) r.standardized_residuals.push_back(r.residual_se > 0 ? e / r.residual_se : 0);
+  return r;
 }
 
 Response rlm_graph(const Scope& s, Request& req) {
-  std::map<std::string, std::string> extras;
-  FitSpec spec = parse_fit(req.body, {"tipo", "formato", "largura", "altura"}, &extras);
-  PlotKind kind = parse_plot_kind(extra_text(extras, "tipo", "residuos"));
-  std::string format = extra_text(extras, "formato", "png", {"png", "svg"});
-  int width = extra_size(extras, "largura", 640), height = extra_size(extras, "altura", 480);
-  guard::require(s, "camada", spec.camada, "leitura", "idCamada");
-  Series series = plot_series(fit_spec(s, spec).regression, kind);
-  if (format == "svg") return Response::text(plot_svg(series, width, height), "image/svg+xml");
-  return Response::text(plot_png(series, width, height), "image/png");
+  GraphInput in = parse_graph(req.body);
+  PlotKind kind = parse_plot_kind(in.tipo);
+  appraisal::Regression r;
+  if (in.modelo) {
+    StoredModel m = model_of(s, *in.modelo);
+    guard::require(s, "camada", m.camada, "leitura", "idModelo");  // the plot shows the layer's samples
+    r = stored_regression(s, m);
+  } else {
+    guard::require(s, "camada", in.fit->camada, "leitura", "idCamada");
+    r = fit_spec(s, *in.fit).regression;
+  }
+  Series series = plot_series(r, kind);
+  if (in.formato == "svg") return Response::text(plot_svg(series, in.largura, in.altura), "image/svg+xml");
+  return Response::text(plot_png(series, in.largura, in.altura), "image/png");
 }
 
 // ------------------------------------------------------------------ applying a stored model
@@ -149,13 +166,6 @@ Estimates estimate(const Scope& s, const StoredModel& model, std::int64_t layer,
   w.end_array();
   out.rows = std::move(w).str();
   return out;
-}
-
-StoredModel model_of(const Scope& s, std::int64_t id, std::string_view role = "leitura") {
-  auto m = find_model(s, id);
-  if (!m) throw Error(errc::not_found, "modelo não encontrado", "idModelo");
-  guard::require(s, "projeto", m->projeto, role, "idModelo");
-  return *m;
 }
 
 Response rlm_apply(const Scope& s, Request& req) {
@@ -291,9 +301,10 @@ void add_mass_appraisal_routes(App& app) {
            .body = {.description = "o corpo de /rlm e \"nome\"", .max_bytes = 16384}, .answer_status = 201,
            .answer_schema = schemas::ref("ModeloAvaliacao"), .handler = service::scoped(rlm_final)});
   srv.add({.method = "POST", .pattern = "/rlm/grafico", .auth = "sessao", .tag = kTag,
-           .summary = "Gráfico do modelo: tipo residuos (padronizados × ajustados), observado_ajustado ou qq "
-                      "(normal); formato png ou svg",
-           .body = {.description = "o corpo de /rlm e \"tipo\"?, \"formato\"?, \"largura\"?, \"altura\"?",
+           .summary = "Gráfico de um ajuste ou de um modelo gravado (idModelo): tipo residuos (padronizados × "
+                      "ajustados), observado_ajustado ou qq (normal); formato png ou svg",
+           .body = {.description = "o corpo de /rlm, ou {\"idModelo\"} (modelo gravado; leitura no seu projeto e "
+                                   "camada), e \"tipo\"?, \"formato\"?, \"largura\"?, \"altura\"?",
                     .max_bytes = 16384},
            .answers = "image/png", .handler = service::scoped(rlm_graph)});
   srv.add({.method = "POST", .pattern = "/rlm/{idModelo}", .auth = "sessao", .tag = kTag,

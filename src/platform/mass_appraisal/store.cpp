@@ -81,6 +81,18 @@ std::optional<StoredModel> find_model(const service::Scope& s, std::int64_t id) 
   return StoredModel{std::stoll(*rows[0][0]), std::stoll(*rows[0][1]), std::stoll(*rows[0][2]), *rows[0][3]};
 }
 
+StoredFit model_fit(const service::Scope& s, std::int64_t modelo) {
+  // float8 is printed in its shortest exact form: the numbers read back are the ones stored.
+  store::Sql q("select ajustado::text, residuo::text from projeto.modelo_amostras where modelo_id = ");
+  q.bind(n(modelo), "bigint") << " order by geometria_id";
+  StoredFit out;
+  for (const auto& r : s.db->with([&](soci::session& db) { return store::fetch(db, q); })) {
+    out.ajustado.push_back(number(*r[0]));
+    out.residuo.push_back(number(*r[1]));
+  }
+  return out;
+}
+
 std::map<std::string, std::int64_t> numeric_fields_by_key(const service::Scope& s, std::int64_t layer,
                                                           const std::vector<std::string>& chaves) {
   std::string list = "{";

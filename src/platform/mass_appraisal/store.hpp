@@ -32,6 +32,13 @@ struct StoredModel {
 };
 std::optional<StoredModel> find_model(const service::Scope& s, std::int64_t id);
 
+/// The fit stored with a model (projeto.modelo_amostras): per sample, ordered by geometry id
+/// as /rlm fits them, the fitted value and the residual on the transformed scale of y.
+struct StoredFit {
+  std::vector<double> ajustado, residuo;
+};
+StoredFit model_fit(const service::Scope& s, std::int64_t modelo);
+
 /// The numeric fields of `layer` whose chave is in `chaves`: chave → id.
 std::map<std::string, std::int64_t> numeric_fields_by_key(const service::Scope& s, std::int64_t layer,
                                                           const std::vector<std::string>& chaves);

@@ -137,3 +137,86 @@ TEST_CASE_FIXTURE(GeostatFixture, "a chosen model is stored, plotted and applied
   refused(*post("/rlm/" + model, apply, w.other_tenant), 404, "nao_encontrado");
   refused(*request("POST", "/rlm/" + model, {}, apply), 401, "nao_autenticado");
 }
+
+TEST_CASE_FIXTURE(GeostatFixture, "a stored model's plots are drawn from its stored fit, byte for byte its fit body's") {
+  Samples w(*this);
+  auto a = post("/rlm/final", w.fit_body(R"(,"nome":"preço")"), w.owner);
+  REQUIRE_MESSAGE(a->status == 201, a->body);
+  const std::string model = std::to_string(int64_t(a->json()["id"]));
+  auto by_model = [&](const std::string& extra, const test::Session& who) {
+    return post("/rlm/grafico", R"({"idModelo":)" + model + extra + "}", who);
+  };
+  auto count = [](const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+
+  // The same points as the fit that was stored: the images are identical (both are drawn
+  // from the same doubles, read back exactly from the store).
+  std::string residuals_svg;
+  for (const char* kind : {"residuos", "observado_ajustado", "qq"}) {
+    CAPTURE(kind);
+    const std::string tipo = std::string(R"(,"tipo":")") + kind + "\"";
+    auto fitted = post("/rlm/grafico", w.fit_body(tipo), w.reader);
+    auto stored = by_model(tipo, w.reader);
+    REQUIRE_MESSAGE(fitted->status == 200, fitted->body);
+    REQUIRE_MESSAGE(stored->status == 200, stored->body);
+    CHECK(stored->content_type == "image/png");
+    CHECK(stored->body.substr(0, 8) == "\x89PNG\r\n\x1a\n");
+    CHECK(stored->body == fitted->body);
+    test::save_output(std::string("rlm-modelo-") + kind + ".png", stored->body);
+
+    const std::string svg = tipo + R"(,"formato":"svg","largura":500,"altura":300)";
+    fitted = post("/rlm/grafico", w.fit_body(svg), w.reader);
+    stored = by_model(svg, w.reader);
+    REQUIRE_MESSAGE(stored->status == 200, stored->body);
+    CHECK(stored->content_type == "image/svg+xml");
+    CHECK(stored->body.find(R"(<svg xmlns="http://www.w3.org/2000/svg" width="500" height="300")") == 0);
+    CHECK(count(stored->body, "<circle") == 49);  // one point per sample of the model
+    CHECK(stored->body == fitted->body);
+    if (std::string_view(kind) == "residuos") {
+      CHECK(stored->body.find("Resíduos padronizados × valores ajustados") != std::string::npos);
+      residuals_svg = stored->body;
+    }
+  }
+
+  // The stored fit, not the layer as it is now: a sample's price changed moves the fit
+  // body's plot, not the model's.
+  w.db("update projeto.valores set numero = numero * 3 where campo_id = " + Samples::n(w.field.at("preco")) +
+       " and geometria_id = " + Samples::n(w.first_sample()) + " returning 1");
+  const std::string svg = R"(,"tipo":"residuos","formato":"svg","largura":500,"altura":300)";
+  a = by_model(svg, w.reader);
+  REQUIRE_MESSAGE(a->status == 200, a->body);
+  CHECK(a->body == residuals_svg);
+  a = post("/rlm/grafico", w.fit_body(svg), w.reader);
+  REQUIRE_MESSAGE(a->status == 200, a->body);
+  CHECK(a->body != residuals_svg);
+
+  // A model id and a fit body together: 400 naming the fit member; bad members named.
+  refused(*post("/rlm/grafico", w.fit_body(R"(,"idModelo":)" + model), w.reader), 400, "parametro_invalido",
+          "idCamada");
+  refused(*by_model(R"(,"nivel":0.9)", w.reader), 400, "parametro_invalido", "nivel");
+  refused(*by_model(R"(,"independentes":[])", w.reader), 400, "parametro_invalido", "independentes");
+  refused(*by_model(R"(,"extra":1)", w.reader), 400, "campo_desconhecido", "extra");
+  refused(*by_model(R"(,"tipo":"pizza")", w.reader), 400, "parametro_invalido", "tipo");
+  refused(*by_model(R"(,"formato":"gif")", w.reader), 400, "parametro_invalido", "formato");
+  refused(*by_model(R"(,"altura":5000)", w.reader), 400, "parametro_invalido", "altura");
+  refused(*post("/rlm/grafico", R"({"idModelo":"1;drop"})", w.reader), 400, "parametro_invalido", "idModelo");
+  refused(*post("/rlm/grafico", R"({"idModelo":0})", w.reader), 400, "parametro_invalido", "idModelo");
+
+  // Who may see it: leitura on the model's project and layer, checked by the guard.
+  refused(*post("/rlm/grafico", R"({"idModelo":999999})", w.owner), 404, "nao_encontrado");
+  refused(*by_model("", w.stranger), 404, "nao_encontrado");
+  refused(*by_model("", w.other_tenant), 404, "nao_encontrado");
+  refused(*request("POST", "/rlm/grafico", {}, R"({"idModelo":)" + model + "}"), 401, "nao_autenticado");
+  w.db("update projeto.camadas set privada = true where id = " + Samples::n(w.layer) + " returning 1");
+  refused(*by_model("", w.reader), 404, "nao_encontrado");  // sees the project, not the private layer's samples
+  CHECK(by_model("", w.owner)->status == 200);
+  w.db("insert into projeto.camada_usuarios (camada_id, usuario_id, direito, concedido_por) values (" +
+       Samples::n(w.layer) + ", " + Samples::n(w.reader.user_id) + ", 'leitura', " + Samples::n(w.owner.user_id) +
+       ") returning 1");
+  a = by_model("", w.reader);
+  CHECK_MESSAGE(a->status == 200, a->body);
+  CHECK(a->content_type == "image/png");
+}

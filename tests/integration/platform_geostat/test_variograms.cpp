@@ -1,7 +1,14 @@
 // /variogramas (list, create, change), /variogramas/automatico and /krigar/:idVariograma:
 // their effects, who may call them, and the refusals of bad input.
-#include <cmath>
+#include <cpl_vsi.h>
+#include <gdal.h>
+#include <ogr_srs_api.h>
 
+#include <cmath>
+#include <sstream>
+
+#include "cadastre/geom.hpp"
+#include "cadastre/geostat.hpp"
 #include "integration/platform/openapi_check.hpp"
 #include "samples.hpp"
 
@@ -16,6 +23,33 @@ std::string model_body(const Samples& w, const std::string& extra = "") {
   return R"({"nome":"vm2","tipo":"esferico","pepita":10,"contribuicao":5000,"alcance":2000,"idCamada":)" +
          Samples::n(w.layer) + R"(,"idCampo":)" + Samples::n(w.field.at("vm2")) + extra + "}";
 }
+
+// A GeoTIFF (a file, or bytes put under /vsimem/): its CRS's EPSG code, geotransform and
+// the value and variance of one cell.
+struct Tiff {
+  std::string epsg;
+  double t[6] = {};
+  int cols = 0, rows = 0;
+  GDALDatasetH ds = nullptr;
+  explicit Tiff(const std::string& path) {
+    GDALAllRegister();
+    ds = GDALOpen(path.c_str(), GA_ReadOnly);
+    REQUIRE_MESSAGE(ds, path);
+    OGRSpatialReferenceH srs = GDALGetSpatialRef(ds);
+    REQUIRE(srs);
+    const char* code = OSRGetAuthorityCode(srs, nullptr);
+    epsg = code ? code : "";
+    GDALGetGeoTransform(ds, t);
+    cols = GDALGetRasterXSize(ds);
+    rows = GDALGetRasterYSize(ds);
+  }
+  ~Tiff() { GDALClose(ds); }
+  double at(int band, int col, int row) const {
+    double v = 0;
+    REQUIRE(GDALRasterIO(GDALGetRasterBand(ds, band), GF_Read, col, row, 1, 1, &v, 1, 1, GDT_Float64, 0, 0) == CE_None);
+    return v;
+  }
+};
 
 }  // namespace
 
@@ -173,4 +207,92 @@ TEST_CASE_FIXTURE(GeostatFixture, "kriging answers a summary or a GeoTIFF, and r
        ") where id = " + first + " + 1 returning 1");
   refused(*get(base + domain, w.owner), 422, "entidade_improcessavel", "geometria " + first);
   CHECK(get(base + domain + "&mesclarDuplicatas=true", w.owner)->status == 200);
+}
+
+TEST_CASE_FIXTURE(GeostatFixture, "kriging works in the model's stored EPSG, not the samples' zone, within 6° of it") {
+  Samples w(*this);
+  const std::string layer = Samples::n(w.layer), vm2 = Samples::n(w.field.at("vm2")), domain = Samples::n(w.domain);
+  // The samples (the demo city, about 47.06° W) lie in zone 23S (central meridian 45° W)...
+  auto a = get("/variogramas/automatico?idcamada=" + layer + "&idvm2=" + vm2, w.reader);
+  REQUIRE_MESSAGE(a->status == 200, a->body);
+  CHECK(int64_t(a->json()["epsg"]) == 31983);
+  // ...the model was fitted in 22S (51° W, 4° from them): its range is in 22S metres.
+  a = post("/variogramas", model_body(w, R"(,"epsg":31982)"), w.owner);
+  REQUIRE_MESSAGE(a->status == 201, a->body);
+  const std::string id = std::to_string(int64_t(a->json()["id"]));
+  CHECK(int64_t(a->json()["epsg"]) == 31982);
+  CHECK(w.db("select epsg from projeto.variogramas where id = " + id) == "31982");
+  const std::string base = "/krigar/" + id + "?idDominioGeografico=" + domain + "&celula=150&nmax=16";
+
+  // The grid is the domain's box in the model's CRS.
+  a = get(base, w.reader);
+  REQUIRE_MESSAGE(a->status == 200, a->body);
+  CHECK(int64_t(a->json()["epsg"]) == 31982);
+  CHECK(double(a->json()["grade"]["origemX"]) ==
+        doctest::Approx(std::stod(w.db("select st_xmin(st_transform(geom, 31982)) from projeto.geometrias where id = " +
+                                       domain))).epsilon(1e-12));
+  CHECK(double(a->json()["grade"]["origemY"]) ==
+        doctest::Approx(std::stod(w.db("select st_ymax(st_transform(geom, 31982)) from projeto.geometrias where id = " +
+                                       domain))).epsilon(1e-12));
+
+  // Each cell is the library's ordinary kriging of the samples projected into EPSG:31982.
+  std::vector<geostat::Sample> samples;
+  std::istringstream rows(w.db("select string_agg(st_x(g.geom) || ' ' || st_y(g.geom) || ' ' || v.numero, ' ' order "
+                               "by g.id) from projeto.geometrias g join projeto.valores v on v.geometria_id = g.id and "
+                               "v.campo_id = " + vm2 + " where g.camada_id = " + layer));
+  for (double x, y, v; rows >> x >> y >> v;) {
+    geom::Point p = geom::transform(geom::Point{x, y}, 4674, 31982);
+    samples.push_back({p.x, p.y, v});
+  }
+  REQUIRE(samples.size() == 49);
+  const geostat::Model model{geostat::ModelType::spherical, 10, 5000, 2000};
+  geostat::KrigingOptions options;
+  options.nmax = 16;
+  a = get(base + "&formato=tiff", w.reader);
+  REQUIRE_MESSAGE(a->status == 200, a->body);
+  CHECK(a->content_type == "image/tiff");
+  const std::string mem = "/vsimem/krigagem-epsg-do-modelo.tif";
+  VSIFCloseL(VSIFileFromMemBuffer(mem.c_str(), reinterpret_cast<GByte*>(a->body.data()), a->body.size(), FALSE));
+  {
+    Tiff tif(mem);
+    CHECK(tif.epsg == "31982");
+    int checked = 0;
+    for (auto [c, r] : {std::pair{tif.cols / 2, tif.rows / 2}, {tif.cols / 3, tif.rows / 4}, {2 * tif.cols / 3, 3 * tif.rows / 4}}) {
+      CAPTURE(c);
+      CAPTURE(r);
+      if (tif.at(1, c, r) == -9999) continue;  // outside the domain polygon
+      auto e = geostat::krige(samples, model, tif.t[0] + (c + 0.5) * tif.t[1], tif.t[3] + (r + 0.5) * tif.t[5], options);
+      CHECK(tif.at(1, c, r) == doctest::Approx(e.value).epsilon(1e-12));
+      CHECK(tif.at(2, c, r) == doctest::Approx(e.variance).epsilon(1e-12));
+      ++checked;
+    }
+    CHECK(checked >= 2);
+  }
+  VSIUnlink(mem.c_str());
+
+  // Saved: the raster layer's file is in the model's CRS.
+  a = get(base + "&salvar=true&nome=K22S", w.owner);
+  REQUIRE_MESSAGE(a->status == 200, a->body);
+  CHECK(int64_t(a->json()["epsg"]) == 31982);
+  const std::string raster = std::to_string(int64_t(a->json()["idCamada"]));
+  CHECK(Tiff(test::files_root() + "/alfa/" + w.db("select arquivo from projeto.camadas where id = " + raster)).epsg ==
+        "31982");
+
+  // A zone the samples are too far from (25S: 33° W, 14° away) is refused, named.
+  refused(*post("/variogramas", model_body(w, R"(,"epsg":31977)"), w.owner), 400, "parametro_invalido", "epsg");
+  refused(*post("/variogramas", model_body(w, R"(,"epsg":31985)"), w.owner), 422, "entidade_improcessavel",
+          "amostras: a amostra (geometria");
+  refused(*put("/variogramas", R"({"id":)" + id + R"(,"epsg":31985})", w.owner), 422, "entidade_improcessavel",
+          "meridiano central (-33°)");
+  CHECK(w.db("select count(*) || ' ' || max(epsg) from projeto.variogramas") == "1 31982");
+  a = put("/variogramas", R"({"id":)" + id + R"(,"epsg":31983})", w.owner);
+  REQUIRE_MESSAGE(a->status == 200, a->body);
+  CHECK(int64_t(a->json()["epsg"]) == 31983);
+  a = get(base, w.reader);
+  REQUIRE_MESSAGE(a->status == 200, a->body);
+  CHECK(int64_t(a->json()["epsg"]) == 31983);
+  // A stored zone the domain lies too far from: 422 before anything is kriged or saved.
+  w.db("update projeto.variogramas set epsg = 31985 where id = " + id + " returning 1");
+  refused(*get(base + "&salvar=true", w.owner), 422, "entidade_improcessavel", "idDominioGeografico: o domínio");
+  CHECK(w.db("select count(*) from projeto.camadas where tipo = 'tiff'") == "1");
 }
