@@ -97,7 +97,9 @@ Saved save(const Context& c, const Scope& s, const Upload& up, NewRecord rec, bo
       throw Error(errc::unsupported_media_type, "o conteúdo do arquivo não é " + *format, "file");
   }
   // The license limits storage: ended, suspended or full → 403 before any byte is kept.
-  licenses::require_storage(c.app.platform(), *s.db, s.tenant.id, static_cast<std::int64_t>(up.bytes->size()));
+  const layers::FileStore layer_files(c.app.options().files_dir);
+  licenses::require_storage(c.app.platform(), {*s.db, layer_files, s.tenant.slug}, s.tenant.id,
+                            static_cast<std::int64_t>(up.bytes->size()));
   rec.file = c.storage.put(s.tenant.slug, Folder{rec.camada, rec.projeto}, *up.bytes, c.max_bytes, images_only, "file");
   rec.nome = up.nome;
   rec.descricao = up.descricao;

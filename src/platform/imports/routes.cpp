@@ -200,7 +200,7 @@ void add_import_routes(App& app) {
            .params = page_params({"id", "criadoEm", "estado", "tipo"}), .answer_schema = schemas::page_of("Importacao"),
            .handler = handler(&Imports::pending)});
   srv.add({.method = "PUT", .pattern = "/importar/pendentes/hide", .auth = "sessao", .tag = kTag,
-           .summary = "Oculta da lista uma importação terminada (concluída ou que falhou)",
+           .summary = "Oculta da lista uma importação terminada (concluída, que falhou ou cancelada)",
            .params = {{.name = "idImportacao", .type = "integer", .required = true, .description = "a importação"}},
            .answers = "", .answer_status = 204, .handler = handler(&Imports::hide)});
   srv.add({.method = "GET", .pattern = "/importacoes/dxf/{id}", .auth = "sessao", .tag = kTag,

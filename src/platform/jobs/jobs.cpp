@@ -30,6 +30,12 @@ struct Item {
 // 200,000 progress rows.
 constexpr auto kProgressEvery = std::chrono::seconds(1);
 
+constexpr const char* kCancelled = "cancelada a pedido do usuário durante a execução; nada foi gravado";
+
+// What progress() and complete() throw once the job's cancellation was asked: the work's
+// transaction rolls back on its way out, and execute() records the job cancelada.
+Error cancelled_error() { return Error(errc::invalid_transition, kCancelled); }
+
 }  // namespace
 
 struct Runner::State {
@@ -40,6 +46,12 @@ struct Runner::State {
   std::deque<Item> queue;
   bool stopping = false;
   std::set<store::Pool*> recovered;  // tenants whose dead jobs were already marked
+  // The job the worker took (a job id is unique within its tenant's pool only) and
+  // whether its cancellation was asked through this process (cancel()). A cancellation
+  // asked through another process reaches the job through its row (progress(), complete()).
+  store::Pool* current_db = nullptr;
+  std::int64_t current_id = 0;
+  bool cancel_current = false;
   std::thread worker;
 
   void publish(const Item& it, soci::session& s) {
@@ -72,17 +84,20 @@ class Running final : public Context {
     {
       std::lock_guard lock(state_.mutex);
       if (state_.stopping) throw Error(errc::unavailable, "importação interrompida: o serviço está parando");
+      if (state_.cancel_current) stop();
     }
     auto now = std::chrono::steady_clock::now();
     if (now - last_ < kProgressEvery) return;
     last_ = now;
     double pct = total > 0 ? std::min(99.0, 100.0 * static_cast<double>(done) / static_cast<double>(total)) : 0.0;
+    bool asked = false;
     try {
-      sql::progress(status_, it_.id, pct, counts_);
+      asked = sql::progress(status_, it_.id, pct, counts_);
       state_.publish(it_, status_);
     } catch (const std::exception& e) {  // progress is a courtesy: the job goes on
       *state_.log << "importacao " << it_.id << ": progresso não gravado: " << e.what() << "\n";
     }
+    if (asked) stop();  // asked through another process
   }
 
   void error(std::int64_t feature, std::string message) override {
@@ -90,7 +105,11 @@ class Running final : public Context {
   }
 
   void complete(soci::session& s) override {
-    sql::finish(s, it_.id, final_row("concluida", std::nullopt));
+    {
+      std::lock_guard lock(state_.mutex);
+      if (state_.cancel_current) stop();
+    }
+    if (!sql::complete(s, it_.id, final_row("concluida", std::nullopt))) stop();
     completed_ = true;
   }
 
@@ -106,7 +125,8 @@ class Running final : public Context {
     f.erros = std::move(e.end_array()).str();
     JsonWriter l;
     l.begin_array();
-    for (const auto& x : layers_)
+    // A job that did not complete rolled its layers back: none of them exists.
+    for (const auto& x : f.estado == "concluida" ? layers_ : std::vector<Layer>{})
       l.begin_object().key("id").value(x.id).key("nome").value(x.nome).key("geometria").value(x.geometria)
           .key("feicoes").value(x.feicoes).end_object();
     f.camadas = std::move(l.end_array()).str();
@@ -114,6 +134,12 @@ class Running final : public Context {
     return f;
   }
   bool completed() const { return completed_; }
+  bool cancelled() const { return cancelled_; }
+
+  [[noreturn]] void stop() {
+    cancelled_ = true;
+    throw cancelled_error();
+  }
 
  private:
   Item& it_;
@@ -124,6 +150,7 @@ class Running final : public Context {
   std::vector<Layer> layers_;
   std::chrono::steady_clock::time_point last_{};
   bool completed_ = false;
+  bool cancelled_ = false;
 };
 
 }  // namespace
@@ -137,6 +164,9 @@ void Runner::State::run() {
       if (stopping) return;
       it = std::move(queue.front());
       queue.pop_front();
+      current_db = it.db;
+      current_id = it.id;
+      cancel_current = false;
     }
     try {
       execute(it);
@@ -152,6 +182,10 @@ void Runner::State::run() {
       } catch (const std::exception&) {  // still down: recover() marks it once its holder is gone
       }
     }
+    std::lock_guard lock(mutex);
+    current_db = nullptr;
+    current_id = 0;
+    cancel_current = false;
   }
 }
 
@@ -171,7 +205,16 @@ void Runner::State::execute(Item& it) {
     *log << "importacao " << it.id << ": erro interno: " << e.what() << "\n";
     failure = "erro interno ao importar";
   }
-  if (failure) {
+  bool cancelled = ctx.cancelled();
+  {
+    std::lock_guard lock(mutex);
+    // Asked here while the work failed on its own (or was stopping): it is rolled back all
+    // the same, and the user asked for exactly that.
+    cancelled = cancelled || cancel_current;
+  }
+  if (failure && cancelled) {
+    sql::finish(*status, it.id, ctx.final_row("cancelada", kCancelled));
+  } else if (failure) {
     sql::finish(*status, it.id, ctx.final_row("falhou", failure));
   } else if (!ctx.completed()) {
     sql::finish(*status, it.id, ctx.final_row("concluida", std::nullopt));
@@ -195,12 +238,7 @@ Runner::~Runner() {
   // Queued jobs will not run in this process: say so now rather than at the next start.
   for (auto& it : state_->queue) {
     try {
-      it.db->with([&](soci::session& s) {
-        sql::Final f;
-        f.estado = "falhou";
-        f.mensagem = "interrompida: o serviço parou antes de executá-la";
-        sql::finish(s, it.id, f);
-      });
+      it.db->with([&](soci::session& s) { sql::abandon(s, it.id, "interrompida: o serviço parou antes de executá-la"); });
     } catch (const std::exception& e) {
       *state_->log << "importacao " << it.id << ": " << e.what() << "\n";
     }
@@ -249,10 +287,44 @@ void Runner::hide(const service::Scope& scope, std::int64_t id) {
     auto estado = sql::state_of(s, id, scope.user.user_id);
     if (!estado) throw Error(errc::not_found, "importação " + std::to_string(id) + " não encontrada", "idImportacao");
     if (*estado == "pendente" || *estado == "executando")
-      throw Error(errc::invalid_transition, "a importação ainda não terminou: só se oculta uma importação concluída ou que falhou",
+      throw Error(errc::invalid_transition,
+                  "a importação ainda não terminou (estado: " + *estado +
+                      "): só se oculta uma importação concluída, que falhou ou cancelada",
                   "idImportacao");
     sql::hide(s, id);
   });
+}
+
+std::string Runner::cancel(const service::Scope& scope, std::int64_t id) {
+  std::string estado = scope.db->with([&](soci::session& s) {
+    if (auto now = sql::cancel(s, id, scope.user.user_id)) return *now;
+    auto was = sql::state_of(s, id, scope.user.user_id);
+    if (!was) throw Error(errc::not_found, "importação " + std::to_string(id) + " não encontrada", "idImportacao");
+    throw Error(errc::invalid_transition,
+                "a importação já terminou (estado: " + *was + "): só se cancela uma importação pendente ou em execução",
+                "idImportacao");
+  });
+  std::optional<Item> dropped;  // its work (and what it owns, a staged file) goes outside the lock
+  std::int64_t session = scope.user.session_id;
+  {
+    std::lock_guard lock(state_->mutex);
+    if (estado == "cancelada") {  // was pendente: take it out of the queue, if it is in this process's
+      auto& q = state_->queue;
+      for (auto i = q.begin(); i != q.end(); ++i)
+        if (i->db == scope.db && i->id == id) {
+          dropped = std::move(*i);
+          session = dropped->session_id;
+          q.erase(i);
+          break;
+        }
+    } else if (state_->current_db == scope.db && state_->current_id == id) {
+      state_->cancel_current = true;  // this process runs it: its next progress() stops it
+    }
+  }
+  Item shown;
+  shown.id = id, shown.tenant_id = scope.tenant.id, shown.user = scope.user.user_id, shown.session_id = session;
+  scope.db->with([&](soci::session& s) { state_->publish(shown, s); });
+  return estado;
 }
 
 std::shared_ptr<Runner> runner(App& app) {

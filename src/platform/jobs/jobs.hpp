@@ -1,10 +1,11 @@
 // Background jobs of the platform (imports of vector files, the cadastre's layers, GeoTIFFs):
 // a route checks what it can at once, submits the work and answers 202 with the job's id;
 // one worker thread per process runs the jobs in order. Every job is a row of
-// projeto.importacoes in the caller's tenant database (tenant migration 0024): its state
-// (pendente → executando → concluida | falhou), progress, counts, errors per feature (a
-// bounded list) and the layers it created. Each change of state or progress is published
-// on the tenant's socket as {"tipo":"importacao", ...the job's JSON}.
+// projeto.importacoes in the caller's tenant database (tenant migrations 0024, 0029): its
+// state (pendente → executando → concluida | falhou | cancelada; pendente → cancelada),
+// progress, counts, errors per feature (a bounded list) and the layers it created. Each
+// change of state or progress is published on the tenant's socket as
+// {"tipo":"importacao", ...the job's JSON}.
 //
 // All or nothing: the work writes in ONE transaction of its own (on ctx.db()) and calls
 // ctx.complete(session) just before committing it, so the job's final row commits with the
@@ -17,6 +18,15 @@
 // crashed), the next runner that touches the tenant marks the job falhou. When the App is
 // destroyed the runner stops: the running job is interrupted at its next progress() (it
 // fails and rolls back) and the queued ones are marked falhou.
+//
+// Cancellation (cancel()): a pendente job becomes cancelada at once and never runs (this
+// process drops it from its queue; a worker of any process skips it, as start needs
+// pendente). An executando job is asked to stop (its row's cancelamento_pedido, and a flag
+// when this process runs it): its next progress() — or its complete(), so a work that
+// never reports progress still cannot commit — throws, its transaction rolls back, and the
+// job ends cancelada with a message. A work learns of a cancellation only there: one that
+// commits before calling either ends concluida. Work is a std::function, destroyed when the
+// job ends or is dropped: what it owns (RAII) is released either way.
 #pragma once
 
 #include <cstdint>
@@ -69,7 +79,8 @@ class Context {
   /// The parameters given at submit (JSON object text).
   virtual const std::string& parametros() const = 0;
   /// Progress: `done` of `total` units (total 0: unknown). Stored and published at most
-  /// about once a second. Throws (failing the job) when the runner is stopping.
+  /// about once a second. Throws when the runner is stopping (the job fails) or the job's
+  /// cancellation was asked (it ends cancelada): let it propagate.
   virtual void progress(std::int64_t done, std::int64_t total) = 0;
   /// An error of one feature (1-based position in the file; 0: the whole file). The first
   /// kMaxErrors are kept.
@@ -80,6 +91,7 @@ class Context {
   virtual void layer(Layer created) = 0;
   /// Writes the job's final row (concluida, counts, errors, layers) on `s`, inside the
   /// work's own transaction, so it commits with the data. Call it last, before commit.
+  /// Throws, as progress() does, when the job's cancellation was asked.
   virtual void complete(soci::session& s) = 0;
 };
 
@@ -114,15 +126,23 @@ class Runner {
   Submitted submit(const service::Scope& scope, Job job, Work work);
 
   /// The job's JSON ({"idImportacao","tipo","estado","progresso","contagens","erros",
-  /// "camadas","idCamada","idProjeto","codigo","parametros","oculta","criadoEm",
-  /// "atualizadoEm","mensagem"}) when it is the caller's; nullopt otherwise.
+  /// "camadas","idCamada","idProjeto","codigo","parametros","oculta","cancelamentoPedido",
+  /// "criadoPor","criadoEm","atualizadoEm","mensagem"}) when it is the caller's; nullopt
+  /// otherwise.
   std::optional<std::string> find(const service::Scope& scope, std::int64_t id);
   /// One page of the caller's jobs not hidden (tipos empty: every type), ordered by
   /// page.order_by ("id", "criadoEm", "estado", "tipo"; page_params()/parse_page()):
   /// answer it with page_json(rows, page).
   store::PageRows list(const service::Scope& scope, const std::vector<std::string>& tipos, const Page& page);
-  /// Hides a finished job of the caller from list(): 404 unknown, 409 still running.
+  /// Hides a finished job (concluida, falhou, cancelada) of the caller from list(): 404
+  /// unknown, 409 still pendente or executando.
   void hide(const service::Scope& scope, std::int64_t id);
+  /// Cancels a job of the caller (see the header): returns its state afterwards, cancelada
+  /// (was pendente) or executando (asked to stop; "cancelamentoPedido" true in its JSON,
+  /// and asking again changes nothing). 404 when it is not the caller's (another user's,
+  /// another tenant's, unknown); 409 transicao_invalida naming the state when it has ended
+  /// (concluida, falhou, cancelada). Publishes the job's new JSON.
+  std::string cancel(const service::Scope& scope, std::int64_t id);
 
   struct State;  ///< the queue and the worker (jobs.cpp)
 

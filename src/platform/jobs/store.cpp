@@ -23,7 +23,8 @@ constexpr const char* kJson =
     "jsonb_build_object('idImportacao', i.id, 'tipo', i.tipo, 'estado', i.estado, 'progresso', i.progresso, "
     "'contagens', i.contagens, 'erros', i.erros, 'mensagem', i.mensagem, 'idProjeto', i.projeto_id, "
     "'idCamada', i.camada_id, 'camadas', i.camadas, 'codigo', i.codigo, 'parametros', i.parametros, "
-    "'oculta', i.oculta, 'criadoPor', i.criado_por, 'criadoEm', i.criado_em, 'atualizadoEm', i.atualizado_em)";
+    "'oculta', i.oculta, 'cancelamentoPedido', i.cancelamento_pedido, 'criadoPor', i.criado_por, "
+    "'criadoEm', i.criado_em, 'atualizadoEm', i.atualizado_em)";
 
 const std::map<std::string, std::string> kOrder = {
     {"id", "i.id"}, {"criadoEm", "i.criado_em"}, {"estado", "i.estado"}, {"tipo", "i.tipo"}};
@@ -31,8 +32,10 @@ const std::map<std::string, std::string> kOrder = {
 }  // namespace
 
 void recover(soci::session& s) {
-  store::execute(s, Sql("update projeto.importacoes i set estado = 'falhou', pid = null, atualizado_em = now(), "
-                        "mensagem = 'interrompida: o processo que a executava parou' "
+  store::execute(s, Sql("update projeto.importacoes i set pid = null, atualizado_em = now(), estado = case when "
+                        "i.cancelamento_pedido then 'cancelada' else 'falhou' end, mensagem = case when "
+                        "i.cancelamento_pedido then 'cancelada a pedido do usuário' "
+                        "else 'interrompida: o processo que a executava parou' end "
                         "where i.estado in ('pendente', 'executando') and (i.pid is null or not exists "
                         "(select 1 from pg_stat_activity a where a.pid = i.pid))"));
 }
@@ -57,14 +60,17 @@ bool start(soci::session& s, std::int64_t id) {
   return store::execute(s, q) == 1;
 }
 
-void progress(soci::session& s, std::int64_t id, double percent, const Counts& c) {
+bool progress(soci::session& s, std::int64_t id, double percent, const Counts& c) {
   Sql q("update projeto.importacoes set progresso = ");
   q.bind(fmt::format("{:.2f}", percent), "numeric"), q << ", contagens = ", q.bind(counts_json(c), "jsonb");
   q << ", atualizado_em = now() where estado = 'executando' and id = ", q.bind(text(id), "bigint");
-  store::execute(s, q);
+  q << " returning cancelamento_pedido::text";
+  return store::fetch_value(s, q).value_or("false") == "true";
 }
 
-void finish(soci::session& s, std::int64_t id, const Final& f) {
+namespace {
+
+Sql final_update(std::int64_t id, const Final& f) {
   Sql q("update projeto.importacoes set estado = ");
   q.bind(f.estado), q << ", progresso = case when ", q.bind(f.estado), q << " = 'concluida' then 100 else progresso end";
   q << ", contagens = ", q.bind(counts_json(f.counts), "jsonb"), q << ", erros = ", q.bind(f.erros, "jsonb");
@@ -72,7 +78,35 @@ void finish(soci::session& s, std::int64_t id, const Final& f) {
   q.bind(f.camada ? std::optional(text(*f.camada)) : std::nullopt, "bigint");
   q << ", mensagem = ", q.bind(f.mensagem), q << ", pid = null, atualizado_em = now() where id = ";
   q.bind(text(id), "bigint");
+  return q;
+}
+
+}  // namespace
+
+void finish(soci::session& s, std::int64_t id, const Final& f) { store::execute(s, final_update(id, f)); }
+
+bool complete(soci::session& s, std::int64_t id, const Final& f) {
+  Sql q = final_update(id, f);
+  q << " and not cancelamento_pedido";
+  return store::execute(s, q) == 1;
+}
+
+void abandon(soci::session& s, std::int64_t id, const std::string& mensagem) {
+  Sql q("update projeto.importacoes set estado = 'falhou', pid = null, atualizado_em = now(), mensagem = ");
+  q.bind(mensagem), q << " where estado = 'pendente' and id = ", q.bind(text(id), "bigint");
   store::execute(s, q);
+}
+
+std::optional<std::string> cancel(soci::session& s, std::int64_t id, std::int64_t user) {
+  // One statement, so a worker starting the job at the same moment either finds it
+  // cancelada (and skips it) or has made it executando (and this asks it to stop).
+  Sql q("update projeto.importacoes set cancelamento_pedido = true, atualizado_em = now(), "
+        "estado = case when estado = 'pendente' then 'cancelada' else estado end, "
+        "pid = case when estado = 'pendente' then null else pid end, "
+        "mensagem = case when estado = 'pendente' then 'cancelada a pedido do usuário antes de começar' "
+        "else mensagem end where estado in ('pendente', 'executando') and id = ");
+  q.bind(text(id), "bigint"), q << " and criado_por = ", q.bind(text(user), "bigint"), q << " returning estado";
+  return store::fetch_value(s, q);
 }
 
 std::optional<std::string> one(soci::session& s, std::int64_t id, std::int64_t user) {

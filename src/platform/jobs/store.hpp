@@ -10,15 +10,17 @@
 
 namespace cadastre::platform::jobs::sql {
 
-/// Marks falhou every open job whose holding backend is gone (its process died).
+/// Ends every open job whose holding backend is gone (its process died): falhou, or
+/// cancelada when its cancellation had been asked.
 void recover(soci::session& s);
 /// Inserts a pendente job held by this session's backend, or returns the user's earlier job
 /// of the same tipo and codigo (novo false).
 Submitted insert(soci::session& s, std::int64_t user, const Job& job);
 /// pendente → executando, held by this session's backend; false when the job is gone.
 bool start(soci::session& s, std::int64_t id);
-void progress(soci::session& s, std::int64_t id, double percent, const Counts& c);
-/// The final row: concluida (message empty) or falhou.
+/// Stores the progress; true when the job's cancellation was asked (by any process).
+bool progress(soci::session& s, std::int64_t id, double percent, const Counts& c);
+/// The final row: concluida (message empty), falhou or cancelada.
 struct Final {
   std::string estado;
   Counts counts;
@@ -27,6 +29,15 @@ struct Final {
   std::optional<std::string> mensagem;
 };
 void finish(soci::session& s, std::int64_t id, const Final& f);
+/// The concluida row, written only when no cancellation was asked; false otherwise. Its
+/// row lock (held until the work's commit) makes a later cancellation wait and find the
+/// job concluida.
+bool complete(soci::session& s, std::int64_t id, const Final& f);
+/// falhou with `mensagem`, for a queued job the process will not run (still pendente).
+void abandon(soci::session& s, std::int64_t id, const std::string& mensagem);
+/// Cancels the user's job: pendente → cancelada (returns "cancelada"); executando → the
+/// cancellation asked (returns "executando"). nullopt when the user has no such open job.
+std::optional<std::string> cancel(soci::session& s, std::int64_t id, std::int64_t user);
 /// The job's JSON when user created it.
 std::optional<std::string> one(soci::session& s, std::int64_t id, std::int64_t user);
 store::PageRows page(soci::session& s, std::int64_t user, const std::vector<std::string>& tipos, const Page& pg);

@@ -20,13 +20,14 @@ std::int64_t path_id(const Request& req, const char* name = "id") {
 
 struct Licenses {
   store::Pool* platform;
+  layers::FileStore files;  ///< the layers' own files count in the storage in use
 
   Response create(const service::Scope&, Request& req) const {
     NewLicense in = parse_new(req.body);
     return Response::json(licenses::create(*platform, in.tenant_id, in.fields), 201);
   }
   Response my_plan(const service::Scope& s, Request&) const {
-    return Response::json(licenses::my_plan(*platform, *s.db, s.tenant.id));
+    return Response::json(licenses::my_plan(*platform, {*s.db, files, s.tenant.slug}, s.tenant.id));
   }
   Response tokens(const service::Scope& s, Request&) const {
     return Response::json(api_tokens(*platform, s.tenant.id));
@@ -60,7 +61,7 @@ namespace cadastre::platform {
 
 void add_license_routes(App& app) {
   using namespace licenses;
-  const Licenses l{&app.platform()};
+  const Licenses l{&app.platform(), layers::FileStore(app.options().files_dir)};
   auto bind = [l](Response (Licenses::*fn)(const service::Scope&, Request&) const) {
     return service::scoped([l, fn](const service::Scope& s, Request& r) { return (l.*fn)(s, r); });
   };

@@ -1,5 +1,6 @@
 #include "platform/licenses/store.hpp"
 
+#include <filesystem>
 #include <map>
 
 #include "cadastre/error.hpp"
@@ -124,17 +125,31 @@ std::string update(store::Pool& pool, std::int64_t id, const LicenseFields& f) {
   });
 }
 
-std::int64_t storage_in_use(store::Pool& tenant_db) {
-  return tenant_db.with([](soci::session& s) {
-    long long bytes = 0;
+std::int64_t storage_in_use(const TenantStorage& tenant) {
+  std::vector<std::string> layer_files;
+  long long bytes = 0;
+  tenant.db.run([&](soci::session& s) {
     s << "select (select coalesce(sum(tamanho), 0) from midia.arquivo) + "
          "(select coalesce(sum(tamanho), 0) from projeto.arquivos)",
         soci::into(bytes);
-    return static_cast<std::int64_t>(bytes);
+    for (const store::Row& r : store::fetch(s, store::Sql("select arquivo from projeto.camadas where arquivo is not null")))
+      layer_files.push_back(*r[0]);
   });
+  if (!tenant.files.enabled()) return bytes;
+  for (const std::string& relative : layer_files) {
+    // A record whose path is broken (resolve's 409) or whose file is gone takes no space;
+    // the layer's own routes report it.
+    try {
+      std::error_code ec;
+      const auto size = std::filesystem::file_size(tenant.files.resolve(tenant.slug, relative), ec);
+      if (!ec) bytes += static_cast<long long>(size);
+    } catch (const Error&) {
+    }
+  }
+  return bytes;
 }
 
-void require_storage(store::Pool& platform, store::Pool& tenant_db, std::int64_t tenant_id, std::int64_t bytes) {
+void require_storage(store::Pool& platform, const TenantStorage& tenant, std::int64_t tenant_id, std::int64_t bytes) {
   std::string status, fim;
   long long limit_mb = 0;
   bool found = platform.with([&](soci::session& s) {
@@ -149,7 +164,7 @@ void require_storage(store::Pool& platform, store::Pool& tenant_db, std::int64_t
     throw Error(errc::license_inactive, "a licença do município terminou em " + fim + ": envio de arquivos recusado", "licenca");
   if (status == "suspensa" || status == "cancelada")
     throw Error(errc::license_inactive, "a licença do município está " + status + ": envio de arquivos recusado", "licenca");
-  if (storage_in_use(tenant_db) + bytes > limit_mb * 1024 * 1024)
+  if (storage_in_use(tenant) + bytes > limit_mb * 1024 * 1024)
     throw Error(errc::quota_exceeded,
                 "cota de armazenamento da licença atingida (" + std::to_string(limit_mb) +
                     " MB): contrate mais armazenamento",
@@ -179,8 +194,8 @@ std::string one(store::Pool& pool, std::int64_t id) {
   return pool.with([&](soci::session& s) { return license_json(s, id); });
 }
 
-std::string my_plan(store::Pool& platform, store::Pool& tenant_db, std::int64_t tenant_id) {
-  long long used_bytes = storage_in_use(tenant_db);
+std::string my_plan(store::Pool& platform, const TenantStorage& tenant, std::int64_t tenant_id) {
+  long long used_bytes = storage_in_use(tenant);
   return platform.with([&](soci::session& s) {
     std::string out;
     long long tid = tenant_id;

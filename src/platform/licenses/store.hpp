@@ -10,6 +10,7 @@
 
 #include <soci/soci.h>
 
+#include "platform/layers/files.hpp"
 #include "platform/paging.hpp"
 #include "store/pool.hpp"
 
@@ -36,18 +37,28 @@ struct LicenseFields {
 std::string create(store::Pool& pool, std::int64_t tenant_id, const LicenseFields& f);
 /// Updates license `id` (404 when absent); returns it as JSON.
 std::string update(store::Pool& pool, std::int64_t id, const LicenseFields& f);
+/// Where a tenant's stored bytes are: its database, which holds the sizes of the cadastre's
+/// media (midia.arquivo) and of the platform's files and photos (projeto.arquivos), and its
+/// folder of the platform's file store, which holds the layers' own files (a tiff layer's
+/// Cloud Optimized GeoTIFF, a saved kriging: projeto.camadas.arquivo), sized on disk.
+struct TenantStorage {
+  store::Pool& db;
+  const layers::FileStore& files;
+  std::string slug;
+};
+
 /// The current license of the tenant with its quotas and use: {"licenca": {...} | null,
 /// "status", "usuarios": {"limite","emUso"}, "armazenamento": {"limiteMb","emUsoBytes"}}.
-std::string my_plan(store::Pool& platform, store::Pool& tenant_db, std::int64_t tenant_id);
-/// The bytes the tenant's files take: the cadastre's media (midia.arquivo) and the
-/// platform's files and photos (projeto.arquivos).
-std::int64_t storage_in_use(store::Pool& tenant_db);
+std::string my_plan(store::Pool& platform, const TenantStorage& tenant, std::int64_t tenant_id);
+/// The bytes the tenant's files take (see TenantStorage).
+std::int64_t storage_in_use(const TenantStorage& tenant);
 /// Refuses a write of `bytes` more storage, saying why: 403 licenca_inativa when the
 /// tenant's current license has ended ('ativa'/'teste' past fim), is suspended or
 /// cancelled; 403 cota_excedida when it would go over its storage quota. A tenant without a license is not
-/// limited. The files area calls it before it stores an upload; two uploads at the same
-/// moment may both pass the last free bytes (the quota is checked, not reserved).
-void require_storage(store::Pool& platform, store::Pool& tenant_db, std::int64_t tenant_id, std::int64_t bytes);
+/// limited. The files area calls it before it stores an upload, the raster imports before
+/// they take a GeoTIFF; two uploads at the same moment may both pass the last free bytes
+/// (the quota is checked, not reserved).
+void require_storage(store::Pool& platform, const TenantStorage& tenant, std::int64_t tenant_id, std::int64_t bytes);
 /// Records the payment of contract `contract_id` of license `license_id` (plataforma.
 /// contratos) as confirmed by platform administrator `admin_id`: 404 when the license has
 /// no such contract, 409 when it was already confirmed.

@@ -35,8 +35,9 @@ void write_file(const fs::path& path, const std::string& bytes) {
   if (!out) throw Error(errc::unavailable, "não foi possível gravar o arquivo no armazenamento");
 }
 
-// Uploads whose job never ran (the process stopped with it queued) are left in the staging
-// folder; a day later nothing will use them.
+// Uploads whose job never ran because the process died with it queued are left in the
+// staging folder (a job cancelled or abandoned while queued drops its work, which removes
+// its file); a day later nothing will use them.
 void sweep(const fs::path& folder) {
   std::error_code ec;
   const auto limit = fs::file_time_type::clock::now() - std::chrono::hours(24);
@@ -85,24 +86,42 @@ void run(jobs::Context& ctx, const layers::FileStore& files, const fs::path& sta
 std::string submit(jobs::Runner& runner, const layers::FileStore& files, const service::Scope& scope,
                    const Upload& up, const std::string& bytes) {
   if (bytes.empty()) throw Error(errc::invalid_argument, "o arquivo está vazio", "file");
-  fs::path folder = files.tenant_dir(scope.tenant.slug) / "importacoes" / "tiff";
-  sweep(folder);
-  fs::path staging = folder / (store::random_token() + ".tif");
+  fs::path staging = staging_folder(files, scope.tenant.slug) / (store::random_token() + ".tif");
   Doomed doomed{{staging}};
   write_file(staging, bytes);
+  doomed.paths.clear();  // submit_file owns it now
+  return submit_file(runner, files, scope, up, staging);
+}
+
+fs::path staging_folder(const layers::FileStore& files, const std::string& slug) {
+  fs::path folder = files.tenant_dir(slug) / "importacoes" / "tiff";
+  fs::create_directories(folder);
+  sweep(folder);
+  return folder;
+}
+
+std::string submit_file(jobs::Runner& runner, const layers::FileStore& files, const service::Scope& scope,
+                        const Upload& up, const fs::path& file) {
+  fs::path staging = staging_folder(files, scope.tenant.slug) / (store::random_token() + ".tif");
+  // Owned by the job's work once submitted: the file goes when the work is destroyed —
+  // after it ran, or unrun (cancelled while pendente, or an earlier job of the same codigo).
+  auto staged = std::make_shared<Doomed>();  // (a temporary Doomed would remove them at once)
+  staged->paths = {file, staging};
+  fs::rename(file, staging);
+  const auto bytes = static_cast<std::int64_t>(fs::file_size(staging));
   Info info = inspect(staging.string());
 
   JsonWriter p;
   p.begin_object().key("idProjeto").value(up.projeto).key("nomeCamada").value(up.nome).key("arquivo").value(up.arquivo);
-  p.key("tamanho").value(static_cast<std::int64_t>(bytes.size())).key("largura").value(info.width);
+  p.key("tamanho").value(bytes).key("largura").value(info.width);
   p.key("altura").value(info.height).key("bandas").value(info.bands).key("crs").value(info.crs).end_object();
   jobs::Job job{.tipo = "tiff", .parametros = std::move(p).str(), .codigo = up.codigo, .projeto = up.projeto};
   std::int64_t projeto = up.projeto;
   std::string nome = up.nome;
-  jobs::Submitted done = runner.submit(scope, std::move(job), [files, staging, projeto, nome](jobs::Context& ctx) {
-    run(ctx, files, staging, projeto, nome);
+  jobs::Submitted done = runner.submit(scope, std::move(job), [files, staged, projeto, nome](jobs::Context& ctx) {
+    run(ctx, files, staged->paths.back(), projeto, nome);
   });
-  if (done.novo) doomed.paths.clear();  // the job owns the staged file now
+  staged.reset();
   auto json = runner.find(scope, done.id);
   if (!json) throw Error(errc::internal, "importação recém-criada não encontrada");
   return *json;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -26,5 +27,11 @@ struct Upload {
 /// the project. Returns the job's JSON (its id in "idImportacao").
 std::string submit(jobs::Runner& runner, const layers::FileStore& files, const service::Scope& scope,
                    const Upload& up, const std::string& bytes);
+/// The same for a file already on disk (an upload that came in parts): it is moved into the
+/// staging folder, so it is the job's (or gone, when the check refuses it).
+std::string submit_file(jobs::Runner& runner, const layers::FileStore& files, const service::Scope& scope,
+                        const Upload& up, const std::filesystem::path& file);
+/// <tenant>/importacoes/tiff/, created, with the uploads older than a day swept away.
+std::filesystem::path staging_folder(const layers::FileStore& files, const std::string& slug);
 
 }  // namespace cadastre::platform::rasters

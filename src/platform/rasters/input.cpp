@@ -79,6 +79,10 @@ Signed parse_signed(const http::Request& req) {
   if (s.assinatura.size() != 64 || !hex(s.assinatura))
     throw Error(errc::invalid_argument, "assinatura inválida", "assinatura");
   s.expira = query::parse_integer(required(req, "expira"), "expira", 0, INT64_MAX);
+  if (auto parte = req.query_value("parte"); parte && !parte->empty())
+    s.parte = query::parse_integer(*parte, "parte", 1, kMaxParts);
+  s.ultima = req.query_value("ultima").value_or("false") == "true";  // the route table checked true/false
+  if (s.ultima && !s.parte) throw Error(errc::invalid_argument, "ultima só vale com parte", "ultima");
   return s;
 }
 
@@ -97,11 +101,18 @@ JobChange parse_job_change(std::string_view body) {
       if (value.get(b) || !b)
         throw Error(errc::invalid_argument, "oculta só aceita true (uma importação oculta não volta à lista)", k);
       c.ocultar = true;
+    } else if (k == "cancelar") {
+      bool b = false;
+      if (value.get(b) || !b) throw Error(errc::invalid_argument, "cancelar só aceita true", k);
+      c.cancelar = true;
     } else {
       throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
     }
   }
-  if (!c.nome && !c.ocultar) throw Error(errc::missing_field, "informe nomeCamada ou oculta", "nomeCamada");
+  if (c.cancelar && (c.nome || c.ocultar))
+    throw Error(errc::invalid_argument, "cancelar vai sozinho: renomeie ou oculte a importação noutro pedido", "cancelar");
+  if (!c.nome && !c.ocultar && !c.cancelar)
+    throw Error(errc::missing_field, "informe nomeCamada, oculta ou cancelar", "nomeCamada");
   return c;
 }
 

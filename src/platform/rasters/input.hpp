@@ -23,11 +23,15 @@ ImportQuery parse_import_query(const http::Request& req);
 /// The multipart part `file` of an upload (400 "file" when absent or empty).
 const http::FilePart& file_part(const http::Request& req);
 
-/// The signed link's query: municipio (tenant slug), chave, expira, assinatura.
+/// The signed link's query: municipio (tenant slug), chave, expira, assinatura; and, for a
+/// file sent in parts, parte (1..kMaxParts) and ultima (true on the last part).
 struct Signed {
   std::string municipio, chave, assinatura;
   std::int64_t expira = 0;
+  std::optional<std::int64_t> parte;
+  bool ultima = false;
 };
+inline constexpr std::int64_t kMaxParts = 10000;
 Signed parse_signed(const http::Request& req);
 
 /// x (longitude) and y (latitude), EPSG:4674.
@@ -36,10 +40,13 @@ struct Point {
 };
 Point parse_point(const http::Request& req);
 
-/// PUT /importacoes-tiff/:id: {"nomeCamada"?, "oculta"?: true}.
+/// PUT /importacoes-tiff/:id: {"nomeCamada"?, "oculta"?: true} or {"cancelar": true} alone
+/// (a cancellation with anything else is a 400 naming "cancelar": its outcome is not known
+/// when the request ends, so no later step of the same body could depend on it).
 struct JobChange {
   std::optional<std::string> nome;
   bool ocultar = false;
+  bool cancelar = false;
 };
 JobChange parse_job_change(std::string_view body);
 

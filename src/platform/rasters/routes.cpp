@@ -5,9 +5,13 @@
 // (jobs.hpp, tipo 'tiff'; importer.hpp does the work). GET /importar/tiff/credentials hands
 // out a signed link for the same upload without a session (a client that uploads from
 // elsewhere, or a large file from a browser): PUT /importar/tiff/envio?... with the raw
-// bytes, good once and for kLinkSeconds. The signature is files/signing.hpp's HMAC over the
-// tenant, the credential's key and the expiry; the credential's row (what to create, for
-// whom) makes it single-use. /importacoes-tiff* read and update the caller's tiff jobs.
+// bytes, good once and for kLinkSeconds. A file larger than one request may be (kMaxUpload)
+// goes in parts, up to kMaxSigned in all: parte=1, 2, ... appended to a partial file, and
+// ultima=true on the last, which checks the whole and submits the job. The signature is
+// files/signing.hpp's HMAC over the tenant, the credential's key and the expiry; the
+// credential's row (what to create, for whom, the parts received) makes it single-use.
+// /importacoes-tiff* read the caller's tiff jobs, rename the created layer, hide a finished
+// job or cancel one (jobs::Runner::cancel).
 // GET /valorPixel/:idTiff answers each band's value at a lon/lat point.
 #include <simdjson.h>
 
@@ -37,10 +41,13 @@ using http::Request;
 using http::Response;
 
 constexpr const char* kTag = "Rasters";
-constexpr std::int64_t kLinkSeconds = 15 * 60;
-/// The largest GeoTIFF taken (the platform's request limit, AppOptions::http.payload_max,
-/// bounds it too).
+constexpr std::int64_t kLinkSeconds = 60 * 60;
+/// The largest GeoTIFF taken in one request, and so the largest part of a signed upload (the
+/// platform's request limit, AppOptions::http.payload_max, bounds it too).
 constexpr std::size_t kMaxUpload = 32u << 20;
+/// The largest GeoTIFF a signed upload takes in parts (a classic TIFF's own limit; the
+/// license's storage quota usually comes first).
+constexpr std::int64_t kMaxSigned = std::int64_t{4} << 30;
 const std::vector<std::string> kJobOrder = {"id", "criadoEm", "estado", "tipo"};
 
 std::int64_t now_seconds() {
@@ -66,7 +73,8 @@ struct Rasters {
     const http::FilePart& f = file_part(req);
     Upload up{q.projeto, q.nome, f.filename, q.codigo};
     // What the license limits (its end, its storage quota), as for any upload.
-    licenses::require_storage(app->platform(), *s.db, s.tenant.id, static_cast<std::int64_t>(f.content.size()));
+    licenses::require_storage(app->platform(), {*s.db, files, s.tenant.slug}, s.tenant.id,
+                              static_cast<std::int64_t>(f.content.size()));
     return Response::json(submit(*runner, files, s, up, f.content), 202);
   }
 
@@ -81,32 +89,80 @@ struct Rasters {
     JsonWriter w;
     w.begin_object().key("url").value(app->public_url() + path).key("caminho").value(path).key("metodo").value("PUT");
     w.key("tipoConteudo").value("image/tiff").key("tamanhoMaximo").value(static_cast<std::int64_t>(kMaxUpload));
+    w.key("tamanhoMaximoEmPartes").value(kMaxSigned);
     w.key("expira").value(expira).key("idProjeto").value(q.projeto).key("nomeCamada").value(q.nome).end_object();
     return Response::json(std::move(w).str());
   }
 
-  // The upload through a signed link: no session; the link stands for its issuer.
+  // The upload through a signed link: no session; the link stands for its issuer. The whole
+  // file in this request, or one part of it (see the header).
   Response signed_upload(Request& req) const {
     Signed sg = parse_signed(req);
     auto tenant = app->tenancy().active(sg.municipio);
     if (!tenant || !files::verify(secret, tenant->id, signed_key(sg.chave), sg.expira, sg.assinatura, now_seconds()))
       throw Error(errc::forbidden, "link assinado inválido ou expirado");
     if (req.body.empty()) throw Error(errc::invalid_argument, "o corpo (o GeoTIFF) está vazio", "file");
-    // Checked before the link is spent, so a wrong file does not waste it.
-    check_file(tenant->slug, req.body);
-    licenses::require_storage(app->platform(), app->tenancy().pool(*tenant), tenant->id,
-                              static_cast<std::int64_t>(req.body.size()));
-    auto cred = consume(app->tenancy().pool(*tenant), sg.chave);
+    store::Pool& db = app->tenancy().pool(*tenant);
+    const auto size = static_cast<std::int64_t>(req.body.size());
+    // What the license limits, before anything is stored (the total again on the last part).
+    licenses::require_storage(app->platform(), {db, files, tenant->slug}, tenant->id, size);
+    if (!sg.parte) {
+      // Checked before the link is spent, so a wrong file does not waste it.
+      check_file(tenant->slug, req.body);
+      auto cred = consume(db, sg.chave);
+      if (!cred) throw Error(errc::forbidden, "link assinado já usado ou expirado");
+      service::Scope s = issuer_scope(*tenant, *cred);
+      Upload up{cred->projeto, cred->nome, "envio-assinado.tif", std::nullopt};
+      return Response::json(submit(*runner, files, s, up, req.body), 202);
+    }
+
+    namespace fs = std::filesystem;
+    const fs::path partial = staging_folder(files, tenant->slug) / ("envio-" + sg.chave + ".parte");
+    Received got = receive_part(db, sg.chave, *sg.parte, size, kMaxSigned,
+                                [&](std::int64_t offset) { write_at(partial, offset, req.body); });
+    if (!sg.ultima) {
+      JsonWriter w;
+      w.begin_object().key("parte").value(got.partes).key("recebidos").value(got.recebidos);
+      w.key("proximaParte").value(got.partes + 1).end_object();
+      return Response::json(std::move(w).str());
+    }
+    // The whole file is checked before the link is spent: a wrong last part may be sent again.
+    licenses::require_storage(app->platform(), {db, files, tenant->slug}, tenant->id, got.recebidos);
+    inspect(partial.string());
+    auto cred = consume(db, sg.chave);
     if (!cred) throw Error(errc::forbidden, "link assinado já usado ou expirado");
-    store::Principal who;
-    who.user_id = cred->usuario;
-    who.tenant_id = tenant->id;
-    who.tenant_slug = tenant->slug;
-    who.admin = cred->admin;
-    service::Scope s = app->tenancy().scope(std::move(who), *tenant);
-    guard::require(s, "projeto", cred->projeto, "admin", "idProjeto");
+    service::Scope s = issuer_scope(*tenant, *cred);
     Upload up{cred->projeto, cred->nome, "envio-assinado.tif", std::nullopt};
-    return Response::json(submit(*runner, files, s, up, req.body), 202);
+    return Response::json(submit_file(*runner, files, s, up, partial), 202);
+  }
+
+  // The link stands for its issuer, who must still administer the project.
+  service::Scope issuer_scope(const store::Tenant& tenant, const Credential& cred) const {
+    store::Principal who;
+    who.user_id = cred.usuario;
+    who.tenant_id = tenant.id;
+    who.tenant_slug = tenant.slug;
+    who.admin = cred.admin;
+    service::Scope s = app->tenancy().scope(std::move(who), tenant);
+    guard::require(s, "projeto", cred.projeto, "admin", "idProjeto");
+    return s;
+  }
+
+  // Writes a part at `offset` of the partial file, dropping whatever followed it (a part
+  // sent again replaces the earlier copy).
+  static void write_at(const std::filesystem::path& p, std::int64_t offset, const std::string& bytes) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const auto had = fs::file_size(p, ec);
+    if (ec ? offset != 0 : static_cast<std::int64_t>(had) < offset)
+      throw Error(errc::conflict, "as partes já enviadas se perderam no servidor; peça outro link", "parte");
+    if (ec) std::ofstream(p, std::ios::binary).close();
+    fs::resize_file(p, static_cast<std::uintmax_t>(offset));
+    std::fstream out(p, std::ios::binary | std::ios::in | std::ios::out);
+    out.seekp(offset);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.close();
+    if (!out) throw Error(errc::unavailable, "não foi possível gravar a parte no armazenamento");
   }
 
   // The GeoTIFF check alone (the same as the job's first step), on a scratch copy.
@@ -157,6 +213,7 @@ struct Rasters {
     std::int64_t id = path_id(req, "id");
     JobChange c = parse_job_change(req.body);
     JobView v = job(s, id);
+    if (c.cancelar) runner->cancel(s, id);  // 409 naming the state once the job has ended
     if (c.nome) {
       if (v.estado != "concluida" || !v.camada)
         throw Error(errc::invalid_transition,
@@ -233,9 +290,16 @@ void add_raster_routes(App& app) {
            .params = {{.name = "municipio", .required = true, .description = "do link"},
                       {.name = "chave", .required = true, .description = "do link"},
                       {.name = "expira", .type = "integer", .required = true, .description = "do link"},
-                      {.name = "assinatura", .required = true, .description = "do link"}},
-           .body = {.description = "o GeoTIFF (até " + limit + ")", .content_type = "image/tiff",
-                    .max_bytes = kMaxUpload},
+                      {.name = "assinatura", .required = true, .description = "do link"},
+                      {.name = "parte", .type = "integer",
+                       .description = "envio em partes: o número desta parte (1, 2, ...; a última de novo a "
+                                      "substitui); sem ele, o corpo é o arquivo inteiro"},
+                      {.name = "ultima", .type = "boolean",
+                       .description = "true na última parte: confere o arquivo inteiro e cria a importação (202)"}},
+           .body = {.description = "o GeoTIFF (até " + limit + "), ou uma parte dele (até " + limit +
+                                   " cada, " + std::to_string(kMaxSigned >> 30) + " GB no total); uma parte que "
+                                   "não é a última responde 200 {\"parte\",\"recebidos\",\"proximaParte\"}",
+                    .content_type = "image/tiff", .max_bytes = kMaxUpload},
            .answer_status = 202, .answer_schema = schemas::ref("ImportacaoTiff"),
            .handler = [r](Request& q) { return r->signed_upload(q); }});
 
@@ -248,8 +312,9 @@ void add_raster_routes(App& app) {
            .answer_schema = schemas::ref("ImportacaoTiff"), .handler = bind(&Rasters::job_one)});
   srv.add({.method = "PUT", .pattern = "/importacoes-tiff/{id}", .auth = "sessao", .tag = kTag,
            .summary = "Renomeia a camada de uma importação concluída (nomeCamada; 409 antes disso) e/ou oculta uma "
-                      "importação terminada (oculta: true)",
-           .body = {.description = R"({"nomeCamada"?, "oculta"?: true})", .max_bytes = 4096,
+                      "importação terminada (oculta: true); ou, com cancelar: true sozinho, cancela uma importação "
+                      "pendente (cancelada na hora) ou em execução (para no próximo passo sem gravar nada)",
+           .body = {.description = R"({"nomeCamada"?, "oculta"?: true} ou {"cancelar": true})", .max_bytes = 4096,
                     .schema = schemas::ref("ImportacaoTiffAlteracao")},
            .answer_schema = schemas::ref("ImportacaoTiff"), .handler = bind(&Rasters::job_change)});
   srv.add({.method = "GET", .pattern = "/valorPixel/{idTiff}", .auth = "sessao",

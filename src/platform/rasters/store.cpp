@@ -76,4 +76,34 @@ std::optional<Credential> consume(store::Pool& db, const std::string& chave) {
   return Credential{std::stoll(*rows[0][0]), std::stoll(*rows[0][1]), *rows[0][2], *rows[0][3] == "true"};
 }
 
+Received receive_part(store::Pool& db, const std::string& chave, std::int64_t parte, std::int64_t size,
+                      std::int64_t max_total, const std::function<void(std::int64_t offset)>& write) {
+  store::Sql lock("select partes::text, recebidos::text, antes_da_ultima::text from projeto.tiff_credenciais where chave = ");
+  lock.bind(chave) << " and usada_em is null and expira_em > now() for update";
+  return db.with([&](soci::session& s) {
+    soci::transaction tx(s);
+    auto rows = store::fetch(s, lock);
+    if (rows.empty()) throw Error(errc::forbidden, "link assinado já usado ou expirado");
+    const std::int64_t partes = std::stoll(*rows[0][0]), recebidos = std::stoll(*rows[0][1]),
+                       antes = std::stoll(*rows[0][2]);
+    std::int64_t offset = 0;
+    if (parte == partes + 1) offset = recebidos;
+    else if (parte == partes) offset = antes;  // the last part again: it replaces what came
+    else
+      throw Error(errc::invalid_transition,
+                  "parte fora de ordem: chegaram " + id_text(partes) + " partes; a próxima é a " + id_text(partes + 1),
+                  "parte");
+    if (offset + size > max_total)
+      throw Error(errc::payload_too_large, "o GeoTIFF passaria de " + id_text(max_total) + " bytes", "parte");
+    write(offset);
+    store::Sql q("update projeto.tiff_credenciais set partes = ");
+    q << id_text(parte) << ", antes_da_ultima = " << id_text(offset) << ", recebidos = " << id_text(offset + size)
+      << " where chave = ";
+    q.bind(chave);
+    store::execute(s, q);
+    tx.commit();
+    return Received{parte, offset + size};
+  });
+}
+
 }  // namespace cadastre::platform::rasters

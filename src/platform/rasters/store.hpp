@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -36,5 +37,18 @@ struct Credential {
 };
 /// Marks the credential used and returns it; nullopt when it is unknown, used or expired.
 std::optional<Credential> consume(store::Pool& db, const std::string& chave);
+
+/// What has arrived of an upload in parts.
+struct Received {
+  std::int64_t partes = 0, recebidos = 0;  ///< parts taken, and their bytes in all
+};
+/// Takes part `parte` (1-based) of `size` bytes for the credential, under a lock of its row
+/// (so parts racing for one link go one at a time): the next part, or the last one again (a
+/// retry, which replaces it). `write(offset)` stores the bytes at `offset` of the partial
+/// file while the row is locked; the counts change only when it returns. 403 when the
+/// credential is unknown, used or expired; 409 for a part out of order; 413 when the total
+/// would pass `max_total` (field "parte").
+Received receive_part(store::Pool& db, const std::string& chave, std::int64_t parte, std::int64_t size,
+                      std::int64_t max_total, const std::function<void(std::int64_t offset)>& write);
 
 }  // namespace cadastre::platform::rasters

@@ -1,10 +1,15 @@
 // The import jobs: who may import into a project, what the routes refuse before any job
 // exists, the client's idempotency key (codigo), the list of pending jobs and hiding one,
 // and all-or-nothing: a job that fails in the middle of loading leaves no layer, no form,
-// no geometry and no value.
+// no geometry and no value; and the runner's cancel() of a pending job (the running case
+// and the route are in tests/integration/platform_rasters/test_cancel.cpp).
 #include <doctest/doctest.h>
 
+#include <future>
+
 #include "integration/platform_imports/imports_fixture.hpp"
+#include "platform/jobs/jobs.hpp"
+#include "service/tenancy.hpp"
 
 using namespace cadastre::test;
 
@@ -133,4 +138,97 @@ TEST_CASE_FIXTURE(ImportsFixture, "a job left open by a process that died is mar
   auto j = a->json()["content"].at(0);
   CHECK(std::string_view(j["estado"]) == "falhou");
   CHECK(std::string(std::string_view(j["mensagem"])).find("interrompida") != std::string::npos);
+}
+
+namespace {
+
+// A Scope of `s` in tenant `slug`, as the routes build one, for calling the runner itself.
+cadastre::service::Scope scope_of(cadastre::platform::App& app, const Session& s, const std::string& slug) {
+  auto tenant = app.tenancy().active(slug);
+  REQUIRE(tenant);
+  cadastre::store::Principal who;
+  who.user_id = s.user_id;
+  who.tenant_id = tenant->id;
+  who.tenant_slug = tenant->slug;
+  return app.tenancy().scope(std::move(who), *tenant);
+}
+
+cadastre::platform::jobs::Job job_of(const std::string& tipo) {
+  cadastre::platform::jobs::Job j;
+  j.tipo = tipo;
+  return j;
+}
+
+}  // namespace
+
+TEST_CASE_FIXTURE(ImportsFixture, "Runner::cancel: a pending job becomes cancelada, never runs, is listed as such and can be "
+                                  "hidden; a job that ended is 409; another user's is 404") {
+  using cadastre::errc;
+  using Context = cadastre::platform::jobs::Context;
+  auto c = cast();
+  auto runner = cadastre::platform::jobs::runner(*app);
+  const cadastre::service::Scope owner = scope_of(*app, c.owner, "alfa");
+  // The worker is held by a first job (released below, or when the test ends): the second
+  // stays pendente.
+  auto started = std::make_shared<std::promise<void>>();
+  auto started_future = started->get_future();
+  std::promise<void> release;
+  std::shared_future<void> go = release.get_future().share();
+  struct Releaser {
+    std::promise<void>& p;
+    bool done = false;
+    void operator()() {
+      if (!done) p.set_value();
+      done = true;
+    }
+    ~Releaser() { (*this)(); }
+  } releaser{release};
+  auto first = runner->submit(owner, job_of("shp"), [started, go](Context&) {
+    started->set_value();
+    go.wait();
+  });
+  REQUIRE(started_future.wait_for(std::chrono::seconds(60)) == std::future_status::ready);
+  auto ran = std::make_shared<std::atomic<bool>>(false);
+  auto job = runner->submit(owner, job_of("shp"), [ran](Context&) { *ran = true; });
+
+  auto refused_with = [&](const cadastre::service::Scope& s, errc code, const std::string& words) {
+    try {
+      runner->cancel(s, job.id);
+      FAIL("cancel() aceitou");
+    } catch (const cadastre::Error& e) {
+      CHECK(e.code() == code);
+      CHECK_MESSAGE(std::string(e.what()).find(words) != std::string::npos, e.what());
+    }
+  };
+  refused_with(scope_of(*app, c.stranger, "alfa"), errc::not_found, "não encontrada");
+  refused_with(scope_of(*app, c.beta, "beta"), errc::not_found, "não encontrada");
+  CHECK(runner->cancel(owner, job.id) == "cancelada");
+  refused_with(owner, errc::invalid_transition, "estado: cancelada");
+
+  // The worker reaches it after the first job and skips it.
+  auto last = std::make_shared<std::promise<void>>();
+  auto last_future = last->get_future();
+  runner->submit(owner, job_of("shp"), [last](Context&) { last->set_value(); });
+  releaser();
+  REQUIRE(last_future.wait_for(std::chrono::seconds(60)) == std::future_status::ready);
+  CHECK_FALSE(*ran);
+  CHECK(db("select estado || '|' || progresso from projeto.importacoes where id = " + n(job.id)) == "cancelada|0.00");
+  CHECK(db("select estado from projeto.importacoes where id = " + n(first.id)) == "concluida");
+  // A job that ended cannot be cancelled.
+  try {
+    runner->cancel(owner, first.id);
+    FAIL("cancel() aceitou uma importação concluída");
+  } catch (const cadastre::Error& e) {
+    CHECK(e.code() == errc::invalid_transition);
+    CHECK_MESSAGE(std::string(e.what()).find("concluida") != std::string::npos, e.what());
+  }
+
+  auto list = get("/importar/pendentes", c.owner);
+  REQUIRE(list->status == 200);
+  bool listed = false;
+  for (auto e : list->json()["content"].get_array())
+    if (int64_t(e["idImportacao"]) == job.id) listed = std::string_view(e["estado"]) == "cancelada";
+  CHECK(listed);
+  CHECK(put("/importar/pendentes/hide?idImportacao=" + n(job.id), "", c.owner)->status == 204);
+  CHECK(db("select oculta from projeto.importacoes where id = " + n(job.id)) == "t");
 }

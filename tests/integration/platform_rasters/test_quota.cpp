@@ -1,0 +1,81 @@
+// The storage quota counts the layers' own files: a tiff layer's Cloud Optimized GeoTIFF
+// takes space in /licencas/meu-plano and in the quota the next upload is checked against.
+#include <random>
+
+#include "rasters_fixture.hpp"
+
+using namespace cadastre;
+using test::Cast;
+using test::RastersFixture;
+using test::refused;
+
+namespace {
+
+// A one-band Float32 GeoTIFF of side × side random values in SIRGAS 2000 / UTM 23S: random
+// floats barely compress, so its COG takes about side² × 4 bytes.
+std::string noisy_geotiff(int side, unsigned seed) {
+  GDALAllRegister();
+  const std::string path = "/vsimem/teste-raster-ruido-" + std::to_string(seed) + ".tif";
+  GDALDatasetH ds = GDALCreate(GDALGetDriverByName("GTiff"), path.c_str(), side, side, 1, GDT_Float32, nullptr);
+  double gt[6] = {300000, 10, 0, 7400000, 0, -10};
+  GDALSetGeoTransform(ds, gt);
+  OGRSpatialReferenceH srs = OSRNewSpatialReference(nullptr);
+  OSRImportFromEPSG(srs, 31983);
+  GDALSetSpatialRef(ds, srs);
+  OSRDestroySpatialReference(srs);
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> value(0, 1000);
+  std::vector<float> cells(static_cast<std::size_t>(side) * static_cast<std::size_t>(side));
+  for (float& v : cells) v = value(gen);
+  REQUIRE(GDALRasterIO(GDALGetRasterBand(ds, 1), GF_Write, 0, 0, side, side, cells.data(), side, side, GDT_Float32, 0,
+                       0) == CE_None);
+  GDALClose(ds);
+  vsi_l_offset size = 0;
+  GByte* bytes = VSIGetMemFileBuffer(path.c_str(), &size, TRUE);
+  std::string out(reinterpret_cast<const char*>(bytes), static_cast<std::size_t>(size));
+  CPLFree(bytes);
+  return out;
+}
+
+std::string import_path(std::int64_t projeto, const std::string& nome) {
+  return "/importar/tiff?idProjeto=" + std::to_string(projeto) + "&nomeCamada=" + nome;
+}
+
+}  // namespace
+
+TEST_CASE_FIXTURE(RastersFixture,
+                  "a tiff layer's raster file counts in the storage in use and in the quota the next upload is "
+                  "checked against") {
+  Cast c = cast();
+  std::int64_t p = project(c);
+  // A license of 1 MB.
+  platform_db("insert into plataforma.licencas (tenant_id, plano, status, inicio, fim, max_usuarios, "
+              "max_armazenamento_mb) values (" + std::to_string(tenant_id("alfa")) +
+              ", 'basico_mensal', 'ativa', current_date - 1, current_date + 30, 50, 1)");
+  auto before = get("/licencas/meu-plano", c.admin);
+  REQUIRE_MESSAGE(before->status == 200, before->body);
+  CHECK(int64_t(before->json()["armazenamento"]["emUsoBytes"]) == 0);
+
+  // About 640 KB of noise: it fits the empty megabyte.
+  auto first = upload(import_path(p, "Ruido"), noisy_geotiff(400, 1), &c.owner);
+  REQUIRE_MESSAGE(first->status == 202, first->body);
+  auto done = finished(int64_t(first->json()["idImportacao"]), c.owner);
+  REQUIRE_MESSAGE(done->text("estado") == "concluida", done->body);
+  std::int64_t layer = int64_t(done->json()["idCamada"]);
+  const std::string file = test::raster_root() + "/alfa/" + db("select arquivo from projeto.camadas where id = " +
+                                                               std::to_string(layer));
+  const auto size = static_cast<std::int64_t>(std::filesystem::file_size(file));
+  CHECK(size > 500 * 1024);
+
+  // The layer's file is in use now, to the byte.
+  auto after = get("/licencas/meu-plano", c.admin);
+  CHECK(int64_t(after->json()["armazenamento"]["emUsoBytes"]) == size);
+  // So a second such file no longer fits: refused before anything is kept.
+  refused(*upload(import_path(p, "Ruido2"), noisy_geotiff(400, 2), &c.owner), 403, "cota_excedida", "1 MB");
+  CHECK(db("select count(*) from projeto.importacoes") == "1");
+  CHECK(db("select count(*) from projeto.camadas") == "1");
+  // A small one still fits.
+  auto small = upload(import_path(p, "Pequeno"), test::make_geotiff(), &c.owner);
+  REQUIRE_MESSAGE(small->status == 202, small->body);
+  CHECK(finished(int64_t(small->json()["idImportacao"]), c.owner)->text("estado") == "concluida");
+}
