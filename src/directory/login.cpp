@@ -77,8 +77,13 @@ Session log_in(const Login& login, const Credentials& in, const store::SessionOr
   if (out.user.tenant_id != out.tenant.id)
     throw Error(errc::tenant_forbidden,
                 "o usuário está cadastrado em outro município na plataforma");
-  store::Principal who{.user_id = out.user.id, .email = out.user.email, .nome = out.user.nome,
-                       .tenant_id = out.tenant.id, .tenant_slug = out.tenant.slug, .admin = out.user.admin};
+  store::Principal who;
+  who.user_id = out.user.id;
+  who.email = out.user.email;
+  who.nome = out.user.nome;
+  who.tenant_id = out.tenant.id;
+  who.tenant_slug = out.tenant.slug;
+  who.admin = out.user.admin;
   store::SessionOrigin ldap = origin;
   ldap.kind = "ldap";
   out.token = login.identity.open_session(who, login.limits, ldap);

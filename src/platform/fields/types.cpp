@@ -88,7 +88,7 @@ int digits(std::string_view s, std::size_t from, std::size_t n) {
 }
 
 std::string iso(int y, int m, int d) {
-  char out[11];
+  char out[40];  // room for any int, so the output is never cut (the callers pass a valid date)
   std::snprintf(out, sizeof out, "%04d-%02d-%02d", y, m, d);
   return out;
 }

@@ -31,9 +31,9 @@ std::int64_t copy_project(const service::Scope& scope, const CopyRequest& r, con
     store::Sql q("insert into projeto.projetos (nome, descricao, tipo, notas, criado_por) select ");
     q.bind(r.nome) << ", descricao, tipo, notas, " << user << " from projeto.projetos where id = " << src
                    << " returning id::text";
-    auto id = store::fetch_value(s, q);
-    if (!id) throw Error(errc::not_found, "projeto " + src + " não encontrado", "idProjeto");
-    std::int64_t to = std::stoll(*id);
+    auto created = store::fetch_value(s, q);
+    if (!created) throw Error(errc::not_found, "projeto " + src + " não encontrado", "idProjeto");
+    std::int64_t to = std::stoll(*created);
     // Only what the caller may see is copied: a private layer stays behind.
     CopySource from{guard::layer_role_sql(scope, "c.id") + " is not null", ""};
     Copied c = copy_contents(s, from, r.id, to, {.geometries = r.geometrias, .values = r.valores}, scope.user.user_id);
@@ -41,7 +41,7 @@ std::int64_t copy_project(const service::Scope& scope, const CopyRequest& r, con
     files->record(s);
     std::string counts = counts_json(c);
     record_event(s, to, "copia_criada", "{\"origem\":" + src + ",\"copiados\":" + counts + "}", scope.user.user_id);
-    record_event(s, r.id, "copiado", "{\"copia\":" + *id + ",\"copiados\":" + counts + "}", scope.user.user_id);
+    record_event(s, r.id, "copiado", "{\"copia\":" + *created + ",\"copiados\":" + counts + "}", scope.user.user_id);
     tx.commit();
     return to;
   });

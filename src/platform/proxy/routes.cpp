@@ -12,6 +12,18 @@
 namespace cadastre::platform::proxy {
 namespace {
 
+// An outbound request (outbound/fetch.hpp) built member by member: a designated
+// initializer would name every member to keep -Wmissing-field-initializers quiet.
+outbound::Request outbound_request(std::string method, std::string url, std::string body = {},
+                                   std::string content_type = {}) {
+  outbound::Request r;
+  r.method = std::move(method);
+  r.url = std::move(url);
+  r.body = std::move(body);
+  r.content_type = std::move(content_type);
+  return r;
+}
+
 using http::Request;
 using http::Response;
 
@@ -37,7 +49,7 @@ struct Internal {
   outbound::Policy policy;
 
   Response forward(const service::Scope& s, Request& req) const {
-    outbound::Request out{.method = req.method, .url = base + forwarded_target(req)};
+    outbound::Request out = outbound_request(req.method, base + forwarded_target(req));
     for (const char* name : {"X-Auth-Token", "X-Tn-Token", "Authorization", "Accept", "Accept-Language"})
       copy_header(req, out, name);
     out.headers.emplace_back("X-Request-Id", req.request_id);
@@ -60,11 +72,12 @@ Internal internal(const std::string& base) {
   host = host.substr(0, host.find('/'));
   if (host.starts_with('[')) host = host.substr(0, host.find(']') + 1);
   else host = host.substr(0, host.find(':'));
-  outbound::Policy p{.allowed_hosts = {host},
-                     .allowed_networks = {"0.0.0.0/0", "::/0"},  // configured by the operator, not by a caller
-                     .max_bytes = std::size_t{64} << 20,
-                     .total_timeout = std::chrono::seconds(60),
-                     .max_redirects = 0};
+  outbound::Policy p;
+  p.allowed_hosts = {host};
+  p.allowed_networks = {"0.0.0.0/0", "::/0"};  // configured by the operator, not by a caller
+  p.max_bytes = std::size_t{64} << 20;
+  p.total_timeout = std::chrono::seconds(60);
+  p.max_redirects = 0;
   outbound::validate(p);
   return {base.ends_with('/') ? base.substr(0, base.size() - 1) : base, std::move(p)};
 }
@@ -83,12 +96,12 @@ struct External {
   const AppOptions* options;
 
   Response get(const service::Scope&, Request& req) const {
-    return relay_outside(outbound::fetch(options->outbound, {.method = "GET", .url = target_url(req)}));
+    return relay_outside(outbound::fetch(options->outbound, outbound_request("GET", target_url(req))));
   }
   Response post(const service::Scope&, Request& req) const {
     const std::string* type = req.header("Content-Type");
-    return relay_outside(outbound::fetch(options->outbound, {.method = "POST", .url = target_url(req), .body = req.body,
-                                                     .content_type = type ? *type : "application/json"}));
+    return relay_outside(outbound::fetch(options->outbound, outbound_request("POST", target_url(req), req.body,
+                                                                      type ? *type : "application/json")));
   }
   // A municipality's own authentication service (AppOptions::city_auth), with the
   // caller's query passed on.
@@ -102,7 +115,7 @@ struct External {
     std::string url = base.substr(0, base.find('#'));
     if (mark != std::string::npos && mark + 1 < req.target.size())
       url += (url.find('?') == std::string::npos ? "?" : "&") + req.target.substr(mark + 1);
-    return relay_outside(outbound::fetch(options->outbound, {.method = "GET", .url = url}));
+    return relay_outside(outbound::fetch(options->outbound, outbound_request("GET", url)));
   }
 };
 

@@ -89,8 +89,12 @@ struct Logins {
       bool ok = store::verify_password(has_password ? account->password_hash : store::decoy_password_hash(), in.senha);
       if (!has_password || !ok || !account->active) throw Error(errc::unauthenticated, kRefused);
       std::int64_t tenant = choose_tenant(*account, in.tenant_id);
-      store::Principal who{.user_id = account->user_id, .email = account->email, .nome = account->nome,
-                           .tenant_id = tenant, .provider_id = account->provider_id};
+      store::Principal who;
+      who.user_id = account->user_id;
+      who.email = account->email;
+      who.nome = account->nome;
+      who.tenant_id = tenant;
+      who.provider_id = account->provider_id;
       return answer(who, identity->open_session(who, options->sessions, origin(req, "provedor")));
     });
   }
@@ -111,8 +115,13 @@ struct Logins {
     directory::Credentials in = parse_directory_login(req);
     return throttled(req, in.username, [&] {
       directory::Session s = directory::log_in(*directory, in, origin(req, "ldap"));
-      store::Principal who{.user_id = s.user.id, .email = s.user.email, .nome = s.user.nome,
-                           .tenant_id = s.tenant.id, .tenant_slug = s.tenant.slug, .admin = s.user.admin};
+      store::Principal who;
+      who.user_id = s.user.id;
+      who.email = s.user.email;
+      who.nome = s.user.nome;
+      who.tenant_id = s.tenant.id;
+      who.tenant_slug = s.tenant.slug;
+      who.admin = s.user.admin;
       return answer(who, s.token);
     });
   }
