@@ -43,6 +43,13 @@ std::string enumeration(const std::vector<std::string>& values) {
   return out + "]}";
 }
 
+// "valores" written with a new geometry (POST /geometrias, offline criar): the list
+// POST /v2/valores takes (ValoresLote).
+std::string new_geometry_values() {
+  return R"({"type":"array","minItems":1,"maxItems":500,"items":)" +
+         object({{"idCampo", kInt}, {"valor", kAnyValue}}, {"idCampo", "valor"}, true) + "}";
+}
+
 std::vector<std::pair<std::string, std::string>> build() {
   const std::string status = enumeration({"teste", "ativa", "expirada", "suspensa", "cancelada", "sem_licenca"});
   const std::string stored = enumeration({"teste", "ativa", "suspensa", "cancelada"});
@@ -381,7 +388,10 @@ std::vector<std::pair<std::string, std::string>> build() {
                             {"indiceTematico", kNullableInt}, {"criadoPor", kNullableInt}, {"criadoEm", kTime},
                             {"atualizadoPor", kNullableInt}, {"atualizadoEm", kTime}})},
       {"GeometriaNova", object({{"idCamada", kInt}, {"wkt", kText}, {"geojson", R"({"type":"object"})"},
-                                {"srid", kInt}, {"vinculoId", kInt}}, {"idCamada"}, true)},
+                                {"srid", kInt}, {"vinculoId", kInt}, {"valores", new_geometry_values()}},
+                               {"idCamada"}, true)},
+      {"GeometriaCriada", R"({"allOf":[{"$ref":"#/components/schemas/Geometria"},)" +
+                              object({{"valores", list_of("ValorDeCampo")}}) + "]}"},
       {"GeometriaAlteracao", object({{"wkt", kText}, {"geojson", R"({"type":"object"})"}, {"srid", kInt},
                                      {"versao", kInt}}, {}, true)},
       {"GeometriasIds", object({{"ids", R"({"type":"array","items":{"type":"integer"},"minItems":1,"maxItems":1000})"},
@@ -391,15 +401,17 @@ std::vector<std::pair<std::string, std::string>> build() {
       {"GeometriasLote", R"({"type":"object","properties":{"geometrias":{"type":"array","items":{"$ref":"#/components/schemas/Geometria"}},"valoresCopiados":{"type":"integer"}}})"},
       {"GeometriaOfflineItem", object({{"idCliente", kText}, {"operacao", enumeration({"criar", "alterar", "excluir"})},
                                        {"idCamada", kInt}, {"id", kInt}, {"versaoBase", kInt}, {"wkt", kText},
-                                       {"geojson", R"({"type":"object"})"}, {"srid", kInt}},
+                                       {"geojson", R"({"type":"object"})"}, {"srid", kInt},
+                                       {"valores", new_geometry_values()}},
                                       {"idCliente", "operacao"}, true)},
       {"GeometriaOfflineRelatorio", object({{"itens", R"({"type":"array","items":)" +
                                                        object({{"idCliente", kText}, {"operacao", kText},
                                                                {"situacao", enumeration({"aplicado", "conflito", "erro",
-                                                                                         "nao_aplicado"})},
+                                                                                         "recusado", "nao_aplicado"})},
                                                                {"id", kInt}, {"versao", kNullableInt},
                                                                {"versaoBase", kInt}, {"versaoAtual", kNullableInt},
-                                                               {"motivo", kText}}) +
+                                                               {"motivo", kText}, {"valores", list_of("ValorDeCampo")},
+                                                               {"campos", list_of("CampoRecusado")}}) +
                                                        "}"}})},
       // Search and thematic maps (src/platform/search/).
       {"AchadoDeBusca", object({{"idGeometria", kInt}, {"idCamada", kInt}, {"camada", kText}, {"idCampo", kInt},

@@ -67,6 +67,13 @@ Shape shape_of(jsonin::object o, const std::string& wkt_key = "wkt", bool geojso
   return s;
 }
 
+// "valores": read by the values area's own parser of POST /v2/valores (wrapped in the body
+// it reads), so the list obeys the same rules and messages there and here.
+std::vector<values::Entry> values_of(simdjson::dom::element list) {
+  if (!list.is_array()) throw Error(errc::invalid_argument, "valores deve ser uma lista de {idCampo, valor}", "valores");
+  return values::parse_batch(R"({"idGeometria":1,"valores":)" + simdjson::minify(list) + "}").valores;
+}
+
 std::int64_t version_of(std::string_view text, std::string_view field) {
   return query::parse_integer(text, field, 1, INT32_MAX);
 }
@@ -129,11 +136,12 @@ double coordinate(const http::Request& req, const char* name, double min, double
 NewGeometry parse_new(std::string_view body) {
   simdjson::dom::parser parser;
   auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
-  only_keys(o, {"idCamada", "wkt", "geojson", "srid", "vinculoId"});
+  only_keys(o, {"idCamada", "wkt", "geojson", "srid", "vinculoId", "valores"});
   NewGeometry g;
   g.camada = required_id(o, "idCamada");
   g.shape = shape_of(o);
   g.vinculo = optional_id(o, "vinculoId");
+  if (auto list = jsonin::find(o, "valores")) g.valores = values_of(*list);
   return g;
 }
 
@@ -292,7 +300,7 @@ std::vector<OfflineItem> parse_offline(std::string_view body) {
   for (auto e : jsonin::as_array(root, "corpo")) {
     std::string where = "item " + std::to_string(out.size() + 1) + ": ";
     auto o = jsonin::as_object(e, "item");
-    only_keys(o, {"idCliente", "operacao", "idCamada", "id", "versaoBase", "wkt", "geojson", "srid"});
+    only_keys(o, {"idCliente", "operacao", "idCamada", "id", "versaoBase", "wkt", "geojson", "srid", "valores"});
     OfflineItem item;
     item.cliente = jsonin::string(o, "idCliente");
     if (item.cliente.empty() || item.cliente.size() > 200)
@@ -303,9 +311,19 @@ std::vector<OfflineItem> parse_offline(std::string_view body) {
     if (item.operacao == "criar") {
       item.camada = required_id(o, "idCamada");
       item.shape = shape_of(o);
+      if (auto list = jsonin::find(o, "valores")) {
+        try {
+          item.valores = values_of(*list);
+        } catch (const Error& e) {
+          throw Error(e.code(), where + e.what(), e.field());
+        }
+      }
     } else if (item.operacao == "alterar" || item.operacao == "excluir") {
       item.id = required_id(o, "id");
       item.versao_base = required_id(o, "versaoBase");
+      // Values of an existing geometry are its own writes (PUT /valores, POST /v2/valores).
+      if (jsonin::find(o, "valores"))
+        throw Error(errc::invalid_argument, where + "valores só em itens criar", "valores");
       if (item.operacao == "alterar") item.shape = shape_of(o);
     } else {
       throw Error(errc::invalid_argument, where + "operacao deve ser criar, alterar ou excluir", "operacao");

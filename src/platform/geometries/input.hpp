@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "http/http.hpp"
+#include "platform/values/input.hpp"
 
 namespace cadastre::platform::geometries {
 
@@ -22,11 +23,14 @@ struct Shape {
   std::string field() const { return wkt ? "wkt" : "geojson"; }
 };
 
-/// POST /geometrias: {"idCamada", "wkt"|"geojson", "srid"?, "vinculoId"?}.
+/// POST /geometrias: {"idCamada", "wkt"|"geojson", "srid"?, "vinculoId"?, "valores"?}.
+/// "valores" is the list POST /v2/valores takes ([{"idCampo", "valor"}...], 1 to 500, each
+/// field once), read by the values area's parser: written with the geometry, all or nothing.
 struct NewGeometry {
   std::int64_t camada = 0;
   Shape shape;
   std::optional<std::int64_t> vinculo;
+  std::optional<std::vector<values::Entry>> valores;
 };
 NewGeometry parse_new(std::string_view body);
 
@@ -101,6 +105,7 @@ struct OfflineItem {
   std::int64_t camada = 0;  ///< criar
   std::int64_t id = 0, versao_base = 0;  ///< alterar, excluir
   Shape shape;  ///< criar, alterar
+  std::optional<std::vector<values::Entry>> valores;  ///< criar: as POST /geometrias
 };
 std::vector<OfflineItem> parse_offline(std::string_view body);
 

@@ -8,6 +8,11 @@
 // layer, id, version, generation and the z12–z16 tiles its boxes before and after cover),
 // so an open map refetches exactly those tiles.
 //
+// POST /geometrias and offline criar items may carry the geometry's "valores" (the list
+// POST /v2/valores takes): the values area checks and writes them in the geometry's own
+// transaction (values::write_batch_in), so both go in or neither does; edicao on the layer
+// covers both. A geometry written with values is announced as "valor_alterado" too.
+//
 // Bounds: lists are paged (pageSize at most 1000); the searches around a point answer at
 // most 1000 geometries; batches take at most 1000 ids (500 offline items).
 #include <set>
@@ -66,7 +71,25 @@ void announce(service::EventBus& events, const Scope& s, const std::vector<Touch
     else w.null();
     w.key("geracao").value(generation(*s.db, t.layer)).key("tiles").raw(tiles_json(t)).end_object();
     events.publish(s.tenant.id, {"geometria_alterada", std::move(w).str()});
+    if (!t.valores) continue;
+    // The values area's event of a value write (values/routes.cpp), same members.
+    JsonWriter v;
+    v.begin_object().key("tipo").value("valor_alterado").key("idCamada").value(t.layer);
+    v.key("idGeometria").value(t.id).key("geracao").value(generation(*s.db, t.layer)).end_object();
+    events.publish(s.tenant.id, {"valor_alterado", std::move(v).str()});
   }
+}
+
+// 400 in the error shape naming each refused value, with the report per field as
+// POST /v2/valores gives it: neither the geometry nor any value was written.
+Response values_refused(const ValuesRefused& e) {
+  JsonWriter w;
+  w.begin_object().key("mensagem").value("nenhuma geometria gravada: valores recusados: " + e.fields_text());
+  w.key("tipo").value("erro").key("codigo").value(code_string(errc::invalid_argument)).key("campos").begin_array();
+  for (const values::Problem& p : e.problems)
+    w.begin_object().key("idCampo").value(p.campo).key("chave").value(p.chave).key("motivo").value(p.motivo).end_object();
+  w.end_array().end_object();
+  return Response::json(std::move(w).str(), 400);
 }
 
 // 409 in the error shape, with the version the geometry is at (null: deleted).
@@ -92,6 +115,8 @@ Response write(service::EventBus& events, const Scope& s, int status, F&& fn) {
     return Response::json(std::move(w.json), status);
   } catch (const Stale& e) {
     return stale(e);
+  } catch (const ValuesRefused& e) {
+    return values_refused(e);
   }
 }
 
@@ -270,10 +295,11 @@ void add_geometry_routes(App& app) {
            .params = list_params, .answer_schema = schemas::page_of("Geometria"), .handler = service::scoped(list)});
   srv.add({.method = "POST", .pattern = "/geometrias", .auth = "sessao", .tag = kTag,
            .summary = "Cria uma geometria (WKT ou GeoJSON; SIRGAS 2000 salvo srid; validada pelo GEOS e pelo tipo "
-                      "da camada; auditada)",
-           .body = {.description = R"({"idCamada", "wkt"|"geojson", "srid"?, "vinculoId"?})", .max_bytes = 4 * 1024 * 1024,
-                    .schema = schemas::ref("GeometriaNova")},
-           .answer_status = 201, .answer_schema = geometry, .handler = announcing(create)});
+                      "da camada; auditada), com os valores do formulário se enviados (uma transação)",
+           .body = {.description = R"({"idCamada", "wkt"|"geojson", "srid"?, "vinculoId"?, "valores"?: [{"idCampo", "valor"}...]} )"
+                                   "(valores: gravados com a geometria, tudo ou nada; até 500)",
+                    .max_bytes = 4 * 1024 * 1024, .schema = schemas::ref("GeometriaNova")},
+           .answer_status = 201, .answer_schema = schemas::ref("GeometriaCriada"), .handler = announcing(create)});
   srv.add({.method = "PUT", .pattern = "/geometrias/uniao", .auth = "sessao", .tag = kTag,
            .summary = "Une geometrias de uma camada na geometria manter (seus valores ficam; as outras são excluídas)",
            .body = {.description = R"({"ids": [...], "manter", "versoes"?: {"id": versão}})", .max_bytes = 64 * 1024,
@@ -303,8 +329,8 @@ void add_geometry_routes(App& app) {
            .answer_schema = near, .handler = service::scoped(square)});
   srv.add({.method = "POST", .pattern = "/geometrias/offline", .auth = "sessao", .tag = kTag,
            .summary = "Aplica um lote de edições feitas offline, em ordem, numa transação; idempotente por idCliente; "
-                      "conflitos de versão relatados por item",
-           .body = {.description = R"([{"idCliente", "operacao": "criar|alterar|excluir", "idCamada"|"id", "versaoBase", "wkt"}])",
+                      "conflitos de versão e valores recusados relatados por item",
+           .body = {.description = R"([{"idCliente", "operacao": "criar|alterar|excluir", "idCamada"|"id", "versaoBase", "wkt", "valores"? (criar)}])",
                     .max_bytes = 8 * 1024 * 1024, .schema = schemas::list_of("GeometriaOfflineItem")},
            .answer_schema = schemas::ref("GeometriaOfflineRelatorio"), .handler = announcing(offline)});
   srv.add({.method = "POST", .pattern = "/geometrias/copiar-geometria/{idGeometria}/{idFormularioDestino}",

@@ -22,6 +22,7 @@
 
 #include "platform/geometries/input.hpp"
 #include "platform/paging.hpp"
+#include "platform/values/store_write.hpp"
 #include "store/pool.hpp"
 
 namespace cadastre::platform::geometries {
@@ -32,6 +33,7 @@ struct Touched {
   std::optional<std::int64_t> versao;  ///< none: deleted
   std::string operacao;
   std::vector<std::array<double, 4>> boxes;  ///< before and/or after: min lon, min lat, max lon, max lat
+  bool valores = false;  ///< values were written with it (announced as "valor_alterado" too)
 };
 
 struct Written {
@@ -44,6 +46,16 @@ struct Stale : std::exception {
   std::int64_t id = 0, current = 0;
   Stale(std::int64_t i, std::int64_t c) : id(i), current(c) {}
   const char* what() const noexcept override { return "versão desatualizada"; }
+};
+
+/// Values sent with a new geometry that the values area refused (its report per field):
+/// nothing of that geometry is written (400 with campos; an offline item "recusado").
+struct ValuesRefused : std::exception {
+  std::vector<values::Problem> problems;
+  explicit ValuesRefused(std::vector<values::Problem> p) : problems(std::move(p)) {}
+  const char* what() const noexcept override { return "valores recusados"; }
+  /// "nenhuma geometria gravada"-style text naming each refused field (chave, or the id).
+  std::string fields_text() const;
 };
 
 // Reads (store.cpp). `layer` is a layer the caller may see.
@@ -66,6 +78,9 @@ std::string intersecting(store::Pool& pool, const std::vector<std::int64_t>& ids
 std::int64_t generation(store::Pool& pool, std::int64_t layer);
 
 // Writes (store_write.cpp).
+/// With g.valores, the values are written in the same transaction (ValuesRefused or the
+/// values area's Error: nothing written) and the answer is the geometry plus "valores"
+/// (as GET /valores/geometria/:id).
 Written create(store::Pool& pool, std::int64_t user, std::int64_t layer, const NewGeometry& g);
 Written change(store::Pool& pool, std::int64_t user, std::int64_t id, const Change& c);
 Written remove(store::Pool& pool, std::int64_t user, std::int64_t id, std::int64_t versao);

@@ -6,10 +6,14 @@
 // so the second sees the first's outcomes. A stale versaoBase is a conflict reported with
 // both versions and never overwritten; any other refusal (unreadable or invalid geometry,
 // wrong type) rolls the whole batch back and answers the report with failed = true.
+// A criar item's "valores" go in with its geometry (steps::insert_with_values) under a
+// savepoint: values the values area refuses undo that item only, which is recorded as
+// "recusado" (with the report per field) like a conflict, and the others go on.
 #include <soci/soci.h>
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
@@ -44,11 +48,13 @@ JsonWriter& head(JsonWriter& w, const OfflineItem& item, const char* situacao) {
       situacao);
 }
 
-std::string applied(const OfflineItem& item, const Touched& t) {
+// `values`: the created geometry's values (as GET /valores/geometria/:id), when sent.
+std::string applied(const OfflineItem& item, const Touched& t, const std::string& values = "") {
   JsonWriter w;
   head(w, item, "aplicado").key("id").value(t.id);
   if (t.versao) w.key("versao").value(*t.versao);
   else w.key("versao").null();
+  if (!values.empty()) w.key("valores").raw(values);
   w.end_object();
   return std::move(w).str();
 }
@@ -66,6 +72,70 @@ std::string refused(const OfflineItem& item, const std::string& motivo) {
   JsonWriter w;
   head(w, item, "erro").key("motivo").value(motivo).end_object();
   return std::move(w).str();
+}
+
+// The values of a criar item refused: nothing of the item written. `problems` as
+// POST /v2/valores reports them (empty when the values area threw, its text in motivo).
+std::string values_refused(const OfflineItem& item, const std::string& motivo,
+                           const std::vector<values::Problem>& problems) {
+  JsonWriter w;
+  head(w, item, "recusado").key("motivo").value(motivo).key("campos").begin_array();
+  for (const values::Problem& p : problems)
+    w.begin_object().key("idCampo").value(p.campo).key("chave").value(p.chave).key("motivo").value(p.motivo).end_object();
+  w.end_array().end_object();
+  return std::move(w).str();
+}
+
+void savepoint_sql(soci::session& s, const char* sql) {
+  store::Sql q(sql);
+  store::execute(s, q);
+}
+
+// A criar item with values, under a savepoint (released, or rolled back with the refusal):
+// its outcome; `touched` gets the geometry when applied.
+std::string create_with_values(soci::session& s, std::int64_t user, const OfflineItem& item, const std::string& geom,
+                               std::vector<Touched>& touched) {
+  savepoint_sql(s, "savepoint offline_item");
+  try {
+    std::string values;
+    Touched t = steps::insert_with_values(s, user, item.camada, geom, std::nullopt, *item.valores, values);
+    savepoint_sql(s, "release savepoint offline_item");
+    touched.push_back(t);
+    return applied(item, t, values);
+  } catch (const ValuesRefused& e) {
+    savepoint_sql(s, "rollback to savepoint offline_item");
+    return values_refused(item, "valores recusados: " + e.fields_text(), e.problems);
+  } catch (const Error& e) {
+    // The values area's own refusals of the data (a 409 inactive field, a 400 failing
+    // formula) are the item's outcome; anything else is no fault of the item's: it fails
+    // the batch, and is not recorded.
+    if (e.code() != errc::invalid_argument && e.code() != errc::invalid_transition) throw;
+    savepoint_sql(s, "rollback to savepoint offline_item");
+    return values_refused(item, e.what(), {});
+  }
+}
+
+// The advisory locks of the unique fields the batch's values name, ascending, before any
+// item writes: the values' lock order (unique fields, geometry rows, the layer's row) then
+// holds across the items of the transaction as within one write (the values area takes
+// them again later: they are re-entrant).
+void lock_unique_fields(soci::session& s, const std::vector<OfflineItem>& items,
+                        const std::map<std::string, std::string>& before) {
+  std::set<std::int64_t> ids;
+  for (const OfflineItem& item : items)
+    if (item.valores && !before.contains(item.cliente))
+      for (const values::Entry& e : *item.valores) ids.insert(e.campo);
+  if (ids.empty()) return;
+  std::string list = "{";
+  for (std::int64_t id : ids) list += (list.size() > 1 ? "," : "") + n(id);
+  list += "}";
+  store::Sql q("select id::text from projeto.campos where unico and id = any(");
+  q.bind(list, "bigint[]") << ") order by id";
+  for (const store::Row& r : store::fetch(s, q)) {
+    store::Sql lock("select 1 from pg_advisory_xact_lock(");
+    lock.bind(*r[0], "bigint") << ")";
+    store::fetch(s, lock);
+  }
 }
 
 std::string not_applied(const OfflineItem& item) {
@@ -94,6 +164,7 @@ OfflineReport apply_offline(store::Pool& pool, std::int64_t user, const std::vec
     // parallel is answered from the record even if its geometry is gone by now.
     for (const OfflineItem& item : items)
       if (!before.contains(item.cliente)) authorize(item);
+    lock_unique_fields(s, items, before);
 
     OfflineReport report;
     std::vector<std::string> outcomes(items.size());
@@ -122,6 +193,10 @@ OfflineReport apply_offline(store::Pool& pool, std::int64_t user, const std::vec
           outcomes[i] = refused(item, *why);
           report.failed = true;
           failed_at = i;
+          continue;
+        }
+        if (item.valores) {
+          outcomes[i] = create_with_values(s, user, item, geom, report.touched);
           continue;
         }
         report.touched.push_back(steps::insert(s, user, item.camada, geom, std::nullopt));

@@ -121,8 +121,11 @@ Locked lock_at(soci::session& s, std::int64_t id, std::int64_t versao) {
   return *row;
 }
 
-Touched insert(soci::session& s, std::int64_t user, std::int64_t layer, const std::string& geom,
-               std::optional<std::int64_t> vinculo, const std::string& operacao, ValuesFrom* values) {
+namespace {
+
+// The new row, not yet audited (the audit takes the layer's row: last, see store.hpp).
+std::int64_t insert_row(soci::session& s, std::int64_t user, std::int64_t layer, const std::string& geom,
+                        std::optional<std::int64_t> vinculo) {
   if (auto why = type_mismatch(s, geom, layer)) throw Error(errc::invalid_argument, *why, "geometria");
   store::Sql q("insert into projeto.geometrias (camada_id, geom, vinculo_id, criado_por, atualizado_por) values (");
   q.bind(n(layer), "bigint") << ", ";
@@ -130,10 +133,32 @@ Touched insert(soci::session& s, std::int64_t user, std::int64_t layer, const st
   q.bind(vinculo ? std::optional<std::string>(n(*vinculo)) : std::nullopt, "bigint") << ", ";
   q.bind(n(user), "bigint") << ", ";
   q.bind(n(user), "bigint") << ") returning id::text";
-  std::int64_t id = std::stoll(*store::fetch_value(s, q));
+  return std::stoll(*store::fetch_value(s, q));
+}
+
+}  // namespace
+
+Touched insert(soci::session& s, std::int64_t user, std::int64_t layer, const std::string& geom,
+               std::optional<std::int64_t> vinculo, const std::string& operacao, ValuesFrom* values) {
+  std::int64_t id = insert_row(s, user, layer, geom, vinculo);
   if (values) values->copied = copy_matching_values(s, user, *values, id, layer);
   audit(s, id, layer, operacao, std::nullopt, user);
   return touched_now(s, id, layer, operacao);
+}
+
+Touched insert_with_values(soci::session& s, std::int64_t user, std::int64_t layer, const std::string& geom,
+                           std::optional<std::int64_t> vinculo, const std::vector<values::Entry>& entries,
+                           std::string& values_json) {
+  std::int64_t id = insert_row(s, user, layer, geom, vinculo);
+  // The values' lock order (unique fields, the geometry's row, the layer's row) holds: the
+  // new row's insert only key-shares the layer, which the audit below then updates.
+  values::BatchResult r = values::write_batch_in(s, user, id, layer, entries);
+  if (!r.problems.empty()) throw ValuesRefused(std::move(r.problems));
+  values_json = std::move(r.values);
+  audit(s, id, layer, "criar", std::nullopt, user);
+  Touched t = touched_now(s, id, layer, "criar");
+  t.valores = true;
+  return t;
 }
 
 Touched replace(soci::session& s, std::int64_t user, const Locked& row, const std::string& geom,
@@ -172,12 +197,32 @@ std::string json_of(soci::session& s, std::int64_t id) {
 
 }  // namespace steps
 
+std::string ValuesRefused::fields_text() const {
+  std::string out;
+  for (const values::Problem& p : problems) {
+    out += out.empty() ? "" : "; ";
+    out += (p.chave.empty() ? "campo " + std::to_string(p.campo) : "'" + p.chave + "'") + ": " + p.motivo;
+  }
+  return out;
+}
+
 Written create(store::Pool& pool, std::int64_t user, std::int64_t layer, const NewGeometry& g) {
   return pool.with([&](soci::session& s) {
     soci::transaction tx(s);
     std::string geom = steps::read_or_throw(s, g.shape);
-    Touched t = steps::insert(s, user, layer, geom, g.vinculo);
-    Written w{steps::json_of(s, t.id), {t}};
+    if (!g.valores) {
+      Touched t = steps::insert(s, user, layer, geom, g.vinculo);
+      Written w{steps::json_of(s, t.id), {t}};
+      tx.commit();
+      return w;
+    }
+    std::string values_json;
+    Touched t = steps::insert_with_values(s, user, layer, geom, g.vinculo, *g.valores, values_json);
+    // The geometry's object (jsonb's text, "{...}") with the values as one more member.
+    std::string json = steps::json_of(s, t.id);
+    json.pop_back();
+    json += ", \"valores\": " + values_json + "}";
+    Written w{std::move(json), {t}};
     tx.commit();
     return w;
   });

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "platform/geometries/store.hpp"
 
@@ -48,6 +49,14 @@ struct ValuesFrom {
 Touched insert(soci::session& s, std::int64_t user, std::int64_t layer, const std::string& geom,
                std::optional<std::int64_t> vinculo, const std::string& operacao = "criar",
                ValuesFrom* values = nullptr);
+/// insert() with the values the client sent (POST /geometrias, offline criar): the values
+/// area writes them (values::write_batch_in: checks, audit rows, calculado fields) after the
+/// row and before the geometry's audit, whose "depois" then shows them. ValuesRefused when
+/// it refuses any (the caller rolls the row back). `values_json`: the geometry's values
+/// afterwards, as GET /valores/geometria/:id answers them.
+Touched insert_with_values(soci::session& s, std::int64_t user, std::int64_t layer, const std::string& geom,
+                           std::optional<std::int64_t> vinculo, const std::vector<values::Entry>& entries,
+                           std::string& values_json);
 /// Replaces the geometry of a locked row (version + 1) and audits.
 Touched replace(soci::session& s, std::int64_t user, const Locked& row, const std::string& geom,
                 const std::string& operacao = "alterar");

@@ -356,46 +356,52 @@ BatchResult write_batch(store::Pool& pool, std::int64_t user, const service::Gra
                         const std::vector<Entry>& entries) {
   return pool.with([&](soci::session& s) {
     soci::transaction tx(s);
-    Writer w(s, user, geometry.id, geometry.layer_id);
-    BatchResult out;
-    std::vector<std::pair<const Field*, Typed>> accepted;
-    std::set<std::int64_t> forms, sent;
-    for (const Entry& e : entries) {
-      const Field* f = w.field(e.campo);
-      if (!f) {
-        out.problems.push_back({e.campo, "", "não é campo de um formulário da camada da geometria"});
-        continue;
-      }
-      w.writable(e.campo);  // 409 for an inactive field
-      forms.insert(f->form);
-      sent.insert(f->def.id);
-      fields::Checked c = w.check(*f, e.valor);
-      if (c.ok()) accepted.emplace_back(f, *c.value);
-      else out.problems.push_back({f->def.id, f->def.chave, c.problem});
-    }
-    std::sort(accepted.begin(), accepted.end(),
-              [](const auto& a, const auto& b) { return a.first->def.id < b.first->def.id; });
-    for (const auto& [f, t] : accepted) {
-      std::string taken = w.unique_problem(*f, t);
-      if (!taken.empty()) out.problems.push_back({f->def.id, f->def.chave, taken});
-    }
-    w.lock_geometry();
-    // Each form the batch touches must end up with its required fields filled: those the
-    // batch sends were checked above; the others must already hold a value.
-    for (const auto& [id, f] : w.fields()) {
-      if (!forms.count(f.form) || sent.count(id) || !f.active || !f.def.obrigatorio || f.def.tipo == "calculado")
-        continue;
-      if (!w.stored(f).text) out.problems.push_back({id, f.def.chave, "obrigatório: preencha este campo"});
-    }
-    if (!out.problems.empty()) return out;  // nothing written: the transaction rolls back
-    for (const auto& [f, t] : accepted) w.put(*f, t);
-    out.written = static_cast<std::int64_t>(accepted.size());
-    w.recompute();
-    w.finish();
-    out.values = of_geometry(s, geometry.id);
-    tx.commit();
+    BatchResult out = write_batch_in(s, user, geometry.id, geometry.layer_id, entries);
+    if (out.problems.empty()) tx.commit();  // else nothing was written: the transaction rolls back
     return out;
   });
+}
+
+BatchResult write_batch_in(soci::session& s, std::int64_t user, std::int64_t geometry, std::int64_t layer,
+                           const std::vector<Entry>& entries) {
+  Writer w(s, user, geometry, layer);
+  BatchResult out;
+  std::vector<std::pair<const Field*, Typed>> accepted;
+  std::set<std::int64_t> forms, sent;
+  for (const Entry& e : entries) {
+    const Field* f = w.field(e.campo);
+    if (!f) {
+      out.problems.push_back({e.campo, "", "não é campo de um formulário da camada da geometria"});
+      continue;
+    }
+    w.writable(e.campo);  // 409 for an inactive field
+    forms.insert(f->form);
+    sent.insert(f->def.id);
+    fields::Checked c = w.check(*f, e.valor);
+    if (c.ok()) accepted.emplace_back(f, *c.value);
+    else out.problems.push_back({f->def.id, f->def.chave, c.problem});
+  }
+  std::sort(accepted.begin(), accepted.end(),
+            [](const auto& a, const auto& b) { return a.first->def.id < b.first->def.id; });
+  for (const auto& [f, t] : accepted) {
+    std::string taken = w.unique_problem(*f, t);
+    if (!taken.empty()) out.problems.push_back({f->def.id, f->def.chave, taken});
+  }
+  w.lock_geometry();
+  // Each form the batch touches must end up with its required fields filled: those the
+  // batch sends were checked above; the others must already hold a value.
+  for (const auto& [id, f] : w.fields()) {
+    if (!forms.count(f.form) || sent.count(id) || !f.active || !f.def.obrigatorio || f.def.tipo == "calculado")
+      continue;
+    if (!w.stored(f).text) out.problems.push_back({id, f.def.chave, "obrigatório: preencha este campo"});
+  }
+  if (!out.problems.empty()) return out;  // nothing written
+  for (const auto& [f, t] : accepted) w.put(*f, t);
+  out.written = static_cast<std::int64_t>(accepted.size());
+  w.recompute();
+  w.finish();
+  out.values = of_geometry(s, geometry);
+  return out;
 }
 
 std::int64_t write_numbers(store::Pool& pool, std::int64_t user, std::int64_t layer, std::int64_t campo,

@@ -47,6 +47,16 @@ struct BatchResult {
 BatchResult write_batch(store::Pool& pool, std::int64_t user, const service::Grant& geometry,
                         const std::vector<Entry>& entries);
 
+/// write_batch inside the caller's open transaction on `s` (neither commits nor rolls back):
+/// for values written together with something else of the same transaction, as a geometry
+/// and its values by POST /geometrias and offline items. The same checks, writes, audit
+/// rows, recompute and generation bump (values of the caller's own new geometry included).
+/// With problems nothing is written here and the caller must roll back its own writes;
+/// throws as write_batch does (409 an inactive field, 400 a calculado formula failing).
+/// `layer` is the geometry's; the caller has checked edicao on it.
+BatchResult write_batch_in(soci::session& s, std::int64_t user, std::int64_t geometry, std::int64_t layer,
+                           const std::vector<Entry>& entries);
+
 /// POST /copiar-valores: the values of `from` into `to` (same layer: field by field; another
 /// layer: by chave), upserted and audited as 'copiar'. `campos` (fields of the origin's
 /// layer) limits the copy; an origin field without a counterpart in the destination is
