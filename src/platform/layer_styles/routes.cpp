@@ -3,12 +3,14 @@
 // camadas.categorias) and served with it. The label of one geometry (its text, position or
 // rotation) is data of that geometry: whoever edits the layer's data may set it. The
 // fields named must belong to a form of the layer (400 otherwise). Each write bumps the
-// layer's generation, so tiles cached with the old look are refetched.
+// layer's generation, so tiles cached with the old look are refetched, and once committed
+// is announced on the live socket ({"tipo":"camada","operacao":"estilo"}, layers/events.hpp).
 #include "platform/app.hpp"
 #include "platform/layer_styles/classes.hpp"
 #include "platform/layer_styles/input.hpp"
 #include "platform/layer_styles/palette.hpp"
 #include "platform/layer_styles/store.hpp"
+#include "platform/layers/events.hpp"
 #include "platform/layers/store.hpp"
 #include "platform/schemas.hpp"
 
@@ -17,6 +19,7 @@ namespace {
 
 using http::Request;
 using http::Response;
+using layers::Announcer;
 
 constexpr const char* kTag = "Camadas: rótulos e categorias";
 
@@ -35,39 +38,44 @@ std::int64_t layer_of_geometry(const service::Scope& s, const Request& req) {
   return layer;
 }
 
-Response label(const service::Scope& s, Request& req) {
+Response label(const Announcer& events, const service::Scope& s, Request& req) {
   std::vector<Field> fields{named_field(s, req)};
   for (std::int64_t id : parse_concat(req)) fields.push_back(layer_field(s, s.grant().id, id, "concat"));
   set_label(s, s.grant().id, fields, parse_separator(req));
+  events.changed(s, "estilo", s.grant().id);
   return Response::json(layers::one(s, s.grant().id));
 }
 
-Response label_rotation(const service::Scope& s, Request& req) {
+Response label_rotation(const Announcer& events, const service::Scope& s, Request& req) {
   set_label_rotation(s, s.grant().id, named_field(s, req));
+  events.changed(s, "estilo", s.grant().id);
   return Response::json(layers::one(s, s.grant().id));
 }
 
-Response geometry_label(const service::Scope& s, Request& req) {
+Response geometry_label(const Announcer& events, const service::Scope& s, Request& req) {
   GeometryLabel l = parse_geometry_label(req.body);
   set_geometry_label(s, s.grant().layer_id, s.grant().id, l);
+  events.changed(s, "estilo", s.grant().layer_id, {}, s.grant().id);
   return Response::json(geometry_label_json(s, s.grant().id));
 }
 
-Response geometry_label_rotation(const service::Scope& s, Request& req) {
+Response geometry_label_rotation(const Announcer& events, const service::Scope& s, Request& req) {
   std::int64_t layer = layer_of_geometry(s, req);
   Field f = layer_field(s, layer, query_id(req, "idCampo"), "idCampo");
   set_geometry_label_rotation(s, layer, s.grant().id, f);
+  events.changed(s, "estilo", layer, {}, s.grant().id);
   return Response::json(geometry_label_json(s, s.grant().id));
 }
 
-Response categorize_layer(const service::Scope& s, Request& req) {
+Response categorize_layer(const Announcer& events, const service::Scope& s, Request& req) {
   categorize(s, s.grant().id, named_field(s, req), parse_intervals(req), parse_ramp(req));
+  events.changed(s, "estilo", s.grant().id);
   return Response::json(layers::one(s, s.grant().id));
 }
 
 // The stored classes of that field serve as they are, unless atualizar=true or there are
-// none: then they are computed (and stored) first.
-Response categorize_front(const service::Scope& s, Request& req) {
+// none: then they are computed (and stored) first, which is announced.
+Response categorize_front(const Announcer& events, const service::Scope& s, Request& req) {
   std::int64_t layer = s.grant().id;
   Field f = named_field(s, req);
   Stored stored = stored_classes(s, layer);
@@ -76,7 +84,10 @@ Response categorize_front(const service::Scope& s, Request& req) {
     Classes kept = from_json(*stored.categorias);
     if (kept.campo == f.id) c = std::move(kept);
   }
-  if (!c) c = categorize(s, layer, f, parse_intervals(req), parse_ramp(req));
+  if (!c) {
+    c = categorize(s, layer, f, parse_intervals(req), parse_ramp(req));
+    events.changed(s, "estilo", layer);
+  }
   return Response::json(front_json(*c, layer, stored.geometria));
 }
 
@@ -87,6 +98,10 @@ namespace cadastre::platform {
 
 void add_layer_style_routes(App& app) {
   using namespace layer_styles;
+  auto events = std::make_shared<const layers::Announcer>(app.events(), app.platform());
+  auto bind = [events](Response (*fn)(const layers::Announcer&, const service::Scope&, Request&)) {
+    return service::scoped([events, fn](const service::Scope& s, Request& r) { return fn(*events, s, r); });
+  };
   const http::Param camada{.name = "idCamada", .type = "integer", .required = true, .description = "a camada"};
   const http::Param campo{.name = "idCampo", .type = "integer", .required = true,
                           .description = "um campo de um formulário da camada"};
@@ -102,29 +117,29 @@ void add_layer_style_routes(App& app) {
            .params = {camada, campo,
                       {.name = "concat", .description = "ids de mais campos, separados por vírgula (até 9)"},
                       {.name = "separador", .description = "o que separa os campos concatenados (padrão espaço)"}},
-           .answer_schema = schemas::ref("Camada"), .handler = service::scoped(label)});
+           .answer_schema = schemas::ref("Camada"), .handler = bind(label)});
   srv.add({.method = "POST", .pattern = "/camadas/rotular/rotacao", .auth = "sessao",
            .access = http::on("camada", "idCamada", "admin"), .tag = kTag,
            .summary = "Gira os rótulos da camada pelo valor de um campo numérico (graus)", .params = {camada, campo},
-           .answer_schema = schemas::ref("Camada"), .handler = service::scoped(label_rotation)});
+           .answer_schema = schemas::ref("Camada"), .handler = bind(label_rotation)});
   srv.add({.method = "POST", .pattern = "/camadas/rotulargeometria", .auth = "sessao",
            .access = http::on("geometria", "idGeometria", "edicao"), .tag = kTag,
            .summary = "O rótulo de uma geometria: texto, posição ou rotação próprios (null volta à regra da camada)",
            .params = {geometria},
            .body = {.description = R"({"texto"?: string|null, "posicao"?: [lon, lat]|null, "rotacao"?: graus|null})",
                     .max_bytes = 4096, .schema = schemas::ref("RotuloGeometriaCampos")},
-           .answer_schema = schemas::ref("RotuloGeometria"), .handler = service::scoped(geometry_label)});
+           .answer_schema = schemas::ref("RotuloGeometria"), .handler = bind(geometry_label)});
   srv.add({.method = "POST", .pattern = "/camadas/rotulargeometria/rotacao", .auth = "sessao",
            .access = http::on("geometria", "idGeometria", "edicao"), .tag = kTag,
            .summary = "Gira o rótulo de uma geometria pelo seu valor de um campo numérico",
            .params = {camada, campo, geometria}, .answer_schema = schemas::ref("RotuloGeometria"),
-           .handler = service::scoped(geometry_label_rotation)});
+           .handler = bind(geometry_label_rotation)});
   srv.add({.method = "POST", .pattern = "/camadas/categorizar", .auth = "sessao",
            .access = http::on("camada", "idCamada", "admin"), .tag = kTag,
            .summary = "Classes de cores por um campo: valores distintos (texto, lista, booleano) ou intervalos "
                       "iguais (números), com a contagem de cada uma; guardadas com a camada",
            .params = {camada, campo, classes, paleta}, .answer_schema = schemas::ref("Camada"),
-           .handler = service::scoped(categorize_layer)});
+           .handler = bind(categorize_layer)});
   srv.add({.method = "POST", .pattern = "/camadas/categorizarFront", .auth = "sessao",
            .access = http::on("camada", "idCamada", "admin"), .tag = kTag,
            .summary = "As classes do campo como expressão MapLibre (match/step), pintura e legenda; "
@@ -133,7 +148,7 @@ void add_layer_style_routes(App& app) {
                       {.name = "atualizar", .type = "boolean", .description = "recalcula as classes guardadas",
                        .values = {"true", "false"}},
                       classes, paleta},
-           .answer_schema = schemas::ref("CategoriasFront"), .handler = service::scoped(categorize_front)});
+           .answer_schema = schemas::ref("CategoriasFront"), .handler = bind(categorize_front)});
 }
 
 }  // namespace cadastre::platform

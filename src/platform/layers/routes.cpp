@@ -3,13 +3,15 @@
 // layers the caller sees, active ones unless ativo=false. Vector layers hold geometries;
 // tiff, dxf and wms layers (made by the imports) point at a file of the tenant's file store
 // or at a service, and their files go with their rows (files.hpp). Every write bumps the
-// layer's generation, the tiles' ETag.
+// layer's generation, the tiles' ETag, and is announced on the live socket once committed
+// (events.hpp: to the sessions that may see the layer only).
 #include "cadastre/query.hpp"
 #include "platform/app.hpp"
 #include "platform/guard/guard.hpp"
 #include "platform/layer_styles/palette.hpp"
-#include "platform/layers/store_check.hpp"
+#include "platform/layers/events.hpp"
 #include "platform/layers/files.hpp"
+#include "platform/layers/store_check.hpp"
 #include "platform/layers/input.hpp"
 #include "platform/layers/raster.hpp"
 #include "platform/layers/store.hpp"
@@ -30,6 +32,7 @@ int limit_param(const Request& req, const char* name, int fallback, int max) {
 
 struct Layers {
   FileStore files;
+  Announcer events;
 
   Response listed(const service::Scope& s, Request& req) const {
     return Response::json(list(s, parse_filter(req), false));
@@ -55,15 +58,22 @@ struct Layers {
     LayerFields f = parse_new_layer(req.body);
     // The project is named by the body, so the route's table cannot check it.
     guard::require(s, "projeto", *f.projeto, "admin");
-    return Response::json(one(s, layers::create(s, f)), 201);
+    std::int64_t id = layers::create(s, f);
+    events.changed(s, "criar", id);
+    return Response::json(one(s, id), 201);
   }
   Response read(const service::Scope& s, Request&) const { return Response::json(one(s, s.grant().id)); }
   Response read_nested(const service::Scope& s, Request&) const {
     return Response::json(one_nested(s, s.grant().id));
   }
   Response change(const service::Scope& s, Request& req) const {
-    update(s, s.grant().id, parse_layer_change(req.body));
-    return Response::json(one(s, s.grant().id));
+    std::int64_t id = s.grant().id;
+    LayerFields f = parse_layer_change(req.body);
+    // Only a change of privacy can hide the layer from users who saw it.
+    std::vector<std::int64_t> before = f.privada ? events.audience(s, id) : std::vector<std::int64_t>{};
+    update(s, id, f);
+    events.changed(s, "alterar", id, before);
+    return Response::json(one(s, id));
   }
   Response erase(const service::Scope& s, Request&) const {
     erase_with_files(s, s.grant().id, kind_of(s, s.grant().id));
@@ -71,15 +81,21 @@ struct Layers {
   }
   Response deactivate(const service::Scope& s, Request&) const {
     set_active(s, s.grant().id, false);
+    events.changed(s, "alterar", s.grant().id);
     return Response::json(one(s, s.grant().id));
   }
   Response activate(const service::Scope& s, Request&) const {
     set_active(s, s.grant().id, true);
+    events.changed(s, "alterar", s.grant().id);
     return Response::json(one(s, s.grant().id));
   }
   Response privacy(const service::Scope& s, Request& req) const {
-    set_private(s, s.grant().id, parse_private(req.body));
-    return Response::json(one(s, s.grant().id));
+    std::int64_t id = s.grant().id;
+    bool privada = parse_private(req.body);
+    std::vector<std::int64_t> before = events.audience(s, id);
+    set_private(s, id, privada);
+    events.changed(s, "alterar", id, before);
+    return Response::json(one(s, id));
   }
 
   Response bounds(const service::Scope& s, Request&) const {
@@ -145,11 +161,14 @@ struct Layers {
   }
 
   // The row and its files go together: the files are set aside, the row deleted, and only
-  // then the files erased; a failed deletion puts them back.
+  // then the files erased; a failed deletion puts them back. Those who saw the layer hear
+  // of its deletion (after it, they no longer can be told apart).
   void erase_with_files(const service::Scope& s, std::int64_t id, const Kind& k) const {
+    std::vector<std::int64_t> before = events.audience(s, id);
     SetAside aside(files, s.tenant.slug, id, k.arquivo);
     remove(s, id);
     aside.commit();
+    events.deleted(s, id, s.grant().project_id, before);
   }
 };
 
@@ -160,7 +179,8 @@ namespace cadastre::platform {
 
 void add_layer_routes(App& app) {
   using namespace layers;
-  auto l = std::make_shared<const Layers>(Layers{FileStore(app.options().files_dir)});
+  auto l = std::make_shared<const Layers>(
+      Layers{FileStore(app.options().files_dir), Announcer(app.events(), app.platform())});
   auto bind = [l](Response (Layers::*fn)(const service::Scope&, Request&) const) {
     return service::scoped([l, fn](const service::Scope& s, Request& r) { return ((*l).*fn)(s, r); });
   };

@@ -1,0 +1,216 @@
+// Layer events on GET /socket: every committed write that changes how a layer is drawn or
+// listed (create, update, state, privacy, labels and classes, delete) reaches, in order,
+// the sockets of the sessions that may see the layer as
+// {"tipo":"camada","operacao":"criar|alterar|estilo|excluir","idCamada","idProjeto","geracao"?,"idGeometria"?};
+// a refused write announces nothing; another tenant, a user the project is not shared
+// with and a user without a right on a private layer hear nothing of it.
+//
+// A socket that must hear nothing is checked by its next message: a later event it must
+// hear (its own marker) comes first, so no test waits on silence.
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/websocket.hpp>
+
+#include "integration/platform_layers/layers_fixture.hpp"
+
+using namespace cadastre;
+using test::Answer;
+using test::Cast;
+using test::LayersFixture;
+using test::refused;
+using test::Session;
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = boost::beast::websocket;
+
+namespace {
+
+std::string s(std::int64_t id) { return std::to_string(id); }
+
+// A session's socket (the client of test_socket.cpp). read() fails the test with an
+// exception when no message comes within ten seconds, instead of hanging it.
+class Socket {
+ public:
+  Socket(int port, const Session& who) : ws_(io_) {
+    net::ip::tcp::resolver resolver(io_);
+    ws_.next_layer().connect(resolver.resolve("127.0.0.1", std::to_string(port)));
+    ws_.set_option(websocket::stream_base::decorator([h = who](websocket::request_type& req) {
+      req.set("X-Auth-Token", h.token);
+      req.set("X-Tn-Token", h.tn);
+    }));
+    ws_.next_layer().expires_after(std::chrono::seconds(10));
+    ws_.handshake("127.0.0.1", "/socket");
+    REQUIRE(read() == R"({"tipo":"conectado"})");
+  }
+  std::string read() {
+    beast::flat_buffer b;
+    ws_.next_layer().expires_after(std::chrono::seconds(10));
+    ws_.read(b);
+    return beast::buffers_to_string(b.data());
+  }
+
+ private:
+  net::io_context io_;
+  websocket::stream<beast::tcp_stream> ws_;
+};
+
+// The event text, exactly as the platform writes it.
+std::string event(const std::string& operacao, std::int64_t camada, std::int64_t projeto,
+                  std::optional<std::string> geracao, std::optional<std::int64_t> geometria = {}) {
+  std::string out = R"({"tipo":"camada","operacao":")" + operacao + R"(","idCamada":)" + s(camada) +
+                    R"(,"idProjeto":)" + s(projeto);
+  if (geracao) out += R"(,"geracao":)" + *geracao;
+  if (geometria) out += R"(,"idGeometria":)" + s(*geometria);
+  return out + "}";
+}
+
+// The generation in a layer answer.
+std::string generation(Answer& a) { return s(int64_t(a.json()["geracao"])); }
+
+}  // namespace
+
+TEST_CASE_FIXTURE(LayersFixture, "a layer's writes reach its viewers' sockets in order with the new generation; refused writes announce nothing") {
+  Cast c = cast();
+  std::int64_t p = project(c);
+  std::int64_t lotes = layer(c.owner, p, "Lotes");
+  std::int64_t ficha = form(lotes);
+  std::int64_t campo = field(ficha, "inscricao", "texto"), angulo = field(ficha, "angulo", "decimal");
+  std::int64_t g = geometry(lotes, "POLYGON((-48 -27,-48 -26.99,-47.99 -26.99,-48 -27))");
+  Socket reader(app->server().port(), c.reader);  // a read-only share hears everything it sees
+  Socket owner(app->server().port(), c.owner);
+
+  // Create.
+  auto made = post("/camadas", R"({"idProjeto":)" + s(p) + R"(,"nome":"Quadras","geometria":"poligono"})", c.owner);
+  REQUIRE_MESSAGE(made->status == 201, made->body);
+  std::int64_t quadras = int64_t(made->json()["id"]);
+  CHECK(reader.read() == event("criar", quadras, p, generation(*made)));
+
+  // Rename.
+  auto renamed = put("/camadas/" + s(lotes), R"({"nome":"Lotes urbanos"})", c.owner);
+  REQUIRE_MESSAGE(renamed->status == 200, renamed->body);
+  CHECK(reader.read() == event("alterar", lotes, p, generation(*renamed)));
+
+  // Refused writes: a bad body (400), a geometry type the layer's geometries do not have
+  // (409, refused inside the transaction), a state it already is in (409), a label on a
+  // field of another layer (400). None is announced: the next message is the next success.
+  refused(*put("/camadas/" + s(lotes), R"({"geometria":"circulo"})", c.owner), 400, "parametro_invalido", "geometria");
+  refused(*put("/camadas/" + s(lotes), R"({"geometria":"ponto"})", c.owner), 409, "conflito", "geometrias");
+  refused(*post("/camadas/ativar/" + s(lotes), "", c.owner), 409, "transicao_invalida");
+  std::int64_t alheio = field(form(quadras), "outro", "texto");
+  refused(*post("/camadas/rotular?idCamada=" + s(lotes) + "&idCampo=" + s(alheio), "", c.owner), 400,
+          "parametro_invalido", "idCampo");
+  refused(*put("/camadas/" + s(lotes), R"({"nome":"x"})", c.reader), 403, "acesso_negado");
+
+  // Style: the layer's labels, its classes, one geometry's own label.
+  auto labelled = post("/camadas/rotular?idCamada=" + s(lotes) + "&idCampo=" + s(campo), "", c.owner);
+  REQUIRE_MESSAGE(labelled->status == 200, labelled->body);
+  CHECK(reader.read() == event("estilo", lotes, p, generation(*labelled)));
+  auto classed = post("/camadas/categorizar?idCamada=" + s(lotes) + "&idCampo=" + s(campo), "", c.owner);
+  REQUIRE_MESSAGE(classed->status == 200, classed->body);
+  CHECK(reader.read() == event("estilo", lotes, p, generation(*classed)));
+  auto own = post("/camadas/rotulargeometria?idGeometria=" + s(g), R"({"texto":"Lote 7"})", c.owner);
+  REQUIRE_MESSAGE(own->status == 200, own->body);
+  CHECK(reader.read() == event("estilo", lotes, p, layer_column(lotes, "geracao"), g));
+  auto turned = post("/camadas/rotular/rotacao?idCamada=" + s(lotes) + "&idCampo=" + s(angulo), "", c.owner);
+  REQUIRE_MESSAGE(turned->status == 200, turned->body);
+  CHECK(reader.read() == event("estilo", lotes, p, generation(*turned)));
+  auto own_turn = post("/camadas/rotulargeometria/rotacao?idCamada=" + s(lotes) + "&idCampo=" + s(angulo) +
+                           "&idGeometria=" + s(g), "", c.owner);
+  REQUIRE_MESSAGE(own_turn->status == 200, own_turn->body);
+  CHECK(reader.read() == event("estilo", lotes, p, layer_column(lotes, "geracao"), g));
+  // /categorizarFront stores (and announces) classes only when it computes them: the field
+  // categorised above serves as stored, announcing nothing; atualizar=true recomputes.
+  REQUIRE(post("/camadas/categorizarFront?idCamada=" + s(lotes) + "&idCampo=" + s(campo), "", c.owner)->status == 200);
+  REQUIRE(post("/camadas/categorizarFront?idCamada=" + s(lotes) + "&idCampo=" + s(campo) + "&atualizar=true", "",
+               c.owner)->status == 200);
+  CHECK(reader.read() == event("estilo", lotes, p, layer_column(lotes, "geracao")));
+
+  // State: inactive, active again; order through PUT.
+  auto off = post("/camadas/inativar/" + s(lotes), "", c.owner);
+  REQUIRE_MESSAGE(off->status == 200, off->body);
+  CHECK(reader.read() == event("alterar", lotes, p, generation(*off)));
+  refused(*post("/camadas/inativar/" + s(lotes), "", c.owner), 409, "transicao_invalida");
+  auto on = post("/camadas/ativar/" + s(lotes), "", c.owner);
+  REQUIRE_MESSAGE(on->status == 200, on->body);
+  CHECK(reader.read() == event("alterar", lotes, p, generation(*on)));
+  auto moved = put("/camadas/" + s(lotes), R"({"ordem":5})", c.owner);
+  REQUIRE_MESSAGE(moved->status == 200, moved->body);
+  CHECK(reader.read() == event("alterar", lotes, p, generation(*moved)));
+
+  // Delete: no generation (the layer is gone). A second delete is a 404 and says nothing.
+  REQUIRE(del("/camadas/" + s(lotes), c.owner)->status == 204);
+  CHECK(reader.read() == event("excluir", lotes, p, std::nullopt));
+  refused(*del("/camadas/" + s(lotes), c.owner), 404, "nao_encontrado");
+  REQUIRE(del("/camadas/" + s(quadras), c.owner)->status == 204);
+  CHECK(reader.read() == event("excluir", quadras, p, std::nullopt));
+
+  // The writer's own socket heard the same sequence.
+  for (const char* operacao : {"criar", "alterar", "estilo", "estilo", "estilo", "estilo", "estilo", "estilo",
+                               "alterar", "alterar", "alterar", "excluir", "excluir"})
+    CHECK(owner.read().find(std::string(R"("operacao":")") + operacao + "\"") != std::string::npos);
+}
+
+TEST_CASE_FIXTURE(LayersFixture, "a layer's events reach only the sessions that may see it: not another tenant, not an unshared user, not a private layer's outsiders") {
+  Cast c = cast();
+  std::int64_t p = project(c);
+  std::int64_t aberta = layer(c.owner, p, "Aberta");
+  std::int64_t sigilosa = layer(c.owner, p, "Sigilosa", "poligono", R"(,"privada":true)");
+  // The editor has a right on the private layer; the reader has only the project's share.
+  db("insert into projeto.camada_usuarios (camada_id, usuario_id, direito, concedido_por) values (" + s(sigilosa) +
+     ", " + s(c.editor.user_id) + ", 'leitura', " + s(c.owner.user_id) + ")");
+  // The stranger and beta's user each own a project of their own, for their markers.
+  std::int64_t deles = id_of("insert into projeto.projetos (nome, criado_por) values ('Deles', " +
+                             s(c.stranger.user_id) + ") returning id");
+  std::int64_t beta_p = std::stoll(db("insert into projeto.projetos (nome, criado_por) values ('Beta', " +
+                                      s(c.beta.user_id) + ") returning id", "beta"));
+  Socket owner(app->server().port(), c.owner), editor(app->server().port(), c.editor),
+      reader(app->server().port(), c.reader), stranger(app->server().port(), c.stranger),
+      beta(app->server().port(), c.beta);
+
+  // The private layer's rename: its owner and the editor (a right on it) hear it.
+  auto hidden = put("/camadas/" + s(sigilosa), R"({"nome":"Sigilosa 2"})", c.owner);
+  REQUIRE_MESSAGE(hidden->status == 200, hidden->body);
+  std::string secret = event("alterar", sigilosa, p, generation(*hidden));
+  CHECK(owner.read() == secret);
+  CHECK(editor.read() == secret);
+
+  // The open layer's rename: the reader's first message is this one, not the private one.
+  auto open = put("/camadas/" + s(aberta), R"({"nome":"Aberta 2"})", c.owner);
+  REQUIRE_MESSAGE(open->status == 200, open->body);
+  std::string opened = event("alterar", aberta, p, generation(*open));
+  CHECK(reader.read() == opened);
+  CHECK(owner.read() == opened);
+  CHECK(editor.read() == opened);
+
+  // Made private: announced once more to the reader, who saw it before and loses it now;
+  // then nothing more of it reaches the reader (whose next message is a new open layer).
+  auto closed = put("/camadas/privada/" + s(aberta), R"({"privada":true})", c.owner);
+  REQUIRE_MESSAGE(closed->status == 200, closed->body);
+  std::string closing = event("alterar", aberta, p, generation(*closed));
+  CHECK(reader.read() == closing);
+  CHECK(owner.read() == closing);
+  CHECK(editor.read() == closing);
+  auto after = put("/camadas/" + s(aberta), R"({"descricao":"fechada"})", c.owner);
+  REQUIRE_MESSAGE(after->status == 200, after->body);
+  CHECK(owner.read() == event("alterar", aberta, p, generation(*after)));
+  REQUIRE(del("/camadas/" + s(sigilosa), c.owner)->status == 204);
+  CHECK(owner.read() == event("excluir", sigilosa, p, std::nullopt));
+  CHECK(editor.read() == event("excluir", sigilosa, p, std::nullopt));
+  std::int64_t nova = layer(c.owner, p, "Nova");
+  std::string created = event("criar", nova, p, layer_column(nova, "geracao"));
+  CHECK(reader.read() == created);
+  CHECK(owner.read() == created);
+  CHECK(editor.read() == created);
+
+  // The stranger (no share on the project) and beta's user heard none of it: their first
+  // message is their own layer's creation.
+  std::int64_t propria = layer(c.stranger, deles, "Própria");
+  CHECK(stranger.read() == event("criar", propria, deles, layer_column(propria, "geracao")));
+  auto b = post("/camadas", R"({"idProjeto":)" + s(beta_p) + R"(,"nome":"Beta","geometria":"ponto"})", c.beta);
+  REQUIRE_MESSAGE(b->status == 201, b->body);
+  CHECK(beta.read() == event("criar", int64_t(b->json()["id"]), beta_p, generation(*b)));
+  // ...and alfa's sockets hear nothing of beta's layer: the owner's next message is alfa's.
+  REQUIRE(put("/camadas/" + s(nova), R"({"ordem":9})", c.owner)->status == 200);
+  CHECK(owner.read().find(R"("idCamada":)" + s(nova) + ",") != std::string::npos);
+}
