@@ -22,9 +22,11 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "integration/outbound/destination.hpp"
 #include "integration/platform/fixture.hpp"
@@ -227,23 +229,39 @@ class RastersFixture : public FakeWms, public PlatformFixture {
   }
 };
 
+/// Gives SIRGAS 2000 / UTM 23S (EPSG:31983) to a dataset.
+inline void set_utm23(GDALDatasetH ds) {
+  OGRSpatialReferenceH srs = OSRNewSpatialReference(nullptr);
+  OSRImportFromEPSG(srs, 31983);
+  GDALSetSpatialRef(ds, srs);
+  OSRDestroySpatialReference(srs);
+}
+
+/// The bytes of a GeoTIFF written to `path` in /vsimem, which goes away.
+inline std::string take_vsimem(const std::string& path) {
+  vsi_l_offset size = 0;
+  GByte* bytes = VSIGetMemFileBuffer(path.c_str(), &size, TRUE);
+  std::string out(reinterpret_cast<const char*>(bytes), static_cast<std::size_t>(size));
+  CPLFree(bytes);
+  return out;
+}
+
+inline std::string vsimem_path() {
+  static std::atomic<int> n{0};
+  return "/vsimem/teste-raster-" + std::to_string(++n) + ".tif";
+}
+
 /// A GeoTIFF of 4 columns × 3 rows in SIRGAS 2000 / UTM 23S (EPSG:31983), 100 m pixels from
 /// (300000, 7400000) down and right: band 1 holds row*10 + col, band 2 twice that; the
 /// cell (0, 0) is no-data (-9999) in both. `crs` false: no coordinate system. Returns the
 /// file's bytes.
 inline std::string make_geotiff(bool crs = true) {
   GDALAllRegister();
-  static std::atomic<int> n{0};
-  std::string path = "/vsimem/teste-raster-" + std::to_string(++n) + ".tif";
+  const std::string path = vsimem_path();
   GDALDatasetH ds = GDALCreate(GDALGetDriverByName("GTiff"), path.c_str(), 4, 3, 2, GDT_Float32, nullptr);
   double gt[6] = {300000, 100, 0, 7400000, 0, -100};
   GDALSetGeoTransform(ds, gt);
-  if (crs) {
-    OGRSpatialReferenceH srs = OSRNewSpatialReference(nullptr);
-    OSRImportFromEPSG(srs, 31983);
-    GDALSetSpatialRef(ds, srs);
-    OSRDestroySpatialReference(srs);
-  }
+  if (crs) set_utm23(ds);
   for (int b = 1; b <= 2; ++b) {
     float v[12];
     for (int r = 0; r < 3; ++r)
@@ -254,16 +272,31 @@ inline std::string make_geotiff(bool crs = true) {
     REQUIRE(GDALRasterIO(band, GF_Write, 0, 0, 4, 3, v, 4, 3, GDT_Float32, 0, 0) == CE_None);
   }
   GDALClose(ds);
-  vsi_l_offset size = 0;
-  GByte* bytes = VSIGetMemFileBuffer(path.c_str(), &size, TRUE);
-  std::string out(reinterpret_cast<const char*>(bytes), static_cast<std::size_t>(size));
-  CPLFree(bytes);
-  return out;
+  return take_vsimem(path);
 }
 
-/// The lon/lat (EPSG:4674) of the centre of cell (col, row) of make_geotiff().
-inline std::pair<double, double> cell_center(int col, int row) {
-  double x = 300000 + 100 * col + 50, y = 7400000 - 100 * row - 50;
+/// A one-band Float32 GeoTIFF of cols × rows in SIRGAS 2000 / UTM 23S, `pixel`-metre cells
+/// from (300000, 7400000) down and right, uncompressed; cell (c, r) holds value(c, r),
+/// asked row by row.
+inline std::string utm23_geotiff(int cols, int rows, double pixel, const std::function<float(int, int)>& value) {
+  GDALAllRegister();
+  const std::string path = vsimem_path();
+  GDALDatasetH ds = GDALCreate(GDALGetDriverByName("GTiff"), path.c_str(), cols, rows, 1, GDT_Float32, nullptr);
+  double gt[6] = {300000, pixel, 0, 7400000, 0, -pixel};
+  GDALSetGeoTransform(ds, gt);
+  set_utm23(ds);
+  std::vector<float> line(static_cast<std::size_t>(cols));
+  GDALRasterBandH band = GDALGetRasterBand(ds, 1);
+  for (int r = 0; r < rows; ++r) {
+    for (int c = 0; c < cols; ++c) line[static_cast<std::size_t>(c)] = value(c, r);
+    REQUIRE(GDALRasterIO(band, GF_Write, 0, r, cols, 1, line.data(), cols, 1, GDT_Float32, 0, 0) == CE_None);
+  }
+  GDALClose(ds);
+  return take_vsimem(path);
+}
+
+/// A point of SIRGAS 2000 / UTM 23S as lon/lat (EPSG:4674).
+inline std::pair<double, double> utm23_to_lonlat(double x, double y) {
   OGRSpatialReferenceH utm = OSRNewSpatialReference(nullptr), geo = OSRNewSpatialReference(nullptr);
   OSRImportFromEPSG(utm, 31983);
   OSRImportFromEPSG(geo, 4674);
@@ -275,6 +308,11 @@ inline std::pair<double, double> cell_center(int col, int row) {
   OSRDestroySpatialReference(utm);
   OSRDestroySpatialReference(geo);
   return {x, y};
+}
+
+/// The lon/lat (EPSG:4674) of the centre of cell (col, row) of make_geotiff().
+inline std::pair<double, double> cell_center(int col, int row) {
+  return utm23_to_lonlat(300000 + 100 * col + 50, 7400000 - 100 * row - 50);
 }
 
 /// What a command printed (stdout).

@@ -11,30 +11,12 @@ using test::refused;
 
 namespace {
 
-// A one-band Float32 GeoTIFF of side × side random values in SIRGAS 2000 / UTM 23S: random
-// floats barely compress, so its COG takes about side² × 4 bytes.
+// A GeoTIFF of side × side random values: random floats barely compress, so its COG takes
+// about side² × 4 bytes.
 std::string noisy_geotiff(int side, unsigned seed) {
-  GDALAllRegister();
-  const std::string path = "/vsimem/teste-raster-ruido-" + std::to_string(seed) + ".tif";
-  GDALDatasetH ds = GDALCreate(GDALGetDriverByName("GTiff"), path.c_str(), side, side, 1, GDT_Float32, nullptr);
-  double gt[6] = {300000, 10, 0, 7400000, 0, -10};
-  GDALSetGeoTransform(ds, gt);
-  OGRSpatialReferenceH srs = OSRNewSpatialReference(nullptr);
-  OSRImportFromEPSG(srs, 31983);
-  GDALSetSpatialRef(ds, srs);
-  OSRDestroySpatialReference(srs);
   std::mt19937 gen(seed);
   std::uniform_real_distribution<float> value(0, 1000);
-  std::vector<float> cells(static_cast<std::size_t>(side) * static_cast<std::size_t>(side));
-  for (float& v : cells) v = value(gen);
-  REQUIRE(GDALRasterIO(GDALGetRasterBand(ds, 1), GF_Write, 0, 0, side, side, cells.data(), side, side, GDT_Float32, 0,
-                       0) == CE_None);
-  GDALClose(ds);
-  vsi_l_offset size = 0;
-  GByte* bytes = VSIGetMemFileBuffer(path.c_str(), &size, TRUE);
-  std::string out(reinterpret_cast<const char*>(bytes), static_cast<std::size_t>(size));
-  CPLFree(bytes);
-  return out;
+  return test::utm23_geotiff(side, side, 10, [&](int, int) { return value(gen); });
 }
 
 std::string import_path(std::int64_t projeto, const std::string& nome) {

@@ -15,49 +15,8 @@ namespace {
 
 const httplib::Headers kNoSession;
 
-// A one-band Float32 GeoTIFF of cols × rows in SIRGAS 2000 / UTM 23S, 10 m pixels from
-// (300000, 7400000), uncompressed; cell (c, r) holds value_at(c, r).
+// Cell (c, r) of the large GeoTIFF (test::utm23_geotiff, 10 m cells).
 float value_at(int c, int r) { return static_cast<float>((r * 7 + c * 3) % 1000); }
-
-std::string big_geotiff(int cols, int rows) {
-  GDALAllRegister();
-  const std::string path = "/vsimem/teste-raster-grande.tif";
-  GDALDatasetH ds = GDALCreate(GDALGetDriverByName("GTiff"), path.c_str(), cols, rows, 1, GDT_Float32, nullptr);
-  double gt[6] = {300000, 10, 0, 7400000, 0, -10};
-  GDALSetGeoTransform(ds, gt);
-  OGRSpatialReferenceH srs = OSRNewSpatialReference(nullptr);
-  OSRImportFromEPSG(srs, 31983);
-  GDALSetSpatialRef(ds, srs);
-  OSRDestroySpatialReference(srs);
-  std::vector<float> line(static_cast<std::size_t>(cols));
-  GDALRasterBandH band = GDALGetRasterBand(ds, 1);
-  for (int r = 0; r < rows; ++r) {
-    for (int c = 0; c < cols; ++c) line[static_cast<std::size_t>(c)] = value_at(c, r);
-    REQUIRE(GDALRasterIO(band, GF_Write, 0, r, cols, 1, line.data(), cols, 1, GDT_Float32, 0, 0) == CE_None);
-  }
-  GDALClose(ds);
-  vsi_l_offset size = 0;
-  GByte* bytes = VSIGetMemFileBuffer(path.c_str(), &size, TRUE);
-  std::string out(reinterpret_cast<const char*>(bytes), static_cast<std::size_t>(size));
-  CPLFree(bytes);
-  return out;
-}
-
-// The lon/lat (EPSG:4674) of the centre of cell (c, r) of big_geotiff().
-std::pair<double, double> big_cell_center(int c, int r) {
-  double x = 300000 + 10 * c + 5, y = 7400000 - 10 * r - 5;
-  OGRSpatialReferenceH utm = OSRNewSpatialReference(nullptr), geo = OSRNewSpatialReference(nullptr);
-  OSRImportFromEPSG(utm, 31983);
-  OSRImportFromEPSG(geo, 4674);
-  OSRSetAxisMappingStrategy(utm, OAMS_TRADITIONAL_GIS_ORDER);
-  OSRSetAxisMappingStrategy(geo, OAMS_TRADITIONAL_GIS_ORDER);
-  OGRCoordinateTransformationH ct = OCTNewCoordinateTransformation(utm, geo);
-  REQUIRE(OCTTransform(ct, 1, &x, &y, nullptr));
-  OCTDestroyCoordinateTransformation(ct);
-  OSRDestroySpatialReference(utm);
-  OSRDestroySpatialReference(geo);
-  return {x, y};
-}
 
 std::string part(const std::string& link, int n, bool last = false) {
   return link + "&parte=" + std::to_string(n) + (last ? "&ultima=true" : "");
@@ -79,7 +38,7 @@ TEST_CASE_FIXTURE(RastersFixture,
   const std::string link = cred->text("caminho");
 
   // 3,000 × 3,000 Float32: about 36 MB, more than the 32 MB one request may carry.
-  const std::string tif = big_geotiff(3000, 3000);
+  const std::string tif = test::utm23_geotiff(3000, 3000, 10, value_at);
   REQUIRE(tif.size() > (32u << 20));
   refused(*raw("PUT", link, kNoSession, tif, "image/tiff"), 413, "corpo_muito_grande");
 
@@ -111,7 +70,7 @@ TEST_CASE_FIXTURE(RastersFixture,
 
   // The values are the file's, far into the last part.
   for (auto [col, row] : {std::pair{2500, 2900}, std::pair{10, 20}, std::pair{1500, 1400}}) {
-    auto [x, y] = big_cell_center(col, row);
+    auto [x, y] = test::utm23_to_lonlat(300000 + 10 * col + 5, 7400000 - 10 * row - 5);
     auto px = get("/valorPixel/" + std::to_string(layer) + "?x=" + test::number(x) + "&y=" + test::number(y), c.owner);
     REQUIRE_MESSAGE(px->status == 200, px->body);
     CHECK(int64_t(px->json()["coluna"]) == col);
