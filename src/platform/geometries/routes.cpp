@@ -4,9 +4,9 @@
 // in the 400; the layer's geometry type), optimistic on the version the client read (a
 // stale one → 409 with versaoAtual, never a lost update), audited in
 // projeto.geometrias_auditoria and bumping the layer's tile generation. After the commit
-// each geometry written is announced on the tenant's live socket ("geometria_alterada":
-// layer, id, version, generation and the z12–z16 tiles its boxes before and after cover),
-// so an open map refetches exactly those tiles.
+// each geometry written is announced on the live socket ("geometria_alterada": layer, id,
+// version, generation and the z12–z16 tiles its boxes before and after cover), so an open
+// map refetches exactly those tiles; only to the sessions that may see the layer.
 //
 // POST /geometrias and offline criar items may carry the geometry's "valores" (the list
 // POST /v2/valores takes): the values area checks and writes them in the geometry's own
@@ -15,6 +15,7 @@
 //
 // Bounds: lists are paged (pageSize at most 1000); the searches around a point answer at
 // most 1000 geometries; batches take at most 1000 ids (500 offline items).
+#include <map>
 #include <set>
 
 #include "cadastre/bbox.hpp"
@@ -25,6 +26,7 @@
 #include "platform/geometries/input.hpp"
 #include "platform/geometries/store.hpp"
 #include "platform/guard/guard.hpp"
+#include "platform/layers/events.hpp"
 #include "platform/schemas.hpp"
 
 namespace cadastre::platform::geometries::handlers {
@@ -62,21 +64,28 @@ std::string tiles_json(const Touched& t) {
   return std::move(w).str();
 }
 
-void announce(service::EventBus& events, const Scope& s, const std::vector<Touched>& touched) {
+// Each event goes only to the sessions whose user may see the layer (layers::Announcer):
+// it names the layer, its geometries and the tiles where the edit happened. A write of
+// many geometries (a batch, a split, an offline sync) reads each layer's audience once.
+void announce(const layers::Announcer& events, const Scope& s, const std::vector<Touched>& touched) {
+  std::map<std::int64_t, std::vector<std::int64_t>> audience;  // per layer
   for (const Touched& t : touched) {
+    auto [seen, fresh] = audience.try_emplace(t.layer);
+    if (fresh) seen->second = events.audience(s, t.layer);
+    if (seen->second.empty()) continue;  // nobody to tell (or the audience could not be read)
     JsonWriter w;
     w.begin_object().key("tipo").value("geometria_alterada").key("operacao").value(t.operacao);
     w.key("idCamada").value(t.layer).key("idGeometria").value(t.id).key("versao");
     if (t.versao) w.value(*t.versao);
     else w.null();
     w.key("geracao").value(generation(*s.db, t.layer)).key("tiles").raw(tiles_json(t)).end_object();
-    events.publish(s.tenant.id, {"geometria_alterada", std::move(w).str()});
+    events.send(s, "geometria_alterada", std::move(w).str(), seen->second);
     if (!t.valores) continue;
     // The values area's event of a value write (values/routes.cpp), same members.
     JsonWriter v;
     v.begin_object().key("tipo").value("valor_alterado").key("idCamada").value(t.layer);
     v.key("idGeometria").value(t.id).key("geracao").value(generation(*s.db, t.layer)).end_object();
-    events.publish(s.tenant.id, {"valor_alterado", std::move(v).str()});
+    events.send(s, "valor_alterado", std::move(v).str(), seen->second);
   }
 }
 
@@ -107,7 +116,7 @@ Response stale(const Stale& e) {
 
 // Runs a write, announces what it touched and answers its JSON (or 204 when none).
 template <typename F>
-Response write(service::EventBus& events, const Scope& s, int status, F&& fn) {
+Response write(const layers::Announcer& events, const Scope& s, int status, F&& fn) {
   try {
     Written w = fn();
     announce(events, s, w.touched);
@@ -134,7 +143,7 @@ Response of_layer(const Scope& s, Request& req) {
   return Response::text(feature_collection(*s.db, s.grant().id, bbox, page), "application/geo+json");
 }
 
-Response create(service::EventBus& events, const Scope& s, Request& req) {
+Response create(const layers::Announcer& events, const Scope& s, Request& req) {
   NewGeometry g = parse_new(req.body);
   service::Grant layer = guard::require(s, "camada", g.camada, "edicao", "idCamada");
   if (g.vinculo) {
@@ -145,29 +154,29 @@ Response create(service::EventBus& events, const Scope& s, Request& req) {
   return write(events, s, 201, [&] { return geometries::create(*s.db, s.user.user_id, layer.id, g); });
 }
 
-Response change(service::EventBus& events, const Scope& s, Request& req) {
+Response change(const layers::Announcer& events, const Scope& s, Request& req) {
   Change c = parse_change(req);
   return write(events, s, 200, [&] { return geometries::change(*s.db, s.user.user_id, s.grant().id, c); });
 }
 
-Response remove(service::EventBus& events, const Scope& s, Request& req) {
+Response remove(const layers::Announcer& events, const Scope& s, Request& req) {
   std::int64_t versao = parse_version(req);
   return write(events, s, 204, [&] { return geometries::remove(*s.db, s.user.user_id, s.grant().id, versao); });
 }
 
-Response unite(service::EventBus& events, const Scope& s, Request& req) {
+Response unite(const layers::Announcer& events, const Scope& s, Request& req) {
   Union order = parse_union(req.body);
   for (std::int64_t id : order.ids) guard::require(s, "geometria", id, "edicao", "ids");
   return write(events, s, 200, [&] { return geometries::unite(*s.db, s.user.user_id, order); });
 }
 
-Response remove_many(service::EventBus& events, const Scope& s, Request& req) {
+Response remove_many(const layers::Announcer& events, const Scope& s, Request& req) {
   Union order = parse_delete_many(req.body);
   for (std::int64_t id : order.ids) guard::require(s, "geometria", id, "edicao", "ids");
   return write(events, s, 204, [&] { return geometries::remove_many(*s.db, s.user.user_id, order); });
 }
 
-Response split(service::EventBus& events, const Scope& s, Request& req) {
+Response split(const layers::Announcer& events, const Scope& s, Request& req) {
   Split order = parse_split(req.body);
   bool reshape = false;
   if (auto r = req.query_value("reshape")) {
@@ -193,7 +202,7 @@ Response square(const Scope& s, Request& req) {
   return Response::json(within_square(*s.db, s.grant().id, parse_around(req, true)));
 }
 
-Response offline(service::EventBus& events, const Scope& s, Request& req) {
+Response offline(const layers::Announcer& events, const Scope& s, Request& req) {
   std::vector<OfflineItem> items = parse_offline(req.body);
   // Items recorded before are answered from the record (their geometry may be gone by
   // now); the others need edicao on what they name.
@@ -229,7 +238,7 @@ service::Grant destination_form(const Scope& s, std::int64_t form) {
   }
 }
 
-Response copy_geometry(service::EventBus& events, const Scope& s, Request& req) {
+Response copy_geometry(const layers::Announcer& events, const Scope& s, Request& req) {
   const std::string& form_text = req.param("idFormularioDestino");
   std::int64_t form = query::parse_integer(form_text, "idFormularioDestino", 1, INT64_MAX);
   service::Grant dest = destination_form(s, form);
@@ -237,7 +246,7 @@ Response copy_geometry(service::EventBus& events, const Scope& s, Request& req) 
   return write(events, s, 201, [&] { return copy_into(*s.db, s.user.user_id, ids, dest.layer_id, form); });
 }
 
-Response copy_samples(service::EventBus& events, const Scope& s, Request& req) {
+Response copy_samples(const layers::Announcer& events, const Scope& s, Request& req) {
   std::vector<std::int64_t> ids = parse_samples(req.body);
   for (std::int64_t id : ids) {
     service::Grant g = guard::require(s, "geometria", id, "leitura", "ids");
@@ -247,14 +256,14 @@ Response copy_samples(service::EventBus& events, const Scope& s, Request& req) {
   return write(events, s, 201, [&] { return copy_into(*s.db, s.user.user_id, ids, s.grant().id, 0); });
 }
 
-Response copy_values(service::EventBus& events, const Scope& s, Request& req) {
+Response copy_values(const layers::Announcer& events, const Scope& s, Request& req) {
   CopyValues order = parse_copy_values(req.body);
   guard::require(s, "camada", order.origem, "leitura", "origem");
   if (order.origem == s.grant().id) throw Error(errc::invalid_argument, "origem deve ser outra camada", "origem");
   return write(events, s, 200, [&] { return geometries::copy_values(*s.db, s.user.user_id, s.grant().id, order); });
 }
 
-Response thematic(service::EventBus& events, const Scope& s, Request& req) {
+Response thematic(const layers::Announcer& events, const Scope& s, Request& req) {
   std::int64_t campo = parse_thematic(req.body);
   return write(events, s, 200, [&] { return geometries::thematic(*s.db, s.user.user_id, s.grant().id, campo); });
 }
@@ -275,8 +284,8 @@ void add_geometry_routes(App& app) {
   using namespace geometries::handlers;
   using http::on;
   auto& srv = app.server();
-  service::EventBus* events = &app.events();
-  auto announcing = [events](Response (*w)(service::EventBus&, const Scope&, Request&)) {
+  auto events = std::make_shared<const layers::Announcer>(app.events(), app.platform());
+  auto announcing = [events](Response (*w)(const layers::Announcer&, const Scope&, Request&)) {
     return service::scoped([events, w](const Scope& s, Request& r) { return w(*events, s, r); });
   };
   const std::string geometry = schemas::ref("Geometria");

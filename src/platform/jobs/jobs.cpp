@@ -15,12 +15,13 @@
 #include "cadastre/json.hpp"
 #include "platform/app.hpp"
 #include "platform/jobs/store.hpp"
+#include "platform/layers/store_events.hpp"
 
 namespace cadastre::platform::jobs {
 namespace {
 
 struct Item {
-  std::int64_t id = 0, tenant_id = 0, user = 0, session_id = 0;
+  std::int64_t id = 0, tenant_id = 0, user = 0;
   std::string slug, parametros;
   store::Pool* db = nullptr;
   Work work;
@@ -40,6 +41,7 @@ Error cancelled_error() { return Error(errc::invalid_transition, kCancelled); }
 
 struct Runner::State {
   service::EventBus* events;
+  store::Pool* platform = nullptr;  // the sessions a job's events go to (publish)
   std::ostream* log;
   std::mutex mutex;
   std::condition_variable wake;
@@ -54,12 +56,24 @@ struct Runner::State {
   bool cancel_current = false;
   std::thread worker;
 
+  // The job's JSON goes to its creator's open sessions only (the platform database, one
+  // query): jobs are readable by their creator alone, and the JSON names the file, the
+  // layers and the project. A failure to read them costs the event, never the job.
   void publish(const Item& it, soci::session& s) {
     auto json = sql::one(s, it.id, it.user);
     if (!json) return;
     JsonWriter w;
     w.begin_object().key("tipo").value("importacao").key("importacao").raw(*json).end_object();
-    events->publish(it.tenant_id, {"importacao", std::move(w).str(), it.session_id});
+    std::string text = std::move(w).str();
+    std::vector<layers::Viewer> sessions;
+    try {
+      sessions = layers::open_sessions(*platform, it.tenant_id, it.user);
+    } catch (const std::exception& e) {
+      *log << "importacao " << it.id << ": evento não publicado: " << e.what() << "\n";
+      return;
+    }
+    for (const layers::Viewer& v : sessions)
+      events->publish(it.tenant_id, {.type = "importacao", .json = text, .session_id = v.session});
   }
 
   void run();
@@ -222,8 +236,10 @@ void Runner::State::execute(Item& it) {
   publish(it, *status);
 }
 
-Runner::Runner(service::EventBus& events, std::ostream* log) : state_(std::make_shared<State>()) {
+Runner::Runner(service::EventBus& events, store::Pool& platform, std::ostream* log)
+    : state_(std::make_shared<State>()) {
   state_->events = &events;
+  state_->platform = &platform;
   state_->log = log ? log : &std::cerr;
   state_->worker = std::thread([s = state_.get()] { s->run(); });
 }
@@ -259,7 +275,7 @@ Submitted Runner::submit(const service::Scope& scope, Job job, Work work) {
   if (!out.novo) return out;
   {
     std::lock_guard lock(state_->mutex);
-    state_->queue.push_back(Item{out.id, scope.tenant.id, scope.user.user_id, scope.user.session_id,
+    state_->queue.push_back(Item{out.id, scope.tenant.id, scope.user.user_id,
                                  scope.tenant.slug, job.parametros, scope.db, std::move(work)});
   }
   state_->wake.notify_one();
@@ -305,7 +321,6 @@ std::string Runner::cancel(const service::Scope& scope, std::int64_t id) {
                 "idImportacao");
   });
   std::optional<Item> dropped;  // its work (and what it owns, a staged file) goes outside the lock
-  std::int64_t session = scope.user.session_id;
   {
     std::lock_guard lock(state_->mutex);
     if (estado == "cancelada") {  // was pendente: take it out of the queue, if it is in this process's
@@ -313,7 +328,6 @@ std::string Runner::cancel(const service::Scope& scope, std::int64_t id) {
       for (auto i = q.begin(); i != q.end(); ++i)
         if (i->db == scope.db && i->id == id) {
           dropped = std::move(*i);
-          session = dropped->session_id;
           q.erase(i);
           break;
         }
@@ -322,7 +336,7 @@ std::string Runner::cancel(const service::Scope& scope, std::int64_t id) {
     }
   }
   Item shown;
-  shown.id = id, shown.tenant_id = scope.tenant.id, shown.user = scope.user.user_id, shown.session_id = session;
+  shown.id = id, shown.tenant_id = scope.tenant.id, shown.user = scope.user.user_id;
   scope.db->with([&](soci::session& s) { state_->publish(shown, s); });
   return estado;
 }
@@ -335,7 +349,7 @@ std::shared_ptr<Runner> runner(App& app) {
   std::lock_guard lock(mutex);
   auto& slot = runners[&app];
   if (auto r = slot.lock()) return r;
-  auto r = std::make_shared<Runner>(app.events(), app.options().http.log);
+  auto r = std::make_shared<Runner>(app.events(), app.platform(), app.options().http.log);
   slot = r;
   return r;
 }

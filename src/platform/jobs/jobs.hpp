@@ -4,8 +4,8 @@
 // projeto.importacoes in the caller's tenant database (tenant migrations 0024, 0029): its
 // state (pendente → executando → concluida | falhou | cancelada; pendente → cancelada),
 // progress, counts, errors per feature (a bounded list) and the layers it created. Each
-// change of state or progress is published on the tenant's socket as
-// {"tipo":"importacao", ...the job's JSON}.
+// change of state or progress is published to the sockets of the creator's valid sessions
+// (and no one else's) as {"tipo":"importacao", ...the job's JSON}.
 //
 // All or nothing: the work writes in ONE transaction of its own (on ctx.db()) and calls
 // ctx.complete(session) just before committing it, so the job's final row commits with the
@@ -115,7 +115,8 @@ struct Submitted {
 class Runner {
  public:
   /// `log`: where the text of unexpected failures goes (never to a client).
-  Runner(service::EventBus& events, std::ostream* log);
+  /// `platform`: the platform's pool, where the sessions a job's events go to are read.
+  Runner(service::EventBus& events, store::Pool& platform, std::ostream* log);
   ~Runner();  ///< stops the worker (see the header's last paragraph)
   Runner(const Runner&) = delete;
   Runner& operator=(const Runner&) = delete;

@@ -18,8 +18,9 @@ JsonWriter& head(JsonWriter& w, std::string_view operacao, std::int64_t id, std:
 }  // namespace
 
 std::vector<std::int64_t> Announcer::audience(const service::Scope& s, std::int64_t id) const {
-  // Taken before a write: a failure to learn who to tell must not refuse the write itself
-  // (those who lose sight of the layer then learn it on their next reload).
+  // Taken before a write, or after one has committed: a failure to learn who to tell must
+  // not refuse the write nor turn its success into an error (those who lose sight of the
+  // layer, or miss an edit, then learn it on their next reload).
   try {
     return sessions_seeing(s, id, open_sessions(*platform_, s.tenant.id));
   } catch (const std::exception&) {
@@ -41,7 +42,7 @@ void Announcer::changed(const service::Scope& s, std::string_view operacao, std:
     w.end_object();
     std::vector<std::int64_t> sessions = sessions_seeing(s, id, open_sessions(*platform_, s.tenant.id));
     sessions.insert(sessions.end(), before.begin(), before.end());
-    publish(s, std::move(w).str(), std::move(sessions));
+    send(s, "camada", std::move(w).str(), std::move(sessions));
   } catch (const std::exception&) {
   }
 }
@@ -50,16 +51,22 @@ void Announcer::deleted(const service::Scope& s, std::int64_t id, std::int64_t p
                         const std::vector<std::int64_t>& before) const {
   JsonWriter w;
   head(w, "excluir", id, project).end_object();
-  publish(s, std::move(w).str(), before);
+  send(s, "camada", std::move(w).str(), before);
 }
 
-void Announcer::publish(const service::Scope& s, const std::string& json, std::vector<std::int64_t> sessions) const {
+void Announcer::to_layer(const service::Scope& s, std::int64_t id, std::string_view type,
+                         const std::string& json) const {
+  send(s, type, json, audience(s, id));
+}
+
+void Announcer::send(const service::Scope& s, std::string_view type, const std::string& json,
+                     std::vector<std::int64_t> sessions) const {
   std::sort(sessions.begin(), sessions.end());
   sessions.erase(std::unique(sessions.begin(), sessions.end()), sessions.end());
   // One message per session: the bus delivers a session's event to that session's sockets
   // only, which is how a layer's events stay with those who may see the layer.
   for (std::int64_t session : sessions)
-    bus_->publish(s.tenant.id, {.type = "camada", .json = json, .session_id = session});
+    bus_->publish(s.tenant.id, {.type = std::string(type), .json = json, .session_id = session});
 }
 
 }  // namespace cadastre::platform::layers

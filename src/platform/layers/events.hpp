@@ -13,6 +13,11 @@
 // shared with a user, is not announced to that user. A write that can hide the layer from
 // some users (privacy, delete) is announced to those who saw it before as well, so their
 // maps drop it; that tells them nothing they did not see already. Ids only: no name.
+//
+// The layer's data events (geometries/routes.cpp "geometria_alterada", values/routes.cpp
+// "valor_alterado") go to the same audience through to_layer() / send(): they name the
+// layer, its geometries and the tiles an edit touched, which a user who may not see the
+// layer must not learn.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +36,8 @@ class Announcer {
   Announcer(service::EventBus& bus, store::Pool& platform) : bus_(&bus), platform_(&platform) {}
 
   /// The open sessions that see layer `id` now: taken before a write that may hide it
-  /// from some of them (privacy, delete), and handed to changed() / deleted() after.
+  /// from some of them (privacy, delete), and handed to changed() / deleted() after; or
+  /// once for a batch of data events of the layer (send()). Empty when it cannot be read.
   std::vector<std::int64_t> audience(const service::Scope& s, std::int64_t id) const;
 
   /// After the committed write: {"operacao": `operacao`} with the layer's project and
@@ -43,8 +49,16 @@ class Announcer {
   void deleted(const service::Scope& s, std::int64_t id, std::int64_t project,
                const std::vector<std::int64_t>& before) const;
 
+  /// After a committed write of layer `id`'s data: the event `json` (of `type`) to the
+  /// sessions that see the layer now. Never throws (see audience()).
+  void to_layer(const service::Scope& s, std::int64_t id, std::string_view type, const std::string& json) const;
+
+  /// The event `json` (of `type`) once to each of `sessions` (an audience() taken once for
+  /// several events of one layer: a batch's geometries cost one audience, not one each).
+  void send(const service::Scope& s, std::string_view type, const std::string& json,
+            std::vector<std::int64_t> sessions) const;
+
  private:
-  void publish(const service::Scope& s, const std::string& json, std::vector<std::int64_t> sessions) const;
 
   service::EventBus* bus_;
   store::Pool* platform_;

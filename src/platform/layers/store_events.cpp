@@ -9,7 +9,8 @@
 
 namespace cadastre::platform::layers {
 
-std::vector<Viewer> open_sessions(store::Pool& platform, std::int64_t tenant_id) {
+std::vector<Viewer> open_sessions(store::Pool& platform, std::int64_t tenant_id,
+                                  std::optional<std::int64_t> user_id) {
   // The conditions of the session check (store/identity.cpp, fetch_session): not revoked,
   // not expired nor idle too long, user and tenant active, and a provider's user only while
   // the provider is active and still granted this tenant. Administrators as the guard
@@ -25,6 +26,7 @@ std::vector<Viewer> open_sessions(store::Pool& platform, std::int64_t tenant_id)
   q << " and s.revogada_em is null and s.expira_em > now() "
        "and (s.ociosa_max is null or s.usada_em + s.ociosa_max > now()) "
        "and u.ativo and t.ativo and (u.tenant_id = s.tenant_id or (p.ativo and pt.tenant_id is not null))";
+  if (user_id) q << " and s.usuario_id = ", q.bind(std::to_string(*user_id), "bigint");
   auto rows = platform.with([&](soci::session& db) { return store::fetch(db, q); });
   std::vector<Viewer> out;
   out.reserve(rows.size());

@@ -18,8 +18,10 @@ struct Viewer {
   bool admin = false;  ///< tenant or platform administrator (never a provider's user)
 };
 
-/// The valid sessions acting in `tenant_id` (platform database).
-std::vector<Viewer> open_sessions(store::Pool& platform, std::int64_t tenant_id);
+/// The valid sessions acting in `tenant_id` (platform database), all of them or those of
+/// user `user_id` only (the audience of that user's own import jobs). One query.
+std::vector<Viewer> open_sessions(store::Pool& platform, std::int64_t tenant_id,
+                                  std::optional<std::int64_t> user_id = std::nullopt);
 
 /// The sessions among `viewers` whose user has a role on layer `layer_id`
 /// (projeto.papel_camada: project share, per-user right, privacy). One query for all.

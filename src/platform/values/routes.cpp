@@ -3,8 +3,9 @@
 // names (GET /valores and the body-named geometries are checked in the handler with the
 // same guard); writes need edicao on the geometry, are checked against the field's type
 // and rules, audited and recompute the calculated fields (store_write.hpp), and each write
-// is announced on the tenant's live socket ("valor_alterado": the layer, the geometry,
-// the layer's new tile generation), so an open map refreshes what changed.
+// is announced on the live socket ("valor_alterado": the layer, the geometry, the layer's
+// new tile generation) to the sessions that may see the layer, so an open map refreshes
+// what changed.
 //
 // Bounds: GET /valores, /valores/camada/:id/pg and /valores/search are paged (pageSize at
 // most 1000); GET /valores/camada/:id answers at most kLayerCap (10,000) values and says
@@ -14,6 +15,7 @@
 #include "cadastre/query.hpp"
 #include "platform/app.hpp"
 #include "platform/guard/guard.hpp"
+#include "platform/layers/events.hpp"
 #include "platform/schemas.hpp"
 #include "platform/values/input.hpp"
 #include "platform/values/store.hpp"
@@ -38,13 +40,14 @@ std::string problems_json(const std::vector<Problem>& problems) {
 }
 
 // Browsers on /socket refresh the geometry's attributes and the layer's tiles (whose
-// generation the write bumped in its transaction).
-void announce(service::EventBus& events, const Scope& s, std::int64_t layer, std::int64_t geometry) {
+// generation the write bumped in its transaction). Only the sessions that may see the
+// layer hear it (layers::Announcer): a private layer's edits stay with its users.
+void announce(const layers::Announcer& events, const Scope& s, std::int64_t layer, std::int64_t geometry) {
   std::string generation = s.db->with([&](soci::session& db) { return layer_generation(db, layer); });
   JsonWriter w;
   w.begin_object().key("tipo").value("valor_alterado").key("idCamada").value(layer);
   w.key("idGeometria").value(geometry).key("geracao").raw(generation).end_object();
-  events.publish(s.tenant.id, {"valor_alterado", std::move(w).str()});
+  events.to_layer(s, layer, "valor_alterado", std::move(w).str());
 }
 
 Response list(const Scope& s, Request& req) {
@@ -54,7 +57,7 @@ Response list(const Scope& s, Request& req) {
   return Response::json(page_json(values::list(*s.db, filter, page), page));
 }
 
-Response create(service::EventBus& events, const Scope& s, Request& req) {
+Response create(const layers::Announcer& events, const Scope& s, Request& req) {
   NewValue v = parse_new_value(req.body);
   service::Grant g = guard::require(s, "geometria", v.geometria, "edicao");
   std::string out = values::create(*s.db, s.user.user_id, g, v.entry);
@@ -62,7 +65,7 @@ Response create(service::EventBus& events, const Scope& s, Request& req) {
   return Response::json(std::move(out), 201);
 }
 
-Response create_many(service::EventBus& events, const Scope& s, Request& req) {
+Response create_many(const layers::Announcer& events, const Scope& s, Request& req) {
   Batch b = parse_batch(req.body);
   service::Grant g = guard::require(s, "geometria", b.geometria, "edicao");
   BatchResult r = write_batch(*s.db, s.user.user_id, g, b.valores);
@@ -81,7 +84,7 @@ Response create_many(service::EventBus& events, const Scope& s, Request& req) {
   return Response::json(std::move(w).str());
 }
 
-Response change(service::EventBus& events, const Scope& s, Request& req) {
+Response change(const layers::Announcer& events, const Scope& s, Request& req) {
   std::string out = values::change(*s.db, s.user.user_id, s.grant(), parse_change(req.body));
   std::int64_t geometry = s.db->with([&](soci::session& db) { return geometry_of_value(db, s.grant().id); });
   announce(events, s, s.grant().layer_id, geometry);
@@ -122,7 +125,7 @@ Response search(const Scope& s, Request& req) {
   return Response::json(page_json(values::search(*s.db, campo, termo, page), page));
 }
 
-Response copy(service::EventBus& events, const Scope& s, Request& req) {
+Response copy(const layers::Announcer& events, const Scope& s, Request& req) {
   CopyOrder order = parse_copy(req.body);
   service::Grant from = guard::require(s, "geometria", order.origem, "leitura");
   service::Grant to = guard::require(s, "geometria", order.destino, "edicao");
@@ -152,8 +155,8 @@ void add_value_routes(App& app) {
   using namespace values::handlers;
   using http::on;
   auto& srv = app.server();
-  service::EventBus* events = &app.events();
-  auto announcing = [events](Response (*write)(service::EventBus&, const Scope&, Request&)) {
+  auto events = std::make_shared<const layers::Announcer>(app.events(), app.platform());
+  auto announcing = [events](Response (*write)(const layers::Announcer&, const Scope&, Request&)) {
     return service::scoped([events, write](const Scope& s, Request& r) { return write(*events, s, r); });
   };
   const std::string value = schemas::ref("Valor");

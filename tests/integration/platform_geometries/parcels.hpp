@@ -109,16 +109,24 @@ struct Parcels {
   std::string version(std::int64_t g) const { return db("select versao from projeto.geometrias where id = " + n(g)); }
 };
 
-/// The "geometria_alterada" events of tenant alfa while alive.
+/// The id of `who`'s session (the platform stores the SHA-256 of its token).
+inline std::int64_t session_of(const PlatformFixture& fx, const Session& who) {
+  return std::stoll(fx.platform_db("select id from plataforma.sessoes where token_hash = "
+                                   "encode(sha256(convert_to('" + who.token + "', 'UTF8')), 'hex')"));
+}
+
+/// The "geometria_alterada" events of tenant alfa that `who`'s session hears while alive:
+/// an event goes once to each session that may see its layer, so listening as one session
+/// (one who sees the layers, as the owner does) hears each event once.
 struct Heard {
   std::mutex m;
   std::vector<std::string> events;
   service::EventBus::Subscription sub;
-  explicit Heard(PlatformFixture& fx)
+  Heard(PlatformFixture& fx, const Session& who)
       : sub(fx.app->events().subscribe(fx.tenant_id("alfa"), [this](const service::Event& e) {
           std::lock_guard lock(m);
           if (e.type == "geometria_alterada") events.push_back(e.json);
-        })) {}
+        }, session_of(fx, who))) {}
   std::size_t size() {
     std::lock_guard lock(m);
     return events.size();

@@ -92,16 +92,17 @@ std::map<std::string, std::string> report(simdjson::dom::element campos) {
   return out;
 }
 
-// The "valor_alterado" events of tenant alfa while alive.
+// The "valor_alterado" events of tenant alfa that `who`'s session hears while alive (once
+// each: see test::Heard).
 struct ValueEvents {
   std::mutex m;
   std::vector<std::string> events;
   service::EventBus::Subscription sub;
-  explicit ValueEvents(PlatformFixture& fx)
+  ValueEvents(PlatformFixture& fx, const test::Session& who)
       : sub(fx.app->events().subscribe(fx.tenant_id("alfa"), [this](const service::Event& e) {
           std::lock_guard lock(m);
           if (e.type == "valor_alterado") events.push_back(e.json);
-        })) {}
+        }, test::session_of(fx, who))) {}
   std::size_t size() {
     std::lock_guard lock(m);
     return events.size();
@@ -118,7 +119,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "POST /geometrias with valores writes the geo
   Parcels w(*this);
   Properties p(w);
   std::string gen = w.generation(p.layer);
-  ValueEvents heard(*this);
+  ValueEvents heard(*this, w.owner);
 
   auto a = post("/geometrias", p.body(610000, 7795000, p.good("0001")), w.editor);
   REQUIRE_MESSAGE(a->status == 201, a->body);
@@ -295,7 +296,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "offline criar items carry valores: a refused
       criar("c5", 610500, p.good("0202")) + "," + R"({"idCliente":"a1","operacao":"alterar","id":)" + Parcels::n(g) +
       R"(,"versaoBase":1,"srid":31983,"wkt":")" + Parcels::utm_rect(610000, 7795000, 25, 30) + R"("}])";
   std::string geometries = w.count("geometrias"), values = w.count("valores"), audits = w.count("valores_auditoria");
-  ValueEvents heard(*this);
+  ValueEvents heard(*this, w.owner);
 
   auto a = post("/geometrias/offline", batch, w.editor);
   REQUIRE_MESSAGE(a->status == 200, a->body);

@@ -15,7 +15,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "values, geometries and samples are copied be
   w.value(block, w.block_field["inscricao"], "texto", "'0099'");
   w.value(block, w.block_field["area"], "numero", "2000");
   w.value(lot, w.field["area"], "numero", "600");
-  test::Heard heard(*this);
+  test::Heard heard(*this, w.owner);
 
   // copiar-valores: the lot inside the block takes its values; the one outside nothing.
   auto only_area = post("/geometrias/copiar-valores/" + Parcels::n(w.lots),
@@ -80,7 +80,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "the thematic index is the class of the layer
   w.value(big, w.field["area"], "numero", "3000");
   w.value(huge, w.field["area"], "numero", "9000");
   const std::string area = Parcels::n(w.field["area"]);
-  test::Heard heard(*this);
+  test::Heard heard(*this, w.owner);
   auto index = [&](std::int64_t g, const std::string& campo) {
     return put("/geometrias/" + Parcels::n(g) + "/indexMapaTematico", R"({"idCampo":)" + campo + "}", w.editor);
   };

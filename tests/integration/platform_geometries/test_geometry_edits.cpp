@@ -13,7 +13,7 @@ const std::string kCut = R"j("srid":31983,"linha":"LINESTRING(609990 7795010,610
 
 TEST_CASE_FIXTURE(PlatformFixture, "a 20 x 30 m lot splits into 20 x 20 and 20 x 10 m parts and unites back") {
   Parcels w(*this);
-  test::Heard heard(*this);
+  test::Heard heard(*this, w.owner);
   std::int64_t g = w.rect(610000, 7795000, 20, 30);
   w.value(g, w.field["inscricao"], "texto", "'0042'");
   CHECK(w.area(g) == doctest::Approx(600).epsilon(0.005));
@@ -91,7 +91,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "a 20 x 30 m lot splits into 20 x 20 and 20 x
 
 TEST_CASE_FIXTURE(PlatformFixture, "PUT /geometrias/deletar deletes all or nothing") {
   Parcels w(*this);
-  test::Heard heard(*this);
+  test::Heard heard(*this, w.owner);
   std::int64_t a = w.rect(610000, 7795000, 20, 30), b = w.rect(610100, 7795000, 20, 30);
   const std::string ids = Parcels::n(a) + "," + Parcels::n(b);
   refused(*put("/geometrias/deletar", R"({"ids":[)" + ids + R"(],"versoes":{")" + Parcels::n(b) + R"(":7}})", w.editor),

@@ -21,7 +21,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "an offline batch is applied once, even sent 
       Parcels::n(g) + R"(,"versaoBase":1,"srid":31983,"wkt":")" + Parcels::utm_rect(610000, 7795000, 25, 30) +
       R"("},{"idCliente":"e1","operacao":"excluir","id":)" + Parcels::n(h) + R"(,"versaoBase":1}])";
   std::string audits = w.count("geometrias_auditoria");
-  test::Heard heard(*this);
+  test::Heard heard(*this, w.owner);
 
   std::latch start(2);
   std::string bodies[2];

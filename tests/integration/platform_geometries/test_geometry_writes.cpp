@@ -19,7 +19,7 @@ using test::refused;
 TEST_CASE_FIXTURE(PlatformFixture,
                   "a geometry is created, read, changed and deleted: versioned, audited, announced with its tiles") {
   Parcels w(*this);
-  test::Heard heard(*this);
+  test::Heard heard(*this, w.owner);
   std::string gen = w.generation(w.lots);
 
   // Created from UTM 23S: stored in SIRGAS 2000 lon/lat, a 20 × 30 m lot.
@@ -194,7 +194,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "geometry routes need a session and the calle
       {"PUT", "/geometrias/" + G + "/indexMapaTematico", R"({"idCampo":)" + Parcels::n(w.field["area"]) + "}", true},
   };
   std::string gen = w.generation(w.lots), blocks_gen = w.generation(w.blocks);
-  test::Heard heard(*this);
+  test::Heard heard(*this, w.owner);
   for (const Call& x : calls) {
     CAPTURE(x.method);
     CAPTURE(x.path);
@@ -214,7 +214,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "geometry routes need a session and the calle
 
 TEST_CASE_FIXTURE(PlatformFixture, "two clients changing the same geometry from the same version: one 200, one 409") {
   Parcels w(*this);
-  test::Heard heard(*this);
+  test::Heard heard(*this, w.owner);
   for (int round = 0; round < 5; ++round) {
     std::int64_t g = w.rect(610000 + 100 * round, 7795000, 20, 30);
     std::latch start(2);

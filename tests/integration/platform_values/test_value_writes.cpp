@@ -239,10 +239,15 @@ TEST_CASE_FIXTURE(PlatformFixture, "every value write is announced on the tenant
   std::mutex m;
   std::vector<std::string> seen;
   std::int64_t tenant = tenant_id("alfa");
+  // Listening as the editor's session: an event goes once to each session that may see its
+  // layer, so one session hears each write once.
+  std::int64_t editor_session = std::stoll(platform_db(
+      "select id from plataforma.sessoes where token_hash = encode(sha256(convert_to('" + w.editor.token +
+      "', 'UTF8')), 'hex')"));
   auto sub = app->events().subscribe(tenant, [&](const service::Event& e) {
     std::lock_guard lock(m);
     if (e.type == "valor_alterado") seen.push_back(e.json);
-  });
+  }, editor_session);
   auto last = [&] {
     std::lock_guard lock(m);
     return seen.empty() ? std::string() : seen.back();

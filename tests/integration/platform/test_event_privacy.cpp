@@ -1,0 +1,192 @@
+// Who hears the data events on GET /socket: a geometry or value edit of a layer
+// ("geometria_alterada", "valor_alterado") reaches only the sessions whose user may see the
+// layer (the guard's rule), and an import job's changes ({"tipo":"importacao",...}) only
+// its creator's sessions; another tenant hears neither.
+//
+// As in test_layer_events.cpp, a socket that must hear nothing is checked by its next
+// message: a later event it must hear (its marker) comes first, so no test waits on silence.
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/websocket.hpp>
+
+#include "integration/platform_layers/layers_fixture.hpp"
+
+using namespace cadastre;
+using test::Cast;
+using test::LayersFixture;
+using test::Session;
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = boost::beast::websocket;
+
+namespace {
+
+std::string s(std::int64_t id) { return std::to_string(id); }
+
+// A session's socket. read() fails the test with an exception when no message comes within
+// a minute (an import job runs on the runner's thread), instead of hanging it.
+class Socket {
+ public:
+  Socket(int port, const Session& who) : ws_(io_) {
+    net::ip::tcp::resolver resolver(io_);
+    ws_.next_layer().connect(resolver.resolve("127.0.0.1", std::to_string(port)));
+    ws_.set_option(websocket::stream_base::decorator([h = who](websocket::request_type& req) {
+      req.set("X-Auth-Token", h.token);
+      req.set("X-Tn-Token", h.tn);
+    }));
+    ws_.next_layer().expires_after(std::chrono::seconds(60));
+    ws_.handshake("127.0.0.1", "/socket");
+    REQUIRE(read() == R"({"tipo":"conectado"})");
+  }
+  std::string read() {
+    beast::flat_buffer b;
+    ws_.next_layer().expires_after(std::chrono::seconds(60));
+    ws_.read(b);
+    return beast::buffers_to_string(b.data());
+  }
+
+ private:
+  net::io_context io_;
+  websocket::stream<beast::tcp_stream> ws_;
+};
+
+// The start of a geometry or value event of layer `camada` (the rest: version,
+// generation, tiles).
+std::string geometry_event(const std::string& operacao, std::int64_t camada, std::int64_t geometria) {
+  return R"({"tipo":"geometria_alterada","operacao":")" + operacao + R"(","idCamada":)" + s(camada) +
+         R"(,"idGeometria":)" + s(geometria) + ",";
+}
+std::string value_event(std::int64_t camada, std::int64_t geometria) {
+  return R"({"tipo":"valor_alterado","idCamada":)" + s(camada) + R"(,"idGeometria":)" + s(geometria) + ",";
+}
+bool starts(const std::string& text, const std::string& head) { return text.rfind(head, 0) == 0; }
+
+const char* kSquare = "POLYGON((-48 -27,-48 -26.99,-47.99 -26.99,-48 -27))";
+
+// The layer event of a layer's creation, as the layer's creator hears it first.
+std::string created(std::int64_t camada, std::int64_t projeto) {
+  return R"({"tipo":"camada","operacao":"criar","idCamada":)" + s(camada) + R"(,"idProjeto":)" + s(projeto) + ",";
+}
+
+}  // namespace
+
+TEST_CASE_FIXTURE(LayersFixture, "a private layer's geometry and value edits reach its owner and a user with a right on it, not a project share nor another tenant") {
+  Cast c = cast();
+  std::int64_t p = project(c);
+  std::int64_t aberta = layer(c.owner, p, "Aberta");
+  std::int64_t sigilosa = layer(c.owner, p, "Sigilosa", "poligono", R"(,"privada":true)");
+  // The editor has a right on the private layer; the reader has only the project's share.
+  db("insert into projeto.camada_usuarios (camada_id, usuario_id, direito, concedido_por) values (" + s(sigilosa) +
+     ", " + s(c.editor.user_id) + ", 'edicao', " + s(c.owner.user_id) + ")");
+  std::int64_t campo = field(form(sigilosa), "inscricao", "texto");
+  std::int64_t deles = id_of("insert into projeto.projetos (nome, criado_por) values ('Deles', " +
+                             s(c.stranger.user_id) + ") returning id");
+  std::int64_t beta_p = std::stoll(db("insert into projeto.projetos (nome, criado_por) values ('Beta', " +
+                                      s(c.beta.user_id) + ") returning id", "beta"));
+  Socket owner(app->server().port(), c.owner), editor(app->server().port(), c.editor),
+      reader(app->server().port(), c.reader), stranger(app->server().port(), c.stranger),
+      beta(app->server().port(), c.beta);
+
+  // A geometry of the private layer, by its owner: the owner and the editor hear it.
+  auto made = post("/geometrias", R"({"idCamada":)" + s(sigilosa) + R"(,"wkt":")" + kSquare + "\"}", c.owner);
+  REQUIRE_MESSAGE(made->status == 201, made->body);
+  std::int64_t g = int64_t(made->json()["id"]);
+  std::string heard = owner.read();
+  CHECK_MESSAGE(starts(heard, geometry_event("criar", sigilosa, g)), heard);
+  CHECK(heard.find(R"("tiles":[")") != std::string::npos);
+  CHECK(editor.read() == heard);
+
+  // Its value, by the editor: both hear it.
+  auto valued = post("/valores", R"({"idGeometria":)" + s(g) + R"(,"idCampo":)" + s(campo) + R"(,"valor":"0001"})",
+                     c.editor);
+  REQUIRE_MESSAGE(valued->status == 201, valued->body);
+  heard = editor.read();
+  CHECK_MESSAGE(starts(heard, value_event(sigilosa, g)), heard);
+  CHECK(owner.read() == heard);
+
+  // A geometry created with its values (the geometries area's path): both events, both users.
+  auto both = post("/geometrias",
+                   R"({"idCamada":)" + s(sigilosa) + R"(,"wkt":")" + kSquare + R"(","valores":[{"idCampo":)" +
+                       s(campo) + R"(,"valor":"0002"}]})",
+                   c.owner);
+  REQUIRE_MESSAGE(both->status == 201, both->body);
+  std::int64_t g2 = int64_t(both->json()["id"]);
+  for (Socket* who : {&owner, &editor}) {
+    std::string first = who->read(), second = who->read();
+    CHECK_MESSAGE(starts(first, geometry_event("criar", sigilosa, g2)), first);
+    CHECK_MESSAGE(starts(second, value_event(sigilosa, g2)), second);
+  }
+
+  // The open layer's geometry: the reader's first message is this one, none of the above.
+  auto marca = post("/geometrias", R"({"idCamada":)" + s(aberta) + R"(,"wkt":")" + kSquare + "\"}", c.owner);
+  REQUIRE_MESSAGE(marca->status == 201, marca->body);
+  heard = reader.read();
+  CHECK_MESSAGE(starts(heard, geometry_event("criar", aberta, int64_t(marca->json()["id"]))), heard);
+  CHECK(owner.read() == heard);
+  CHECK(editor.read() == heard);
+
+  // The stranger (no share on the project) and beta's user heard none of it: their first
+  // message is their own layer's creation.
+  std::int64_t propria = layer(c.stranger, deles, "Própria");
+  heard = stranger.read();
+  CHECK_MESSAGE(starts(heard, created(propria, deles)), heard);
+  auto b = post("/camadas", R"({"idProjeto":)" + s(beta_p) + R"(,"nome":"Beta","geometria":"ponto"})", c.beta);
+  REQUIRE_MESSAGE(b->status == 201, b->body);
+  heard = beta.read();
+  CHECK_MESSAGE(starts(heard, created(int64_t(b->json()["id"]), beta_p)), heard);
+}
+
+TEST_CASE_FIXTURE(LayersFixture, "an import job's events reach its creator's sessions only: not another user of the project, not another tenant") {
+  Cast c = cast();
+  std::int64_t p = project(c);
+  std::int64_t aberta = layer(c.owner, p, "Aberta");
+  std::int64_t deles = id_of("insert into projeto.projetos (nome, criado_por) values ('Deles', " +
+                             s(c.stranger.user_id) + ") returning id");
+  std::int64_t beta_p = std::stoll(db("insert into projeto.projetos (nome, criado_por) values ('Beta', " +
+                                      s(c.beta.user_id) + ") returning id", "beta"));
+  Session phone = login("dono@alfa.gov.br", "senha-alfa");  // the creator's second session
+  Socket owner(app->server().port(), c.owner), owner_phone(app->server().port(), phone),
+      editor(app->server().port(), c.editor), reader(app->server().port(), c.reader),
+      stranger(app->server().port(), c.stranger), beta(app->server().port(), c.beta);
+
+  // A real job: the cadastre's streets into the project (the tenant's cadastre is empty, so
+  // it runs and fails at once; its events are the same).
+  auto a = post("/importar/icad/logradouros?codigo=privacidade&idProjeto=" + s(p), "", c.owner);
+  REQUIRE_MESSAGE(a->status == 202, a->body);
+  const std::int64_t job = int64_t(a->json()["idImportacao"]);
+  // Both of the creator's sessions hear it start and end.
+  for (Socket* who : {&owner, &owner_phone}) {
+    std::vector<std::string> states;
+    for (int i = 0; i < 20 && (states.empty() || (states.back() != "concluida" && states.back() != "falhou")); ++i) {
+      std::string m = who->read();
+      REQUIRE_MESSAGE(starts(m, R"({"tipo":"importacao","importacao":{)"), m);
+      simdjson::dom::parser parser;
+      simdjson::dom::element shown = parser.parse(m)["importacao"];
+      REQUIRE_MESSAGE(int64_t(shown["idImportacao"]) == job, m);
+      states.emplace_back(std::string_view(shown["estado"]));
+    }
+    REQUIRE(!states.empty());
+    CHECK(states.front() == "executando");
+    CHECK(states.back() == "falhou");
+  }
+
+  // The project's other users, who see its layers, heard none of it: their first message
+  // is a new geometry in an open layer of the project.
+  auto marca = post("/geometrias", R"({"idCamada":)" + s(aberta) + R"(,"wkt":")" + kSquare + "\"}", c.owner);
+  REQUIRE_MESSAGE(marca->status == 201, marca->body);
+  std::string heard = reader.read();
+  CHECK_MESSAGE(starts(heard, geometry_event("criar", aberta, int64_t(marca->json()["id"]))), heard);
+  CHECK(editor.read() == heard);
+  CHECK(owner.read() == heard);
+  CHECK(owner_phone.read() == heard);
+
+  // Nor did the stranger or beta's user.
+  std::int64_t propria = layer(c.stranger, deles, "Própria");
+  heard = stranger.read();
+  CHECK_MESSAGE(starts(heard, created(propria, deles)), heard);
+  auto b = post("/camadas", R"({"idProjeto":)" + s(beta_p) + R"(,"nome":"Beta","geometria":"ponto"})", c.beta);
+  REQUIRE_MESSAGE(b->status == 201, b->body);
+  heard = beta.read();
+  CHECK_MESSAGE(starts(heard, created(int64_t(b->json()["id"]), beta_p)), heard);
+}
