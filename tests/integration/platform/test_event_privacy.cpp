@@ -5,50 +5,22 @@
 //
 // As in test_layer_events.cpp, a socket that must hear nothing is checked by its next
 // message: a later event it must hear (its marker) comes first, so no test waits on silence.
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/websocket.hpp>
 
+#include "integration/platform/socket_client.hpp"
 #include "integration/platform_layers/layers_fixture.hpp"
 
 using namespace cadastre;
 using test::Cast;
 using test::LayersFixture;
 using test::Session;
-namespace net = boost::asio;
-namespace beast = boost::beast;
-namespace websocket = boost::beast::websocket;
 
 namespace {
 
 std::string s(std::int64_t id) { return std::to_string(id); }
 
-// A session's socket. read() fails the test with an exception when no message comes within
-// a minute (an import job runs on the runner's thread), instead of hanging it.
-class Socket {
- public:
-  Socket(int port, const Session& who) : ws_(io_) {
-    net::ip::tcp::resolver resolver(io_);
-    ws_.next_layer().connect(resolver.resolve("127.0.0.1", std::to_string(port)));
-    ws_.set_option(websocket::stream_base::decorator([h = who](websocket::request_type& req) {
-      req.set("X-Auth-Token", h.token);
-      req.set("X-Tn-Token", h.tn);
-    }));
-    ws_.next_layer().expires_after(std::chrono::seconds(60));
-    ws_.handshake("127.0.0.1", "/socket");
-    REQUIRE(read() == R"({"tipo":"conectado"})");
-  }
-  std::string read() {
-    beast::flat_buffer b;
-    ws_.next_layer().expires_after(std::chrono::seconds(60));
-    ws_.read(b);
-    return beast::buffers_to_string(b.data());
-  }
-
- private:
-  net::io_context io_;
-  websocket::stream<beast::tcp_stream> ws_;
+// An import job runs on the runner's thread: a socket here waits up to a minute.
+struct Socket : test::Socket {
+  Socket(int port, const Session& who) : test::Socket(port, who, std::chrono::seconds(60)) {}
 };
 
 // The start of a geometry or value event of layer `camada` (the rest: version,

@@ -7,11 +7,7 @@
 //
 // A socket that must hear nothing is checked by its next message: a later event it must
 // hear (its own marker) comes first, so no test waits on silence.
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/websocket.hpp>
-
+#include "integration/platform/socket_client.hpp"
 #include "integration/platform_layers/layers_fixture.hpp"
 
 using namespace cadastre;
@@ -20,40 +16,12 @@ using test::Cast;
 using test::LayersFixture;
 using test::refused;
 using test::Session;
-namespace net = boost::asio;
-namespace beast = boost::beast;
-namespace websocket = boost::beast::websocket;
 
 namespace {
 
 std::string s(std::int64_t id) { return std::to_string(id); }
 
-// A session's socket (the client of test_socket.cpp). read() fails the test with an
-// exception when no message comes within ten seconds, instead of hanging it.
-class Socket {
- public:
-  Socket(int port, const Session& who) : ws_(io_) {
-    net::ip::tcp::resolver resolver(io_);
-    ws_.next_layer().connect(resolver.resolve("127.0.0.1", std::to_string(port)));
-    ws_.set_option(websocket::stream_base::decorator([h = who](websocket::request_type& req) {
-      req.set("X-Auth-Token", h.token);
-      req.set("X-Tn-Token", h.tn);
-    }));
-    ws_.next_layer().expires_after(std::chrono::seconds(10));
-    ws_.handshake("127.0.0.1", "/socket");
-    REQUIRE(read() == R"({"tipo":"conectado"})");
-  }
-  std::string read() {
-    beast::flat_buffer b;
-    ws_.next_layer().expires_after(std::chrono::seconds(10));
-    ws_.read(b);
-    return beast::buffers_to_string(b.data());
-  }
-
- private:
-  net::io_context io_;
-  websocket::stream<beast::tcp_stream> ws_;
-};
+using test::Socket;
 
 // The event text, exactly as the platform writes it.
 std::string event(const std::string& operacao, std::int64_t camada, std::int64_t projeto,

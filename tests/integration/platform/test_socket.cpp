@@ -1,60 +1,17 @@
 // GET /socket: the live WebSocket of a session (Beast's client here): authenticated by the
 // session before the handshake, answers ping with pong, carries the tenant's events, and
 // is closed with 1008 the moment its session is revoked.
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/websocket.hpp>
 
 #include "fixture.hpp"
+#include "socket_client.hpp"
 
 using namespace cadastre;
 using test::PlatformFixture;
 using test::Session;
-namespace net = boost::asio;
-namespace beast = boost::beast;
-namespace websocket = boost::beast::websocket;
 
 namespace {
 
-// A client socket on the platform; `target` carries the query credentials when given.
-class Client {
- public:
-  Client(int port, const std::string& target, const Session* headers) : ws_(io_) {
-    net::ip::tcp::resolver resolver(io_);
-    ws_.next_layer().connect(resolver.resolve("127.0.0.1", std::to_string(port)));
-    ws_.next_layer().expires_after(std::chrono::seconds(5));
-    if (headers)
-      ws_.set_option(websocket::stream_base::decorator([h = *headers](websocket::request_type& req) {
-        req.set("X-Auth-Token", h.token);
-        req.set("X-Tn-Token", h.tn);
-      }));
-    ws_.handshake(response_, "127.0.0.1", target);
-  }
-  std::string read() {
-    beast::flat_buffer b;
-    ws_.next_layer().expires_after(std::chrono::seconds(5));
-    ws_.read(b);
-    return beast::buffers_to_string(b.data());
-  }
-  void write(const std::string& text) { ws_.write(net::buffer(text)); }
-  /// The close code once the server closed (reads until then).
-  int closed_with() {
-    try {
-      for (int i = 0; i < 10; ++i) read();
-    } catch (const beast::system_error& e) {
-      if (e.code() == websocket::error::closed) return ws_.reason().code;
-      return -1;
-    }
-    return 0;
-  }
-  std::string close_reason() const { return std::string(ws_.reason().reason.c_str()); }
-
- private:
-  net::io_context io_;
-  websocket::stream<beast::tcp_stream> ws_;
-  websocket::response_type response_;
-};
+using Client = test::SocketClient;
 
 // An upgrade request's headers (a refused one is answered as plain HTTP).
 const httplib::Headers kUpgrade = {{"Connection", "Upgrade"},

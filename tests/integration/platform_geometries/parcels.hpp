@@ -9,9 +9,11 @@
 // "srid": 31983, so their sides and areas are known in metres.
 #pragma once
 
+#include <latch>
 #include <map>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "integration/platform/fixture.hpp"
@@ -155,6 +157,28 @@ inline std::string encode(const std::string& text) {
       out += buf;
     }
   }
+  return out;
+}
+
+/// The same POST sent by two clients at once (released together by a latch): each one's
+/// status and body, for the tests of idempotent batches racing.
+struct Raced {
+  int status[2] = {0, 0};
+  std::string body[2];
+};
+inline Raced post_twice_at_once(PlatformFixture& fx, const std::string& path, const std::string& body,
+                                const Session& who) {
+  Raced out;
+  std::latch start(2);
+  auto client = [&](int i) {
+    start.arrive_and_wait();
+    auto r = fx.post(path, body, who);
+    out.status[i] = r->status;
+    out.body[i] = r->body;
+  };
+  std::thread t1(client, 0), t2(client, 1);
+  t1.join();
+  t2.join();
   return out;
 }
 

@@ -365,22 +365,11 @@ TEST_CASE_FIXTURE(PlatformFixture, "two identical offline batches with valores s
   const std::string batch = R"([{"idCliente":"r1","operacao":"criar","idCamada":)" + Parcels::n(p.layer) +
                             R"(,"srid":31983,"wkt":")" + Parcels::utm_rect(610100, 7795000, 10, 10) +
                             R"(","valores":)" + p.good("0404") + "}]";
-  std::latch start(2);
-  std::string bodies[2];
-  int statuses[2] = {0, 0};
-  auto client = [&](int i) {
-    start.arrive_and_wait();
-    auto r = post("/geometrias/offline", batch, w.editor);
-    statuses[i] = r->status;
-    bodies[i] = r->body;
-  };
-  std::thread t1(client, 0), t2(client, 1);
-  t1.join();
-  t2.join();
-  CHECK_MESSAGE(statuses[0] == 200, bodies[0]);
-  CHECK_MESSAGE(statuses[1] == 200, bodies[1]);
-  CHECK(bodies[0] == bodies[1]);
-  CHECK(bodies[0].find(R"("situacao": "aplicado")") != std::string::npos);
+  test::Raced r = test::post_twice_at_once(*this, "/geometrias/offline", batch, w.editor);
+  CHECK_MESSAGE(r.status[0] == 200, r.body[0]);
+  CHECK_MESSAGE(r.status[1] == 200, r.body[1]);
+  CHECK(r.body[0] == r.body[1]);
+  CHECK(r.body[0].find(R"("situacao": "aplicado")") != std::string::npos);
   CHECK(w.count("geometrias", "camada_id = " + Parcels::n(p.layer)) == "1");
   CHECK(w.count("valores") == "7");
   CHECK(w.count("valores_auditoria") == "7");

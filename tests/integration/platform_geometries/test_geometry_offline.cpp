@@ -23,33 +23,22 @@ TEST_CASE_FIXTURE(PlatformFixture, "an offline batch is applied once, even sent 
   std::string audits = w.count("geometrias_auditoria");
   test::Heard heard(*this, w.owner);
 
-  std::latch start(2);
-  std::string bodies[2];
-  int statuses[2] = {0, 0};
-  auto client = [&](int i) {
-    start.arrive_and_wait();
-    auto r = post("/geometrias/offline", batch, w.editor);
-    statuses[i] = r->status;
-    bodies[i] = r->body;
-  };
-  std::thread t1(client, 0), t2(client, 1);
-  t1.join();
-  t2.join();
-  CHECK_MESSAGE(statuses[0] == 200, bodies[0]);
-  CHECK_MESSAGE(statuses[1] == 200, bodies[1]);
-  CHECK(bodies[0] == bodies[1]);
+  test::Raced r = test::post_twice_at_once(*this, "/geometrias/offline", batch, w.editor);
+  CHECK_MESSAGE(r.status[0] == 200, r.body[0]);
+  CHECK_MESSAGE(r.status[1] == 200, r.body[1]);
+  CHECK(r.body[0] == r.body[1]);
   CHECK(w.count("geometrias") == "2");  // g changed, h deleted, one created
   CHECK(w.version(g) == "2");
   CHECK(w.area(g) == doctest::Approx(750).epsilon(0.005));
   CHECK(w.count("geometrias", "id = " + Parcels::n(h)) == "0");
   CHECK(std::stoll(w.count("geometrias_auditoria")) == std::stoll(audits) + 3);
-  CHECK(bodies[0].find(R"("situacao": "aplicado")") != std::string::npos);
+  CHECK(r.body[0].find(R"("situacao": "aplicado")") != std::string::npos);
   CHECK(heard.size() == 3);  // announced once: criar, alterar, excluir
 
   // Again: the same report, nothing changed (h is gone, yet its item is answered).
   auto again = post("/geometrias/offline", batch, w.editor);
   REQUIRE_MESSAGE(again->status == 200, again->body);
-  CHECK(again->body == bodies[0]);
+  CHECK(again->body == r.body[0]);
   CHECK(w.version(g) == "2");
   CHECK(std::stoll(w.count("geometrias_auditoria")) == std::stoll(audits) + 3);
   CHECK(w.count("geometrias_offline", "usuario_id = " + Parcels::n(w.editor.user_id)) == "3");
