@@ -649,7 +649,7 @@ std::vector<std::pair<std::string, std::string>> build() {
                {"operacao", kText}, {"versao", kNullableInt},
                {"antes", R"({"type":"object","nullable":true,"description":"id, idCamada, versao, vinculoId, geometria em GeoJSON e valores por chave de campo"})"},
                {"depois", R"({"type":"object","nullable":true,"description":"o estado depois da edição; null numa exclusão"})"},
-               {"idUsuario", kInt}, {"em", kTime}, {"emLong", kInt}})},
+               {"idUsuario", kInt}, {"nomeUsuario", kNullableText}, {"em", kTime}, {"emLong", kInt}})},
       // Rasters and WMS (src/platform/rasters/, src/platform/wms/).
       {"CamadaWms", object({{"nome", kText}, {"titulo", kText}, {"crs", R"({"type":"array","items":{"type":"string"}})"},
                             {"bbox", R"({"type":"array","items":{"type":"number"},"minItems":4,"maxItems":4,"nullable":true})"}})},

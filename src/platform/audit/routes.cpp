@@ -3,7 +3,8 @@
 // geometries area writes with every edit. An audit is an administrator's reading: with
 // idCamada or idProjeto the caller needs admin on it (gestao: inactive ones too); without
 // them, only the tenant's administrators may ask (the whole tenant). The rows answered are
-// only those of layers the caller may see.
+// only those of layers the caller may see. Each row names its user (the name is in the
+// platform database, read once per request).
 #include "platform/app.hpp"
 #include "platform/audit/input.hpp"
 #include "platform/audit/store.hpp"
@@ -13,14 +14,14 @@
 namespace cadastre::platform::audit {
 namespace {
 
-http::Response list(const service::Scope& s, http::Request& req) {
+http::Response list(App& app, const service::Scope& s, http::Request& req) {
   AuditQuery q = parse_query(req);
   bool tenant_admin = s.user.admin || s.user.platform_admin;
   if (q.projeto) guard::require(s, "projeto", *q.projeto, "gestao", "idProjeto");
   if (q.camada) guard::require(s, "camada", *q.camada, "gestao", "idCamada");
   if (!q.projeto && !q.camada && !tenant_admin)
     throw Error(errc::forbidden, "sem idProjeto ou idCamada, só administradores do município leem a auditoria");
-  return http::Response::json(rows(s, q, tenant_admin));
+  return http::Response::json(rows(s, q, tenant_admin, user_names(app.platform(), s.tenant.id)));
 }
 
 }  // namespace
@@ -45,7 +46,7 @@ void add_audit_routes(App& app) {
                   ms("dataInicioLong", "início, em milissegundos desde 1970 (incluído)"),
                   ms("dataFinalLong", "fim, em milissegundos desde 1970 (incluído; até 366 dias após o início)"),
                   id("limite", "quantas linhas no máximo (padrão 100, até 1000)")},
-       .answer_schema = schemas::list_of("AuditoriaGeometria"), .handler = service::scoped(audit::list)});
+       .answer_schema = schemas::list_of("AuditoriaGeometria"), .handler = service::scoped([&app](const service::Scope& s, http::Request& req) { return audit::list(app, s, req); })});
 }
 
 }  // namespace cadastre::platform

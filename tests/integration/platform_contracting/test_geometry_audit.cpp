@@ -58,6 +58,8 @@ TEST_CASE_FIXTURE(PlatformFixture, "the geometry audit answers each write with i
   CHECK(std::string_view(rows.at(2)["depois"]["geometria"]["type"]) == "Polygon");
   for (auto r : rows) {
     CHECK(int64_t(r["idUsuario"]) == w.owner.user_id);
+    CHECK(std::string_view(r["nomeUsuario"]) ==
+          platform_db("select nome from plataforma.usuarios where id = " + std::to_string(w.owner.user_id)));
     CHECK(int64_t(r["idProjeto"]) == projeto);
     CHECK(int64_t(r["idCamada"]) == camada);
     CHECK(std::to_string(int64_t(r["idGeometria"])) == id);
