@@ -77,17 +77,21 @@ Session log_in(const Login& login, const Credentials& in, const store::SessionOr
   if (out.user.tenant_id != out.tenant.id)
     throw Error(errc::tenant_forbidden,
                 "o usuário está cadastrado em outro município na plataforma");
-  store::Principal who;
-  who.user_id = out.user.id;
-  who.email = out.user.email;
-  who.nome = out.user.nome;
-  who.tenant_id = out.tenant.id;
-  who.tenant_slug = out.tenant.slug;
-  who.admin = out.user.admin;
   store::SessionOrigin ldap = origin;
   ldap.kind = "ldap";
-  out.token = login.identity.open_session(who, login.limits, ldap);
+  out.token = login.identity.open_session(principal_of(out), login.limits, ldap);
   return out;
+}
+
+store::Principal principal_of(const Session& s) {
+  store::Principal who;
+  who.user_id = s.user.id;
+  who.email = s.user.email;
+  who.nome = s.user.nome;
+  who.tenant_id = s.tenant.id;
+  who.tenant_slug = s.tenant.slug;
+  who.admin = s.user.admin;
+  return who;
 }
 
 }  // namespace cadastre::directory

@@ -43,6 +43,9 @@ struct Session {
   store::Tenant tenant;
 };
 
+/// Who a directory session stands for: its user in its municipality.
+store::Principal principal_of(const Session& s);
+
 /// Logs `in` in from `address`: 503 when no directory is configured, 401 for credentials
 /// the directory refuses, 403 when it grants no municipality or the identity store keeps
 /// the user elsewhere or inactive, 502/504 when the directory fails or is slow.

@@ -115,14 +115,7 @@ struct Logins {
     directory::Credentials in = parse_directory_login(req);
     return throttled(req, in.username, [&] {
       directory::Session s = directory::log_in(*directory, in, origin(req, "ldap"));
-      store::Principal who;
-      who.user_id = s.user.id;
-      who.email = s.user.email;
-      who.nome = s.user.nome;
-      who.tenant_id = s.tenant.id;
-      who.tenant_slug = s.tenant.slug;
-      who.admin = s.user.admin;
-      return answer(who, s.token);
+      return answer(directory::principal_of(s), s.token);
     });
   }
 

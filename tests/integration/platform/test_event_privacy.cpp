@@ -41,6 +41,19 @@ std::string created(std::int64_t camada, std::int64_t projeto) {
   return R"({"tipo":"camada","operacao":"criar","idCamada":)" + s(camada) + R"(,"idProjeto":)" + s(projeto) + ",";
 }
 
+// The stranger (no share on the project) and beta's user heard nothing before: the first
+// message each socket gets is the creation of a layer of their own (their marker).
+void outsiders_heard_nothing(LayersFixture& fx, const Cast& c, Socket& stranger, std::int64_t deles, Socket& beta,
+                             std::int64_t beta_p) {
+  std::int64_t propria = fx.layer(c.stranger, deles, "Própria");
+  std::string heard = stranger.read();
+  CHECK_MESSAGE(starts(heard, created(propria, deles)), heard);
+  auto b = fx.post("/camadas", R"({"idProjeto":)" + s(beta_p) + R"(,"nome":"Beta","geometria":"ponto"})", c.beta);
+  REQUIRE_MESSAGE(b->status == 201, b->body);
+  heard = beta.read();
+  CHECK_MESSAGE(starts(heard, created(int64_t(b->json()["id"]), beta_p)), heard);
+}
+
 }  // namespace
 
 TEST_CASE_FIXTURE(LayersFixture, "a private layer's geometry and value edits reach its owner and a user with a right on it, not a project share nor another tenant") {
@@ -100,13 +113,7 @@ TEST_CASE_FIXTURE(LayersFixture, "a private layer's geometry and value edits rea
 
   // The stranger (no share on the project) and beta's user heard none of it: their first
   // message is their own layer's creation.
-  std::int64_t propria = layer(c.stranger, deles, "Própria");
-  heard = stranger.read();
-  CHECK_MESSAGE(starts(heard, created(propria, deles)), heard);
-  auto b = post("/camadas", R"({"idProjeto":)" + s(beta_p) + R"(,"nome":"Beta","geometria":"ponto"})", c.beta);
-  REQUIRE_MESSAGE(b->status == 201, b->body);
-  heard = beta.read();
-  CHECK_MESSAGE(starts(heard, created(int64_t(b->json()["id"]), beta_p)), heard);
+  outsiders_heard_nothing(*this, c, stranger, deles, beta, beta_p);
 }
 
 TEST_CASE_FIXTURE(LayersFixture, "an import job's events reach its creator's sessions only: not another user of the project, not another tenant") {
@@ -154,11 +161,5 @@ TEST_CASE_FIXTURE(LayersFixture, "an import job's events reach its creator's ses
   CHECK(owner_phone.read() == heard);
 
   // Nor did the stranger or beta's user.
-  std::int64_t propria = layer(c.stranger, deles, "Própria");
-  heard = stranger.read();
-  CHECK_MESSAGE(starts(heard, created(propria, deles)), heard);
-  auto b = post("/camadas", R"({"idProjeto":)" + s(beta_p) + R"(,"nome":"Beta","geometria":"ponto"})", c.beta);
-  REQUIRE_MESSAGE(b->status == 201, b->body);
-  heard = beta.read();
-  CHECK_MESSAGE(starts(heard, created(int64_t(b->json()["id"]), beta_p)), heard);
+  outsiders_heard_nothing(*this, c, stranger, deles, beta, beta_p);
 }
