@@ -15,6 +15,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
+# Optimised code, in a build folder of its own (the README's commands build Check in build/).
+export CADASTRE_BUILD_TYPE=${CADASTRE_BUILD_TYPE:-Release} CADASTRE_BUILD_DIR=${CADASTRE_BUILD_DIR:-$here/build-release}
 samples=${1:-2000}
 side=${2:-500}
 nmax=${3:-20}

@@ -17,6 +17,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
+# Optimised code, in a build folder of its own (the README's commands build Check in build/).
+export CADASTRE_BUILD_TYPE=${CADASTRE_BUILD_TYPE:-Release} CADASTRE_BUILD_DIR=${CADASTRE_BUILD_DIR:-$here/build-release}
 secs=${1:-10}
 conns=${2:-8}
 geometries=${3:-100000}

@@ -150,7 +150,7 @@ void bind_appraisal(py::module_& m) {
 
   m.def("regression_predict", [](const Regression& model, const std::vector<double>& x,
                                  double level) {
-    const Prediction p = predict(model, x, level);
+    const appraisal::Prediction p = predict(model, x, level);
     py::dict d;
     d["estimate"] = p.estimate;
     d["estimate_transformed"] = p.estimate_transformed;

@@ -173,7 +173,7 @@ void bind_geostat(py::module_& m) {
 
   m.def("krige", [](const py::iterable& samples, const py::dict& model, double x, double y,
                     std::size_t nmax, std::optional<double> maxdist) {
-    const Prediction p = krige(samples_of(samples), model_of(model), x, y,
+    const geostat::Prediction p = krige(samples_of(samples), model_of(model), x, y,
                                options_of(nmax, maxdist, std::nullopt, 1));
     py::dict d;
     d["value"] = p.value;

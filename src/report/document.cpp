@@ -10,6 +10,7 @@
 #include "report/table.hpp"
 
 namespace cadastre::report {
+namespace document_layout {
 namespace {
 
 using namespace haru;
@@ -224,13 +225,14 @@ class Writer {
 };
 
 }  // namespace
+}  // namespace document_layout
 
 bool readable(const Image& image) {
-  Failure failure;
-  Doc pdf = new_document(failure, "");
-  return load(pdf.get(), image) != nullptr && failure.error == 0;
+  haru::Failure failure;
+  haru::Doc pdf = haru::new_document(failure, "");
+  return document_layout::load(pdf.get(), image) != nullptr && failure.error == 0;
 }
 
-std::string pdf_document(const Document& document) { return Writer(document).render(); }
+std::string pdf_document(const Document& document) { return document_layout::Writer(document).render(); }
 
 }  // namespace cadastre::report

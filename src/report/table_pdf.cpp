@@ -8,6 +8,7 @@
 #include "report/table.hpp"
 
 namespace cadastre::report {
+namespace table_layout {
 namespace {
 
 using namespace haru;
@@ -134,7 +135,8 @@ class Writer {
 };
 
 }  // namespace
+}  // namespace table_layout
 
-std::string pdf_document(const Table& table) { return Writer(table).render(); }
+std::string pdf_document(const Table& table) { return table_layout::Writer(table).render(); }
 
 }  // namespace cadastre::report

@@ -112,4 +112,10 @@ class RawHttp {
   std::string buffer_;
 };
 
+/// A GET request of `path` as it goes on the wire; `extra` holds more header lines, each
+/// ending in CRLF.
+inline std::string get_request(const std::string& path, const std::string& extra = "") {
+  return "GET " + path + " HTTP/1.1\r\nHost: a\r\n" + extra + "\r\n";
+}
+
 }  // namespace cadastre::test

@@ -10,7 +10,6 @@ namespace {
 
 constexpr std::size_t kMaxOptions = 500, kMaxParts = 20;
 
-bool is_text(std::string_view t) { return t == "texto" || t == "texto_longo"; }
 bool is_number(std::string_view t) { return t == "inteiro" || t == "decimal"; }
 
 // A plain text definition: how a stored value reads as text, whatever its type.
@@ -42,9 +41,9 @@ Definition retyped(const Definition& from, const std::string& to) {
   Definition d = from;
   d.def.tipo = to;
   const std::string& was = from.def.tipo;
-  bool same_bounds = (is_text(was) && is_text(to)) || (is_number(was) && is_number(to));
+  bool same_bounds = (is_text_type(was) && is_text_type(to)) || (is_number(was) && is_number(to));
   if (!same_bounds) d.def.minimo = d.def.maximo = std::nullopt;
-  if (!is_text(to)) d.def.padrao = std::nullopt;
+  if (!is_text_type(to)) d.def.padrao = std::nullopt;
   if (to != "lista" && to != "multipla") d.def.opcoes.clear();
   if (to == "booleano" || to == "multipla") d.def.unico = false;
   d.def.dominio = d.def.formula = std::nullopt;
@@ -111,7 +110,7 @@ Plan plan_conversion(const Definition& field, const std::vector<StoredValue>& va
 
 Plan plan_split(const Definition& field, const std::vector<StoredValue>& values, const std::string& tipo,
                 const std::string& separator) {
-  if (!is_text(field.def.tipo))
+  if (!is_text_type(field.def.tipo))
     throw Error(errc::invalid_argument, "split: só campos de texto se dividem (o campo é " + field.def.tipo + ")",
                 "split");
   if (!convertible_to(tipo))

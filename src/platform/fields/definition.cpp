@@ -23,7 +23,6 @@ void take(T& target, const std::optional<T>& change) {
   if (change) target = *change;
 }
 
-bool is_text(std::string_view tipo) { return tipo == "texto" || tipo == "texto_longo"; }
 
 void validate_options(const Definition& d) {
   const auto& t = d.def.tipo;
@@ -58,9 +57,11 @@ void validate_bounds(const Definition& d) {
 
 }  // namespace
 
+bool is_text_type(std::string_view tipo) { return tipo == "texto" || tipo == "texto_longo"; }
+
 std::string_view bounds_kind(std::string_view tipo) noexcept {
   if (tipo == "inteiro" || tipo == "decimal") return "numero";
-  if (is_text(tipo) || tipo == "multipla") return "tamanho";
+  if (is_text_type(tipo) || tipo == "multipla") return "tamanho";
   return {};
 }
 
@@ -98,7 +99,7 @@ void validate(const Definition& d) {
   validate_bounds(d);
   validate_options(d);
   if (f.padrao) {
-    if (!is_text(f.tipo)) bad("padrao só se aplica aos tipos texto e texto_longo", "padrao");
+    if (!is_text_type(f.tipo)) bad("padrao só se aplica aos tipos texto e texto_longo", "padrao");
     if (auto p = pattern_problem(*f.padrao); !p.empty()) bad("padrao: " + p, "padrao");
   }
   if (f.tipo == "lista_dominio") {

@@ -47,4 +47,8 @@ void validate(const Definition& d);
 /// ("tamanho"), or not at all (empty).
 std::string_view bounds_kind(std::string_view tipo) noexcept;
 
+/// Whether fields of type `tipo` hold text (texto, texto_longo): their bounds are lengths
+/// and only they take a default.
+bool is_text_type(std::string_view tipo);
+
 }  // namespace cadastre::platform::fields

@@ -314,8 +314,8 @@ std::vector<OfflineItem> parse_offline(std::string_view body) {
       if (auto list = jsonin::find(o, "valores")) {
         try {
           item.valores = values_of(*list);
-        } catch (const Error& e) {
-          throw Error(e.code(), where + e.what(), e.field());
+        } catch (const Error& bad) {
+          throw Error(bad.code(), where + bad.what(), bad.field());
         }
       }
     } else if (item.operacao == "alterar" || item.operacao == "excluir") {

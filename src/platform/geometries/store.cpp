@@ -12,7 +12,6 @@ namespace {
 
 constexpr int kNearCap = 1000;
 
-std::string n(std::int64_t v) { return std::to_string(v); }
 std::string d(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.12g", v);
@@ -22,7 +21,7 @@ std::string d(double v) {
 // "g.camada_id = $ [and g.geom && envelope]"
 void where_layer(store::Sql& q, std::int64_t layer, const std::optional<Box>& bbox) {
   q << "g.camada_id = ";
-  q.bind(n(layer), "bigint");
+  q.bind(std::to_string(layer), "bigint");
   if (bbox) {
     q << " and g.geom && st_makeenvelope(";
     q.bind(d(bbox->min_x), "float8") << ", ";
@@ -88,19 +87,19 @@ std::string within_radius(store::Pool& pool, std::int64_t layer, const Around& a
   q << "::geography)::numeric, 3)) as r, st_distance(g.geom::geography, ";
   point(q, a);
   q << "::geography) as dist, g.id from projeto.geometrias g where g.camada_id = ";
-  q.bind(n(layer), "bigint") << " and st_dwithin(g.geom::geography, ";
+  q.bind(std::to_string(layer), "bigint") << " and st_dwithin(g.geom::geography, ";
   point(q, a);
   q << "::geography, ";
-  q.bind(d(a.r), "float8") << ") order by dist, g.id limit " << n(kNearCap) << ") p";
+  q.bind(d(a.r), "float8") << ") order by dist, g.id limit " << std::to_string(kNearCap) << ") p";
   return rows_json(pool, q);
 }
 
 std::string at_point(store::Pool& pool, std::int64_t layer, const Around& a) {
   store::Sql q("select coalesce(jsonb_agg(r order by id), '[]')::text from (select " + steps::geometry_sql() +
                " as r, g.id from projeto.geometrias g where g.camada_id = ");
-  q.bind(n(layer), "bigint") << " and st_covers(g.geom, ";
+  q.bind(std::to_string(layer), "bigint") << " and st_covers(g.geom, ";
   point(q, a);
-  q << ") order by g.id limit " << n(kNearCap) << ") p";
+  q << ") order by g.id limit " << std::to_string(kNearCap) << ") p";
   return rows_json(pool, q);
 }
 
@@ -114,7 +113,7 @@ std::string within_square(store::Pool& pool, std::int64_t layer, const Around& a
   };
   store::Sql q("select coalesce(jsonb_agg(r order by id), '[]')::text from (select " + steps::geometry_sql() +
                " as r, g.id from projeto.geometrias g where g.camada_id = ");
-  q.bind(n(layer), "bigint") << " and st_intersects(g.geom, st_makeenvelope(";
+  q.bind(std::to_string(layer), "bigint") << " and st_intersects(g.geom, st_makeenvelope(";
   edge(q, "st_x", "270");
   q << ", ";
   edge(q, "st_y", "180");
@@ -122,7 +121,7 @@ std::string within_square(store::Pool& pool, std::int64_t layer, const Around& a
   edge(q, "st_x", "90");
   q << ", ";
   edge(q, "st_y", "0");
-  q << ", 4674)) order by g.id limit " << n(kNearCap) << ") p";
+  q << ", 4674)) order by g.id limit " << std::to_string(kNearCap) << ") p";
   return rows_json(pool, q);
 }
 
@@ -130,7 +129,7 @@ std::string intersecting(store::Pool& pool, const std::vector<std::int64_t>& ids
   return pool.with([&](soci::session& s) {
     std::string geom = steps::read_or_throw(s, Shape{.wkt = wkt, .geojson = {}, .srid = {}});
     std::string list;
-    for (std::int64_t id : ids) list += (list.empty() ? "" : ",") + n(id);
+    for (std::int64_t id : ids) list += (list.empty() ? "" : ",") + std::to_string(id);
     store::Sql q("select coalesce(jsonb_agg(jsonb_build_object('id', g.id, 'idCamada', g.camada_id, 'intersecta', "
                  "st_intersects(g.geom, w.geom), 'areaIntersecao', case when st_intersects(g.geom, w.geom) then "
                  "round(st_area(st_intersection(g.geom, w.geom)::geography)::numeric, 3) else 0 end) order by g.id), "
@@ -143,7 +142,7 @@ std::string intersecting(store::Pool& pool, const std::vector<std::int64_t>& ids
 
 std::int64_t generation(store::Pool& pool, std::int64_t layer) {
   store::Sql q("select geracao::text from projeto.camadas where id = ");
-  q.bind(n(layer), "bigint");
+  q.bind(std::to_string(layer), "bigint");
   return pool.with([&](soci::session& s) { return std::stoll(store::fetch_value(s, q).value_or("0")); });
 }
 

@@ -18,11 +18,9 @@ namespace {
 // the geodesic areas of the cut polygons; a real loss is far larger).
 constexpr double kAreaTolerance = 0.001;
 
-std::string n(std::int64_t v) { return std::to_string(v); }
-
 std::string id_array(const std::vector<std::int64_t>& ids) {
   std::string list;
-  for (std::int64_t id : ids) list += (list.empty() ? "" : ",") + n(id);
+  for (std::int64_t id : ids) list += (list.empty() ? "" : ",") + std::to_string(id);
   return "{" + list + "}";
 }
 
@@ -65,7 +63,7 @@ Written split(store::Pool& pool, std::int64_t user, std::int64_t id, const Split
     steps::Locked row = steps::lock_at(s, id, order.versao);
     store::Sql check("select geometrytype(geom), geometrytype(");
     check.bind(line, "geometry") << "), st_area(geom::geography)::text from projeto.geometrias where id = ";
-    check.bind(n(id), "bigint");
+    check.bind(std::to_string(id), "bigint");
     auto kinds = store::fetch(s, check).at(0);
     if (*kinds[0] != "POLYGON" && *kinds[0] != "MULTIPOLYGON")
       throw Error(errc::invalid_argument, "só polígonos podem ser divididos", "id");
@@ -75,7 +73,7 @@ Written split(store::Pool& pool, std::int64_t user, std::int64_t id, const Split
     // The parts, largest first (by area on the ellipsoid, m²).
     store::Sql q("select part::text, st_area(part::geography)::text from (select (st_dump(st_split(geom, ");
     q.bind(line, "geometry") << "))).geom as part from projeto.geometrias where id = ";
-    q.bind(n(id), "bigint") << ") p order by st_area(part::geography) desc";
+    q.bind(std::to_string(id), "bigint") << ") p order by st_area(part::geography) desc";
     auto parts = store::fetch(s, q);
     if (parts.size() < 2) throw Error(errc::invalid_argument, "a linha não divide o polígono", "linha");
     double sum = 0;
@@ -123,9 +121,9 @@ Written copy_into(store::Pool& pool, std::int64_t user, const std::vector<std::i
     out.begin_object().key("geometrias").begin_array();
     for (std::int64_t id : ids) {
       store::Sql q("select geom::text from projeto.geometrias where id = ");
-      q.bind(n(id), "bigint");
+      q.bind(std::to_string(id), "bigint");
       auto geom = store::fetch_value(s, q);
-      if (!geom) throw Error(errc::not_found, "geometria não encontrada: " + n(id), "ids");
+      if (!geom) throw Error(errc::not_found, "geometria não encontrada: " + std::to_string(id), "ids");
       steps::ValuesFrom values{.from = id, .form = form, .copied = 0};
       w.touched.push_back(steps::insert(s, user, layer, *geom, std::nullopt, "copiar", &values));
       copied += values.copied;
@@ -144,18 +142,18 @@ Written copy_values(store::Pool& pool, std::int64_t user, std::int64_t layer, co
     // The layer's geometries first (ascending id), the layer row last (geometria_registrar
     // order): a concurrent write of one of them waits for the copy, or the copy for it.
     store::Sql lock("select count(*)::text from (select id from projeto.geometrias where camada_id = ");
-    lock.bind(n(layer), "bigint") << " order by id for update) l";
+    lock.bind(std::to_string(layer), "bigint") << " order by id for update) l";
     store::fetch(s, lock);
     store::Sql q("with pares as (select g.id as destino, (select o.id from projeto.geometrias o where o.camada_id = ");
-    q.bind(n(order.origem), "bigint")
+    q.bind(std::to_string(order.origem), "bigint")
         << " and st_covers(o.geom, st_pointonsurface(g.geom)) order by o.id limit 1) as origem "
            "from projeto.geometrias g where g.camada_id = ";
-    q.bind(n(layer), "bigint");
+    q.bind(std::to_string(layer), "bigint");
     q << "), fontes as (select distinct on (p.destino, kd.id) p.destino, kd.id as campo, v.texto, v.numero, v.data, "
          "v.booleano, v.lista from pares p join projeto.valores v on v.geometria_id = p.origem "
          "join projeto.campos ko on ko.id = v.campo_id join projeto.campos kd on kd.chave = ko.chave and kd.tipo = "
          "ko.tipo join projeto.formularios fd on fd.id = kd.formulario_id and fd.camada_id = ";
-    q.bind(n(layer), "bigint");
+    q.bind(std::to_string(layer), "bigint");
     if (order.campos) {
       q << " where ko.chave in (";
       for (std::size_t i = 0; i < order.campos->size(); ++i) {
@@ -169,14 +167,14 @@ Written copy_values(store::Pool& pool, std::int64_t user, std::int64_t layer, co
          "projeto.valores a on a.geometria_id = f.destino and a.campo_id = f.campo), gravados as (insert into "
          "projeto.valores (geometria_id, campo_id, texto, numero, data, booleano, lista, atualizado_por) select "
          "destino, campo, texto, numero, data, booleano, lista, ";
-    q.bind(n(user), "bigint");
+    q.bind(std::to_string(user), "bigint");
     q << " from fontes on conflict (geometria_id, campo_id) do update set texto = excluded.texto, numero = "
          "excluded.numero, data = excluded.data, booleano = excluded.booleano, lista = excluded.lista, "
          "atualizado_por = excluded.atualizado_por, atualizado_em = now() returning id, geometria_id, campo_id, "
          "projeto.valor_json(texto, numero, data, booleano, lista) as depois), auditados as (insert into "
          "projeto.valores_auditoria (valor_id, geometria_id, campo_id, operacao, antes, depois, usuario_id) select "
          "w.id, w.geometria_id, w.campo_id, 'copiar', case when a.havia then a.antes end, w.depois, ";
-    q.bind(n(user), "bigint");
+    q.bind(std::to_string(user), "bigint");
     q << " from gravados w join antigos a on a.destino = w.geometria_id and a.campo = w.campo_id returning "
          "geometria_id) select (select count(*) from pares)::text, (select count(*) from pares where origem is not "
          "null)::text, (select count(*) from auditados)::text, (select coalesce(string_agg(distinct geometria_id::text, "
@@ -185,7 +183,7 @@ Written copy_values(store::Pool& pool, std::int64_t user, std::int64_t layer, co
     Written w;
     if (!r[3]->empty()) {
       store::Sql bump("update projeto.camadas set geracao = geracao + 1 where id = ");
-      bump.bind(n(layer), "bigint");
+      bump.bind(std::to_string(layer), "bigint");
       store::execute(s, bump);
       store::Sql boxes("select id::text, versao::text, st_xmin(geom)::text, st_ymin(geom)::text, st_xmax(geom)::text, "
                        "st_ymax(geom)::text from projeto.geometrias where id = any(");
@@ -211,19 +209,19 @@ Written thematic(store::Pool& pool, std::int64_t user, std::int64_t id, std::int
     auto row = steps::lock(s, id);
     if (!row) throw Error(errc::not_found, "geometria não encontrada", "id");
     store::Sql cat("select categorias::text, categorias ->> 'idCampo' from projeto.camadas where id = ");
-    cat.bind(n(row->layer), "bigint");
+    cat.bind(std::to_string(row->layer), "bigint");
     auto c = store::fetch(s, cat).at(0);
     if (!c[0]) throw Error(errc::invalid_transition, "a camada não tem categorização (POST /camadas/categorizar)");
-    if (c[1] != n(campo))
+    if (c[1] != std::to_string(campo))
       throw Error(errc::invalid_argument, "idCampo: a categorização da camada é do campo " + c[1].value_or("?"), "idCampo");
     // The class: "valores" by equal value, "intervalos" by minimo <= v < maximo (the last
     // class includes its maximo); -1 for outros, null for no value (semValor).
     store::Sql q("with c as (select categorias as cat from projeto.camadas where id = ");
-    q.bind(n(row->layer), "bigint");
+    q.bind(std::to_string(row->layer), "bigint");
     q << "), v as (select projeto.valor_json(texto, numero, data, booleano, lista) as val from projeto.valores "
          "where geometria_id = ";
-    q.bind(n(id), "bigint") << " and campo_id = ";
-    q.bind(n(campo), "bigint");
+    q.bind(std::to_string(id), "bigint") << " and campo_id = ";
+    q.bind(std::to_string(campo), "bigint");
     q << ") select (case when v.val is null or v.val = 'null'::jsonb then null "
          "when c.cat ->> 'tipo' = 'valores' then coalesce((select (e.i - 1)::int from jsonb_array_elements(c.cat -> "
          "'classes') with ordinality e(k, i) where e.k -> 'valor' = v.val or e.k ->> 'valor' = v.val::text limit 1), -1) "
@@ -234,22 +232,22 @@ Written thematic(store::Pool& pool, std::int64_t user, std::int64_t id, std::int
          "limit 1), -1) end)::text from c left join v on true";
     auto index = store::fetch(s, q).at(0)[0];
     store::Sql w("update projeto.geometrias set campo_tematico_id = ");
-    w.bind(n(campo), "bigint") << ", indice_tematico = ";
+    w.bind(std::to_string(campo), "bigint") << ", indice_tematico = ";
     w.bind(index, "integer") << " where id = ";
-    w.bind(n(id), "bigint");
+    w.bind(std::to_string(id), "bigint");
     store::execute(s, w);
     store::Sql audit("select projeto.geometria_registrar(");
-    audit.bind(n(id), "bigint") << ", ";
-    audit.bind(n(row->layer), "bigint") << ", 'tematico', ";
+    audit.bind(std::to_string(id), "bigint") << ", ";
+    audit.bind(std::to_string(row->layer), "bigint") << ", 'tematico', ";
     audit.bind(row->estado, "jsonb") << ", ";
-    audit.bind(n(user), "bigint") << ")::text";
+    audit.bind(std::to_string(user), "bigint") << ")::text";
     store::fetch(s, audit);
     store::Sql answer("select jsonb_build_object('idGeometria', g.id, 'idCampo', g.campo_tematico_id, 'indice', "
                       "g.indice_tematico, 'classe', case when g.indice_tematico is null then c.categorias -> 'semValor' "
                       "when g.indice_tematico < 0 then c.categorias -> 'outros' else c.categorias -> 'classes' -> "
                       "g.indice_tematico end)::text from projeto.geometrias g join projeto.camadas c on c.id = "
                       "g.camada_id where g.id = ");
-    answer.bind(n(id), "bigint");
+    answer.bind(std::to_string(id), "bigint");
     Written out{*store::fetch_value(s, answer),
                 {{.layer = row->layer, .id = id, .versao = row->versao, .operacao = "tematico", .boxes = {row->box}}}};
     tx.commit();

@@ -24,8 +24,6 @@
 namespace cadastre::platform::geometries {
 namespace {
 
-std::string n(std::int64_t v) { return std::to_string(v); }
-
 void client_list(store::Sql& q, const std::vector<OfflineItem>& items) {
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (i) q << ", ";
@@ -35,7 +33,7 @@ void client_list(store::Sql& q, const std::vector<OfflineItem>& items) {
 
 std::map<std::string, std::string> recorded(soci::session& s, std::int64_t user, const std::vector<OfflineItem>& items) {
   store::Sql q("select id_cliente, resultado::text from projeto.geometrias_offline where usuario_id = ");
-  q.bind(n(user), "bigint") << " and id_cliente in (";
+  q.bind(std::to_string(user), "bigint") << " and id_cliente in (";
   client_list(q, items);
   q << ")";
   std::map<std::string, std::string> out;
@@ -127,7 +125,7 @@ void lock_unique_fields(soci::session& s, const std::vector<OfflineItem>& items,
       for (const values::Entry& e : *item.valores) ids.insert(e.campo);
   if (ids.empty()) return;
   std::string list = "{";
-  for (std::int64_t id : ids) list += (list.size() > 1 ? "," : "") + n(id);
+  for (std::int64_t id : ids) list += (list.size() > 1 ? "," : "") + std::to_string(id);
   list += "}";
   store::Sql q("select id::text from projeto.campos where unico and id = any(");
   q.bind(list, "bigint[]") << ") order by id";
@@ -155,7 +153,7 @@ OfflineReport apply_offline(store::Pool& pool, std::int64_t user, const std::vec
     std::sort(keys.begin(), keys.end());
     for (const std::string& key : keys) {
       store::Sql lock("select pg_advisory_xact_lock(hashtextextended('geometrias_offline:' || ");
-      lock.bind(n(user)) << " || ':' || ";
+      lock.bind(std::to_string(user)) << " || ':' || ";
       lock.bind(key) << ", 0))::text";
       store::fetch(s, lock);
     }
@@ -237,7 +235,7 @@ OfflineReport apply_offline(store::Pool& pool, std::int64_t user, const std::vec
         if (fresh[i]) {
           // Answered as stored (jsonb's text), so a replay answers byte for byte the same.
           store::Sql q("insert into projeto.geometrias_offline (usuario_id, id_cliente, resultado) values (");
-          q.bind(n(user), "bigint") << ", ";
+          q.bind(std::to_string(user), "bigint") << ", ";
           q.bind(items[i].cliente) << ", ";
           q.bind(outcomes[i], "jsonb") << ") returning resultado::text";
           outcomes[i] = *store::fetch_value(s, q);

@@ -12,8 +12,6 @@ namespace cadastre::platform::geometries {
 namespace steps {
 namespace {
 
-std::string n(std::int64_t v) { return std::to_string(v); }
-
 // "xmin ymin xmax ymax" as geometry_box writes it.
 std::array<double, 4> box_of(const std::string& text) {
   std::array<double, 4> b{};
@@ -27,18 +25,18 @@ constexpr const char* kBox = "concat_ws(' ', st_xmin(g.geom), st_ymin(g.geom), s
 void audit(soci::session& s, std::int64_t id, std::int64_t layer, const std::string& operacao,
            const std::optional<std::string>& antes, std::int64_t user) {
   store::Sql q("select projeto.geometria_registrar(");
-  q.bind(n(id), "bigint") << ", ";
-  q.bind(n(layer), "bigint") << ", ";
+  q.bind(std::to_string(id), "bigint") << ", ";
+  q.bind(std::to_string(layer), "bigint") << ", ";
   q.bind(operacao) << ", ";
   q.bind(antes, "jsonb") << ", ";
-  q.bind(n(user), "bigint") << ")::text";
+  q.bind(std::to_string(user), "bigint") << ")::text";
   store::fetch(s, q);
 }
 
 // The version and box of a geometry just written.
 Touched touched_now(soci::session& s, std::int64_t id, std::int64_t layer, const std::string& operacao) {
   store::Sql q(std::string("select g.versao::text, ") + kBox + " from projeto.geometrias g where g.id = ");
-  q.bind(n(id), "bigint");
+  q.bind(std::to_string(id), "bigint");
   auto rows = store::fetch(s, q);
   Touched t{.layer = layer, .id = id, .versao = std::stoll(*rows.at(0)[0]), .operacao = operacao, .boxes = {}};
   t.boxes.push_back(box_of(*rows[0][1]));
@@ -51,15 +49,15 @@ std::int64_t copy_matching_values(soci::session& s, std::int64_t user, const Val
                          std::int64_t layer) {
   store::Sql q("insert into projeto.valores (geometria_id, campo_id, texto, numero, data, booleano, lista, "
                "atualizado_por) select distinct on (kd.id) ");
-  q.bind(n(to), "bigint") << ", kd.id, v.texto, v.numero, v.data, v.booleano, v.lista, ";
-  q.bind(n(user), "bigint") << " from projeto.valores v join projeto.campos ko on ko.id = v.campo_id "
+  q.bind(std::to_string(to), "bigint") << ", kd.id, v.texto, v.numero, v.data, v.booleano, v.lista, ";
+  q.bind(std::to_string(user), "bigint") << " from projeto.valores v join projeto.campos ko on ko.id = v.campo_id "
                                "join projeto.campos kd on kd.chave = ko.chave and kd.tipo = ko.tipo "
                                "join projeto.formularios fd on fd.id = kd.formulario_id where v.geometria_id = ";
-  q.bind(n(from.from), "bigint") << " and fd.camada_id = ";
-  q.bind(n(layer), "bigint");
+  q.bind(std::to_string(from.from), "bigint") << " and fd.camada_id = ";
+  q.bind(std::to_string(layer), "bigint");
   if (from.form) {
     q << " and fd.id = ";
-    q.bind(n(from.form), "bigint");
+    q.bind(std::to_string(from.form), "bigint");
   }
   q << " order by kd.id, ko.id";
   return store::execute(s, q);
@@ -80,7 +78,7 @@ Read read(soci::session& s, const Shape& shape) {
   store::Sql q("select geom::text, erro from projeto.geometria_ler(");
   q.bind(shape.wkt) << ", ";
   q.bind(shape.geojson) << ", ";
-  q.bind(shape.srid ? std::optional<std::string>(n(*shape.srid)) : std::nullopt, "integer") << ")";
+  q.bind(shape.srid ? std::optional<std::string>(std::to_string(*shape.srid)) : std::nullopt, "integer") << ")";
   auto rows = store::fetch(s, q);
   Read r;
   if (rows.at(0)[1]) r.erro = *rows[0][1];
@@ -98,17 +96,17 @@ std::optional<std::string> type_mismatch(soci::session& s, const std::string& ge
   store::Sql q("select projeto.geometria_do_tipo(");
   q.bind(geom, "geometry") << ", c.geometria)::text, c.geometria, geometrytype(";
   q.bind(geom, "geometry") << ") from projeto.camadas c where c.id = ";
-  q.bind(n(layer), "bigint");
+  q.bind(std::to_string(layer), "bigint");
   auto rows = store::fetch(s, q);
   if (rows.empty()) throw Error(errc::not_found, "camada não encontrada", "idCamada");
   if (rows[0][0] == "true") return std::nullopt;
-  return "a camada " + n(layer) + " é de " + *rows[0][1] + ", não aceita " + *rows[0][2];
+  return "a camada " + std::to_string(layer) + " é de " + *rows[0][1] + ", não aceita " + *rows[0][2];
 }
 
 std::optional<Locked> lock(soci::session& s, std::int64_t id) {
   store::Sql q(std::string("select g.camada_id::text, g.versao::text, projeto.geometria_estado(g.id)::text, ") + kBox +
                " from projeto.geometrias g where g.id = ");
-  q.bind(n(id), "bigint") << " for update";
+  q.bind(std::to_string(id), "bigint") << " for update";
   auto rows = store::fetch(s, q);
   if (rows.empty()) return std::nullopt;
   return Locked{id, std::stoll(*rows[0][0]), std::stoll(*rows[0][1]), *rows[0][2], box_of(*rows[0][3])};
@@ -128,11 +126,11 @@ std::int64_t insert_row(soci::session& s, std::int64_t user, std::int64_t layer,
                         std::optional<std::int64_t> vinculo) {
   if (auto why = type_mismatch(s, geom, layer)) throw Error(errc::invalid_argument, *why, "geometria");
   store::Sql q("insert into projeto.geometrias (camada_id, geom, vinculo_id, criado_por, atualizado_por) values (");
-  q.bind(n(layer), "bigint") << ", ";
+  q.bind(std::to_string(layer), "bigint") << ", ";
   q.bind(geom, "geometry") << ", ";
-  q.bind(vinculo ? std::optional<std::string>(n(*vinculo)) : std::nullopt, "bigint") << ", ";
-  q.bind(n(user), "bigint") << ", ";
-  q.bind(n(user), "bigint") << ") returning id::text";
+  q.bind(vinculo ? std::optional<std::string>(std::to_string(*vinculo)) : std::nullopt, "bigint") << ", ";
+  q.bind(std::to_string(user), "bigint") << ", ";
+  q.bind(std::to_string(user), "bigint") << ") returning id::text";
   return std::stoll(*store::fetch_value(s, q));
 }
 
@@ -168,9 +166,9 @@ Touched replace(soci::session& s, std::int64_t user, const Locked& row, const st
   // a version it did not read.
   store::Sql q("update projeto.geometrias set geom = ");
   q.bind(geom, "geometry") << ", versao = versao + 1, atualizado_por = ";
-  q.bind(n(user), "bigint") << ", atualizado_em = now() where id = ";
-  q.bind(n(row.id), "bigint") << " and versao = ";
-  q.bind(n(row.versao), "integer");
+  q.bind(std::to_string(user), "bigint") << ", atualizado_em = now() where id = ";
+  q.bind(std::to_string(row.id), "bigint") << " and versao = ";
+  q.bind(std::to_string(row.versao), "integer");
   if (store::execute(s, q) != 1) throw Stale(row.id, 0);
   audit(s, row.id, row.layer, operacao, row.estado, user);
   Touched t = touched_now(s, row.id, row.layer, operacao);
@@ -180,8 +178,8 @@ Touched replace(soci::session& s, std::int64_t user, const Locked& row, const st
 
 Touched erase(soci::session& s, std::int64_t user, const Locked& row) {
   store::Sql q("delete from projeto.geometrias where id = ");
-  q.bind(n(row.id), "bigint") << " and versao = ";
-  q.bind(n(row.versao), "integer");
+  q.bind(std::to_string(row.id), "bigint") << " and versao = ";
+  q.bind(std::to_string(row.versao), "integer");
   if (store::execute(s, q) != 1) throw Stale(row.id, 0);
   audit(s, row.id, row.layer, "excluir", row.estado, user);
   return Touched{.layer = row.layer, .id = row.id, .versao = std::nullopt, .operacao = "excluir", .boxes = {row.box}};
@@ -189,7 +187,7 @@ Touched erase(soci::session& s, std::int64_t user, const Locked& row) {
 
 std::string json_of(soci::session& s, std::int64_t id) {
   store::Sql q("select " + geometry_sql() + "::text from projeto.geometrias g where g.id = ");
-  q.bind(n(id), "bigint");
+  q.bind(std::to_string(id), "bigint");
   auto v = store::fetch_value(s, q);
   if (!v) throw Error(errc::not_found, "geometria não encontrada", "id");
   return *v;

@@ -44,4 +44,7 @@ std::vector<FieldInfo> check_fields(const service::Scope& s, std::int64_t layer,
 std::vector<SampleRow> load_rows(const service::Scope& s, std::int64_t layer, const std::vector<FieldParam>& fields,
                                  const std::optional<FieldParam>& check);
 
+/// A numeric column read as text, as a double (0 when it does not read as one).
+double number_of(const std::string& text);
+
 }  // namespace cadastre::platform::geostatistics

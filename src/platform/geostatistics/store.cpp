@@ -9,6 +9,7 @@
 
 #include "cadastre/error.hpp"
 #include "platform/geostatistics/input.hpp"
+#include "platform/geostatistics/samples.hpp"
 #include "platform/guard/guard.hpp"
 #include "store/sql.hpp"
 
@@ -22,12 +23,6 @@ const std::string kJson =
     "'criadoEm', v.criado_em, 'atualizadoEm', v.atualizado_em)";
 
 const std::map<std::string, std::string> kOrder = {{"id", "v.id"}, {"nome", "v.nome"}, {"criadoEm", "v.criado_em"}};
-
-double number(const std::string& text) {
-  double d = 0;
-  std::from_chars(text.data(), text.data() + text.size(), d);
-  return d;
-}
 
 std::string n(std::int64_t v) { return std::to_string(v); }
 // Every digit of a double (std::to_string keeps six decimals).
@@ -58,7 +53,7 @@ std::optional<Variogram> find_variogram(const service::Scope& s, std::int64_t id
   v.campo = std::stoll(*r[3]);
   if (r[4]) v.campo_chk = std::stoll(*r[4]);
   v.nome = *r[5];
-  v.model = {parse_type(*r[6], "tipo"), number(*r[7]), number(*r[8]), number(*r[9])};
+  v.model = {parse_type(*r[6], "tipo"), number_of(*r[7]), number_of(*r[8]), number_of(*r[9])};
   v.log = *r[10] == "true";
   v.epsg = std::stoi(*r[11]);
   return v;
@@ -127,7 +122,7 @@ Domain load_domain(const service::Scope& s, std::int64_t id, std::int64_t projet
   if (rows[0][5] != "true")
     throw Error(errc::invalid_argument, "idDominioGeografico: o domínio deve ser um polígono", "idDominioGeografico");
   const auto& r = rows[0];
-  return {*r[0], number(*r[1]), number(*r[2]), number(*r[3]), number(*r[4]), number(*r[6]), number(*r[7])};
+  return {*r[0], number_of(*r[1]), number_of(*r[2]), number_of(*r[3]), number_of(*r[4]), number_of(*r[6]), number_of(*r[7])};
 }
 
 std::int64_t create_raster_layer(const service::Scope& s, std::int64_t projeto, const std::string& nome,

@@ -5,13 +5,13 @@
 #include "store/sql.hpp"
 
 namespace cadastre::platform::geostatistics {
-namespace {
-
-double number(const std::string& text) {
+double number_of(const std::string& text) {
   double d = 0;
   std::from_chars(text.data(), text.data() + text.size(), d);
   return d;
 }
+
+namespace {
 
 FieldInfo field_of(soci::session& db, std::int64_t layer, const FieldParam& f) {
   store::Sql q("select k.chave, k.nome, k.tipo from projeto.campos k join projeto.formularios f "
@@ -69,9 +69,9 @@ std::vector<SampleRow> load_rows(const service::Scope& s, std::int64_t layer, co
   std::vector<SampleRow> out;
   out.reserve(rows.size());
   for (const auto& r : rows) {
-    SampleRow row{std::stoll(*r[0]), number(*r[1]), number(*r[2]), {}};
+    SampleRow row{std::stoll(*r[0]), number_of(*r[1]), number_of(*r[2]), {}};
     for (std::size_t i = 0; i < fields.size(); ++i)
-      row.values.push_back(r[3 + i] ? std::optional<double>(number(*r[3 + i])) : std::nullopt);
+      row.values.push_back(r[3 + i] ? std::optional<double>(number_of(*r[3 + i])) : std::nullopt);
     out.push_back(std::move(row));
   }
   return out;

@@ -26,8 +26,6 @@ appraisal::Transform transform_of(std::string_view name) {
   throw std::runtime_error("transformação armazenada desconhecida");  // a broken record: logged, 500
 }
 
-std::int64_t i64(std::size_t v) { return static_cast<std::int64_t>(v); }
-
 }  // namespace
 
 Fitted fit_spec(const service::Scope& s, const FitSpec& spec) {

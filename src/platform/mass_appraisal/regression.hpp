@@ -15,6 +15,9 @@
 
 namespace cadastre::platform::mass_appraisal {
 
+/// A count as the signed integers the JSON writers take.
+inline std::int64_t i64(std::size_t v) { return static_cast<std::int64_t>(v); }
+
 struct Fitted {
   FitSpec spec;
   std::vector<geostatistics::FieldInfo> fields;  ///< dependent first, then the regressors

@@ -32,8 +32,6 @@ using service::Scope;
 
 constexpr const char* kTag = "Avaliação em massa";
 
-std::int64_t i64(std::size_t v) { return static_cast<std::int64_t>(v); }
-
 // ------------------------------------------------------------------ regression
 
 Response rlm(const Scope& s, Request& req) {

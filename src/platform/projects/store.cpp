@@ -17,8 +17,6 @@ namespace {
 const std::map<std::string, std::string> kColumns = {
     {"id", "p.id"}, {"nome", "p.nome"}, {"criadoEm", "p.criado_em"}, {"atualizadoEm", "p.atualizado_em"}};
 
-std::string num(std::int64_t v) { return std::to_string(v); }
-
 // The caller's visible layers of project `project_sql` (a number or a column we wrote).
 std::string visible_layers(const service::Scope& s, const std::string& project_sql) {
   return "(select c.*, " + guard::layer_role_sql(s, "c.id") + " as papel_c from projeto.camadas c where c.projeto_id = " +
@@ -33,9 +31,9 @@ std::string fetch_text(const service::Scope& s, const store::Sql& q) {
 
 // The current flag under a row lock, for a state move inside `s`'s transaction.
 bool locked_flag(soci::session& s, std::int64_t id, const char* column) {
-  store::Sql q(std::string("select ") + column + "::text from projeto.projetos where id = " + num(id) + " for update");
+  store::Sql q(std::string("select ") + column + "::text from projeto.projetos where id = " + std::to_string(id) + " for update");
   auto v = store::fetch_value(s, q);
-  if (!v) throw Error(errc::not_found, "projeto " + num(id) + " não encontrado", "id");
+  if (!v) throw Error(errc::not_found, "projeto " + std::to_string(id) + " não encontrado", "id");
   return *v == "true";
 }
 
@@ -45,11 +43,11 @@ void move(const service::Scope& scope, std::int64_t id, const char* column, bool
     soci::transaction tx(s);
     bool now = locked_flag(s, id, column);
     if (now == to)
-      throw Error(errc::invalid_transition, "o projeto " + num(id) + " já está " + (now ? state_on : state_off), "id");
+      throw Error(errc::invalid_transition, "o projeto " + std::to_string(id) + " já está " + (now ? state_on : state_off), "id");
     if (std::string_view(column) == "publicado" && to && !locked_flag(s, id, "ativo"))
-      throw Error(errc::invalid_transition, "o projeto " + num(id) + " está inativo: ative-o antes de publicar", "id");
+      throw Error(errc::invalid_transition, "o projeto " + std::to_string(id) + " está inativo: ative-o antes de publicar", "id");
     store::execute(s, store::Sql(std::string("update projeto.projetos set ") + column + " = " + (to ? "true" : "false") +
-                                 ", atualizado_em = now() where id = " + num(id)));
+                                 ", atualizado_em = now() where id = " + std::to_string(id)));
     record_event(s, id, operation, "{}", scope.user.user_id);
     tx.commit();
   });
@@ -59,15 +57,15 @@ void move(const service::Scope& scope, std::int64_t id, const char* column, bool
 
 void record_event(soci::session& s, std::int64_t project, std::string_view operation, const std::string& details,
                   std::int64_t user) {
-  store::Sql q("insert into projeto.eventos (projeto_id, operacao, detalhes, usuario_id) values (" + num(project) + ", ");
+  store::Sql q("insert into projeto.eventos (projeto_id, operacao, detalhes, usuario_id) values (" + std::to_string(project) + ", ");
   q.bind(std::string(operation)) << ", ";
-  q.bind(details, "jsonb") << ", " << num(user) << ")";
+  q.bind(details, "jsonb") << ", " << std::to_string(user) << ")";
   store::execute(s, q);
 }
 
 std::string one(const service::Scope& scope, std::int64_t id) {
   store::Sql q("select " + shapes::project(guard::project_role_sql(scope, "p.id")) +
-               "::text from projeto.projetos p where p.id = " + num(id));
+               "::text from projeto.projetos p where p.id = " + std::to_string(id));
   return fetch_text(scope, q);
 }
 
@@ -107,7 +105,7 @@ std::string detail(const service::Scope& scope, std::int64_t id, Depth depth) {
   store::Sql q("select (" + shapes::project(guard::project_role_sql(scope, "p.id")) +
                " || jsonb_build_object('camadas', coalesce((select jsonb_agg(" + shapes::layer("c.papel_c") + forms +
                " order by c.ordem, c.id) from " + visible_layers(scope, "p.id") +
-               "), '[]')))::text from projeto.projetos p where p.id = " + num(id));
+               "), '[]')))::text from projeto.projetos p where p.id = " + std::to_string(id));
   return fetch_text(scope, q);
 }
 
@@ -117,7 +115,7 @@ std::int64_t create(const service::Scope& scope, const ProjectFields& f) {
     store::Sql q("insert into projeto.projetos (nome, descricao, tipo, criado_por) values (");
     q.bind(*f.nome) << ", ";
     q.bind(f.descricao) << ", ";
-    q.bind(f.tipo.value_or("geral")) << ", " << num(scope.user.user_id) << ") returning id::text";
+    q.bind(f.tipo.value_or("geral")) << ", " << std::to_string(scope.user.user_id) << ") returning id::text";
     std::int64_t id = std::stoll(*store::fetch_value(s, q));
     record_event(s, id, "criar", "{}", scope.user.user_id);
     tx.commit();
@@ -129,7 +127,7 @@ void update(const service::Scope& scope, std::int64_t id, const ProjectFields& f
   store::Sql q("update projeto.projetos set atualizado_em = now()");
   if (f.nome) q << ", nome = ", q.bind(*f.nome);
   if (f.descricao) q << ", descricao = nullif(", q.bind(*f.descricao), q << ", '')";
-  q << " where id = " << num(id);
+  q << " where id = " << std::to_string(id);
   scope.db->run([&](soci::session& s) {
     if (store::execute(s, q) == 0) throw Error(errc::not_found, "projeto não encontrado", "id");
   });
@@ -140,7 +138,7 @@ void remove(const service::Scope& scope, std::int64_t id, const layers::FileStor
     soci::transaction tx(s);
     // The files go aside first and are erased once the rows are gone; a failure puts them back.
     ProjectFilesAside aside(files, s, scope.tenant.slug, id);
-    store::Sql q("delete from projeto.projetos where id = " + num(id) + " returning jsonb_build_object('nome', nome)::text");
+    store::Sql q("delete from projeto.projetos where id = " + std::to_string(id) + " returning jsonb_build_object('nome', nome)::text");
     auto what = store::fetch_value(s, q);
     if (!what) throw Error(errc::not_found, "projeto não encontrado", "id");
     record_event(s, id, "excluir", *what, scope.user.user_id);
@@ -159,7 +157,7 @@ void set_published(const service::Scope& scope, std::int64_t id, bool publicado)
 
 std::optional<std::string> extent(const service::Scope& scope, std::int64_t id) {
   // Vector layers: the box of their geometries; the others: the extent recorded with them.
-  std::string layers = visible_layers(scope, num(id));
+  std::string layers = visible_layers(scope, std::to_string(id));
   store::Sql q("select case when e is not null then jsonb_build_object('xmin', st_xmin(e), 'ymin', st_ymin(e), "
                "'xmax', st_xmax(e), 'ymax', st_ymax(e), 'srid', 4674)::text end from (select st_extent(x) as e from ("
                "select g.geom as x from projeto.geometrias g join (select c.id from " +
@@ -169,19 +167,19 @@ std::optional<std::string> extent(const service::Scope& scope, std::int64_t id) 
 }
 
 std::string notes(const service::Scope& scope, std::int64_t id) {
-  store::Sql q("select jsonb_build_object('id', id, 'notas', notas)::text from projeto.projetos where id = " + num(id));
+  store::Sql q("select jsonb_build_object('id', id, 'notas', notas)::text from projeto.projetos where id = " + std::to_string(id));
   return fetch_text(scope, q);
 }
 
 std::string set_notes(const service::Scope& scope, std::int64_t id, const std::string& clean) {
   store::Sql q("update projeto.projetos set notas = ");
-  q.bind(clean) << ", atualizado_em = now() where id = " << num(id)
+  q.bind(clean) << ", atualizado_em = now() where id = " << std::to_string(id)
                 << " returning jsonb_build_object('id', id, 'notas', notas)::text";
   return fetch_text(scope, q);
 }
 
 std::string info(const service::Scope& scope, std::int64_t id) {
-  std::string p = num(id);
+  std::string p = std::to_string(id);
   store::Sql q(
       "with c as materialized (select c.id, c.atualizado_em from " + visible_layers(scope, p) +
       "), f as materialized (select f.id, f.atualizado_em from projeto.formularios f join c on c.id = f.camada_id), "

@@ -11,12 +11,10 @@
 namespace cadastre::platform::projects {
 namespace {
 
-std::string num(std::int64_t v) { return std::to_string(v); }
-
 // {"<id>": {"nome","email"}} of the tenant's users among `ids` (comma-separated numbers).
 std::string names(store::Pool& platform, std::int64_t tenant, const std::string& ids) {
   store::Sql q("select coalesce(jsonb_object_agg(id::text, jsonb_build_object('nome', nome, 'email', email)), "
-               "'{}')::text from plataforma.usuarios where tenant_id = " + num(tenant) +
+               "'{}')::text from plataforma.usuarios where tenant_id = " + std::to_string(tenant) +
                " and id = any(string_to_array(");
   q.bind(ids) << ", ',')::bigint[])";
   return platform.with([&](soci::session& s) { return store::fetch_value(s, q).value_or("{}"); });
@@ -28,26 +26,26 @@ std::string compose(soci::session& s, std::int64_t project, std::int64_t user, c
                "'nome', n.d->(u.usuario_id::text)->>'nome', 'email', n.d->(u.usuario_id::text)->>'email', "
                "'papel', u.papel, 'concedidoPor', u.concedido_por, 'concedidoEm', u.concedido_em) "
                "order by u.usuario_id), '[]')::text from projeto.projeto_usuarios u, (select ");
-  q.bind(names_json, "jsonb") << " as d) n where u.projeto_id = " << num(project);
-  if (user) q << " and u.usuario_id = " << num(user);
+  q.bind(names_json, "jsonb") << " as d) n where u.projeto_id = " << std::to_string(project);
+  if (user) q << " and u.usuario_id = " << std::to_string(user);
   return store::fetch_value(s, q).value_or("[]");
 }
 
 }  // namespace
 
 bool is_active_user(store::Pool& platform, std::int64_t tenant, std::int64_t user) {
-  store::Sql q("select 1 from plataforma.usuarios where ativo and id = " + num(user) + " and tenant_id = " + num(tenant));
+  store::Sql q("select 1 from plataforma.usuarios where ativo and id = " + std::to_string(user) + " and tenant_id = " + std::to_string(tenant));
   return platform.with([&](soci::session& s) { return store::fetch_value(s, q).has_value(); });
 }
 
 bool is_public_user(store::Pool& platform, std::int64_t user) {
-  store::Sql q("select publico::text from plataforma.usuarios where id = " + num(user));
+  store::Sql q("select publico::text from plataforma.usuarios where id = " + std::to_string(user));
   return platform.with([&](soci::session& s) { return store::fetch_value(s, q) == "true"; });
 }
 
 std::string shares(const service::Scope& scope, store::Pool& platform, std::int64_t project) {
   store::Sql ids_q("select coalesce(string_agg(usuario_id::text, ','), '') from projeto.projeto_usuarios "
-                   "where projeto_id = " + num(project));
+                   "where projeto_id = " + std::to_string(project));
   std::string ids = scope.db->with([&](soci::session& s) { return store::fetch_value(s, ids_q).value_or(""); });
   std::string who = ids.empty() ? "{}" : names(platform, scope.tenant.id, ids);
   return scope.db->with([&](soci::session& s) { return compose(s, project, 0, who); });
@@ -57,19 +55,19 @@ std::pair<bool, std::string> upsert_share(const service::Scope& scope, store::Po
   if (sh.user == scope.user.user_id)
     throw Error(errc::conflict, "ninguém altera o próprio papel no projeto", "idUsuario");
   if (!is_active_user(platform, scope.tenant.id, sh.user))
-    throw Error(errc::not_found, "usuário " + num(sh.user) + " não encontrado entre os ativos do município", "idUsuario");
-  std::string who = names(platform, scope.tenant.id, num(sh.user));
+    throw Error(errc::not_found, "usuário " + std::to_string(sh.user) + " não encontrado entre os ativos do município", "idUsuario");
+  std::string who = names(platform, scope.tenant.id, std::to_string(sh.user));
   return scope.db->with([&](soci::session& s) {
     soci::transaction tx(s);
-    store::Sql owner("select criado_por::text from projeto.projetos where id = " + num(sh.project) + " for update");
-    if (store::fetch_value(s, owner) == num(sh.user))
-      throw Error(errc::conflict, "o usuário " + num(sh.user) + " criou o projeto e já é admin dele", "idUsuario");
+    store::Sql owner("select criado_por::text from projeto.projetos where id = " + std::to_string(sh.project) + " for update");
+    if (store::fetch_value(s, owner) == std::to_string(sh.user))
+      throw Error(errc::conflict, "o usuário " + std::to_string(sh.user) + " criou o projeto e já é admin dele", "idUsuario");
     auto before = store::fetch_value(
-        s, store::Sql("select papel from projeto.projeto_usuarios where projeto_id = " + num(sh.project) +
-                      " and usuario_id = " + num(sh.user)));
+        s, store::Sql("select papel from projeto.projeto_usuarios where projeto_id = " + std::to_string(sh.project) +
+                      " and usuario_id = " + std::to_string(sh.user)));
     store::Sql up("insert into projeto.projeto_usuarios (projeto_id, usuario_id, papel, concedido_por) values (" +
-                  num(sh.project) + ", " + num(sh.user) + ", ");
-    up.bind(sh.papel) << ", " << num(scope.user.user_id)
+                  std::to_string(sh.project) + ", " + std::to_string(sh.user) + ", ");
+    up.bind(sh.papel) << ", " << std::to_string(scope.user.user_id)
                       << ") on conflict (projeto_id, usuario_id) do update set papel = excluded.papel, "
                          "concedido_por = excluded.concedido_por, concedido_em = now()";
     store::execute(s, up);
@@ -89,10 +87,10 @@ void remove_share(const service::Scope& scope, std::int64_t project, std::int64_
   scope.db->run([&](soci::session& s) {
     soci::transaction tx(s);
     auto before = store::fetch_value(
-        s, store::Sql("delete from projeto.projeto_usuarios where projeto_id = " + num(project) +
-                      " and usuario_id = " + num(user) + " returning papel"));
+        s, store::Sql("delete from projeto.projeto_usuarios where projeto_id = " + std::to_string(project) +
+                      " and usuario_id = " + std::to_string(user) + " returning papel"));
     if (!before)
-      throw Error(errc::not_found, "o usuário " + num(user) + " não tem compartilhamento neste projeto", "idUsuario");
+      throw Error(errc::not_found, "o usuário " + std::to_string(user) + " não tem compartilhamento neste projeto", "idUsuario");
     JsonWriter d;
     d.begin_object().key("idUsuario").value(user).key("papelAnterior").value(*before).end_object();
     record_event(s, project, "descompartilhar", d.str(), scope.user.user_id);
@@ -103,7 +101,7 @@ void remove_share(const service::Scope& scope, std::int64_t project, std::int64_
 std::string users_of_domain(const service::Scope& scope, store::Pool& platform, const std::string& domain) {
   store::Sql uq("select coalesce(jsonb_agg(jsonb_build_object('id', id, 'nome', nome, 'email', email, 'adm', adm) "
                 "order by nome, id), '[]')::text from plataforma.usuarios where ativo and tenant_id = " +
-                num(scope.tenant.id) + " and lower(split_part(email, '@', 2)) = ");
+                std::to_string(scope.tenant.id) + " and lower(split_part(email, '@', 2)) = ");
   uq.bind(domain);
   std::string users = platform.with([&](soci::session& s) { return store::fetch_value(s, uq).value_or("[]"); });
   // Each user's role on each project the caller administers, by the same rule set as the guard.

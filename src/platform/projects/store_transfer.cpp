@@ -16,15 +16,13 @@
 namespace cadastre::platform::projects {
 namespace {
 
-std::string num(std::int64_t v) { return std::to_string(v); }
-
 // <prefix><token>_<o|d>_<origin tenant>_<target tenant>: all we need to resolve it later.
 struct Gid {
   std::string token;
   char side = 'o';
   std::int64_t origin = 0, target = 0;
   std::string text() const {
-    return std::string(kGidPrefix) + token + "_" + side + "_" + num(origin) + "_" + num(target);
+    return std::string(kGidPrefix) + token + "_" + side + "_" + std::to_string(origin) + "_" + std::to_string(target);
   }
 };
 
@@ -75,7 +73,7 @@ Transferred transfer(const service::Scope& scope, std::int64_t id, const store::
   Gid origin{store::random_token().substr(0, 24), 'o', scope.tenant.id, target.id};
   Gid dest = origin;
   dest.side = 'd';
-  const std::string P = num(id);
+  const std::string P = std::to_string(id);
 
   // 1. The origin: the export and the delete read one snapshot (repeatable read), so a
   //    change committed meanwhile fails the delete instead of being dropped unseen.
@@ -115,7 +113,7 @@ Transferred transfer(const service::Scope& scope, std::int64_t id, const store::
       // The project row keeps its state and version; its previous version stays behind.
       store::Sql p("insert into projeto.projetos (nome, descricao, tipo, ativo, publicado, notas, versao, "
                    "somente_leitura, criado_por, criado_em) select r.nome, r.descricao, r.tipo, r.ativo, r.publicado, "
-                   "r.notas, r.versao, r.somente_leitura, " + num(owner) + ", r.criado_em "
+                   "r.notas, r.versao, r.somente_leitura, " + std::to_string(owner) + ", r.criado_em "
                    "from jsonb_populate_record(null::projeto.projetos, ");
       p.bind(doc, "jsonb") << "->'projeto') r returning id::text";
       std::int64_t to = std::stoll(*store::fetch_value(s, p));
@@ -173,7 +171,7 @@ Transferred transfer(const service::Scope& scope, std::int64_t id, const store::
       layers::SetAside gone(files, scope.tenant.slug, l.from, l.arquivo);
       gone.commit();
     } catch (const std::exception& e) {
-      log("transferência " + origin.token + ": arquivos da camada " + num(l.from) + " ficaram na origem: " + e.what());
+      log("transferência " + origin.token + ": arquivos da camada " + std::to_string(l.from) + " ficaram na origem: " + e.what());
     }
   }
   return {new_id, origin.token};
@@ -181,7 +179,7 @@ Transferred transfer(const service::Scope& scope, std::int64_t id, const store::
 
 int recover_orphans(store::Pool& any, const PoolOf& pool_of, std::chrono::seconds min_age, const Log& log) {
   store::Sql q("select coalesce(string_agg(gid, ','), '') from pg_prepared_xacts where gid like '");
-  q << std::string(kGidPrefix) << "%' and prepared <= now() - interval '" << num(min_age.count()) << " seconds'";
+  q << std::string(kGidPrefix) << "%' and prepared <= now() - interval '" << std::to_string(min_age.count()) << " seconds'";
   std::string gids = any.with([&](soci::session& s) { return store::fetch_value(s, q).value_or(""); });
   int resolved = 0;
   for (std::size_t i = 0; i < gids.size();) {

@@ -88,8 +88,6 @@ std::string values_of(const std::string& gid_sql) {
          gid_sql + ")";
 }
 
-std::string id_text(std::int64_t id) { return std::to_string(id); }
-
 // A coordinate as the shortest text that reads back as the same double.
 std::string number_text(double d) {
   char buf[32];
@@ -100,39 +98,39 @@ std::string number_text(double d) {
 // The field of layer `camada` a query parameter names (400 naming it otherwise).
 void require_field_of_layer(soci::session& s, std::int64_t camada, std::int64_t campo, const char* param) {
   store::Sql q("select 1 from projeto.campos k join projeto.formularios f on f.id = k.formulario_id where k.id = ");
-  q.bind(id_text(campo), "bigint") << " and f.camada_id = ";
-  q.bind(id_text(camada), "bigint");
+  q.bind(std::to_string(campo), "bigint") << " and f.camada_id = ";
+  q.bind(std::to_string(camada), "bigint");
   if (!store::fetch_value(s, q))
-    throw Error(errc::invalid_argument, std::string(param) + ": o campo " + id_text(campo) + " não é da camada " +
-                                            id_text(camada), param);
+    throw Error(errc::invalid_argument, std::string(param) + ": o campo " + std::to_string(campo) + " não é da camada " +
+                                            std::to_string(camada), param);
 }
 
 }  // namespace
 
 std::int64_t geometry_of_value(soci::session& s, std::int64_t id) {
   store::Sql q("select geometria_id::text from projeto.valores where id = ");
-  q.bind(id_text(id), "bigint");
+  q.bind(std::to_string(id), "bigint");
   store::Value v = store::fetch_value(s, q);
   return v ? std::stoll(*v) : 0;
 }
 
 std::string layer_generation(soci::session& s, std::int64_t layer) {
   store::Sql q("select geracao::text from projeto.camadas where id = ");
-  q.bind(id_text(layer), "bigint");
+  q.bind(std::to_string(layer), "bigint");
   return store::fetch_value(s, q).value_or("0");
 }
 
 std::string one(soci::session& s, std::int64_t id) {
   store::Sql q("select " + kValue + "::text from projeto.valores v where v.id = ");
-  q.bind(id_text(id), "bigint");
+  q.bind(std::to_string(id), "bigint");
   auto v = store::fetch_value(s, q);
-  if (!v) throw Error(errc::not_found, "valor " + id_text(id) + " não encontrado", "id");
+  if (!v) throw Error(errc::not_found, "valor " + std::to_string(id) + " não encontrado", "id");
   return *v;
 }
 
 std::string of_geometry(soci::session& s, std::int64_t geometria) {
   store::Sql q;
-  std::string g = q.placeholder(id_text(geometria), "bigint");
+  std::string g = q.placeholder(std::to_string(geometria), "bigint");
   q << "select " << values_of(g) << "::text";
   return store::fetch_value(s, q).value_or("[]");
 }
@@ -145,7 +143,7 @@ store::PageRows list(store::Pool& pool, const ListFilter& filter, const Page& pa
     else
       q << "v.campo_id in (select k.id from projeto.campos k join projeto.formularios f "
            "on f.id = k.formulario_id where f.camada_id = ";
-    q.bind(id_text(filter.id), "bigint");
+    q.bind(std::to_string(filter.id), "bigint");
     if (filter.record == "camada") q << ")";
   };
   store::Sql q("select (select count(*) from projeto.valores v where ");
@@ -166,8 +164,8 @@ std::string of_layer(store::Pool& pool, std::int64_t camada, std::optional<std::
     store::Sql q("with l as (select " + kValue +
                  " as r, g.id as gid, v.campo_id from projeto.geometrias g join projeto.valores v on v.geometria_id = g.id "
                  "where g.camada_id = ");
-    q.bind(id_text(camada), "bigint");
-    if (campo) q << " and v.campo_id = ", q.bind(id_text(*campo), "bigint");
+    q.bind(std::to_string(camada), "bigint");
+    if (campo) q << " and v.campo_id = ", q.bind(std::to_string(*campo), "bigint");
     q << " order by g.id, v.campo_id limit " << std::to_string(kLayerCap + 1) << ") "
       << "select jsonb_build_object('valores', coalesce((select jsonb_agg(r order by gid, campo_id) from "
          "(select * from l order by gid, campo_id limit "
@@ -182,12 +180,12 @@ store::Sql page_statement(std::int64_t camada, std::optional<std::int64_t> campo
   const std::string dir = page.descending ? " desc" : " asc";
   const std::string size = std::to_string(page.paging.size), offset = std::to_string(page.paging.offset);
   store::Sql q;
-  auto layer = [&] { q.bind(id_text(camada), "bigint"); };
+  auto layer = [&] { q.bind(std::to_string(camada), "bigint"); };
   auto values = [&] {
     q << "(select coalesce(jsonb_object_agg(k.chave, projeto.valor_json(v.texto, v.numero, v.data, v.booleano, "
          "v.lista)), '{}') from projeto.valores v join projeto.campos k on k.id = v.campo_id "
          "where v.geometria_id = p.gid";
-    if (campo) q << " and v.campo_id = ", q.bind(id_text(*campo), "bigint");
+    if (campo) q << " and v.campo_id = ", q.bind(std::to_string(*campo), "bigint");
     q << ")";
   };
   if (!order) {
@@ -203,7 +201,7 @@ store::Sql page_statement(std::int64_t camada, std::optional<std::int64_t> campo
   }
   const std::string& col = order->column;
   const std::string type = sql_type(col);
-  auto key = [&] { q.bind(id_text(order->campo), "bigint"); };
+  auto key = [&] { q.bind(std::to_string(order->campo), "bigint"); };
   q << "with ordem as (select v.id, v." << col << " as chave from projeto.valores v where v.campo_id = ";
   key();
   q << " and v." << col << " is not null order by v." << col << dir << ", v.id" << dir << " limit " << size
@@ -240,12 +238,12 @@ store::PageRows page_of_layer(store::Pool& pool, std::int64_t camada, std::optio
       // orderBy is the chave of a field of the layer: its id and typed column.
       store::Sql find("select k.id::text, k.tipo from projeto.campos k join projeto.formularios f "
                       "on f.id = k.formulario_id where f.camada_id = ");
-      find.bind(id_text(camada), "bigint") << " and k.chave = ";
+      find.bind(std::to_string(camada), "bigint") << " and k.chave = ";
       find.bind(page.order_by) << " order by k.id limit 1";
       auto rows = store::fetch(s, find);
       if (rows.empty())
         throw Error(errc::invalid_argument,
-                    "orderBy: a camada " + id_text(camada) + " não tem o campo '" + page.order_by +
+                    "orderBy: a camada " + std::to_string(camada) + " não tem o campo '" + page.order_by +
                         "' (use uma chave ou id)",
                     "orderBy");
       order = OrderField{std::stoll(*rows[0][0]), std::string(fields::column_of(*rows[0][1]))};
@@ -257,7 +255,7 @@ store::PageRows page_of_layer(store::Pool& pool, std::int64_t camada, std::optio
 store::Sql search_statement(std::int64_t campo, const std::string& termo, const Page& page) {
   store::Sql q("with achados as (select v.id, v.geometria_id, v.campo_id, v.texto, v.atualizado_por, "
                "v.atualizado_em from projeto.valores v where v.campo_id = ");
-  q.bind(id_text(campo), "bigint");
+  q.bind(std::to_string(campo), "bigint");
   q << " and projeto.chave_busca(v.texto) like '%' || projeto.chave_busca(";
   q.bind(query::escape_like(termo), "text");
   q << ") || '%') "
@@ -276,12 +274,12 @@ store::PageRows search(store::Pool& pool, std::int64_t campo, const std::string&
 
 void require_text_field(store::Pool& pool, std::int64_t campo) {
   store::Sql q("select tipo from projeto.campos where id = ");
-  q.bind(id_text(campo), "bigint");
+  q.bind(std::to_string(campo), "bigint");
   auto tipo = pool.with([&](soci::session& s) { return store::fetch_value(s, q); });
-  if (!tipo) throw Error(errc::not_found, "campo " + id_text(campo) + " não encontrado", "campoId");
+  if (!tipo) throw Error(errc::not_found, "campo " + std::to_string(campo) + " não encontrado", "campoId");
   if (fields::column_of(*tipo) != "texto")
     throw Error(errc::invalid_argument,
-                "campoId: o campo " + id_text(campo) + " é do tipo " + *tipo + "; a busca é em campos de texto",
+                "campoId: o campo " + std::to_string(campo) + " é do tipo " + *tipo + "; a busca é em campos de texto",
                 "campoId");
 }
 
@@ -292,7 +290,7 @@ std::string at_point(const service::Scope& scope, std::int64_t projeto, const Po
   q.bind(number_text(at.y), "float8") << "), 4674) as geom), "
                                            "legiveis as (select c.id, c.nome, c.ordem from projeto.camadas c "
                                            "where c.ativo and c.projeto_id = ";
-  q.bind(id_text(projeto), "bigint");
+  q.bind(std::to_string(projeto), "bigint");
   q << " and " << guard::layer_role_sql(scope, "c.id") << " is not null), "
     << "achadas as (select g.id, g.camada_id from projeto.geometrias g join legiveis c on c.id = g.camada_id, pt "
        "where st_intersects(g.geom, pt.geom) order by g.camada_id, g.id limit "
@@ -308,7 +306,7 @@ std::string at_point(const service::Scope& scope, std::int64_t projeto, const Po
 std::string buildings(const service::Scope& scope, std::int64_t lote, bool linked) {
   store::Sql q("with lote as (select g.id, g.geom, g.camada_id, c.projeto_id from projeto.geometrias g "
                "join projeto.camadas c on c.id = g.camada_id where g.id = ");
-  q.bind(id_text(lote), "bigint");
+  q.bind(std::to_string(lote), "bigint");
   q << "), legiveis as (select c.id from projeto.camadas c join lote on c.projeto_id = lote.projeto_id where "
     << guard::layer_role_sql(scope, "c.id") << " is not null), "
     << "achadas as (select b.id, b.camada_id, b.vinculo_id from projeto.geometrias b, lote "

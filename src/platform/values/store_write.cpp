@@ -21,8 +21,6 @@ namespace {
 
 using fields::Typed;
 
-std::string id_text(std::int64_t id) { return std::to_string(id); }
-
 // A field of the layer being written, as the checks need it.
 struct Field {
   fields::FieldDef def;
@@ -54,7 +52,7 @@ std::map<std::int64_t, Field> fields_of_layer(soci::session& s, std::int64_t lay
                "k.maximo::text, k.padrao, k.opcoes::text, k.dominio, k.formula, (k.ativo and f.ativo)::text, "
                "f.id::text from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
                "where f.camada_id = ");
-  q.bind(id_text(layer), "bigint") << " for share of k";
+  q.bind(std::to_string(layer), "bigint") << " for share of k";
   std::map<std::int64_t, Field> out;
   for (const store::Row& r : store::fetch(s, q)) {
     Field f;
@@ -93,7 +91,7 @@ struct Stored {
 std::map<std::int64_t, Stored> values_of(soci::session& s, std::int64_t geometry) {
   store::Sql q("select campo_id::text, id::text, texto, numero::text, data::text, booleano::text, lista::text "
                "from projeto.valores where geometria_id = ");
-  q.bind(id_text(geometry), "bigint");
+  q.bind(std::to_string(geometry), "bigint");
   std::map<std::int64_t, Stored> out;
   for (const store::Row& r : store::fetch(s, q)) {
     Stored v;
@@ -106,7 +104,7 @@ std::map<std::int64_t, Stored> values_of(soci::session& s, std::int64_t geometry
 
 // The shortest plain decimal text that reads back as `d` (no exponent: the stored
 // numeric's text, and fields::to_json reads plain decimals).
-std::string number_text(double d) {
+std::string fixed_number_text(double d) {
   char buf[400];  // a double's longest fixed form: 309 digits and a sign, or 0.000...
   auto end = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::fixed).ptr;
   return std::string(buf, end);
@@ -142,8 +140,8 @@ class Writer {
     const Field* f = field(id);
     if (!f)
       throw Error(errc::invalid_argument,
-                  "idCampo: o campo " + id_text(id) + " não é de um formulário da camada " + id_text(layer_) +
-                      " da geometria " + id_text(geometry_),
+                  "idCampo: o campo " + std::to_string(id) + " não é de um formulário da camada " + std::to_string(layer_) +
+                      " da geometria " + std::to_string(geometry_),
                   "idCampo");
     if (!f->active)
       throw Error(errc::invalid_transition, "o campo '" + f->def.chave + "' (ou o seu formulário) está inativo",
@@ -166,12 +164,12 @@ class Writer {
   std::string unique_problem(const Field& f, const Typed& t) {
     if (!f.def.unico || !t.text) return "";
     store::Sql lock("select 1 from pg_advisory_xact_lock(");
-    lock.bind(id_text(f.def.id), "bigint") << ")";
+    lock.bind(std::to_string(f.def.id), "bigint") << ")";
     store::fetch(s_, lock);
     store::Sql q("select 1 from projeto.valores where campo_id = ");
-    q.bind(id_text(f.def.id), "bigint") << " and " << f.column << " = ";
+    q.bind(std::to_string(f.def.id), "bigint") << " and " << f.column << " = ";
     q.bind(t.text, sql_type(f.column)) << " and geometria_id <> ";
-    q.bind(id_text(geometry_), "bigint") << " limit 1";
+    q.bind(std::to_string(geometry_), "bigint") << " limit 1";
     if (!store::fetch_value(s_, q)) return "";
     return "o campo '" + f.def.chave + "' é único e o valor " + fields::to_json(t) + " já existe em outra geometria";
   }
@@ -180,8 +178,8 @@ class Writer {
   /// fields are judged on what is there) and reads its values.
   void lock_geometry() {
     store::Sql q("select 1 from projeto.geometrias where id = ");
-    q.bind(id_text(geometry_), "bigint") << " for no key update";
-    if (!store::fetch_value(s_, q)) throw Error(errc::not_found, "geometria " + id_text(geometry_) + " não encontrada", "id");
+    q.bind(std::to_string(geometry_), "bigint") << " for no key update";
+    if (!store::fetch_value(s_, q)) throw Error(errc::not_found, "geometria " + std::to_string(geometry_) + " não encontrada", "id");
     current_ = values_of(s_, geometry_);
   }
 
@@ -200,10 +198,10 @@ class Writer {
   std::int64_t put(const Field& f, const Typed& t, std::string_view operacao = {}) {
     const Stored* before = current(f.def.id);
     store::Sql q("insert into projeto.valores (geometria_id, campo_id, " + f.column + ", atualizado_por) values (");
-    q.bind(id_text(geometry_), "bigint") << ", ";
-    q.bind(id_text(f.def.id), "bigint") << ", ";
+    q.bind(std::to_string(geometry_), "bigint") << ", ";
+    q.bind(std::to_string(f.def.id), "bigint") << ", ";
     q.bind(t.text, sql_type(f.column)) << ", ";
-    q.bind(id_text(user_), "bigint") << ") on conflict (geometria_id, campo_id) do update set ";
+    q.bind(std::to_string(user_), "bigint") << ") on conflict (geometria_id, campo_id) do update set ";
     for (auto c : kColumns) q << c << " = " << (c == f.column ? "excluded." + std::string(c) : std::string("null")) << ", ";
     q << "atualizado_por = excluded.atualizado_por, atualizado_em = now() returning id::text, " << f.column
       << "::text";
@@ -214,15 +212,15 @@ class Writer {
 
     store::Sql audit("insert into projeto.valores_auditoria (valor_id, geometria_id, campo_id, operacao, antes, "
                      "depois, usuario_id) values (");
-    audit.bind(id_text(id), "bigint") << ", ";
-    audit.bind(id_text(geometry_), "bigint") << ", ";
-    audit.bind(id_text(f.def.id), "bigint") << ", ";
+    audit.bind(std::to_string(id), "bigint") << ", ";
+    audit.bind(std::to_string(geometry_), "bigint") << ", ";
+    audit.bind(std::to_string(f.def.id), "bigint") << ", ";
     audit.bind(std::string(operacao.empty() ? (before ? "alterar" : "criar") : operacao)) << ", ";
     std::optional<std::string> antes;
     if (before) antes = fields::to_json(stored(f));
     audit.bind(antes, "jsonb") << ", ";
     audit.bind(fields::to_json(after), "jsonb") << ", ";
-    audit.bind(id_text(user_), "bigint") << ")";
+    audit.bind(std::to_string(user_), "bigint") << ")";
     store::execute(s_, audit);
 
     Stored now;
@@ -260,7 +258,7 @@ class Writer {
         else vars.erase(f->def.chave);
         if (same) continue;
         Typed value{f->column, std::nullopt};
-        if (result) value.text = number_text(*result);
+        if (result) value.text = fixed_number_text(*result);
         put(*f, value);
         changed = true;
       }
@@ -273,7 +271,7 @@ class Writer {
   void finish() {
     if (writes_ == 0) return;
     store::Sql q("update projeto.camadas set geracao = geracao + 1 where id = ");
-    q.bind(id_text(layer_), "bigint");
+    q.bind(std::to_string(layer_), "bigint");
     store::execute(s_, q);
   }
 
@@ -317,8 +315,8 @@ std::string create(store::Pool& pool, std::int64_t user, const service::Grant& g
     w.lock_geometry();
     if (const Stored* v = w.current(f.def.id))
       throw Error(errc::conflict,
-                  "a geometria já tem o valor " + id_text(v->id) + " do campo '" + f.def.chave +
-                      "': altere-o com PUT /valores/" + id_text(v->id),
+                  "a geometria já tem o valor " + std::to_string(v->id) + " do campo '" + f.def.chave +
+                      "': altere-o com PUT /valores/" + std::to_string(v->id),
                   f.def.chave);
     std::int64_t id = w.put(f, *c.value);
     w.recompute();
@@ -333,9 +331,9 @@ std::string change(store::Pool& pool, std::int64_t user, const service::Grant& v
   return pool.with([&](soci::session& s) {
     soci::transaction tx(s);
     store::Sql q("select geometria_id::text, campo_id::text from projeto.valores where id = ");
-    q.bind(id_text(value.id), "bigint");
+    q.bind(std::to_string(value.id), "bigint");
     auto rows = store::fetch(s, q);
-    if (rows.empty()) throw Error(errc::not_found, "valor " + id_text(value.id) + " não encontrado", "id");
+    if (rows.empty()) throw Error(errc::not_found, "valor " + std::to_string(value.id) + " não encontrado", "id");
     Writer w(s, user, std::stoll(*rows[0][0]), value.layer_id);
     const Field& f = w.writable(std::stoll(*rows[0][1]));
     fields::Checked c = w.check(f, valor);
@@ -411,22 +409,22 @@ std::int64_t write_numbers(store::Pool& pool, std::int64_t user, std::int64_t la
     soci::transaction tx(s);
     // Every geometry of this layer (one statement), before any write.
     std::string ids = "{";
-    for (std::size_t i = 0; i < values.size(); ++i) ids += (i ? "," : "") + id_text(values[i].first);
+    for (std::size_t i = 0; i < values.size(); ++i) ids += (i ? "," : "") + std::to_string(values[i].first);
     ids += "}";
     store::Sql others("select g::text from unnest(");
     others.bind(ids, "bigint[]") << ") g where not exists (select 1 from projeto.geometrias x where x.id = g and "
                                     "x.camada_id = ";
-    others.bind(id_text(layer), "bigint") << ") limit 1";
+    others.bind(std::to_string(layer), "bigint") << ") limit 1";
     if (auto stray = store::fetch_value(s, others))
-      throw Error(errc::not_found, "geometria " + *stray + " não encontrada na camada " + id_text(layer), "idGeometria");
+      throw Error(errc::not_found, "geometria " + *stray + " não encontrada na camada " + std::to_string(layer), "idGeometria");
     Writer w(s, user, values.front().first, layer);
     const Field& f = w.writable(campo);
     for (const auto& [geometry, number] : values) {
       w.retarget(geometry);
-      fields::Checked c = w.check(f, number_text(number));
+      fields::Checked c = w.check(f, fixed_number_text(number));
       if (!c.ok())
         throw Error(errc::invalid_argument,
-                    "valor do campo '" + f.def.chave + "' na geometria " + id_text(geometry) + ": " + c.problem,
+                    "valor do campo '" + f.def.chave + "' na geometria " + std::to_string(geometry) + ": " + c.problem,
                     f.def.chave);
       std::string taken = w.unique_problem(f, *c.value);
       if (!taken.empty()) throw Error(errc::conflict, taken, f.def.chave);
@@ -452,7 +450,7 @@ CopyResult copy(store::Pool& pool, std::int64_t user, const service::Grant& from
       for (std::int64_t id : *campos)
         if (!origin.count(id))
           throw Error(errc::invalid_argument,
-                      "idCampos: o campo " + id_text(id) + " não é da camada da geometria de origem", "idCampos");
+                      "idCampos: o campo " + std::to_string(id) + " não é da camada da geometria de origem", "idCampos");
       asked = *campos;
     } else {
       for (const auto& [id, v] : values) asked.push_back(id);

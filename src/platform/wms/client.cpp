@@ -47,7 +47,7 @@ std::string with_query(const std::string& base, const std::string& query) {
   return base + (last == '?' || last == '&' ? "" : "&") + query;
 }
 
-std::string number(double d) {
+std::string short_number(double d) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.12g", d);
   return buf;
@@ -123,7 +123,7 @@ std::string map_url(const MapRequest& r) {
   q += "&LAYERS=" + http::percent_encode(layers, "-._~,:");
   q += "&STYLES=" + http::percent_encode(r.estilos, "-._~,:");
   q += std::string(v13 ? "&CRS=" : "&SRS=") + http::percent_encode(r.crs, "-._~:");
-  q += "&BBOX=" + number(b[0]) + "," + number(b[1]) + "," + number(b[2]) + "," + number(b[3]);
+  q += "&BBOX=" + short_number(b[0]) + "," + short_number(b[1]) + "," + short_number(b[2]) + "," + short_number(b[3]);
   q += "&WIDTH=" + std::to_string(r.width) + "&HEIGHT=" + std::to_string(r.height);
   q += "&FORMAT=" + http::percent_encode(r.formato) + "&TRANSPARENT=" + (r.transparente ? "TRUE" : "FALSE");
   return with_query(r.base, q);

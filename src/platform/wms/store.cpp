@@ -34,7 +34,7 @@ void bind_read(store::Sql& q, const Read& r) {
   q.bind(strings_json(r.caps.formatos), "jsonb");
 }
 
-std::string number(double d) {
+std::string exact_number(double d) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.17g", d);
   return buf;
@@ -124,8 +124,8 @@ std::int64_t create_layer(const service::Scope& s, std::int64_t projeto, const s
   q.bind(url) << ", ";
   q.bind(camada) << ", ";
   if (bbox && (*bbox)[0] < (*bbox)[2] && (*bbox)[1] < (*bbox)[3])
-    q << "st_makeenvelope(" << number((*bbox)[0]) << ", " << number((*bbox)[1]) << ", " << number((*bbox)[2]) << ", "
-      << number((*bbox)[3]) << ", 4674)";
+    q << "st_makeenvelope(" << exact_number((*bbox)[0]) << ", " << exact_number((*bbox)[1]) << ", " << exact_number((*bbox)[2]) << ", "
+      << exact_number((*bbox)[3]) << ", 4674)";
   else
     q << "null";
   q << ", ";

@@ -49,6 +49,9 @@ class Gateway {
 };
 
 /// `h` plus the headers in `more`.
+/// The bearer of the shared stack's tenant "alfa" user.
+inline httplib::Headers alfa_auth() { return Stack::bearer(shared_stack().user("alfa").token); }
+
 inline httplib::Headers with(httplib::Headers h, std::initializer_list<std::pair<const std::string, std::string>> more) {
   for (const auto& kv : more) h.insert(kv);
   return h;

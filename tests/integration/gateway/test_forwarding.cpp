@@ -9,7 +9,6 @@ using test::Gateway;
 using test::with;
 
 namespace {
-httplib::Headers alfa_auth() { return test::Stack::bearer(test::shared_stack().user("alfa").token); }
 
 }  // namespace
 
@@ -20,7 +19,7 @@ TEST_CASE("the path after the prefix and the query reach the destination exactly
   // The raw target is forwarded byte for byte, fields in the caller's order (commas are
   // written encoded because the test's HTTP client would encode them itself).
   std::string query = "pagina=2&BBOX=-47.1%2C-22.9%2C-47.0%2C-22.8&nome=S%C3%A3o%20Jos%C3%A9&filtro=a%26b%3Dc";
-  auto r = cli.Get("/rest/logradouro/buscar_endereco/?" + query, alfa_auth());
+  auto r = cli.Get("/rest/logradouro/buscar_endereco/?" + query, test::alfa_auth());
   REQUIRE(r);
   CHECK(r->status == 200);
   auto got = d.rest.last();
@@ -33,18 +32,18 @@ TEST_CASE("the path after the prefix and the query reach the destination exactly
 
   // Any other spelling arrives with the same decoded fields ('+' is a space in a query).
   cli.set_url_encode(false);  // send the target exactly as written here
-  cli.Get("/rest/lote/?q=a+b&z=1&a=%7Bx%7D", alfa_auth());
+  cli.Get("/rest/lote/?q=a+b&z=1&a=%7Bx%7D", test::alfa_auth());
   got = d.rest.last();
   CHECK(got.params.find("q")->second == "a b");
   CHECK(got.params.find("a")->second == "{x}");
   CHECK(got.params.find("z")->second == "1");
 
   // Paths keep their trailing slash (or its absence) and encoded characters.
-  cli.Get("/rest/lote/S%C3%A3o%20Paulo", alfa_auth());
+  cli.Get("/rest/lote/S%C3%A3o%20Paulo", test::alfa_auth());
   CHECK(d.rest.last().target == "/alfa/lote/S%C3%A3o%20Paulo");
-  cli.Get("/rest", alfa_auth());
+  cli.Get("/rest", test::alfa_auth());
   CHECK(d.rest.last().target == "/alfa");
-  cli.Get("/plataforma/rest/projetos/?ativo=true", alfa_auth());
+  cli.Get("/plataforma/rest/projetos/?ativo=true", test::alfa_auth());
   CHECK(d.platform.last().target == "/api/projetos/?ativo=true");
 }
 
@@ -52,7 +51,7 @@ TEST_CASE("paths that climb out of the destination with dot segments are refused
   test::Destinations d;
   Gateway gw(test::config_for(d));
   auto cli = gw.client();
-  auto r = cli.Get("/rest/%2E%2E/beta/lote/", alfa_auth());
+  auto r = cli.Get("/rest/%2E%2E/beta/lote/", test::alfa_auth());
   REQUIRE(r);
   CHECK(r->status == 400);
   CHECK(r->get_header_value("X-Target-URL") == "none");
@@ -63,7 +62,7 @@ TEST_CASE("HEAD is forwarded as HEAD and the request id travels upstream") {
   test::Destinations d;
   Gateway gw(test::config_for(d));
   auto cli = gw.client();
-  auto head = cli.Head("/rest/lote/", with(alfa_auth(), {{"X-Request-Id", "pedido-42"}}));
+  auto head = cli.Head("/rest/lote/", with(test::alfa_auth(), {{"X-Request-Id", "pedido-42"}}));
   REQUIRE(head);
   CHECK(head->status == 200);
   CHECK(head->get_header_value("X-Request-Id") == "pedido-42");
@@ -87,7 +86,7 @@ TEST_CASE("hop-by-hop headers are removed both ways and end-to-end headers pass"
   });
   Gateway gw(test::config_for(d));
   auto cli = gw.client();
-  auto r = cli.Get("/rest/lote/", with(alfa_auth(), {{"Connection", "X-Salto"}, {"X-Salto", "segredo"},
+  auto r = cli.Get("/rest/lote/", with(test::alfa_auth(), {{"Connection", "X-Salto"}, {"X-Salto", "segredo"},
                                                      {"Upgrade", "h2c"}, {"TE", "trailers"}, {"User-Agent", "QGIS/3.34"},
                                                      {"If-None-Match", "\"v6\""}}));
   REQUIRE(r);
@@ -115,12 +114,12 @@ TEST_CASE("the destination's status, body and content type are passed through") 
   });
   Gateway gw(test::config_for(d));
   auto cli = gw.client();
-  auto nf = cli.Get("/rest/lote/999/", alfa_auth());
+  auto nf = cli.Get("/rest/lote/999/", test::alfa_auth());
   REQUIRE(nf);
   CHECK(nf->status == 404);
   CHECK(test::codigo(nf->body) == "nao_encontrado");
   CHECK(nf->get_header_value("X-Target-URL") == d.rest.url() + "/alfa/lote/999/");
-  auto created = cli.Get("/rest/outra/", alfa_auth());
+  auto created = cli.Get("/rest/outra/", test::alfa_auth());
   CHECK(created->status == 201);
   CHECK(created->body == "<ok/>");
   CHECK(created->get_header_value("Content-Type") == "application/xml");
@@ -133,12 +132,12 @@ TEST_CASE("large bodies pass intact, and the destination compresses them for cal
   d.rest.on([&big](const httplib::Request&, httplib::Response& res) { res.set_content(big, "application/json"); });
   Gateway gw(test::config_for(d));
   auto cli = gw.client();
-  auto plain = cli.Get("/rest/lote/", alfa_auth());
+  auto plain = cli.Get("/rest/lote/", test::alfa_auth());
   REQUIRE(plain);
   CHECK(plain->body == big);
   CHECK(d.rest.last().header("Accept-Encoding") == "identity");  // whatever the caller accepts
   cli.set_decompress(true);
-  auto gz = cli.Get("/rest/lote/", with(alfa_auth(), {{"Accept-Encoding", "gzip"}}));
+  auto gz = cli.Get("/rest/lote/", with(test::alfa_auth(), {{"Accept-Encoding", "gzip"}}));
   REQUIRE(gz);
   CHECK(d.rest.last().header("Accept-Encoding") == "gzip");  // the caller's choice went on
   CHECK(gz->get_header_value("Content-Encoding") == "gzip");
@@ -151,7 +150,7 @@ TEST_CASE("a destination that refuses connections gives 502 with X-Target-URL") 
   cfg.tenant_default.rest = "http://127.0.0.1:" + std::to_string(test::dead_port()) + "/{municipio}";
   Gateway gw(cfg);
   auto cli = gw.client();
-  auto r = cli.Get("/rest/lote/?a=1", alfa_auth());
+  auto r = cli.Get("/rest/lote/?a=1", test::alfa_auth());
   REQUIRE(r);
   CHECK(r->status == 502);
   CHECK(test::codigo(r->body) == "falha_no_servico_externo");
@@ -171,7 +170,7 @@ TEST_CASE("a destination slower than the read time-out gives 504 with X-Target-U
   Gateway gw(cfg);
   auto cli = gw.client();
   auto started = std::chrono::steady_clock::now();
-  auto r = cli.Get("/rest/lento/", alfa_auth());
+  auto r = cli.Get("/rest/lento/", test::alfa_auth());
   REQUIRE(r);
   CHECK(r->status == 504);
   CHECK(test::codigo(r->body) == "tempo_esgotado_no_servico_externo");
@@ -191,15 +190,15 @@ TEST_CASE("X-Target-URL is on every kind of response") {
   Gateway gw(cfg);
   auto cli = gw.client();
   std::string base = d.rest.url() + "/alfa";
-  CHECK(cli.Get("/rest/ok/", alfa_auth())->get_header_value("X-Target-URL") == base + "/ok/");
+  CHECK(cli.Get("/rest/ok/", test::alfa_auth())->get_header_value("X-Target-URL") == base + "/ok/");
   CHECK(cli.Get("/rest/ok/")->get_header_value("X-Target-URL") == "none");  // 401, tenant unknown
   CHECK(cli.Get("/plataforma/rest/x")->get_header_value("X-Target-URL") == d.platform.url() + "/api/x");  // 401, fixed
   for (int i = 0; i < 3; ++i) {  // with the earlier success: 3 of 4 failed, the breaker opens
-    auto r = cli.Get("/rest/falha/", alfa_auth());
+    auto r = cli.Get("/rest/falha/", test::alfa_auth());
     CHECK(r->status == 500);
     CHECK(r->get_header_value("X-Target-URL") == base + "/falha/");
   }
-  auto open = cli.Get("/rest/ok/", alfa_auth());
+  auto open = cli.Get("/rest/ok/", test::alfa_auth());
   CHECK(open->status == 503);
   CHECK(open->get_header_value("X-Target-URL") == base + "/ok/");
   CHECK(cli.Get("/outros/nao-existe/x")->get_header_value("X-Target-URL") == "none");

@@ -14,7 +14,6 @@ using test::with;
 
 namespace {
 
-httplib::Headers alfa_auth() { return test::Stack::bearer(test::shared_stack().user("alfa").token); }
 
 std::string pattern(std::size_t size) {
   std::string s(size, 'x');
@@ -46,7 +45,7 @@ TEST_CASE("a large body with a length reaches the caller intact and with the sam
   d.rest.on([&big](const httplib::Request&, httplib::Response& res) { res.set_content(big, "application/octet-stream"); });
   Gateway gw(test::config_for(d));
   auto cli = gw.client();
-  auto r = cli.Get("/rest/arquivo/", alfa_auth());
+  auto r = cli.Get("/rest/arquivo/", test::alfa_auth());
   REQUIRE(r);
   CHECK(r->status == 200);
   CHECK(r->get_header_value("Content-Length") == std::to_string(big.size()));
@@ -54,7 +53,7 @@ TEST_CASE("a large body with a length reaches the caller intact and with the sam
   CHECK(r->body.size() == big.size());
   CHECK(r->body == big);
   // The connection went back to the pool: a second call reuses it and is intact too.
-  auto again = cli.Get("/rest/arquivo/", alfa_auth());
+  auto again = cli.Get("/rest/arquivo/", test::alfa_auth());
   REQUIRE(again);
   CHECK(again->body == big);
 }
@@ -81,7 +80,7 @@ TEST_CASE("the caller receives the first part of a body while the destination is
   Gateway gw(test::config_for(d));
   auto cli = gw.client();
   std::string received;
-  auto r = cli.Get("/rest/arquivo/", alfa_auth(), [&](const char* data, std::size_t n) {
+  auto r = cli.Get("/rest/arquivo/", test::alfa_auth(), [&](const char* data, std::size_t n) {
     received.append(data, n);
     if (received.size() >= part.size()) first_part_seen.release();
     return true;
@@ -106,12 +105,12 @@ TEST_CASE("a destination that breaks off mid-body closes the caller's connection
   });
   Gateway gw(test::config_for(d));
   auto cli = gw.client();
-  auto r = cli.Get("/rest/arquivo/", alfa_auth());
+  auto r = cli.Get("/rest/arquivo/", test::alfa_auth());
   // The status line was already sent, so the caller sees a truncated body as a failed read.
   CHECK_FALSE(r);
   // The gateway is fine afterwards: the next call is answered normally.
   d.rest.on([](const httplib::Request&, httplib::Response& res) { res.set_content("{\"ok\":true}", "application/json"); });
-  auto next = cli.Get("/rest/lote/", alfa_auth());
+  auto next = cli.Get("/rest/lote/", test::alfa_auth());
   REQUIRE(next);
   CHECK(next->status == 200);
   CHECK(next->body == "{\"ok\":true}");
@@ -129,14 +128,14 @@ TEST_CASE("an encoded body crosses as it is, with its Content-Encoding, read who
   Gateway gw(test::config_for(d));
   auto cli = gw.client();
   cli.set_decompress(false);  // compare the bytes on the wire
-  auto r = cli.Get("/rest/lote/", with(alfa_auth(), {{"Accept-Encoding", "gzip"}}));
+  auto r = cli.Get("/rest/lote/", with(test::alfa_auth(), {{"Accept-Encoding", "gzip"}}));
   REQUIRE(r);
   CHECK(r->status == 200);
   CHECK(d.rest.last().header("Accept-Encoding") == "gzip");
   CHECK(r->get_header_value("Content-Encoding") == "gzip");
   CHECK(r->get_header_value("Content-Length") == std::to_string(small.size()));
   CHECK(r->body == small);
-  auto big = cli.Get("/rest/grande/", with(alfa_auth(), {{"Accept-Encoding", "br"}}));
+  auto big = cli.Get("/rest/grande/", with(test::alfa_auth(), {{"Accept-Encoding", "br"}}));
   REQUIRE(big);
   CHECK(big->get_header_value("Content-Encoding") == "br");
   CHECK(big->get_header_value("Content-Length") == std::to_string(large.size()));

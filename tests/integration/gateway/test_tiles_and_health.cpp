@@ -7,7 +7,6 @@ using namespace cadastre;
 using test::Gateway;
 
 namespace {
-httplib::Headers alfa_auth() { return test::Stack::bearer(test::shared_stack().user("alfa").token); }
 }  // namespace
 
 TEST_CASE(".pbf tiles get the MVT content type and exact no-cache headers") {
@@ -21,7 +20,7 @@ TEST_CASE(".pbf tiles get the MVT content type and exact no-cache headers") {
   });
   Gateway gw(test::config_for(d));
   auto cli = gw.client();
-  auto r = cli.Get("/tiles/lote/14/6070/9300.pbf", alfa_auth());
+  auto r = cli.Get("/tiles/lote/14/6070/9300.pbf", test::alfa_auth());
   REQUIRE(r);
   CHECK(r->status == 200);
   CHECK(d.tiles.last().target == "/tiles/alfa/lote/14/6070/9300.pbf");
@@ -35,7 +34,7 @@ TEST_CASE(".pbf tiles get the MVT content type and exact no-cache headers") {
   CHECK(r->get_header_value("ETag") == "\"lote-17\"");
   CHECK(r->get_header_value("X-Target-URL") == d.tiles.url() + "/tiles/alfa/lote/14/6070/9300.pbf");
 
-  auto platform = cli.Get("/plataforma/tiles/quadra/10/1/1.pbf", alfa_auth());
+  auto platform = cli.Get("/plataforma/tiles/quadra/10/1/1.pbf", test::alfa_auth());
   REQUIRE(platform);
   CHECK(platform->get_header_value("Content-Type") == "application/vnd.mapbox-vector-tile");
   CHECK(d.platform.last().target == "/tiles/quadra/10/1/1.pbf");
@@ -49,7 +48,7 @@ TEST_CASE("tile errors keep their JSON type but are not cacheable either") {
   });
   Gateway gw(test::config_for(d));
   auto cli = gw.client();
-  auto r = cli.Get("/tiles/nada/1/0/0.pbf", alfa_auth());
+  auto r = cli.Get("/tiles/nada/1/0/0.pbf", test::alfa_auth());
   REQUIRE(r);
   CHECK(r->status == 404);
   CHECK(r->get_header_value("Content-Type") == "application/json");
@@ -98,8 +97,8 @@ TEST_CASE("health detail lists the three breakers with state and counts, memory,
   test::Destinations d;
   Gateway gw(test::config_for(d));
   auto cli = gw.client();
-  cli.Get("/rest/lote/", alfa_auth());
-  cli.Get("/tiles/lote/1/0/0.pbf", alfa_auth());
+  cli.Get("/rest/lote/", test::alfa_auth());
+  cli.Get("/tiles/lote/1/0/0.pbf", test::alfa_auth());
   auto r = cli.Get("/health/detailed");
   REQUIRE(r);
   CHECK(r->status == 200);
@@ -123,7 +122,7 @@ TEST_CASE("metrics show requests by route and figures per breaker and destinatio
   test::Destinations d;
   Gateway gw(test::config_for(d));
   auto cli = gw.client();
-  cli.Get("/rest/lote/", alfa_auth());
+  cli.Get("/rest/lote/", test::alfa_auth());
   auto m = cli.Get("/metrics");
   REQUIRE(m);
   CHECK(m->status == 200);
@@ -164,7 +163,7 @@ TEST_CASE("answers that reach no destination still carry X-Target-URL, as none")
   auto metrics = cli.Get("/metrics");
   REQUIRE(metrics);
   CHECK(metrics->get_header_value("X-Target-URL") == "none");
-  auto wrong_method = cli.Delete("/rest/lote/", alfa_auth());
+  auto wrong_method = cli.Delete("/rest/lote/", test::alfa_auth());
   REQUIRE(wrong_method);
   CHECK(wrong_method->status == 405);
   CHECK(wrong_method->get_header_value("X-Target-URL") == "none");
@@ -173,7 +172,7 @@ TEST_CASE("answers that reach no destination still carry X-Target-URL, as none")
   CHECK(preflight->get_header_value("X-Target-URL") == "none");
   CHECK(cli.Get("/openapi.json")->get_header_value("X-Target-URL") == "none");
   // A forwarded answer keeps its destination.
-  auto forwarded = cli.Get("/rest/lote/", alfa_auth());
+  auto forwarded = cli.Get("/rest/lote/", test::alfa_auth());
   REQUIRE(forwarded);
   CHECK(forwarded->get_header_value("X-Target-URL") == d.rest.url() + "/alfa/lote/");
 }

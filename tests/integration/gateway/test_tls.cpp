@@ -13,7 +13,6 @@ using test::Gateway;
 
 namespace {
 
-httplib::Headers alfa_auth() { return test::Stack::bearer(test::shared_stack().user("alfa").token); }
 
 // A self-signed certificate for 127.0.0.1 (openssl CLI), removed with the folder.
 struct SelfSigned {
@@ -61,7 +60,7 @@ TEST_CASE("an https destination trusted through upstream.ca_file is called and i
   Gateway gw(cfg);
   auto cli = gw.client();
   for (int i = 0; i < 3; ++i) {  // the kept-alive TLS connection is reused
-    auto r = cli.Get("/rest/lote/7/", alfa_auth());
+    auto r = cli.Get("/rest/lote/7/", test::alfa_auth());
     REQUIRE(r);
     CHECK(r->status == 200);
     CHECK(r->body == "{\"caminho\":\"/alfa/lote/7/\"}");
@@ -81,7 +80,7 @@ TEST_CASE("an https destination whose certificate is not trusted gets 502, nothi
   cfg.tenant_default.rest = "https://127.0.0.1:" + std::to_string(tls.port) + "/{municipio}";
   Gateway gw(cfg);  // no ca_file: the self-signed certificate fails verification
   auto cli = gw.client();
-  auto r = cli.Get("/rest/lote/7/", alfa_auth());
+  auto r = cli.Get("/rest/lote/7/", test::alfa_auth());
   REQUIRE(r);
   CHECK(r->status == 502);
   CHECK(test::codigo(r->body) == "falha_no_servico_externo");

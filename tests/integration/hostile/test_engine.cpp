@@ -11,6 +11,7 @@
 #include "support/raw_http.hpp"
 
 using namespace cadastre;
+using test::get_request;
 using test::gunzip;
 using test::RawHttp;
 using namespace std::chrono_literals;
@@ -115,10 +116,6 @@ class Bare {
   std::thread thread_;
 };
 
-std::string get(const std::string& path, const std::string& extra = "") {
-  return "GET " + path + " HTTP/1.1\r\nHost: a\r\n" + extra + "\r\n";
-}
-
 }  // namespace
 
 TEST_CASE(
@@ -126,7 +123,7 @@ TEST_CASE(
     "then") {
   Bare s;
   RawHttp c(s.port());
-  c.send(get("/grande", "Accept-Encoding: br, gzip\r\n"));
+  c.send(get_request("/grande", "Accept-Encoding: br, gzip\r\n"));
   auto zipped = c.read();
   CHECK(zipped.status == 200);
   CHECK(zipped.header("Content-Encoding") == "gzip");
@@ -134,16 +131,16 @@ TEST_CASE(
   CHECK(zipped.body.size() < big_json().size() / 4);
   CHECK(gunzip(zipped.body) == big_json());
 
-  c.send(get("/grande"));
+  c.send(get_request("/grande"));
   auto plain = c.read();
   CHECK(plain.header("Content-Encoding").empty());
   CHECK(plain.body == big_json());
 
-  c.send(get("/grande", "Accept-Encoding: gzip;q=0\r\n"));
+  c.send(get_request("/grande", "Accept-Encoding: gzip;q=0\r\n"));
   CHECK(c.read().header("Content-Encoding").empty());
-  c.send(get("/imagem", "Accept-Encoding: gzip\r\n"));  // not a compressible type
+  c.send(get_request("/imagem", "Accept-Encoding: gzip\r\n"));  // not a compressible type
   CHECK(c.read().header("Content-Encoding").empty());
-  c.send(get("/health-check/liveness", "Accept-Encoding: gzip\r\n"));  // too small to bother
+  c.send(get_request("/health-check/liveness", "Accept-Encoding: gzip\r\n"));  // too small to bother
   CHECK(c.read().header("Content-Encoding").empty());
   c.send("HEAD /grande HTTP/1.1\r\nHost: a\r\nAccept-Encoding: gzip\r\n\r\n");
   auto head = c.read(true);
@@ -157,14 +154,14 @@ TEST_CASE("a streamed answer is sent chunked, and gzip-compressed piece by piece
   for (int i = 0; i < 2000; ++i)
     expected += std::string(i ? "," : "") + "{\"n\":" + std::to_string(i) + "}";
   expected += "]";
-  c.send(get("/fluxo"));
+  c.send(get_request("/fluxo"));
   auto plain = c.read();
   CHECK(dechunk(c, plain) == expected);
-  c.send(get("/fluxo", "Accept-Encoding: gzip\r\n"));
+  c.send(get_request("/fluxo", "Accept-Encoding: gzip\r\n"));
   auto zipped = c.read();
   CHECK(zipped.header("Content-Encoding") == "gzip");
   CHECK(gunzip(dechunk(c, zipped)) == expected);
-  c.send(get("/health-check/liveness"));  // the connection is still in step
+  c.send(get_request("/health-check/liveness"));  // the connection is still in step
   CHECK(c.read().status == 200);
 }
 
@@ -208,18 +205,18 @@ TEST_CASE(
   });
   RawHttp one(s.port()), two(s.port());
   for (RawHttp* c : {&one, &two}) {
-    c->send(get("/grande"));
+    c->send(get_request("/grande"));
     CHECK(c->read().status == 200);
   }
   {
     RawHttp reserved(s.port());
-    reserved.send(get("/health-check/liveness"));
+    reserved.send(get_request("/health-check/liveness"));
     CHECK(reserved.read().status == 200);
   }
   REQUIRE(s.settles_at(2));  // the server has seen the reserved connection close
   {
     RawHttp reserved(s.port());
-    reserved.send(get("/grande"));
+    reserved.send(get_request("/grande"));
     auto a = reserved.read();
     CHECK(a.status == 503);
     CHECK(a.header("Retry-After") == "1");

@@ -20,6 +20,7 @@
 #include "support/raw_http.hpp"
 
 using namespace cadastre;
+using test::get_request;
 using test::RawHttp;
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
@@ -88,14 +89,10 @@ std::vector<Target> targets() {
            "/rest/lote/?limit=2", bearer}};
 }
 
-std::string get(const std::string& path, const std::string& extra = "") {
-  return "GET " + path + " HTTP/1.1\r\nHost: a\r\n" + extra + "\r\n";
-}
-
 // Liveness and an authenticated read, each answered 200 within a second on a new
 // connection.
 void answers_promptly(const Target& t) {
-  for (const std::string& request : {get(t.liveness), get(t.read, t.bearer)}) {
+  for (const std::string& request : {get_request(t.liveness), get_request(t.read, t.bearer)}) {
     CAPTURE(request);
     RawHttp c(t.port);
     c.wait_at_most(1000ms);
@@ -130,7 +127,7 @@ TEST_CASE(
     "deadline") {
   for (const Target& t : targets()) {
     CAPTURE(t.name);
-    const std::string head = get(t.liveness, "X-Lento: " + std::string(200, 'a') + "\r\n");
+    const std::string head = get_request(t.liveness, "X-Lento: " + std::string(200, 'a') + "\r\n");
     std::vector<std::unique_ptr<RawHttp>> slow;
     for (int i = 0; i < 100; ++i) slow.push_back(std::make_unique<RawHttp>(t.port));
     // One byte per connection every 250 ms: each read succeeds, so a per-read time-out
@@ -236,7 +233,7 @@ TEST_CASE(
   for (int i = 0; i < 64; ++i)
     burst.emplace_back([&] {
       RawHttp c(gw.port);
-      c.send(get(gw.read, gw.bearer));
+      c.send(get_request(gw.read, gw.bearer));
       ok += c.read().status == 200;
     });
   for (auto& th : burst) th.join();
@@ -249,15 +246,15 @@ TEST_CASE(
     CAPTURE(t.name);
     RawHttp c(t.port);
     c.wait_at_most(1000ms);
-    c.send(get(t.liveness, "X-Request-Id: p1\r\n") +
-           get(t.read, t.bearer + "X-Request-Id: p2\r\n") +
-           get(t.liveness, "X-Request-Id: p3\r\n"));
+    c.send(get_request(t.liveness, "X-Request-Id: p1\r\n") +
+           get_request(t.read, t.bearer + "X-Request-Id: p2\r\n") +
+           get_request(t.liveness, "X-Request-Id: p3\r\n"));
     for (const char* id : {"p1", "p2", "p3"}) {
       auto a = c.read();
       CHECK(a.status == 200);
       CHECK(a.header("X-Request-Id") == id);
     }
-    c.send(get(t.liveness));
+    c.send(get_request(t.liveness));
     CHECK(c.read().status == 200);
   }
 }
@@ -366,10 +363,10 @@ TEST_CASE("a NUL in a filter and a hostile busca_imoveis query are 400 on both s
   for (const Target& t : targets()) {
     CAPTURE(t.name);
     const std::string base = t.name == "cadastre-server" ? "/alfa/lote/" : "/rest/lote/";
-    auto nul = call(t, get(base + "?inscricao=%00&type=icontains", t.bearer));
+    auto nul = call(t, get_request(base + "?inscricao=%00&type=icontains", t.bearer));
     CHECK(nul.status == 400);
     auto busca = call(
-        t, get(base + "busca_imoveis/1/?minLongitude=abc&sort=(select%201)&type=zzz", t.bearer));
+        t, get_request(base + "busca_imoveis/1/?minLongitude=abc&sort=(select%201)&type=zzz", t.bearer));
     CHECK(busca.status == 400);
     CHECK(busca.body.find("\"codigo\"") != std::string::npos);
     answers_promptly(t);

@@ -84,6 +84,13 @@ inline std::vector<std::string> stored_files() {
 }
 
 /// The file of a key in the layout <root>/<area>/<2 hex>/<key>.
+/// Member `key` of an answer's JSON body: a string as it is, anything else as minified JSON.
+inline std::string member(Answer& a, const char* key) {
+  auto e = a.json()[key];
+  if (e.is_string()) return std::string(std::string_view(e));
+  return simdjson::minify(e.value());
+}
+
 inline std::filesystem::path file_of(const std::string& key) {
   auto dot = key.find('.', 1);
   return env().root / key.substr(0, dot) / key.substr(dot + 1, 2) / key;

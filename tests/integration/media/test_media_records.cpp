@@ -5,12 +5,6 @@
 using namespace media_test;
 
 namespace {
-std::string member(Answer& a, const char* key) {
-  auto e = a.json()[key];
-  if (e.is_string()) return std::string(std::string_view(e));
-  return simdjson::minify(e.value());
-}
-
 // Uploads a PNG to alfa and returns (id, key).
 std::pair<std::string, std::string> upload(const std::string& nome = "foto.png") {
   auto a = fixture().call("POST", "/midia/alfa/storage", upload_body(png_bytes(), nome, ".png"));

@@ -4,14 +4,6 @@
 
 using namespace media_test;
 
-namespace {
-std::string member(Answer& a, const char* key) {
-  auto e = a.json()[key];
-  if (e.is_string()) return std::string(std::string_view(e));
-  return simdjson::minify(e.value());
-}
-}  // namespace
-
 TEST_CASE_FIXTURE(Fixture,
                   "a base64 upload stores the file under a server key, records it with its SHA-256 "
                   "and serves it back") {

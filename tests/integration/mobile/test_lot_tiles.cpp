@@ -10,7 +10,7 @@ using namespace cadastre::test;
 
 namespace {
 
-const std::string kPath = "/aplicativo/alfa/aplicativo/get-tiles-from-lote/";
+const std::string kTilesPath = "/aplicativo/alfa/aplicativo/get-tiles-from-lote/";
 
 std::string tiles_body(const std::string& lots, int zmin, int zmax) {
   return R"({"lotes": [)" + lots + R"(], "zoom_min": )" + std::to_string(zmin) + R"(, "zoom_max": )" + std::to_string(zmax) + "}";
@@ -81,7 +81,7 @@ TEST_CASE_FIXTURE(Fixture,
                   "the tiles of a set of lots are exactly the tiles their geometry meets, once "
                   "each, sorted by z, x, y") {
   const std::string lots = "1, 2, 3, 2";  // a repeated id counts once
-  auto a = post(kPath, tiles_body(lots, 15, 19));
+  auto a = post(kTilesPath, tiles_body(lots, 15, 19));
   REQUIRE_MESSAGE(a->status == 200, a->body);
   auto got = tile_list(a->json());
   CHECK(got == expected_tiles("1, 2, 3", 15, 19));
@@ -110,14 +110,14 @@ TEST_CASE_FIXTURE(Fixture,
   CHECK(db("select ST_Intersects(geom, ST_Transform(ST_TileEnvelope(18, " + notch + "), 4674)) from cadastro.lote where id = " +
            lot) == "f");
 
-  auto a = post(kPath, tiles_body(lot, 18, 18));
+  auto a = post(kTilesPath, tiles_body(lot, 18, 18));
   REQUIRE_MESSAGE(a->status == 200, a->body);
   auto got = tile_list(a->json());
   auto tile = [](int x_, int y_) { return "18/" + std::to_string(x_) + "/" + std::to_string(y_); };
   CHECK(got == std::vector<std::string>{tile(tx, ty), tile(tx, ty + 1), tile(tx + 1, ty)});
   CHECK(std::find(got.begin(), got.end(), tile(tx + 1, ty + 1)) == got.end());
   // One zoom deeper: 3 of the 4 quadrants of each covered tile's block, as PostGIS finds.
-  auto deeper = post(kPath, tiles_body(lot, 18, 19));
+  auto deeper = post(kTilesPath, tiles_body(lot, 18, 19));
   CHECK(tile_list(deeper->json()) == expected_tiles(lot, 18, 19));
   db("delete from cadastro.lote where id = " + lot + " returning 1");
 }
@@ -127,14 +127,14 @@ TEST_CASE_FIXTURE(Fixture,
   // About 5 km × 5 km: at zoom 22 alone that is some 300,000 tiles.
   const std::string lot = insert_lot("TESTE-GRANDE", "ST_Buffer(ST_Centroid((select geom from cadastro.lote where id = 1)), 0.025, 1)");
   auto start = std::chrono::steady_clock::now();
-  auto a = post(kPath, tiles_body(lot, 10, 22));
+  auto a = post(kTilesPath, tiles_body(lot, 10, 22));
   auto elapsed = std::chrono::steady_clock::now() - start;
   CHECK(a->status == 400);
   CHECK(a->codigo() == "parametro_invalido");
   CHECK(a->mensagem().find("10000") != std::string::npos);
   CHECK(elapsed < std::chrono::seconds(5));
   // The same lot at a few low zooms is fine.
-  auto few = post(kPath, tiles_body(lot, 10, 13));
+  auto few = post(kTilesPath, tiles_body(lot, 10, 13));
   REQUIRE_MESSAGE(few->status == 200, few->body);
   CHECK(tile_list(few->json()) == expected_tiles(lot, 10, 13));
   db("delete from cadastro.lote where id = " + lot + " returning 1");
@@ -156,19 +156,19 @@ TEST_CASE_FIXTURE(
            std::string(R"({"lotes": [1], "zoom_min": 10, "zoom_max": 12, "extra": true})"),
            std::string("{nope"),
        }) {
-    auto a = post(kPath, body);
+    auto a = post(kTilesPath, body);
     CHECK_MESSAGE(a->status == 400, body << " → " << a->body);
   }
   std::string many;
   for (int i = 1; i <= 1001; ++i) many += (i > 1 ? "," : "") + std::to_string(i);
-  CHECK(post(kPath, tiles_body(many, 10, 10))->status == 400);
+  CHECK(post(kTilesPath, tiles_body(many, 10, 10))->status == 400);
 
-  auto missing = post(kPath, tiles_body("1, 999998, 999999", 10, 12));
+  auto missing = post(kTilesPath, tiles_body("1, 999998, 999999", 10, 12));
   CHECK(missing->status == 404);
   CHECK(missing->codigo() == "nao_encontrado");
   CHECK(missing->mensagem().find("999998, 999999") != std::string::npos);
 
   const auto& buildings_only = limited_user("so-edificacao-app@alfa.gov.br", {"edificacao:r"});
-  CHECK(post(kPath, tiles_body("1", 10, 12), buildings_only.token)->status == 403);
-  CHECK(post(kPath, tiles_body("1", 10, 12), city().user("beta").token)->status == 403);
+  CHECK(post(kTilesPath, tiles_body("1", 10, 12), buildings_only.token)->status == 403);
+  CHECK(post(kTilesPath, tiles_body("1", 10, 12), city().user("beta").token)->status == 403);
 }

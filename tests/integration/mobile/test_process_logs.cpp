@@ -8,7 +8,7 @@ using namespace cadastre::test;
 
 namespace {
 
-const std::string kPath = "/aplicativo/alfa/aplicativo/process-logs-v2/";
+const std::string kLogsPath = "/aplicativo/alfa/aplicativo/process-logs-v2/";
 
 std::int64_t audit_rows() { return fixture().db_int("select count(*) from auditoria.registro"); }
 std::int64_t log_rows() { return fixture().db_int("select count(*) from aplicativo.log_aplicado"); }
@@ -70,7 +70,7 @@ TEST_CASE_FIXTURE(Fixture,
                           // The same record again with the same base: the device's own edit is no conflict.
                           entry("a-3", "lote", "atualizar", R"("registro_id": "20", "dados": {"numero": 4322}, "versao_base": ")" + base + "\""),
                           entry("a-4", "edificacao", "remover", R"("registro_id": )" + removed + R"(, "versao_base": ")" + base + "\"")});
-  auto a = post(kPath, body);
+  auto a = post(kLogsPath, body);
   REQUIRE_MESSAGE(a->status == 200, a->body);
   auto j = a->json();
   CHECK(int64_t(j["total"]) == 4);
@@ -89,7 +89,7 @@ TEST_CASE_FIXTURE(Fixture,
   // The replay answers from the log: nothing applied, nothing audited, same ids.
   const std::string snapshot = db("select md5(string_agg(to_jsonb(t)::text, '' order by id)) from cadastro.edificacao t");
   const std::string lot_row = db("select to_jsonb(t)::text from cadastro.lote t where id = 20");
-  auto replay = post(kPath, body);
+  auto replay = post(kLogsPath, body);
   REQUIRE_MESSAGE(replay->status == 200, replay->body);
   auto r = replay->json();
   CHECK(int64_t(r["ja_processados"]) == 4);
@@ -105,7 +105,7 @@ TEST_CASE_FIXTURE(Fixture,
   CHECK(db("select count(*) from aplicativo.log_aplicado where dispositivo = 'tablet-01'") == "4");
 
   // A log that grew offline: the known entries are skipped, the new one applies once.
-  auto grown = post(kPath, batch("tablet-01", {entry("a-1", "lote", "atualizar", R"("registro_id": 20, "dados": {"numero": 4321}, "versao_base": ")" + base + "\""),
+  auto grown = post(kLogsPath, batch("tablet-01", {entry("a-1", "lote", "atualizar", R"("registro_id": 20, "dados": {"numero": 4321}, "versao_base": ")" + base + "\""),
                                                entry("a-5", "lote", "atualizar", R"("registro_id": 20, "dados": {"numero": 4323}, "versao_base": ")" + base + "\"")}));
   REQUIRE_MESSAGE(grown->status == 200, grown->body);
   CHECK(status_of(grown->json(), 0) == "ja_processado");
@@ -113,7 +113,7 @@ TEST_CASE_FIXTURE(Fixture,
   CHECK(db("select numero from cadastro.lote where id = 20") == "4323");
   CHECK(audit_rows() == audit_after + 1);
   // The same client id from another device is another entry.
-  auto other_device = post(kPath, batch("tablet-02", {entry("a-1", "lote", "atualizar", R"("registro_id": 20, "dados": {"numero": 4324}, "versao_base": ")" + base_version(lot) + "\"")}));
+  auto other_device = post(kLogsPath, batch("tablet-02", {entry("a-1", "lote", "atualizar", R"("registro_id": 20, "dados": {"numero": 4324}, "versao_base": ")" + base_version(lot) + "\"")}));
   CHECK(status_of(other_device->json(), 0) == "aplicado");
 }
 
@@ -128,7 +128,7 @@ TEST_CASE_FIXTURE(Fixture,
   REQUIRE_MESSAGE(server_edit->status == 200, server_edit->body);
   const std::int64_t audit_before = audit_rows();
 
-  auto a = post(kPath, batch("tablet-c", {entry("c-1", "lote", "atualizar", R"("registro_id": 30, "dados": {"numero": 111}, "versao_base": ")" + base + "\""),
+  auto a = post(kLogsPath, batch("tablet-c", {entry("c-1", "lote", "atualizar", R"("registro_id": 30, "dados": {"numero": 111}, "versao_base": ")" + base + "\""),
                                           entry("c-2", "lote", "remover", R"("registro_id": 30, "versao_base": ")" + base + "\"")}));
   REQUIRE_MESSAGE(a->status == 200, a->body);
   auto j = a->json();
@@ -145,21 +145,21 @@ TEST_CASE_FIXTURE(Fixture,
   CHECK(db("select status from aplicativo.log_aplicado where dispositivo = 'tablet-c' and id_cliente = 'c-1'") == "conflito");
 
   // Replaying the conflicting entries reports them again and still changes nothing.
-  auto replay = post(kPath, batch("tablet-c", {entry("c-1", "lote", "atualizar", R"("registro_id": 30, "dados": {"numero": 111}, "versao_base": ")" + base + "\"")}));
+  auto replay = post(kLogsPath, batch("tablet-c", {entry("c-1", "lote", "atualizar", R"("registro_id": 30, "dados": {"numero": 111}, "versao_base": ")" + base + "\"")}));
   CHECK(status_of(replay->json(), 0) == "ja_processado");
   CHECK(std::string_view(replay->json()["resultados"].at(0)["status_original"]) == "conflito");
   CHECK(db("select numero from cadastro.lote where id = 30") == "777");
 
   // Rebased on the server's version, the edit applies.
   const std::string fresh = base_version(lot);
-  auto rebased = post(kPath, batch("tablet-c", {entry("c-3", "lote", "atualizar", R"("registro_id": 30, "dados": {"numero": 112}, "versao_base": ")" + fresh + "\"")}));
+  auto rebased = post(kLogsPath, batch("tablet-c", {entry("c-3", "lote", "atualizar", R"("registro_id": 30, "dados": {"numero": 112}, "versao_base": ")" + fresh + "\"")}));
   CHECK(status_of(rebased->json(), 0) == "aplicado");
   CHECK(db("select numero from cadastro.lote where id = 30") == "112");
 }
 
 TEST_CASE_FIXTURE(Fixture, "an entry that fails is reported and recorded while the others apply") {
   const std::string base = base_version(40);
-  auto a = post(kPath, batch("tablet-e", {entry("e-1", "lote", "atualizar", R"("registro_id": 999999, "dados": {"numero": 1}, "versao_base": ")" + base + "\""),
+  auto a = post(kLogsPath, batch("tablet-e", {entry("e-1", "lote", "atualizar", R"("registro_id": 999999, "dados": {"numero": 1}, "versao_base": ")" + base + "\""),
                                           entry("e-2", "lote", "atualizar", R"("registro_id": 40, "dados": {"topografia": "nao-existe"}, "versao_base": ")" + base + "\""),
                                           entry("e-3", "lote", "atualizar", R"("registro_id": 40, "dados": {"numero": 4040}, "versao_base": ")" + base + "\"")}));
   REQUIRE_MESSAGE(a->status == 200, a->body);
@@ -171,7 +171,7 @@ TEST_CASE_FIXTURE(Fixture, "an entry that fails is reported and recorded while t
   CHECK(int64_t(j["erros"]) == 2);
   CHECK(db("select numero from cadastro.lote where id = 40") == "4040");
   CHECK(db("select topografia from cadastro.lote where id = 40") != "nao-existe");
-  auto replay = post(kPath, batch("tablet-e", {entry("e-2", "lote", "atualizar", R"("registro_id": 40, "dados": {"topografia": "nao-existe"}, "versao_base": ")" + base + "\"")}));
+  auto replay = post(kLogsPath, batch("tablet-e", {entry("e-2", "lote", "atualizar", R"("registro_id": 40, "dados": {"topografia": "nao-existe"}, "versao_base": ")" + base + "\"")}));
   CHECK(std::string_view(replay->json()["resultados"].at(0)["status_original"]) == "erro");
 }
 
@@ -205,7 +205,7 @@ TEST_CASE_FIXTURE(Fixture,
            {batch("t", {good, entry("m-2", "edificacao", "inserir", R"("dados": {"geometry": {"type": "Polygon", "coordinates": [[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]]}})")}), 400},
            {batch("t", {many}), 413},
        }) {
-    auto a = post(kPath, c.body);
+    auto a = post(kLogsPath, c.body);
     CHECK_MESSAGE(a->status == c.status, c.body.substr(0, 300) << " → " << a->body);
   }
   CHECK(log_rows() == logs_before);
@@ -219,14 +219,14 @@ TEST_CASE_FIXTURE(
   const std::string base = base_version(60);
   const std::string body = batch("tablet-p", {entry("p-1", "lote", "atualizar", R"("registro_id": 60, "dados": {"numero": 6060}, "versao_base": ")" + base + "\"")});
   const auto& reader = limited_user("so-lote-app@alfa.gov.br", {"lote:r"});
-  auto denied = post(kPath, body, reader.token);
+  auto denied = post(kLogsPath, body, reader.token);
   CHECK(denied->status == 403);
   CHECK(denied->codigo() == "acesso_negado");
-  CHECK(post(kPath, body, city().user("beta").token)->status == 403);
-  CHECK(city().client().Post(kPath, body, "application/json")->status == 401);
+  CHECK(post(kLogsPath, body, city().user("beta").token)->status == 403);
+  CHECK(city().client().Post(kLogsPath, body, "application/json")->status == 401);
   CHECK(db("select count(*) from aplicativo.log_aplicado where dispositivo = 'tablet-p'") == "0");
   const auto& writer = limited_user("escreve-lote-app@alfa.gov.br", {"lote:rw"});
-  auto ok = post(kPath, body, writer.token);
+  auto ok = post(kLogsPath, body, writer.token);
   REQUIRE_MESSAGE(ok->status == 200, ok->body);
   CHECK(db("select numero from cadastro.lote where id = 60") == "6060");
   CHECK(db("select usuario_email from auditoria.registro where tabela = 'cadastro.lote' and registro_id = '60' order by id desc limit 1") ==

@@ -16,21 +16,19 @@ using test::Session;
 
 namespace {
 
-std::string s(std::int64_t id) { return std::to_string(id); }
-
 // An import job runs on the runner's thread: a socket here waits up to a minute.
-struct Socket : test::Socket {
-  Socket(int port, const Session& who) : test::Socket(port, who, std::chrono::seconds(60)) {}
+struct PatientSocket : test::Socket {
+  PatientSocket(int port, const Session& who) : test::Socket(port, who, std::chrono::seconds(60)) {}
 };
 
 // The start of a geometry or value event of layer `camada` (the rest: version,
 // generation, tiles).
 std::string geometry_event(const std::string& operacao, std::int64_t camada, std::int64_t geometria) {
-  return R"({"tipo":"geometria_alterada","operacao":")" + operacao + R"(","idCamada":)" + s(camada) +
-         R"(,"idGeometria":)" + s(geometria) + ",";
+  return R"({"tipo":"geometria_alterada","operacao":")" + operacao + R"(","idCamada":)" + std::to_string(camada) +
+         R"(,"idGeometria":)" + std::to_string(geometria) + ",";
 }
 std::string value_event(std::int64_t camada, std::int64_t geometria) {
-  return R"({"tipo":"valor_alterado","idCamada":)" + s(camada) + R"(,"idGeometria":)" + s(geometria) + ",";
+  return R"({"tipo":"valor_alterado","idCamada":)" + std::to_string(camada) + R"(,"idGeometria":)" + std::to_string(geometria) + ",";
 }
 bool starts(const std::string& text, const std::string& head) { return text.rfind(head, 0) == 0; }
 
@@ -38,17 +36,17 @@ const char* kSquare = "POLYGON((-48 -27,-48 -26.99,-47.99 -26.99,-48 -27))";
 
 // The layer event of a layer's creation, as the layer's creator hears it first.
 std::string created(std::int64_t camada, std::int64_t projeto) {
-  return R"({"tipo":"camada","operacao":"criar","idCamada":)" + s(camada) + R"(,"idProjeto":)" + s(projeto) + ",";
+  return R"({"tipo":"camada","operacao":"criar","idCamada":)" + std::to_string(camada) + R"(,"idProjeto":)" + std::to_string(projeto) + ",";
 }
 
 // The stranger (no share on the project) and beta's user heard nothing before: the first
 // message each socket gets is the creation of a layer of their own (their marker).
-void outsiders_heard_nothing(LayersFixture& fx, const Cast& c, Socket& stranger, std::int64_t deles, Socket& beta,
+void outsiders_heard_nothing(LayersFixture& fx, const Cast& c, PatientSocket& stranger, std::int64_t deles, PatientSocket& beta,
                              std::int64_t beta_p) {
   std::int64_t propria = fx.layer(c.stranger, deles, "Própria");
   std::string heard = stranger.read();
   CHECK_MESSAGE(starts(heard, created(propria, deles)), heard);
-  auto b = fx.post("/camadas", R"({"idProjeto":)" + s(beta_p) + R"(,"nome":"Beta","geometria":"ponto"})", c.beta);
+  auto b = fx.post("/camadas", R"({"idProjeto":)" + std::to_string(beta_p) + R"(,"nome":"Beta","geometria":"ponto"})", c.beta);
   REQUIRE_MESSAGE(b->status == 201, b->body);
   heard = beta.read();
   CHECK_MESSAGE(starts(heard, created(int64_t(b->json()["id"]), beta_p)), heard);
@@ -62,19 +60,19 @@ TEST_CASE_FIXTURE(LayersFixture, "a private layer's geometry and value edits rea
   std::int64_t aberta = layer(c.owner, p, "Aberta");
   std::int64_t sigilosa = layer(c.owner, p, "Sigilosa", "poligono", R"(,"privada":true)");
   // The editor has a right on the private layer; the reader has only the project's share.
-  db("insert into projeto.camada_usuarios (camada_id, usuario_id, direito, concedido_por) values (" + s(sigilosa) +
-     ", " + s(c.editor.user_id) + ", 'edicao', " + s(c.owner.user_id) + ")");
+  db("insert into projeto.camada_usuarios (camada_id, usuario_id, direito, concedido_por) values (" + std::to_string(sigilosa) +
+     ", " + std::to_string(c.editor.user_id) + ", 'edicao', " + std::to_string(c.owner.user_id) + ")");
   std::int64_t campo = field(form(sigilosa), "inscricao", "texto");
   std::int64_t deles = id_of("insert into projeto.projetos (nome, criado_por) values ('Deles', " +
-                             s(c.stranger.user_id) + ") returning id");
+                             std::to_string(c.stranger.user_id) + ") returning id");
   std::int64_t beta_p = std::stoll(db("insert into projeto.projetos (nome, criado_por) values ('Beta', " +
-                                      s(c.beta.user_id) + ") returning id", "beta"));
-  Socket owner(app->server().port(), c.owner), editor(app->server().port(), c.editor),
+                                      std::to_string(c.beta.user_id) + ") returning id", "beta"));
+  PatientSocket owner(app->server().port(), c.owner), editor(app->server().port(), c.editor),
       reader(app->server().port(), c.reader), stranger(app->server().port(), c.stranger),
       beta(app->server().port(), c.beta);
 
   // A geometry of the private layer, by its owner: the owner and the editor hear it.
-  auto made = post("/geometrias", R"({"idCamada":)" + s(sigilosa) + R"(,"wkt":")" + kSquare + "\"}", c.owner);
+  auto made = post("/geometrias", R"({"idCamada":)" + std::to_string(sigilosa) + R"(,"wkt":")" + kSquare + "\"}", c.owner);
   REQUIRE_MESSAGE(made->status == 201, made->body);
   std::int64_t g = int64_t(made->json()["id"]);
   std::string heard = owner.read();
@@ -83,7 +81,7 @@ TEST_CASE_FIXTURE(LayersFixture, "a private layer's geometry and value edits rea
   CHECK(editor.read() == heard);
 
   // Its value, by the editor: both hear it.
-  auto valued = post("/valores", R"({"idGeometria":)" + s(g) + R"(,"idCampo":)" + s(campo) + R"(,"valor":"0001"})",
+  auto valued = post("/valores", R"({"idGeometria":)" + std::to_string(g) + R"(,"idCampo":)" + std::to_string(campo) + R"(,"valor":"0001"})",
                      c.editor);
   REQUIRE_MESSAGE(valued->status == 201, valued->body);
   heard = editor.read();
@@ -92,19 +90,19 @@ TEST_CASE_FIXTURE(LayersFixture, "a private layer's geometry and value edits rea
 
   // A geometry created with its values (the geometries area's path): both events, both users.
   auto both = post("/geometrias",
-                   R"({"idCamada":)" + s(sigilosa) + R"(,"wkt":")" + kSquare + R"(","valores":[{"idCampo":)" +
-                       s(campo) + R"(,"valor":"0002"}]})",
+                   R"({"idCamada":)" + std::to_string(sigilosa) + R"(,"wkt":")" + kSquare + R"(","valores":[{"idCampo":)" +
+                       std::to_string(campo) + R"(,"valor":"0002"}]})",
                    c.owner);
   REQUIRE_MESSAGE(both->status == 201, both->body);
   std::int64_t g2 = int64_t(both->json()["id"]);
-  for (Socket* who : {&owner, &editor}) {
+  for (PatientSocket* who : {&owner, &editor}) {
     std::string first = who->read(), second = who->read();
     CHECK_MESSAGE(starts(first, geometry_event("criar", sigilosa, g2)), first);
     CHECK_MESSAGE(starts(second, value_event(sigilosa, g2)), second);
   }
 
   // The open layer's geometry: the reader's first message is this one, none of the above.
-  auto marca = post("/geometrias", R"({"idCamada":)" + s(aberta) + R"(,"wkt":")" + kSquare + "\"}", c.owner);
+  auto marca = post("/geometrias", R"({"idCamada":)" + std::to_string(aberta) + R"(,"wkt":")" + kSquare + "\"}", c.owner);
   REQUIRE_MESSAGE(marca->status == 201, marca->body);
   heard = reader.read();
   CHECK_MESSAGE(starts(heard, geometry_event("criar", aberta, int64_t(marca->json()["id"]))), heard);
@@ -121,21 +119,21 @@ TEST_CASE_FIXTURE(LayersFixture, "an import job's events reach its creator's ses
   std::int64_t p = project(c);
   std::int64_t aberta = layer(c.owner, p, "Aberta");
   std::int64_t deles = id_of("insert into projeto.projetos (nome, criado_por) values ('Deles', " +
-                             s(c.stranger.user_id) + ") returning id");
+                             std::to_string(c.stranger.user_id) + ") returning id");
   std::int64_t beta_p = std::stoll(db("insert into projeto.projetos (nome, criado_por) values ('Beta', " +
-                                      s(c.beta.user_id) + ") returning id", "beta"));
+                                      std::to_string(c.beta.user_id) + ") returning id", "beta"));
   Session phone = login("dono@alfa.gov.br", "senha-alfa");  // the creator's second session
-  Socket owner(app->server().port(), c.owner), owner_phone(app->server().port(), phone),
+  PatientSocket owner(app->server().port(), c.owner), owner_phone(app->server().port(), phone),
       editor(app->server().port(), c.editor), reader(app->server().port(), c.reader),
       stranger(app->server().port(), c.stranger), beta(app->server().port(), c.beta);
 
   // A real job: the cadastre's streets into the project (the tenant's cadastre is empty, so
   // it runs and fails at once; its events are the same).
-  auto a = post("/importar/icad/logradouros?codigo=privacidade&idProjeto=" + s(p), "", c.owner);
+  auto a = post("/importar/icad/logradouros?codigo=privacidade&idProjeto=" + std::to_string(p), "", c.owner);
   REQUIRE_MESSAGE(a->status == 202, a->body);
   const std::int64_t job = int64_t(a->json()["idImportacao"]);
   // Both of the creator's sessions hear it start and end.
-  for (Socket* who : {&owner, &owner_phone}) {
+  for (PatientSocket* who : {&owner, &owner_phone}) {
     std::vector<std::string> states;
     for (int i = 0; i < 20 && (states.empty() || (states.back() != "concluida" && states.back() != "falhou")); ++i) {
       std::string m = who->read();
@@ -152,7 +150,7 @@ TEST_CASE_FIXTURE(LayersFixture, "an import job's events reach its creator's ses
 
   // The project's other users, who see its layers, heard none of it: their first message
   // is a new geometry in an open layer of the project.
-  auto marca = post("/geometrias", R"({"idCamada":)" + s(aberta) + R"(,"wkt":")" + kSquare + "\"}", c.owner);
+  auto marca = post("/geometrias", R"({"idCamada":)" + std::to_string(aberta) + R"(,"wkt":")" + kSquare + "\"}", c.owner);
   REQUIRE_MESSAGE(marca->status == 201, marca->body);
   std::string heard = reader.read();
   CHECK_MESSAGE(starts(heard, geometry_event("criar", aberta, int64_t(marca->json()["id"]))), heard);

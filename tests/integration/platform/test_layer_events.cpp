@@ -19,22 +19,20 @@ using test::Session;
 
 namespace {
 
-std::string s(std::int64_t id) { return std::to_string(id); }
-
 using test::Socket;
 
 // The event text, exactly as the platform writes it.
 std::string event(const std::string& operacao, std::int64_t camada, std::int64_t projeto,
                   std::optional<std::string> geracao, std::optional<std::int64_t> geometria = {}) {
-  std::string out = R"({"tipo":"camada","operacao":")" + operacao + R"(","idCamada":)" + s(camada) +
-                    R"(,"idProjeto":)" + s(projeto);
+  std::string out = R"({"tipo":"camada","operacao":")" + operacao + R"(","idCamada":)" + std::to_string(camada) +
+                    R"(,"idProjeto":)" + std::to_string(projeto);
   if (geracao) out += R"(,"geracao":)" + *geracao;
-  if (geometria) out += R"(,"idGeometria":)" + s(*geometria);
+  if (geometria) out += R"(,"idGeometria":)" + std::to_string(*geometria);
   return out + "}";
 }
 
 // The generation in a layer answer.
-std::string generation(Answer& a) { return s(int64_t(a.json()["geracao"])); }
+std::string generation(Answer& a) { return std::to_string(int64_t(a.json()["geracao"])); }
 
 }  // namespace
 
@@ -49,68 +47,68 @@ TEST_CASE_FIXTURE(LayersFixture, "a layer's writes reach its viewers' sockets in
   Socket owner(app->server().port(), c.owner);
 
   // Create.
-  auto made = post("/camadas", R"({"idProjeto":)" + s(p) + R"(,"nome":"Quadras","geometria":"poligono"})", c.owner);
+  auto made = post("/camadas", R"({"idProjeto":)" + std::to_string(p) + R"(,"nome":"Quadras","geometria":"poligono"})", c.owner);
   REQUIRE_MESSAGE(made->status == 201, made->body);
   std::int64_t quadras = int64_t(made->json()["id"]);
   CHECK(reader.read() == event("criar", quadras, p, generation(*made)));
 
   // Rename.
-  auto renamed = put("/camadas/" + s(lotes), R"({"nome":"Lotes urbanos"})", c.owner);
+  auto renamed = put("/camadas/" + std::to_string(lotes), R"({"nome":"Lotes urbanos"})", c.owner);
   REQUIRE_MESSAGE(renamed->status == 200, renamed->body);
   CHECK(reader.read() == event("alterar", lotes, p, generation(*renamed)));
 
   // Refused writes: a bad body (400), a geometry type the layer's geometries do not have
   // (409, refused inside the transaction), a state it already is in (409), a label on a
   // field of another layer (400). None is announced: the next message is the next success.
-  refused(*put("/camadas/" + s(lotes), R"({"geometria":"circulo"})", c.owner), 400, "parametro_invalido", "geometria");
-  refused(*put("/camadas/" + s(lotes), R"({"geometria":"ponto"})", c.owner), 409, "conflito", "geometrias");
-  refused(*post("/camadas/ativar/" + s(lotes), "", c.owner), 409, "transicao_invalida");
+  refused(*put("/camadas/" + std::to_string(lotes), R"({"geometria":"circulo"})", c.owner), 400, "parametro_invalido", "geometria");
+  refused(*put("/camadas/" + std::to_string(lotes), R"({"geometria":"ponto"})", c.owner), 409, "conflito", "geometrias");
+  refused(*post("/camadas/ativar/" + std::to_string(lotes), "", c.owner), 409, "transicao_invalida");
   std::int64_t alheio = field(form(quadras), "outro", "texto");
-  refused(*post("/camadas/rotular?idCamada=" + s(lotes) + "&idCampo=" + s(alheio), "", c.owner), 400,
+  refused(*post("/camadas/rotular?idCamada=" + std::to_string(lotes) + "&idCampo=" + std::to_string(alheio), "", c.owner), 400,
           "parametro_invalido", "idCampo");
-  refused(*put("/camadas/" + s(lotes), R"({"nome":"x"})", c.reader), 403, "acesso_negado");
+  refused(*put("/camadas/" + std::to_string(lotes), R"({"nome":"x"})", c.reader), 403, "acesso_negado");
 
   // Style: the layer's labels, its classes, one geometry's own label.
-  auto labelled = post("/camadas/rotular?idCamada=" + s(lotes) + "&idCampo=" + s(campo), "", c.owner);
+  auto labelled = post("/camadas/rotular?idCamada=" + std::to_string(lotes) + "&idCampo=" + std::to_string(campo), "", c.owner);
   REQUIRE_MESSAGE(labelled->status == 200, labelled->body);
   CHECK(reader.read() == event("estilo", lotes, p, generation(*labelled)));
-  auto classed = post("/camadas/categorizar?idCamada=" + s(lotes) + "&idCampo=" + s(campo), "", c.owner);
+  auto classed = post("/camadas/categorizar?idCamada=" + std::to_string(lotes) + "&idCampo=" + std::to_string(campo), "", c.owner);
   REQUIRE_MESSAGE(classed->status == 200, classed->body);
   CHECK(reader.read() == event("estilo", lotes, p, generation(*classed)));
-  auto own = post("/camadas/rotulargeometria?idGeometria=" + s(g), R"({"texto":"Lote 7"})", c.owner);
+  auto own = post("/camadas/rotulargeometria?idGeometria=" + std::to_string(g), R"({"texto":"Lote 7"})", c.owner);
   REQUIRE_MESSAGE(own->status == 200, own->body);
   CHECK(reader.read() == event("estilo", lotes, p, layer_column(lotes, "geracao"), g));
-  auto turned = post("/camadas/rotular/rotacao?idCamada=" + s(lotes) + "&idCampo=" + s(angulo), "", c.owner);
+  auto turned = post("/camadas/rotular/rotacao?idCamada=" + std::to_string(lotes) + "&idCampo=" + std::to_string(angulo), "", c.owner);
   REQUIRE_MESSAGE(turned->status == 200, turned->body);
   CHECK(reader.read() == event("estilo", lotes, p, generation(*turned)));
-  auto own_turn = post("/camadas/rotulargeometria/rotacao?idCamada=" + s(lotes) + "&idCampo=" + s(angulo) +
-                           "&idGeometria=" + s(g), "", c.owner);
+  auto own_turn = post("/camadas/rotulargeometria/rotacao?idCamada=" + std::to_string(lotes) + "&idCampo=" + std::to_string(angulo) +
+                           "&idGeometria=" + std::to_string(g), "", c.owner);
   REQUIRE_MESSAGE(own_turn->status == 200, own_turn->body);
   CHECK(reader.read() == event("estilo", lotes, p, layer_column(lotes, "geracao"), g));
   // /categorizarFront stores (and announces) classes only when it computes them: the field
   // categorised above serves as stored, announcing nothing; atualizar=true recomputes.
-  REQUIRE(post("/camadas/categorizarFront?idCamada=" + s(lotes) + "&idCampo=" + s(campo), "", c.owner)->status == 200);
-  REQUIRE(post("/camadas/categorizarFront?idCamada=" + s(lotes) + "&idCampo=" + s(campo) + "&atualizar=true", "",
+  REQUIRE(post("/camadas/categorizarFront?idCamada=" + std::to_string(lotes) + "&idCampo=" + std::to_string(campo), "", c.owner)->status == 200);
+  REQUIRE(post("/camadas/categorizarFront?idCamada=" + std::to_string(lotes) + "&idCampo=" + std::to_string(campo) + "&atualizar=true", "",
                c.owner)->status == 200);
   CHECK(reader.read() == event("estilo", lotes, p, layer_column(lotes, "geracao")));
 
   // State: inactive, active again; order through PUT.
-  auto off = post("/camadas/inativar/" + s(lotes), "", c.owner);
+  auto off = post("/camadas/inativar/" + std::to_string(lotes), "", c.owner);
   REQUIRE_MESSAGE(off->status == 200, off->body);
   CHECK(reader.read() == event("alterar", lotes, p, generation(*off)));
-  refused(*post("/camadas/inativar/" + s(lotes), "", c.owner), 409, "transicao_invalida");
-  auto on = post("/camadas/ativar/" + s(lotes), "", c.owner);
+  refused(*post("/camadas/inativar/" + std::to_string(lotes), "", c.owner), 409, "transicao_invalida");
+  auto on = post("/camadas/ativar/" + std::to_string(lotes), "", c.owner);
   REQUIRE_MESSAGE(on->status == 200, on->body);
   CHECK(reader.read() == event("alterar", lotes, p, generation(*on)));
-  auto moved = put("/camadas/" + s(lotes), R"({"ordem":5})", c.owner);
+  auto moved = put("/camadas/" + std::to_string(lotes), R"({"ordem":5})", c.owner);
   REQUIRE_MESSAGE(moved->status == 200, moved->body);
   CHECK(reader.read() == event("alterar", lotes, p, generation(*moved)));
 
   // Delete: no generation (the layer is gone). A second delete is a 404 and says nothing.
-  REQUIRE(del("/camadas/" + s(lotes), c.owner)->status == 204);
+  REQUIRE(del("/camadas/" + std::to_string(lotes), c.owner)->status == 204);
   CHECK(reader.read() == event("excluir", lotes, p, std::nullopt));
-  refused(*del("/camadas/" + s(lotes), c.owner), 404, "nao_encontrado");
-  REQUIRE(del("/camadas/" + s(quadras), c.owner)->status == 204);
+  refused(*del("/camadas/" + std::to_string(lotes), c.owner), 404, "nao_encontrado");
+  REQUIRE(del("/camadas/" + std::to_string(quadras), c.owner)->status == 204);
   CHECK(reader.read() == event("excluir", quadras, p, std::nullopt));
 
   // The writer's own socket heard the same sequence.
@@ -125,26 +123,26 @@ TEST_CASE_FIXTURE(LayersFixture, "a layer's events reach only the sessions that 
   std::int64_t aberta = layer(c.owner, p, "Aberta");
   std::int64_t sigilosa = layer(c.owner, p, "Sigilosa", "poligono", R"(,"privada":true)");
   // The editor has a right on the private layer; the reader has only the project's share.
-  db("insert into projeto.camada_usuarios (camada_id, usuario_id, direito, concedido_por) values (" + s(sigilosa) +
-     ", " + s(c.editor.user_id) + ", 'leitura', " + s(c.owner.user_id) + ")");
+  db("insert into projeto.camada_usuarios (camada_id, usuario_id, direito, concedido_por) values (" + std::to_string(sigilosa) +
+     ", " + std::to_string(c.editor.user_id) + ", 'leitura', " + std::to_string(c.owner.user_id) + ")");
   // The stranger and beta's user each own a project of their own, for their markers.
   std::int64_t deles = id_of("insert into projeto.projetos (nome, criado_por) values ('Deles', " +
-                             s(c.stranger.user_id) + ") returning id");
+                             std::to_string(c.stranger.user_id) + ") returning id");
   std::int64_t beta_p = std::stoll(db("insert into projeto.projetos (nome, criado_por) values ('Beta', " +
-                                      s(c.beta.user_id) + ") returning id", "beta"));
+                                      std::to_string(c.beta.user_id) + ") returning id", "beta"));
   Socket owner(app->server().port(), c.owner), editor(app->server().port(), c.editor),
       reader(app->server().port(), c.reader), stranger(app->server().port(), c.stranger),
       beta(app->server().port(), c.beta);
 
   // The private layer's rename: its owner and the editor (a right on it) hear it.
-  auto hidden = put("/camadas/" + s(sigilosa), R"({"nome":"Sigilosa 2"})", c.owner);
+  auto hidden = put("/camadas/" + std::to_string(sigilosa), R"({"nome":"Sigilosa 2"})", c.owner);
   REQUIRE_MESSAGE(hidden->status == 200, hidden->body);
   std::string secret = event("alterar", sigilosa, p, generation(*hidden));
   CHECK(owner.read() == secret);
   CHECK(editor.read() == secret);
 
   // The open layer's rename: the reader's first message is this one, not the private one.
-  auto open = put("/camadas/" + s(aberta), R"({"nome":"Aberta 2"})", c.owner);
+  auto open = put("/camadas/" + std::to_string(aberta), R"({"nome":"Aberta 2"})", c.owner);
   REQUIRE_MESSAGE(open->status == 200, open->body);
   std::string opened = event("alterar", aberta, p, generation(*open));
   CHECK(reader.read() == opened);
@@ -153,16 +151,16 @@ TEST_CASE_FIXTURE(LayersFixture, "a layer's events reach only the sessions that 
 
   // Made private: announced once more to the reader, who saw it before and loses it now;
   // then nothing more of it reaches the reader (whose next message is a new open layer).
-  auto closed = put("/camadas/privada/" + s(aberta), R"({"privada":true})", c.owner);
+  auto closed = put("/camadas/privada/" + std::to_string(aberta), R"({"privada":true})", c.owner);
   REQUIRE_MESSAGE(closed->status == 200, closed->body);
   std::string closing = event("alterar", aberta, p, generation(*closed));
   CHECK(reader.read() == closing);
   CHECK(owner.read() == closing);
   CHECK(editor.read() == closing);
-  auto after = put("/camadas/" + s(aberta), R"({"descricao":"fechada"})", c.owner);
+  auto after = put("/camadas/" + std::to_string(aberta), R"({"descricao":"fechada"})", c.owner);
   REQUIRE_MESSAGE(after->status == 200, after->body);
   CHECK(owner.read() == event("alterar", aberta, p, generation(*after)));
-  REQUIRE(del("/camadas/" + s(sigilosa), c.owner)->status == 204);
+  REQUIRE(del("/camadas/" + std::to_string(sigilosa), c.owner)->status == 204);
   CHECK(owner.read() == event("excluir", sigilosa, p, std::nullopt));
   CHECK(editor.read() == event("excluir", sigilosa, p, std::nullopt));
   std::int64_t nova = layer(c.owner, p, "Nova");
@@ -175,10 +173,10 @@ TEST_CASE_FIXTURE(LayersFixture, "a layer's events reach only the sessions that 
   // message is their own layer's creation.
   std::int64_t propria = layer(c.stranger, deles, "Própria");
   CHECK(stranger.read() == event("criar", propria, deles, layer_column(propria, "geracao")));
-  auto b = post("/camadas", R"({"idProjeto":)" + s(beta_p) + R"(,"nome":"Beta","geometria":"ponto"})", c.beta);
+  auto b = post("/camadas", R"({"idProjeto":)" + std::to_string(beta_p) + R"(,"nome":"Beta","geometria":"ponto"})", c.beta);
   REQUIRE_MESSAGE(b->status == 201, b->body);
   CHECK(beta.read() == event("criar", int64_t(b->json()["id"]), beta_p, generation(*b)));
   // ...and alfa's sockets hear nothing of beta's layer: the owner's next message is alfa's.
-  REQUIRE(put("/camadas/" + s(nova), R"({"ordem":9})", c.owner)->status == 200);
-  CHECK(owner.read().find(R"("idCamada":)" + s(nova) + ",") != std::string::npos);
+  REQUIRE(put("/camadas/" + std::to_string(nova), R"({"ordem":9})", c.owner)->status == 200);
+  CHECK(owner.read().find(R"("idCamada":)" + std::to_string(nova) + ",") != std::string::npos);
 }

@@ -20,8 +20,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string s(std::int64_t id) { return std::to_string(id); }
-
 fs::path tenant_dir() { return fs::path(test::files_root()) / "alfa"; }
 
 void write_file(const fs::path& p, const std::string& content) {
@@ -96,19 +94,19 @@ TEST_CASE_FIXTURE(LayersFixture, "a layer's files are listed with size, sha256 a
   std::int64_t p = project(c);
   std::int64_t vetor = layer(c.owner, p, "Lotes");
 
-  auto none = get("/camadas/arquivos/" + s(vetor), c.reader);
+  auto none = get("/camadas/arquivos/" + std::to_string(vetor), c.reader);
   REQUIRE_MESSAGE(none->status == 200, none->body);
   CHECK(none->json()["arquivos"].get_array().size() == 0);
 
-  fs::path dir = tenant_dir() / "camadas" / s(vetor);
+  fs::path dir = tenant_dir() / "camadas" / std::to_string(vetor);
   write_file(dir / "memorial.pdf", "abc");
   write_file(dir / "fotos" / "frente.JPG", "");
   // A link planted in the folder is not followed: nothing outside the store is read.
   fs::create_symlink("/etc/passwd", dir / "senhas.txt");
-  auto listed = get("/camadas/arquivos/" + s(vetor), c.reader);
+  auto listed = get("/camadas/arquivos/" + std::to_string(vetor), c.reader);
   REQUIRE_MESSAGE(listed->status == 200, listed->body);
   simdjson::dom::element files = listed->json()["arquivos"];
-  CHECK(test::ids(files, "caminho") == "camadas/" + s(vetor) + "/fotos/frente.JPG,camadas/" + s(vetor) + "/memorial.pdf");
+  CHECK(test::ids(files, "caminho") == "camadas/" + std::to_string(vetor) + "/fotos/frente.JPG,camadas/" + std::to_string(vetor) + "/memorial.pdf");
   CHECK(std::string_view(files.at(1)["sha256"]) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   CHECK(int64_t(files.at(1)["tamanho"]) == 3);
   CHECK(std::string_view(files.at(1)["tipo"]) == "application/pdf");
@@ -119,8 +117,8 @@ TEST_CASE_FIXTURE(LayersFixture, "a layer's files are listed with size, sha256 a
   // A raster layer whose file lives in an import's folder, plus a legend in its own.
   std::int64_t tiff = kind_layer(p, "tiff", "'importacoes/7/mde.tif'");
   write_geotiff(tenant_dir() / "importacoes" / "7" / "mde.tif");
-  write_file(tenant_dir() / "camadas" / s(tiff) / "legenda.png", "png");
-  auto raster_files = get("/camadas/arquivos/" + s(tiff), c.reader);
+  write_file(tenant_dir() / "camadas" / std::to_string(tiff) / "legenda.png", "png");
+  auto raster_files = get("/camadas/arquivos/" + std::to_string(tiff), c.reader);
   REQUIRE_MESSAGE(raster_files->status == 200, raster_files->body);
   CHECK(test::ids(raster_files->json()["arquivos"], "nome") == "legenda.png,mde.tif");
   CHECK(bool(raster_files->json()["arquivos"].at(1)["principal"]) == true);
@@ -128,9 +126,9 @@ TEST_CASE_FIXTURE(LayersFixture, "a layer's files are listed with size, sha256 a
 
   // A record whose path would climb out of the tenant's store is refused, not followed.
   std::int64_t broken = kind_layer(p, "dxf", "'../beta/segredo.dxf'");
-  refused(*get("/camadas/arquivos/" + s(broken), c.owner), 409, "conflito", "caminho");
+  refused(*get("/camadas/arquivos/" + std::to_string(broken), c.owner), 409, "conflito", "caminho");
 
-  guarded(c, "GET", "/camadas/arquivos/" + s(vetor), "", false);
+  guarded(c, "GET", "/camadas/arquivos/" + std::to_string(vetor), "", false);
   refused(*get("/camadas/arquivos/1;drop", c.owner), 400, "parametro_invalido", "id");
 }
 
@@ -140,75 +138,75 @@ TEST_CASE_FIXTURE(LayersFixture, "tiff, dxf and wms layers: extents by kind, and
   std::int64_t vetor = layer(c.owner, p, "Lotes");
   std::int64_t tiff = kind_layer(p, "tiff", "'importacoes/1/mde.tif'");
   write_geotiff(tenant_dir() / "importacoes" / "1" / "mde.tif");
-  write_file(tenant_dir() / "camadas" / s(tiff) / "legenda.png", "png");
+  write_file(tenant_dir() / "camadas" / std::to_string(tiff) / "legenda.png", "png");
   std::int64_t dxf = kind_layer(p, "dxf", "'camadas/dxf/planta.dxf'", "st_makeenvelope(-48.1, -27.1, -48, -27, 4674)");
   write_file(tenant_dir() / "camadas" / "dxf" / "planta.dxf", "0\nSECTION\n");
   std::int64_t wms = id_of("insert into projeto.camadas (projeto_id, nome, tipo, url, camadas_wms, criado_por) values (" +
-                           s(p) + ", 'ortofoto', 'wms', 'https://wms.exemplo.gov.br/wms', 'orto2020', 1) returning id");
+                           std::to_string(p) + ", 'ortofoto', 'wms', 'https://wms.exemplo.gov.br/wms', 'orto2020', 1) returning id");
 
   // Extents: a tiff without a recorded extent is measured from its file.
-  auto tiff_extent = get("/camadas/tiff/" + s(tiff) + "/extent", c.reader);
+  auto tiff_extent = get("/camadas/tiff/" + std::to_string(tiff) + "/extent", c.reader);
   REQUIRE_MESSAGE(tiff_extent->status == 200, tiff_extent->body);
   CHECK(numbers(tiff_extent->json()["bbox"]) == "-48,-27,-47.99,-26.99");
-  CHECK(numbers(get("/camadas/" + s(tiff) + "/extent", c.reader)->json()["bbox"]) == "-48,-27,-47.99,-26.99");
-  auto dxf_extent = get("/camadas/dxf/" + s(dxf) + "/extent", c.reader);
+  CHECK(numbers(get("/camadas/" + std::to_string(tiff) + "/extent", c.reader)->json()["bbox"]) == "-48,-27,-47.99,-26.99");
+  auto dxf_extent = get("/camadas/dxf/" + std::to_string(dxf) + "/extent", c.reader);
   REQUIRE_MESSAGE(dxf_extent->status == 200, dxf_extent->body);
   CHECK(numbers(dxf_extent->json()["bbox"]) == "-48.1,-27.1,-48,-27");
-  refused(*get("/camadas/tiff/" + s(dxf) + "/extent", c.reader), 409, "conflito", "tipo dxf");
-  refused(*get("/camadas/dxf/" + s(vetor) + "/extent", c.reader), 409, "conflito", "tipo vetor");
-  guarded(c, "GET", "/camadas/tiff/" + s(tiff) + "/extent", "", false);
-  guarded(c, "GET", "/camadas/dxf/" + s(dxf) + "/extent", "", false);
+  refused(*get("/camadas/tiff/" + std::to_string(dxf) + "/extent", c.reader), 409, "conflito", "tipo dxf");
+  refused(*get("/camadas/dxf/" + std::to_string(vetor) + "/extent", c.reader), 409, "conflito", "tipo vetor");
+  guarded(c, "GET", "/camadas/tiff/" + std::to_string(tiff) + "/extent", "", false);
+  guarded(c, "GET", "/camadas/dxf/" + std::to_string(dxf) + "/extent", "", false);
   refused(*get("/camadas/tiff/1;drop/extent", c.owner), 400, "parametro_invalido", "id");
 
   // Deletes by kind: another kind is refused and nothing moves.
-  refused(*del("/camadas/dxf/" + s(tiff), c.owner), 409, "conflito", "tipo tiff");
-  refused(*del("/camadas/wms/" + s(vetor), c.owner), 409, "conflito", "tipo vetor");
+  refused(*del("/camadas/dxf/" + std::to_string(tiff), c.owner), 409, "conflito", "tipo tiff");
+  refused(*del("/camadas/wms/" + std::to_string(vetor), c.owner), 409, "conflito", "tipo vetor");
   CHECK(fs::exists(tenant_dir() / "importacoes" / "1" / "mde.tif"));
   for (const std::string kind : {"tiff", "dxf", "wms"}) {
     std::int64_t id = kind == "tiff" ? tiff : kind == "dxf" ? dxf : wms;
-    refused(*del("/camadas/" + kind + "/" + s(id), c.editor), 403, "acesso_negado");
-    guarded(c, "DELETE", "/camadas/" + kind + "/" + s(id), "", true);
+    refused(*del("/camadas/" + kind + "/" + std::to_string(id), c.editor), 403, "acesso_negado");
+    guarded(c, "DELETE", "/camadas/" + kind + "/" + std::to_string(id), "", true);
     refused(*del("/camadas/" + kind + "/1;drop", c.owner), 400, "parametro_invalido", "id");
   }
 
   // A deletion that fails in the database leaves the row and puts the files back.
   db("create function projeto.recusa_exclusao() returns trigger language plpgsql as "
      "$$ begin raise exception 'exclusão recusada'; end $$");
-  db("create trigger recusa before delete on projeto.camadas for each row when (old.id = " + s(tiff) +
+  db("create trigger recusa before delete on projeto.camadas for each row when (old.id = " + std::to_string(tiff) +
      ") execute function projeto.recusa_exclusao()");
-  CHECK(del("/camadas/tiff/" + s(tiff), c.owner)->status == 500);
-  CHECK(db("select count(*) from projeto.camadas where id = " + s(tiff)) == "1");
+  CHECK(del("/camadas/tiff/" + std::to_string(tiff), c.owner)->status == 500);
+  CHECK(db("select count(*) from projeto.camadas where id = " + std::to_string(tiff)) == "1");
   CHECK(fs::exists(tenant_dir() / "importacoes" / "1" / "mde.tif"));
-  CHECK(fs::exists(tenant_dir() / "camadas" / s(tiff) / "legenda.png"));
+  CHECK(fs::exists(tenant_dir() / "camadas" / std::to_string(tiff) / "legenda.png"));
   CHECK(fs::is_empty(tenant_dir() / ".lixeira"));
   db("drop trigger recusa on projeto.camadas");
 
   // Row and files go together.
-  auto gone = del("/camadas/tiff/" + s(tiff), c.owner);
+  auto gone = del("/camadas/tiff/" + std::to_string(tiff), c.owner);
   CHECK_MESSAGE(gone->status == 204, gone->body);
-  CHECK(db("select count(*) from projeto.camadas where id = " + s(tiff)) == "0");
+  CHECK(db("select count(*) from projeto.camadas where id = " + std::to_string(tiff)) == "0");
   CHECK_FALSE(fs::exists(tenant_dir() / "importacoes" / "1" / "mde.tif"));
-  CHECK_FALSE(fs::exists(tenant_dir() / "camadas" / s(tiff)));
+  CHECK_FALSE(fs::exists(tenant_dir() / "camadas" / std::to_string(tiff)));
   CHECK(fs::is_empty(tenant_dir() / ".lixeira"));
-  CHECK(del("/camadas/dxf/" + s(dxf), c.owner)->status == 204);
+  CHECK(del("/camadas/dxf/" + std::to_string(dxf), c.owner)->status == 204);
   CHECK_FALSE(fs::exists(tenant_dir() / "camadas" / "dxf" / "planta.dxf"));
-  CHECK(del("/camadas/wms/" + s(wms), c.owner)->status == 204);
+  CHECK(del("/camadas/wms/" + std::to_string(wms), c.owner)->status == 204);
   CHECK(db("select count(*) from projeto.camadas where tipo <> 'vetor'") == "0");
-  refused(*del("/camadas/wms/" + s(wms), c.owner), 404, "nao_encontrado");
+  refused(*del("/camadas/wms/" + std::to_string(wms), c.owner), 404, "nao_encontrado");
 
   // DELETE /camadas/:id takes a vector layer's folder too.
-  write_file(tenant_dir() / "camadas" / s(vetor) / "memorial.pdf", "abc");
-  CHECK(del("/camadas/" + s(vetor), c.owner)->status == 204);
-  CHECK_FALSE(fs::exists(tenant_dir() / "camadas" / s(vetor)));
+  write_file(tenant_dir() / "camadas" / std::to_string(vetor) / "memorial.pdf", "abc");
+  CHECK(del("/camadas/" + std::to_string(vetor), c.owner)->status == 204);
+  CHECK_FALSE(fs::exists(tenant_dir() / "camadas" / std::to_string(vetor)));
 }
 
 TEST_CASE_FIXTURE(LayersFixture, "estilizarRaster colours a GeoTIFF window by ramp, classes and opacity into a PNG") {
   Cast c = cast();
   std::int64_t p = project(c);
   std::int64_t tiff = kind_layer(p, "tiff", "null");
-  db("update projeto.camadas set arquivo = 'camadas/" + s(tiff) + "/mde.tif' where id = " + s(tiff));
-  write_geotiff(tenant_dir() / "camadas" / s(tiff) / "mde.tif");
-  const std::string base = "/estilizarRaster/" + s(tiff) + "?bbox=-48,-27,-47.99,-26.99";
+  db("update projeto.camadas set arquivo = 'camadas/" + std::to_string(tiff) + "/mde.tif' where id = " + std::to_string(tiff));
+  write_geotiff(tenant_dir() / "camadas" / std::to_string(tiff) / "mde.tif");
+  const std::string base = "/estilizarRaster/" + std::to_string(tiff) + "?bbox=-48,-27,-47.99,-26.99";
 
   // One output pixel per stored pixel: grey from black (0) to white (99).
   auto grey = get(base + "&width=10&height=10&ramp=cinza", c.reader);
@@ -242,14 +240,14 @@ TEST_CASE_FIXTURE(LayersFixture, "estilizarRaster colours a GeoTIFF window by ra
   CHECK(clipped.at(0, 0) == std::array<int, 4>{0, 0, 0, 255});
   CHECK(clipped.at(0, 7) == std::array<int, 4>{255, 255, 255, 255});
   // A window beside the raster is all transparent.
-  Png outside = read_png(get("/estilizarRaster/" + s(tiff) + "?bbox=-50,-30,-49,-29&width=4&height=4", c.reader)->body);
+  Png outside = read_png(get("/estilizarRaster/" + std::to_string(tiff) + "?bbox=-50,-30,-49,-29&width=4&height=4", c.reader)->body);
   CHECK(outside.at(2, 2)[3] == 0);
 
   // Bad requests, each named.
-  refused(*get("/estilizarRaster/" + s(tiff), c.reader), 400, "campo_obrigatorio", "bbox");
-  refused(*get("/estilizarRaster/" + s(tiff) + "?bbox=1,2,3", c.reader), 400, "parametro_invalido", "bbox");
-  refused(*get("/estilizarRaster/" + s(tiff) + "?bbox=-47,-27,-48,-26", c.reader), 400, "parametro_invalido", "bbox");
-  refused(*get("/estilizarRaster/" + s(tiff) + "?bbox=-48,-27,-47,x", c.reader), 400, "parametro_invalido", "bbox");
+  refused(*get("/estilizarRaster/" + std::to_string(tiff), c.reader), 400, "campo_obrigatorio", "bbox");
+  refused(*get("/estilizarRaster/" + std::to_string(tiff) + "?bbox=1,2,3", c.reader), 400, "parametro_invalido", "bbox");
+  refused(*get("/estilizarRaster/" + std::to_string(tiff) + "?bbox=-47,-27,-48,-26", c.reader), 400, "parametro_invalido", "bbox");
+  refused(*get("/estilizarRaster/" + std::to_string(tiff) + "?bbox=-48,-27,-47,x", c.reader), 400, "parametro_invalido", "bbox");
   refused(*get(base + "&width=4097", c.reader), 400, "parametro_invalido", "width");
   refused(*get(base + "&height=0", c.reader), 400, "parametro_invalido", "height");
   refused(*get(base + "&ramp=rosa", c.reader), 400, "parametro_invalido", "ramp");
@@ -260,12 +258,12 @@ TEST_CASE_FIXTURE(LayersFixture, "estilizarRaster colours a GeoTIFF window by ra
 
   // Only tiff layers, with their file.
   std::int64_t vetor = layer(c.owner, p, "Lotes");
-  refused(*get("/estilizarRaster/" + s(vetor) + "?bbox=-48,-27,-47.99,-26.99", c.reader), 409, "conflito", "tipo vetor");
+  refused(*get("/estilizarRaster/" + std::to_string(vetor) + "?bbox=-48,-27,-47.99,-26.99", c.reader), 409, "conflito", "tipo vetor");
   std::int64_t lost = kind_layer(p, "tiff", "'camadas/sumiu.tif'");
-  refused(*get("/estilizarRaster/" + s(lost) + "?bbox=-48,-27,-47.99,-26.99", c.reader), 409, "conflito", "armazenamento");
+  refused(*get("/estilizarRaster/" + std::to_string(lost) + "?bbox=-48,-27,-47.99,-26.99", c.reader), 409, "conflito", "armazenamento");
   std::int64_t junk = kind_layer(p, "tiff", "'camadas/lixo.tif'");
   write_file(tenant_dir() / "camadas" / "lixo.tif", "not a tiff");
-  refused(*get("/estilizarRaster/" + s(junk) + "?bbox=-48,-27,-47.99,-26.99", c.reader), 422, "entidade_improcessavel");
+  refused(*get("/estilizarRaster/" + std::to_string(junk) + "?bbox=-48,-27,-47.99,-26.99", c.reader), 422, "entidade_improcessavel");
 
   guarded(c, "GET", base, "", false);
   refused(*get("/estilizarRaster/1;drop?bbox=-48,-27,-47.99,-26.99", c.owner), 400, "parametro_invalido", "id");

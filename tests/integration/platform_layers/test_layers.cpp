@@ -14,14 +14,12 @@ using test::numbers;
 namespace {
 
 std::string ids_of(test::Answer& a) { return test::ids(a.json()); }
-std::string s(std::int64_t id) { return std::to_string(id); }
-
 }  // namespace
 
 TEST_CASE_FIXTURE(LayersFixture, "a project's administrator creates, reads, changes and deletes its layers") {
   Cast c = cast();
   std::int64_t p = project(c);
-  const std::string body = R"({"idProjeto":)" + s(p) +
+  const std::string body = R"({"idProjeto":)" + std::to_string(p) +
                            R"(,"nome":"Lotes","descricao":"os lotes","geometria":"poligono","moduloId":3,)"
                            R"("propriedades":{"tema":"lotes"},"estilo":{"cor":"#ff0000"}})";
 
@@ -34,19 +32,19 @@ TEST_CASE_FIXTURE(LayersFixture, "a project's administrator creates, reads, chan
   CHECK(int64_t(created->json()["idProjeto"]) == p);
   CHECK(int64_t(created->json()["moduloId"]) == 3);
   CHECK(db("select concat_ws('|', nome, descricao, geometria, modulo_id, propriedades->>'tema', estilo->>'cor', "
-           "criado_por, ordem, ativo, privada) from projeto.camadas where id = " + s(id)) ==
-        "Lotes|os lotes|poligono|3|lotes|#ff0000|" + s(c.owner.user_id) + "|0|t|f");
+           "criado_por, ordem, ativo, privada) from projeto.camadas where id = " + std::to_string(id)) ==
+        "Lotes|os lotes|poligono|3|lotes|#ff0000|" + std::to_string(c.owner.user_id) + "|0|t|f");
   // A new layer goes last in its project.
   std::int64_t second = layer(c.owner, p, "Vias", "linha");
   CHECK(layer_column(second, "ordem") == "1");
 
   // Read, by each role.
-  auto mine = get("/camadas/" + s(id), c.owner);
+  auto mine = get("/camadas/" + std::to_string(id), c.owner);
   REQUIRE_MESSAGE(mine->status == 200, mine->body);
   CHECK(std::string_view(mine->json()["propriedades"]["tema"]) == "lotes");
-  CHECK(std::string_view(get("/camadas/" + s(id), c.editor)->json()["papel"]) == "edicao");
-  CHECK(std::string_view(get("/camadas/" + s(id), c.reader)->json()["papel"]) == "leitura");
-  guarded(c, "GET", "/camadas/" + s(id), "", false);
+  CHECK(std::string_view(get("/camadas/" + std::to_string(id), c.editor)->json()["papel"]) == "edicao");
+  CHECK(std::string_view(get("/camadas/" + std::to_string(id), c.reader)->json()["papel"]) == "leitura");
+  guarded(c, "GET", "/camadas/" + std::to_string(id), "", false);
 
   // Only the project's administrators create layers in it.
   refused(*post("/camadas", body, c.editor), 403, "acesso_negado", "admin");
@@ -56,7 +54,7 @@ TEST_CASE_FIXTURE(LayersFixture, "a project's administrator creates, reads, chan
   refused(*request("POST", "/camadas", {}, body), 401, "nao_autenticado");
 
   // Bad bodies, each named.
-  const std::string at = R"({"idProjeto":)" + s(p) + ",";
+  const std::string at = R"({"idProjeto":)" + std::to_string(p) + ",";
   refused(*post("/camadas", R"({"nome":"x"})", c.owner), 400, "campo_obrigatorio", "idProjeto");
   refused(*post("/camadas", at + R"("descricao":"x"})", c.owner), 400, "campo_obrigatorio", "nome");
   refused(*post("/camadas", at + R"("nome":"  "})", c.owner), 400, "parametro_invalido", "nome");
@@ -73,25 +71,25 @@ TEST_CASE_FIXTURE(LayersFixture, "a project's administrator creates, reads, chan
 
   // Change: every change bumps the generation the tiles' ETag is made of.
   std::string generation = layer_column(id, "geracao");
-  auto changed = put("/camadas/" + s(id), R"({"nome":"Lotes urbanos","estilo":{"cor":"#00ff00"},"descricao":null})",
+  auto changed = put("/camadas/" + std::to_string(id), R"({"nome":"Lotes urbanos","estilo":{"cor":"#00ff00"},"descricao":null})",
                      c.owner);
   REQUIRE_MESSAGE(changed->status == 200, changed->body);
   CHECK(std::string_view(changed->json()["nome"]) == "Lotes urbanos");
   CHECK(layer_column(id, "concat_ws('|', nome, coalesce(descricao, '-'), estilo->>'cor', propriedades->>'tema')") ==
         "Lotes urbanos|-|#00ff00|lotes");
   CHECK(std::stoll(layer_column(id, "geracao")) == std::stoll(generation) + 1);
-  refused(*put("/camadas/" + s(id), R"({"nome":"x"})", c.editor), 403, "acesso_negado");
-  guarded(c, "PUT", "/camadas/" + s(id), R"({"nome":"x"})", true);
-  refused(*put("/camadas/" + s(id), R"({"ativo":false})", c.owner), 400, "parametro_invalido", "ativo");
-  refused(*put("/camadas/" + s(id), R"({"idProjeto":2})", c.owner), 400, "parametro_invalido", "idProjeto");
-  refused(*put("/camadas/" + s(id), R"({"tipo":"wms"})", c.owner), 400, "parametro_invalido", "tipo");
-  refused(*put("/camadas/" + s(id), R"({"rotulo":{"campos":[]}})", c.owner), 400, "parametro_invalido", "rotulo");
-  refused(*put("/camadas/" + s(id), "{}", c.owner), 400, "campo_obrigatorio");
+  refused(*put("/camadas/" + std::to_string(id), R"({"nome":"x"})", c.editor), 403, "acesso_negado");
+  guarded(c, "PUT", "/camadas/" + std::to_string(id), R"({"nome":"x"})", true);
+  refused(*put("/camadas/" + std::to_string(id), R"({"ativo":false})", c.owner), 400, "parametro_invalido", "ativo");
+  refused(*put("/camadas/" + std::to_string(id), R"({"idProjeto":2})", c.owner), 400, "parametro_invalido", "idProjeto");
+  refused(*put("/camadas/" + std::to_string(id), R"({"tipo":"wms"})", c.owner), 400, "parametro_invalido", "tipo");
+  refused(*put("/camadas/" + std::to_string(id), R"({"rotulo":{"campos":[]}})", c.owner), 400, "parametro_invalido", "rotulo");
+  refused(*put("/camadas/" + std::to_string(id), "{}", c.owner), 400, "campo_obrigatorio");
   // A geometry type the layer's geometries do not have.
   geometry(id, "POLYGON((-48 -27,-48 -26.99,-47.99 -26.99,-48 -27))");
-  refused(*put("/camadas/" + s(id), R"({"geometria":"ponto"})", c.owner), 409, "conflito", "geometria");
+  refused(*put("/camadas/" + std::to_string(id), R"({"geometria":"ponto"})", c.owner), 409, "conflito", "geometria");
   CHECK(layer_column(id, "geometria") == "poligono");
-  CHECK(put("/camadas/" + s(id), R"({"geometria":"qualquer"})", c.owner)->status == 200);
+  CHECK(put("/camadas/" + std::to_string(id), R"({"geometria":"qualquer"})", c.owner)->status == 200);
 
   // Hostile paths.
   refused(*get("/camadas/1;drop", c.owner), 400, "parametro_invalido", "id");
@@ -101,18 +99,18 @@ TEST_CASE_FIXTURE(LayersFixture, "a project's administrator creates, reads, chan
 
   // Delete: the project's administrators only; forms and geometries go with the layer.
   form(id);
-  refused(*del("/camadas/" + s(id), c.editor), 403, "acesso_negado");
-  guarded(c, "DELETE", "/camadas/" + s(id), "", true);
-  auto gone = del("/camadas/" + s(id), c.owner);
+  refused(*del("/camadas/" + std::to_string(id), c.editor), 403, "acesso_negado");
+  guarded(c, "DELETE", "/camadas/" + std::to_string(id), "", true);
+  auto gone = del("/camadas/" + std::to_string(id), c.owner);
   CHECK_MESSAGE(gone->status == 204, gone->body);
-  CHECK(db("select count(*) from projeto.camadas where id = " + s(id)) == "0");
-  CHECK(db("select count(*) from projeto.geometrias where camada_id = " + s(id)) == "0");
-  CHECK(db("select count(*) from projeto.formularios where camada_id = " + s(id)) == "0");
-  refused(*get("/camadas/" + s(id), c.owner), 404, "nao_encontrado");
-  refused(*del("/camadas/" + s(id), c.owner), 404, "nao_encontrado");
+  CHECK(db("select count(*) from projeto.camadas where id = " + std::to_string(id)) == "0");
+  CHECK(db("select count(*) from projeto.geometrias where camada_id = " + std::to_string(id)) == "0");
+  CHECK(db("select count(*) from projeto.formularios where camada_id = " + std::to_string(id)) == "0");
+  refused(*get("/camadas/" + std::to_string(id), c.owner), 404, "nao_encontrado");
+  refused(*del("/camadas/" + std::to_string(id), c.owner), 404, "nao_encontrado");
 
   // A layer in an inactive project: no new ones until it is active again.
-  db("update projeto.projetos set ativo = false where id = " + s(p));
+  db("update projeto.projetos set ativo = false where id = " + std::to_string(p));
   refused(*post("/camadas", body, c.owner), 409, "transicao_invalida", "inativo");
 }
 
@@ -124,29 +122,29 @@ TEST_CASE_FIXTURE(LayersFixture, "lists show the layers the caller sees, filtere
   std::int64_t hidden = layer(c.owner, p, "Sigilosa", "ponto", R"(,"privada":true)");
   std::int64_t off = layer(c.owner, p, "Antiga");
   std::int64_t elsewhere = layer(c.owner, other, "Bairros");
-  REQUIRE(post("/camadas/inativar/" + s(off), "", c.owner)->status == 200);
+  REQUIRE(post("/camadas/inativar/" + std::to_string(off), "", c.owner)->status == 200);
 
-  auto all = get("/camadas?idProjeto=" + s(p), c.owner);
+  auto all = get("/camadas?idProjeto=" + std::to_string(p), c.owner);
   REQUIRE_MESSAGE(all->status == 200, all->body);
-  CHECK(ids_of(*all) == s(a) + "," + s(b) + "," + s(hidden));
-  CHECK(ids_of(*get("/camadas", c.owner)) == s(a) + "," + s(b) + "," + s(hidden) + "," + s(elsewhere));
-  CHECK(ids_of(*get("/camadas?ativo=false", c.owner)) == s(off));
-  CHECK(ids_of(*get("/camadas?prop=tema", c.owner)) == s(a) + "," + s(b));
-  CHECK(ids_of(*get("/camadas?moduloId=3", c.owner)) == s(a));
-  CHECK(ids_of(*get("/camadas?id_camadas=" + s(b) + "," + s(elsewhere) + "," + s(off), c.owner)) ==
-        s(b) + "," + s(elsewhere));
+  CHECK(ids_of(*all) == std::to_string(a) + "," + std::to_string(b) + "," + std::to_string(hidden));
+  CHECK(ids_of(*get("/camadas", c.owner)) == std::to_string(a) + "," + std::to_string(b) + "," + std::to_string(hidden) + "," + std::to_string(elsewhere));
+  CHECK(ids_of(*get("/camadas?ativo=false", c.owner)) == std::to_string(off));
+  CHECK(ids_of(*get("/camadas?prop=tema", c.owner)) == std::to_string(a) + "," + std::to_string(b));
+  CHECK(ids_of(*get("/camadas?moduloId=3", c.owner)) == std::to_string(a));
+  CHECK(ids_of(*get("/camadas?id_camadas=" + std::to_string(b) + "," + std::to_string(elsewhere) + "," + std::to_string(off), c.owner)) ==
+        std::to_string(b) + "," + std::to_string(elsewhere));
   // An inactive project hides its layers too.
-  db("update projeto.projetos set ativo = false where id = " + s(other));
-  CHECK(ids_of(*get("/camadas", c.owner)) == s(a) + "," + s(b) + "," + s(hidden));
-  CHECK(ids_of(*get("/camadas?ativo=false", c.owner)) == s(off) + "," + s(elsewhere));
-  db("update projeto.projetos set ativo = true where id = " + s(other));
+  db("update projeto.projetos set ativo = false where id = " + std::to_string(other));
+  CHECK(ids_of(*get("/camadas", c.owner)) == std::to_string(a) + "," + std::to_string(b) + "," + std::to_string(hidden));
+  CHECK(ids_of(*get("/camadas?ativo=false", c.owner)) == std::to_string(off) + "," + std::to_string(elsewhere));
+  db("update projeto.projetos set ativo = true where id = " + std::to_string(other));
 
   // A private layer is invisible to the project's readers, until one gets a right on it.
-  CHECK(ids_of(*get("/camadas?idProjeto=" + s(p), c.reader)) == s(a) + "," + s(b));
-  refused(*get("/camadas/" + s(hidden), c.reader), 404, "nao_encontrado");
-  db("insert into projeto.camada_usuarios (camada_id, usuario_id, direito, concedido_por) values (" + s(hidden) +
-     ", " + s(c.reader.user_id) + ", 'leitura', " + s(c.owner.user_id) + ")");
-  CHECK(ids_of(*get("/camadas?idProjeto=" + s(p), c.reader)) == s(a) + "," + s(b) + "," + s(hidden));
+  CHECK(ids_of(*get("/camadas?idProjeto=" + std::to_string(p), c.reader)) == std::to_string(a) + "," + std::to_string(b));
+  refused(*get("/camadas/" + std::to_string(hidden), c.reader), 404, "nao_encontrado");
+  db("insert into projeto.camada_usuarios (camada_id, usuario_id, direito, concedido_por) values (" + std::to_string(hidden) +
+     ", " + std::to_string(c.reader.user_id) + ", 'leitura', " + std::to_string(c.owner.user_id) + ")");
+  CHECK(ids_of(*get("/camadas?idProjeto=" + std::to_string(p), c.reader)) == std::to_string(a) + "," + std::to_string(b) + "," + std::to_string(hidden));
   // Nothing for whoever has no share, in this tenant or another.
   CHECK(get("/camadas", c.stranger)->body == "[]");
   CHECK(get("/camadas", c.beta)->body == "[]");
@@ -155,15 +153,15 @@ TEST_CASE_FIXTURE(LayersFixture, "lists show the layers the caller sees, filtere
   // Every project's layers, with the project's name.
   auto everywhere = get("/camadas/all", c.owner);
   REQUIRE_MESSAGE(everywhere->status == 200, everywhere->body);
-  CHECK(ids_of(*everywhere) == s(a) + "," + s(b) + "," + s(hidden) + "," + s(elsewhere));
+  CHECK(ids_of(*everywhere) == std::to_string(a) + "," + std::to_string(b) + "," + std::to_string(hidden) + "," + std::to_string(elsewhere));
   CHECK(test::ids(everywhere->json(), "nomeProjeto") == "Cadastro,Cadastro,Cadastro,Outro");
-  CHECK(ids_of(*get("/camadas/all?ativo=false", c.owner)) == s(off));
+  CHECK(ids_of(*get("/camadas/all?ativo=false", c.owner)) == std::to_string(off));
   CHECK(get("/camadas/all", c.stranger)->body == "[]");
   CHECK(get("/camadas/all", c.beta)->body == "[]");
   refused(*request("GET", "/camadas/all", {}), 401, "nao_autenticado");
 
   // By a property's value.
-  CHECK(ids_of(*get("/camadas/prop-valor?prop=tema&valor=vias", c.owner)) == s(b));
+  CHECK(ids_of(*get("/camadas/prop-valor?prop=tema&valor=vias", c.owner)) == std::to_string(b));
   CHECK(get("/camadas/prop-valor?prop=tema&valor=vias", c.stranger)->body == "[]");
   CHECK(get("/camadas/prop-valor?prop=tema&valor=vias", c.beta)->body == "[]");
   CHECK(get("/camadas/prop-valor?prop=tema&valor=%27%20or%20%271%27=%271", c.owner)->body == "[]");
@@ -183,16 +181,16 @@ TEST_CASE_FIXTURE(LayersFixture, "lists show the layers the caller sees, filtere
   // The picker's light list: counts and extents.
   geometry(a, "POLYGON((-48 -27,-48 -26.99,-47.99 -26.99,-48 -27))");
   geometry(a, "POLYGON((-47.5 -26.5,-47.5 -26.4,-47.4 -26.4,-47.5 -26.5))");
-  auto picker = get("/camadas/previa?idProjeto=" + s(p), c.owner);
+  auto picker = get("/camadas/previa?idProjeto=" + std::to_string(p), c.owner);
   REQUIRE_MESSAGE(picker->status == 200, picker->body);
-  CHECK(ids_of(*picker) == s(a) + "," + s(b) + "," + s(hidden));
+  CHECK(ids_of(*picker) == std::to_string(a) + "," + std::to_string(b) + "," + std::to_string(hidden));
   simdjson::dom::element first = picker->json().at(0);
   CHECK(int64_t(first["geometrias"]) == 2);
   CHECK(numbers(first["bbox"]) == "-48,-27,-47.4,-26.4");
   CHECK(picker->json().at(1)["bbox"].is_null());
-  CHECK(ids_of(*get("/camadas/previa?nome=VIA", c.owner)) == s(b));
-  CHECK(ids_of(*get("/camadas/previa?limite=1", c.owner)) == s(a));
-  CHECK(ids_of(*get("/camadas/previa?idProjeto=" + s(p), c.reader)) == s(a) + "," + s(b) + "," + s(hidden));
+  CHECK(ids_of(*get("/camadas/previa?nome=VIA", c.owner)) == std::to_string(b));
+  CHECK(ids_of(*get("/camadas/previa?limite=1", c.owner)) == std::to_string(a));
+  CHECK(ids_of(*get("/camadas/previa?idProjeto=" + std::to_string(p), c.reader)) == std::to_string(a) + "," + std::to_string(b) + "," + std::to_string(hidden));
   CHECK(get("/camadas/previa", c.stranger)->body == "[]");
   CHECK(get("/camadas/previa", c.beta)->body == "[]");
   refused(*get("/camadas/previa?limite=0", c.owner), 400, "parametro_invalido", "limite");
@@ -200,13 +198,13 @@ TEST_CASE_FIXTURE(LayersFixture, "lists show the layers the caller sees, filtere
   refused(*request("GET", "/camadas/previa", {}), 401, "nao_autenticado");
 
   // v2: paged, and one layer with its forms and fields.
-  auto page = get("/camadas/v2?idProjeto=" + s(p) + "&pageSize=2", c.owner);
+  auto page = get("/camadas/v2?idProjeto=" + std::to_string(p) + "&pageSize=2", c.owner);
   REQUIRE_MESSAGE(page->status == 200, page->body);
-  CHECK(test::ids(page->json()["content"]) == s(a) + "," + s(b));
+  CHECK(test::ids(page->json()["content"]) == std::to_string(a) + "," + std::to_string(b));
   CHECK(int64_t(page->json()["totalElements"]) == 3);
   CHECK(int64_t(page->json()["totalPages"]) == 2);
-  CHECK(test::ids(get("/camadas/v2?idProjeto=" + s(p) + "&orderBy=nome&direction=desc", c.owner)->json()["content"]) ==
-        s(b) + "," + s(hidden) + "," + s(a));
+  CHECK(test::ids(get("/camadas/v2?idProjeto=" + std::to_string(p) + "&orderBy=nome&direction=desc", c.owner)->json()["content"]) ==
+        std::to_string(b) + "," + std::to_string(hidden) + "," + std::to_string(a));
   CHECK(int64_t(get("/camadas/v2", c.stranger)->json()["totalElements"]) == 0);
   CHECK(int64_t(get("/camadas/v2", c.beta)->json()["totalElements"]) == 0);
   refused(*get("/camadas/v2?orderBy=senha", c.owner), 400, "parametro_invalido", "orderBy");
@@ -214,17 +212,17 @@ TEST_CASE_FIXTURE(LayersFixture, "lists show the layers the caller sees, filtere
   refused(*request("GET", "/camadas/v2", {}), 401, "nao_autenticado");
 
   std::int64_t f2 = form(a, "Segunda"), f1 = form(a, "Primeira");
-  db("update projeto.formularios set ordem = 1 where id = " + s(f2));
+  db("update projeto.formularios set ordem = 1 where id = " + std::to_string(f2));
   std::int64_t k1 = field(f1, "area", "decimal"), k2 = field(f1, "uso", "texto");
-  db("update projeto.campos set ordem = 2 where id = " + s(k1));
-  auto nested = get("/camadas/v2/" + s(a), c.reader);
+  db("update projeto.campos set ordem = 2 where id = " + std::to_string(k1));
+  auto nested = get("/camadas/v2/" + std::to_string(a), c.reader);
   REQUIRE_MESSAGE(nested->status == 200, nested->body);
-  CHECK(test::ids(nested->json()["formularios"]) == s(f1) + "," + s(f2));
-  CHECK(test::ids(nested->json()["formularios"].at(0)["campos"]) == s(k2) + "," + s(k1));
+  CHECK(test::ids(nested->json()["formularios"]) == std::to_string(f1) + "," + std::to_string(f2));
+  CHECK(test::ids(nested->json()["formularios"].at(0)["campos"]) == std::to_string(k2) + "," + std::to_string(k1));
   CHECK(std::string_view(nested->json()["formularios"].at(0)["campos"].at(1)["tipo"]) == "decimal");
   CHECK(nested->json()["formularios"].at(1)["campos"].get_array().size() == 0);
-  guarded(c, "GET", "/camadas/v2/" + s(a), "", false);
-  refused(*get("/camadas/v2/" + s(hidden), c.stranger), 404, "nao_encontrado");
+  guarded(c, "GET", "/camadas/v2/" + std::to_string(a), "", false);
+  refused(*get("/camadas/v2/" + std::to_string(hidden), c.stranger), 404, "nao_encontrado");
   refused(*get("/camadas/v2/1;drop", c.owner), 400, "parametro_invalido", "id");
 }
 
@@ -234,44 +232,44 @@ TEST_CASE_FIXTURE(LayersFixture, "inativar, ativar and privada move a layer's st
   std::int64_t id = layer(c.owner, p, "Lotes");
   std::string g0 = layer_column(id, "geracao");
 
-  refused(*post("/camadas/inativar/" + s(id), "", c.editor), 403, "acesso_negado");
-  guarded(c, "POST", "/camadas/inativar/" + s(id), "", true);
-  auto off = post("/camadas/inativar/" + s(id), "", c.owner);
+  refused(*post("/camadas/inativar/" + std::to_string(id), "", c.editor), 403, "acesso_negado");
+  guarded(c, "POST", "/camadas/inativar/" + std::to_string(id), "", true);
+  auto off = post("/camadas/inativar/" + std::to_string(id), "", c.owner);
   REQUIRE_MESSAGE(off->status == 200, off->body);
   CHECK(bool(off->json()["ativo"]) == false);
   CHECK(layer_column(id, "ativo::text") == "false");
   CHECK(std::stoll(layer_column(id, "geracao")) == std::stoll(g0) + 1);
-  refused(*post("/camadas/inativar/" + s(id), "", c.owner), 409, "transicao_invalida", "já está inativa");
+  refused(*post("/camadas/inativar/" + std::to_string(id), "", c.owner), 409, "transicao_invalida", "já está inativa");
   // An inactive layer refuses edits, and is still seen by its readers.
-  refused(*put("/camadas/" + s(id), R"({"nome":"x"})", c.owner), 409, "transicao_invalida", "inativa");
-  refused(*put("/camadas/privada/" + s(id), R"({"privada":true})", c.owner), 409, "transicao_invalida");
-  CHECK(get("/camadas/" + s(id), c.reader)->status == 200);
+  refused(*put("/camadas/" + std::to_string(id), R"({"nome":"x"})", c.owner), 409, "transicao_invalida", "inativa");
+  refused(*put("/camadas/privada/" + std::to_string(id), R"({"privada":true})", c.owner), 409, "transicao_invalida");
+  CHECK(get("/camadas/" + std::to_string(id), c.reader)->status == 200);
 
-  refused(*post("/camadas/ativar/" + s(id), "", c.reader), 403, "acesso_negado");
-  guarded(c, "POST", "/camadas/ativar/" + s(id), "", true);
-  auto on = post("/camadas/ativar/" + s(id), "", c.owner);
+  refused(*post("/camadas/ativar/" + std::to_string(id), "", c.reader), 403, "acesso_negado");
+  guarded(c, "POST", "/camadas/ativar/" + std::to_string(id), "", true);
+  auto on = post("/camadas/ativar/" + std::to_string(id), "", c.owner);
   REQUIRE_MESSAGE(on->status == 200, on->body);
   CHECK(layer_column(id, "ativo::text") == "true");
   CHECK(std::stoll(layer_column(id, "geracao")) == std::stoll(g0) + 2);
-  refused(*post("/camadas/ativar/" + s(id), "", c.owner), 409, "transicao_invalida", "já está ativa");
+  refused(*post("/camadas/ativar/" + std::to_string(id), "", c.owner), 409, "transicao_invalida", "já está ativa");
   refused(*post("/camadas/ativar/1;drop", "", c.owner), 400, "parametro_invalido", "id");
 
   // Privacy: the project's readers lose sight of a private layer.
-  refused(*put("/camadas/privada/" + s(id), R"({"privada":true})", c.editor), 403, "acesso_negado");
-  guarded(c, "PUT", "/camadas/privada/" + s(id), R"({"privada":true})", true);
-  refused(*put("/camadas/privada/" + s(id), R"({"privada":"sim"})", c.owner), 400, "parametro_invalido", "privada");
-  refused(*put("/camadas/privada/" + s(id), "{}", c.owner), 400, "campo_obrigatorio", "privada");
-  refused(*put("/camadas/privada/" + s(id), R"({"privada":true,"nome":"x"})", c.owner), 400, "campo_desconhecido", "nome");
-  auto hidden = put("/camadas/privada/" + s(id), R"({"privada":true})", c.owner);
+  refused(*put("/camadas/privada/" + std::to_string(id), R"({"privada":true})", c.editor), 403, "acesso_negado");
+  guarded(c, "PUT", "/camadas/privada/" + std::to_string(id), R"({"privada":true})", true);
+  refused(*put("/camadas/privada/" + std::to_string(id), R"({"privada":"sim"})", c.owner), 400, "parametro_invalido", "privada");
+  refused(*put("/camadas/privada/" + std::to_string(id), "{}", c.owner), 400, "campo_obrigatorio", "privada");
+  refused(*put("/camadas/privada/" + std::to_string(id), R"({"privada":true,"nome":"x"})", c.owner), 400, "campo_desconhecido", "nome");
+  auto hidden = put("/camadas/privada/" + std::to_string(id), R"({"privada":true})", c.owner);
   REQUIRE_MESSAGE(hidden->status == 200, hidden->body);
   CHECK(bool(hidden->json()["privada"]) == true);
   CHECK(layer_column(id, "privada::text") == "true");
   CHECK(std::stoll(layer_column(id, "geracao")) == std::stoll(g0) + 3);
-  refused(*get("/camadas/" + s(id), c.reader), 404, "nao_encontrado");
-  refused(*get("/camadas/" + s(id), c.editor), 404, "nao_encontrado");
-  CHECK(get("/camadas/" + s(id), c.owner)->status == 200);
+  refused(*get("/camadas/" + std::to_string(id), c.reader), 404, "nao_encontrado");
+  refused(*get("/camadas/" + std::to_string(id), c.editor), 404, "nao_encontrado");
+  CHECK(get("/camadas/" + std::to_string(id), c.owner)->status == 200);
   // A tenant administrator sees every layer.
-  CHECK(get("/camadas/" + s(id), admin("alfa", "chefe@alfa.gov.br"))->status == 200);
-  CHECK(put("/camadas/privada/" + s(id), R"({"privada":false})", c.owner)->status == 200);
-  CHECK(get("/camadas/" + s(id), c.reader)->status == 200);
+  CHECK(get("/camadas/" + std::to_string(id), admin("alfa", "chefe@alfa.gov.br"))->status == 200);
+  CHECK(put("/camadas/privada/" + std::to_string(id), R"({"privada":false})", c.owner)->status == 200);
+  CHECK(get("/camadas/" + std::to_string(id), c.reader)->status == 200);
 }

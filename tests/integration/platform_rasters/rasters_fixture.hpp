@@ -28,6 +28,7 @@
 #include <thread>
 #include <vector>
 
+#include "http/http.hpp"
 #include "integration/outbound/destination.hpp"
 #include "integration/platform/fixture.hpp"
 #include "platform/files/signing.hpp"
@@ -325,6 +326,11 @@ inline std::string run_command(const std::string& cmd) {
   while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
   ::pclose(p);
   return out;
+}
+
+/// POST /importar/tiff of project `projeto` into a new layer named `nome`.
+inline std::string import_path(std::int64_t projeto, const std::string& nome) {
+  return "/importar/tiff?idProjeto=" + std::to_string(projeto) + "&nomeCamada=" + http::percent_encode(nome);
 }
 
 inline std::string number(double d) {

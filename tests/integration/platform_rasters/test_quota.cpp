@@ -19,10 +19,6 @@ std::string noisy_geotiff(int side, unsigned seed) {
   return test::utm23_geotiff(side, side, 10, [&](int, int) { return value(gen); });
 }
 
-std::string import_path(std::int64_t projeto, const std::string& nome) {
-  return "/importar/tiff?idProjeto=" + std::to_string(projeto) + "&nomeCamada=" + nome;
-}
-
 }  // namespace
 
 TEST_CASE_FIXTURE(RastersFixture,
@@ -39,7 +35,7 @@ TEST_CASE_FIXTURE(RastersFixture,
   CHECK(int64_t(before->json()["armazenamento"]["emUsoBytes"]) == 0);
 
   // About 640 KB of noise: it fits the empty megabyte.
-  auto first = upload(import_path(p, "Ruido"), noisy_geotiff(400, 1), &c.owner);
+  auto first = upload(test::import_path(p, "Ruido"), noisy_geotiff(400, 1), &c.owner);
   REQUIRE_MESSAGE(first->status == 202, first->body);
   auto done = finished(int64_t(first->json()["idImportacao"]), c.owner);
   REQUIRE_MESSAGE(done->text("estado") == "concluida", done->body);
@@ -53,11 +49,11 @@ TEST_CASE_FIXTURE(RastersFixture,
   auto after = get("/licencas/meu-plano", c.admin);
   CHECK(int64_t(after->json()["armazenamento"]["emUsoBytes"]) == size);
   // So a second such file no longer fits: refused before anything is kept.
-  refused(*upload(import_path(p, "Ruido2"), noisy_geotiff(400, 2), &c.owner), 403, "cota_excedida", "1 MB");
+  refused(*upload(test::import_path(p, "Ruido2"), noisy_geotiff(400, 2), &c.owner), 403, "cota_excedida", "1 MB");
   CHECK(db("select count(*) from projeto.importacoes") == "1");
   CHECK(db("select count(*) from projeto.camadas") == "1");
   // A small one still fits.
-  auto small = upload(import_path(p, "Pequeno"), test::make_geotiff(), &c.owner);
+  auto small = upload(test::import_path(p, "Pequeno"), test::make_geotiff(), &c.owner);
   REQUIRE_MESSAGE(small->status == 202, small->body);
   CHECK(finished(int64_t(small->json()["idImportacao"]), c.owner)->text("estado") == "concluida");
 }

@@ -10,10 +10,6 @@ using test::refused;
 
 namespace {
 
-std::string import_path(std::int64_t projeto, const std::string& nome) {
-  return "/importar/tiff?idProjeto=" + std::to_string(projeto) + "&nomeCamada=" + http::percent_encode(nome);
-}
-
 std::string query_of(const std::string& path) { return path.substr(path.find('?') + 1); }
 
 // The path of a signed link with one query field replaced.
@@ -31,7 +27,7 @@ TEST_CASE_FIXTURE(RastersFixture,
                   "GeoTIFF in the raster's own CRS") {
   Cast c = cast();
   std::int64_t p = project(c);
-  auto a = upload(import_path(p, "Relevo"), test::make_geotiff(), &c.owner);
+  auto a = upload(test::import_path(p, "Relevo"), test::make_geotiff(), &c.owner);
   REQUIRE_MESSAGE(a->status == 202, a->body);
   std::int64_t job = int64_t(a->json()["idImportacao"]);
   CHECK(a->text("tipo") == "tiff");
@@ -63,9 +59,9 @@ TEST_CASE_FIXTURE(RastersFixture,
   CHECK(styled->body.rfind("\x89PNG", 0) == 0);
 
   // The same codigo twice: the first job back, nothing new.
-  auto first = upload(import_path(p, "Relevo 2") + "&codigo=lote-7", test::make_geotiff(), &c.owner);
+  auto first = upload(test::import_path(p, "Relevo 2") + "&codigo=lote-7", test::make_geotiff(), &c.owner);
   REQUIRE_MESSAGE(first->status == 202, first->body);
-  auto again = upload(import_path(p, "Relevo 2") + "&codigo=lote-7", test::make_geotiff(), &c.owner);
+  auto again = upload(test::import_path(p, "Relevo 2") + "&codigo=lote-7", test::make_geotiff(), &c.owner);
   REQUIRE_MESSAGE(again->status == 202, again->body);
   CHECK(int64_t(again->json()["idImportacao"]) == int64_t(first->json()["idImportacao"]));
   finished(int64_t(first->json()["idImportacao"]), c.owner);
@@ -77,26 +73,26 @@ TEST_CASE_FIXTURE(RastersFixture,
                   "nothing") {
   Cast c = cast();
   std::int64_t p = project(c);
-  refused(*upload(import_path(p, "Relevo"), "isto não é um tiff", &c.owner), 400, "parametro_invalido", "GeoTIFF");
-  refused(*upload(import_path(p, "Relevo"), test::make_geotiff(false), &c.owner), 400, "parametro_invalido",
+  refused(*upload(test::import_path(p, "Relevo"), "isto não é um tiff", &c.owner), 400, "parametro_invalido", "GeoTIFF");
+  refused(*upload(test::import_path(p, "Relevo"), test::make_geotiff(false), &c.owner), 400, "parametro_invalido",
           "sistema de coordenadas");
-  refused(*upload(import_path(p, "Relevo"), test::make_geotiff(), &c.owner, "arquivo"), 400, "campo_obrigatorio",
+  refused(*upload(test::import_path(p, "Relevo"), test::make_geotiff(), &c.owner, "arquivo"), 400, "campo_obrigatorio",
           "file");
   refused(*upload("/importar/tiff?idProjeto=" + std::to_string(p), test::make_geotiff(), &c.owner), 400,
           "campo_obrigatorio", "nomeCamada");
-  refused(*upload(import_path(p, "   "), test::make_geotiff(), &c.owner), 400, "parametro_invalido", "nomeCamada");
+  refused(*upload(test::import_path(p, "   "), test::make_geotiff(), &c.owner), 400, "parametro_invalido", "nomeCamada");
   refused(*upload("/importar/tiff?idProjeto=1;drop&nomeCamada=x", test::make_geotiff(), &c.owner), 400,
           "parametro_invalido", "idProjeto");
   // The project's guard.
-  refused(*upload(import_path(p, "Relevo"), test::make_geotiff(), nullptr), 401, "nao_autenticado");
-  refused(*upload(import_path(p, "Relevo"), test::make_geotiff(), &c.reader), 403, "acesso_negado");
-  refused(*upload(import_path(p, "Relevo"), test::make_geotiff(), &c.stranger), 404, "nao_encontrado");
-  refused(*upload(import_path(p, "Relevo"), test::make_geotiff(), &c.beta), 404, "nao_encontrado");
+  refused(*upload(test::import_path(p, "Relevo"), test::make_geotiff(), nullptr), 401, "nao_autenticado");
+  refused(*upload(test::import_path(p, "Relevo"), test::make_geotiff(), &c.reader), 403, "acesso_negado");
+  refused(*upload(test::import_path(p, "Relevo"), test::make_geotiff(), &c.stranger), 404, "nao_encontrado");
+  refused(*upload(test::import_path(p, "Relevo"), test::make_geotiff(), &c.beta), 404, "nao_encontrado");
   // What the license limits (licenses::require_storage, as for any upload): its end.
   platform_db("insert into plataforma.licencas (tenant_id, plano, status, inicio, fim, max_usuarios, "
               "max_armazenamento_mb) values (" + std::to_string(tenant_id("alfa")) +
               ", 'basico_mensal', 'ativa', current_date - 30, current_date - 1, 50, 1024)");
-  refused(*upload(import_path(p, "Relevo"), test::make_geotiff(), &c.owner), 403, "licenca_inativa", "terminou");
+  refused(*upload(test::import_path(p, "Relevo"), test::make_geotiff(), &c.owner), 403, "licenca_inativa", "terminou");
   CHECK(db("select count(*) from projeto.importacoes") == "0");
   CHECK(db("select count(*) from projeto.camadas") == "0");
   CHECK(std::filesystem::is_empty(test::raster_root() + "/alfa/importacoes/tiff"));
@@ -161,7 +157,7 @@ TEST_CASE_FIXTURE(RastersFixture,
                   "a finished job") {
   Cast c = cast();
   std::int64_t p = project(c);
-  auto a = upload(import_path(p, "Declividade"), test::make_geotiff(), &c.owner);
+  auto a = upload(test::import_path(p, "Declividade"), test::make_geotiff(), &c.owner);
   REQUIRE_MESSAGE(a->status == 202, a->body);
   std::int64_t job = int64_t(a->json()["idImportacao"]);
   std::string path = "/importacoes-tiff/" + std::to_string(job);
@@ -211,7 +207,7 @@ TEST_CASE_FIXTURE(RastersFixture,
                   "404") {
   Cast c = cast();
   std::int64_t p = project(c);
-  auto a = upload(import_path(p, "Relevo"), test::make_geotiff(), &c.owner);
+  auto a = upload(test::import_path(p, "Relevo"), test::make_geotiff(), &c.owner);
   REQUIRE_MESSAGE(a->status == 202, a->body);
   auto done = finished(int64_t(a->json()["idImportacao"]), c.owner);
   std::int64_t layer = int64_t(done->json()["idCamada"]);

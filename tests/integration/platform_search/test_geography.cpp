@@ -11,8 +11,6 @@ using test::World;
 
 namespace {
 
-std::string enc(const std::string& s) { return http::percent_encode(s); }
-
 void seed_references(const World& w) {
   w.db("insert into geografia.referencias (tipo, codigo, nome, geom) values "
        "('bairro', 'B01', 'Cambuí', st_geomfromtext('POLYGON((-47.06 -22.90,-47.05 -22.90,-47.05 -22.89,-47.06 -22.89,-47.06 -22.90))', 4674)), "
@@ -35,10 +33,10 @@ TEST_CASE_FIXTURE(PlatformFixture, "GET /referencias-geograficas lists and finds
   auto point = get("/referencias-geograficas?tipo=ponto", w.reader);
   CHECK(double(point->json()["content"].at(0)["centro"]["x"]) == doctest::Approx(-47.0636));
 
-  auto found = get("/referencias-geograficas/consulta?q=" + enc("CAMBUI"), w.reader);
+  auto found = get("/referencias-geograficas/consulta?q=" + http::percent_encode("CAMBUI"), w.reader);
   REQUIRE_MESSAGE(found->status == 200, found->body);
   CHECK(test::strings_of(*found, "nome") == std::vector<std::string>{"Cambuí", "Jardim Cambuí Novo"});
-  auto barao = get("/referencias-geograficas/consulta?q=" + enc("barao"), w.reader);
+  auto barao = get("/referencias-geograficas/consulta?q=" + http::percent_encode("barao"), w.reader);
   CHECK(test::strings_of(*barao, "tipo") == std::vector<std::string>{"distrito"});
   // Beta's references are its own.
   CHECK(get("/referencias-geograficas/consulta?q=cambui", w.other_tenant)->body == "[]");
@@ -58,10 +56,10 @@ TEST_CASE_FIXTURE(PlatformFixture, "GET /municipios/consulta and /municipios/set
   platform_db("insert into geografia.setores (codigo, municipio_codigo, situacao, area_km2) values "
               "('350950205000001', '3509502', 'Urbana', 0.12), ('350950205000002', '3509502', 'Urbana', 0.3), "
               "('355620605000001', '3556206', 'Rural', 4.5) on conflict do nothing returning 1");
-  auto sp = get("/municipios/consulta?q=" + enc("sao paulo"), w.reader);
+  auto sp = get("/municipios/consulta?q=" + http::percent_encode("sao paulo"), w.reader);
   REQUIRE_MESSAGE(sp->status == 200, sp->body);
   CHECK(test::strings_of(*sp, "codigo") == std::vector<std::string>{"3550308"});
-  auto floripa = get("/municipios/consulta?q=" + enc("FLORIANOPOLIS"), w.other_tenant);
+  auto floripa = get("/municipios/consulta?q=" + http::percent_encode("FLORIANOPOLIS"), w.other_tenant);
   CHECK(test::strings_of(*floripa, "nome") == std::vector<std::string>{"Florianópolis"});
   auto by_code = get("/municipios/consulta?q=35", w.reader);
   CHECK(test::strings_of(*by_code, "codigo").size() == 3);
@@ -78,7 +76,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "GET /municipios/consulta and /municipios/set
 
   refused(*get("/municipios/consulta?q=x", w.reader), 400, "parametro_invalido", "q");
   refused(*get("/municipios/setores/consulta", w.reader), 400, "campo_obrigatorio", "q");
-  CHECK(get("/municipios/consulta?q=" + enc("'; drop table geografia.municipios; --"), w.reader)->body == "[]");
+  CHECK(get("/municipios/consulta?q=" + http::percent_encode("'; drop table geografia.municipios; --"), w.reader)->body == "[]");
   CHECK(platform_db("select count(*) from geografia.municipios") != "0");
   CHECK(request("GET", "/municipios/consulta?q=campinas", {})->status == 401);
   CHECK(request("GET", "/municipios/setores/consulta?q=campinas", {})->status == 401);
@@ -98,13 +96,13 @@ TEST_CASE_FIXTURE(PlatformFixture, "GET /cep finds CEPs in the tenant's streets 
   CHECK(test::strings_of(*by_code, "cep") == std::vector<std::string>{"13015001", "13015002"});
   CHECK(test::strings_of(*by_code, "origem") == std::vector<std::string>{"cadastro", "correios"});
   CHECK(test::strings_of(*by_code, "logradouro") == std::vector<std::string>{"Rua Barão de Jaguara", "Rua Conceição"});
-  auto by_name = get("/cep?q=" + enc("barao de jaguara"), w.reader);
+  auto by_name = get("/cep?q=" + http::percent_encode("barao de jaguara"), w.reader);
   CHECK(test::strings_of(*by_name, "cep") == std::vector<std::string>{"13015001"});
   auto hyphen = get("/cep?q=13270-000", w.reader);
   CHECK(test::strings_of(*hyphen, "cidade") == std::vector<std::string>{"Valinhos"});
   auto city = get("/cep?q=centro&cidade=valinhos", w.reader);
   CHECK(city->body == "[]");  // "centro" names no street
-  auto esportes = get("/cep?q=esportes&cidade=" + enc("VALINHOS"), w.reader);
+  auto esportes = get("/cep?q=esportes&cidade=" + http::percent_encode("VALINHOS"), w.reader);
   CHECK(test::strings_of(*esportes, "cep") == std::vector<std::string>{"13270000"});
   CHECK(get("/cep?q=esportes&cidade=campinas", w.reader)->body == "[]");
   CHECK(get("/cep?q=13015", w.other_tenant)->body == "[]");
@@ -131,11 +129,11 @@ TEST_CASE("the city routes answer the configured cities, to their own tenant's u
   REQUIRE_MESSAGE(zonas->status == 200, zonas->body);
   CHECK(test::strings_of(*zonas, "codigo") == std::vector<std::string>{"ZR1"});
   CHECK(double(zonas->json().at(0)["areaM2"]) > 0);
-  auto notes = fx.get("/observacoes/alfa?inscricao=" + enc(inscricao), w.reader);
+  auto notes = fx.get("/observacoes/alfa?inscricao=" + http::percent_encode(inscricao), w.reader);
   REQUIRE_MESSAGE(notes->status == 200, notes->body);
   CHECK(int64_t(notes->json()["totalElements"]) == 1);
   CHECK(int64_t(fx.get("/observacoes/alfa", w.reader)->json()["totalElements"]) == 2);
-  auto lot = fx.get("/consulta/alfa?inscricao=" + enc(inscricao), w.reader);
+  auto lot = fx.get("/consulta/alfa?inscricao=" + http::percent_encode(inscricao), w.reader);
   REQUIRE_MESSAGE(lot->status == 200, lot->body);
   CHECK(std::string_view(lot->json()["inscricao"]) == inscricao);
   CHECK(std::string_view(lot->json()["zonas"].at(0)["codigo"]) == "ZR1");
@@ -149,8 +147,8 @@ TEST_CASE("the city routes answer the configured cities, to their own tenant's u
   refused(*fx.get("/zonas/beta", w.other_tenant), 404, "nao_encontrado");
   refused(*fx.get("/zonas/alfa", w.other_tenant), 404, "nao_encontrado");
   refused(*fx.get("/observacoes/alfa", w.other_tenant), 404, "nao_encontrado");
-  refused(*fx.get("/consulta/alfa?inscricao=" + enc(inscricao), w.other_tenant), 404, "nao_encontrado");
-  refused(*fx.get("/zonas/" + enc("alfa;drop"), w.reader), 400, "parametro_invalido", "cidade");
+  refused(*fx.get("/consulta/alfa?inscricao=" + http::percent_encode(inscricao), w.other_tenant), 404, "nao_encontrado");
+  refused(*fx.get("/zonas/" + http::percent_encode("alfa;drop"), w.reader), 400, "parametro_invalido", "cidade");
   CHECK(fx.request("GET", "/zonas/alfa", {})->status == 401);
   CHECK(fx.request("GET", "/observacoes/alfa", {})->status == 401);
   CHECK(fx.request("GET", "/consulta/alfa?inscricao=1", {})->status == 401);

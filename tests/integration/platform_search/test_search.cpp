@@ -11,10 +11,8 @@ using test::World;
 
 namespace {
 
-std::string enc(const std::string& s) { return http::percent_encode(s); }
-
 std::string search(const World& w, const std::string& path, const std::string& q, const std::string& extra = "") {
-  return path + "?idProjeto=" + World::n(w.project) + "&q=" + enc(q) + extra;
+  return path + "?idProjeto=" + World::n(w.project) + "&q=" + http::percent_encode(q) + extra;
 }
 
 }  // namespace
