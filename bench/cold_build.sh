@@ -20,6 +20,7 @@ runs=${2:-3}
 totals=()
 for run in $(seq 1 "$runs"); do
   work=$(mktemp -d /tmp/cadastre-cold.XXXXXX)
+  chmod 755 "$work"  # the cluster runs as postgres, under this folder
   log=$(mktemp /tmp/cadastre-cold-$what-$run.XXXXXX.log)
   git clone -q "$here" "$work/repo"
   export CCACHE_DIR=$work/ccache  # empty: nothing compiled before counts
