@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "cadastre/limits.hpp"
 #include "directory/options.hpp"
 #include "http/server.hpp"
 #include "jwt/jwt.hpp"
@@ -34,6 +35,23 @@ struct ThrottleOptions {
   std::chrono::seconds lockout{15 * 60};
 };
 
+/// What an upload may declare before anything of it is decoded (cadastre/limits.hpp;
+/// docs/operations.md, "Limits", lists each flag).
+struct DecodeLimits {
+  /// Shapefile zips and KMZs: the declared uncompressed total (--max-expanded-mb) and ratio.
+  limits::ArchiveLimits archive;
+  /// A KML is parsed whole into memory (about twice its size): its own ceiling (--max-kml-mb).
+  std::uint64_t max_kml = 64 * limits::kMiB;
+  /// Vector imports: features, fields, declared attribute bytes (--max-attribute-mb) and
+  /// vertices per geometry (--max-vertices).
+  limits::TableLimits table;
+  /// GeoTIFFs (--max-raster-mp, --max-raster-decoded-mb).
+  limits::RasterLimits raster;
+  /// Photos and other images made into thumbnails (--max-photo-mp).
+  limits::RasterLimits image{.max_side = 20000, .max_bands = 4, .max_pixels = 50'000'000,
+                             .max_decoded = 200 * limits::kMiB, .max_ratio = 1e9, .ratio_floor = 0};
+};
+
 /// What a self-service account starts with (POST /nova-conta): a trial license.
 struct TrialOptions {
   int days = 30;
@@ -51,6 +69,7 @@ struct AppOptions {
   std::chrono::milliseconds token_ttl{5000};
   store::SessionLimits sessions;
   ThrottleOptions throttle;
+  DecodeLimits decode;
   TrialOptions trial;
   mail::SmtpOptions smtp;  ///< empty url: e-mail routes answer 503
   directory::LdapOptions ldap;  ///< directory of POST /login/LDAP (empty uri: 503)

@@ -55,6 +55,27 @@ std::unique_ptr<OGRGeometry> keep_family(std::unique_ptr<OGRGeometry> g, const s
   return out;
 }
 
+// The vertices of a geometry (rings and parts summed), read without copying it.
+std::size_t vertices(const OGRGeometry& g) {
+  switch (wkbFlatten(g.getGeometryType())) {
+    case wkbPoint: return 1;
+    case wkbLineString:
+    case wkbLinearRing: return static_cast<std::size_t>(g.toLineString()->getNumPoints());
+    case wkbPolygon: {
+      std::size_t n = 0;
+      for (const auto* ring : *g.toPolygon()) n += static_cast<std::size_t>(ring->getNumPoints());
+      return n;
+    }
+    default: break;
+  }
+  if (const auto* coll = dynamic_cast<const OGRGeometryCollection*>(&g)) {
+    std::size_t n = 0;
+    for (const auto* part : *coll) n += vertices(*part);
+    return n;
+  }
+  return 1;  // other types (curves are made linear before they are counted)
+}
+
 std::string ewkb_hex(const OGRGeometry& g) {
   std::vector<unsigned char> wkb(static_cast<std::size_t>(g.WkbSize()));
   g.exportToWkb(wkbNDR, wkb.data(), wkbVariantOldOgc);
@@ -142,7 +163,9 @@ class DxfPolygons {
 // The layers being filled while reading, and where each feature's attributes go.
 class Builder {
  public:
-  Builder(Source& src, const Params& params, jobs::Context& ctx) : src_(src), params_(params), ctx_(ctx) {
+  Builder(Source& src, const Params& params, jobs::Context& ctx, const limits::TableLimits& limits)
+      : src_(src), params_(params), ctx_(ctx), limits_(limits),
+        text_(limits.max_attribute_bytes, "o texto dos atributos do arquivo") {
     OGRSpatialReference sirgas;
     sirgas.importFromEPSG(kSrid);
     sirgas.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
@@ -161,8 +184,8 @@ class Builder {
       layer->ResetReading();
       for (auto& feature : *layer) {
         auto& c = ctx_.counts();
-        if (++c.lidas > kMaxFeatures)
-          throw Error(errc::payload_too_large, "o arquivo tem mais de " + std::to_string(kMaxFeatures) + " feições", "file");
+        if (++c.lidas > limits_.max_features)
+          throw Error(errc::payload_too_large, "o arquivo tem mais de " + std::to_string(limits_.max_features) + " feições", "file");
         if (c.lidas % 2000 == 0) ctx_.progress(c.lidas, total);
         take(*feature, map, c.lidas);
       }
@@ -216,6 +239,8 @@ class Builder {
       std::string tipo = src_.format() == Format::pvg ? (name == "codigo" ? "texto" : "decimal") : type_of(*f);
       auto found = std::find_if(fields_.begin(), fields_.end(), [&](const auto& p) { return p.first == name; });
       if (found == fields_.end()) {
+        if (static_cast<std::int64_t>(fields_.size()) >= limits_.max_fields)
+          limits::check_table(-1, static_cast<std::int64_t>(fields_.size()) + 1, 0, limits_);
         fields_.emplace_back(name, tipo);
         for (auto& [k, o] : outs_) add_field(o, name, tipo);
         found = fields_.end() - 1;
@@ -233,7 +258,11 @@ class Builder {
   void take(OGRFeature& f, const std::vector<int>& map, std::int64_t n) {
     OGRGeometry* g = f.GetGeometryRef();
     if (!g || g->IsEmpty()) return refuse(n, "feição sem geometria");
+    // Repairing and transforming a geometry costs in proportion to its vertices: counted
+    // before either (a curve is counted after it is made linear, bounded by GDAL's steps).
+    if (!g->hasCurveGeometry()) limits::check_vertices(vertices(*g), limits_, "feição " + std::to_string(n));
     std::unique_ptr<OGRGeometry> geom(g->hasCurveGeometry() ? g->getLinearGeometry() : g->clone());
+    if (g->hasCurveGeometry()) limits::check_vertices(vertices(*geom), limits_, "feição " + std::to_string(n));
     // A DXF block or a KML MultiGeometry may mix types: in a DXF each part goes to the layer
     // of its type; elsewhere the collection stays one feature.
     if (src_.format() == Format::dxf && wkbFlatten(geom->getGeometryType()) == wkbGeometryCollection) {
@@ -287,6 +316,9 @@ class Builder {
         row.values[offset + static_cast<std::size_t>(to)] = value_of(f, idx, tipo, n, name);
       }
     }
+    // What the job keeps and writes grows with the text read: held under the ceiling.
+    for (const auto& v : row.values)
+      if (v) text_.add(v->size());
     o.t.rows.push_back(std::move(row));
     o.cota.push_back(cota);
     return true;
@@ -345,6 +377,8 @@ class Builder {
   Source& src_;
   const Params& params_;
   jobs::Context& ctx_;
+  const limits::TableLimits& limits_;
+  limits::Budget text_;  // the attributes' text kept for the load
   std::unique_ptr<OGRCoordinateTransformation> ct_;
   std::vector<std::pair<std::string, std::string>> fields_;  // the file's fields: name, tipo
   std::map<std::string, Out> outs_;                           // by family (DXF) or "" (one layer)
@@ -377,9 +411,21 @@ std::string field_key(const std::string& name, std::vector<std::string>& taken) 
   return key;
 }
 
-std::vector<Target> read_features(Source& src, const Params& params, jobs::Context& ctx) {
+std::int64_t stored_bytes(const std::vector<Target>& targets) {
+  double bytes = 0;
+  for (const Target& t : targets)
+    for (const Row& r : t.rows) {
+      bytes += 200 + 2.0 * static_cast<double>(r.ewkb.size() / 2);  // hex: two characters a byte
+      for (const auto& v : r.values)
+        if (v) bytes += 300 + 3.5 * static_cast<double>(v->size());
+    }
+  return static_cast<std::int64_t>(bytes);
+}
+
+std::vector<Target> read_features(Source& src, const Params& params, jobs::Context& ctx,
+                                  const limits::TableLimits& limits) {
   QuietGdal quiet;
-  return Builder(src, params, ctx).run();
+  return Builder(src, params, ctx, limits).run();
 }
 
 }  // namespace cadastre::platform::imports

@@ -32,9 +32,18 @@ struct Target {
 };
 
 /// The layers of `src` (one; a DXF: one per geometry type that has features). Counts,
-/// progress and per-feature errors go to `ctx`. Throws when the file breaks a limit or no
-/// feature could be imported.
-std::vector<Target> read_features(Source& src, const Params& params, jobs::Context& ctx);
+/// progress and per-feature errors go to `ctx`. Throws when the file breaks a limit (413:
+/// features, fields, vertices of one geometry, attribute text kept in all) or no feature
+/// could be imported.
+std::vector<Target> read_features(Source& src, const Params& params, jobs::Context& ctx,
+                                  const limits::TableLimits& limits);
+
+/// What PostgreSQL will take to store `targets` (projeto.geometrias and projeto.valores
+/// with their indexes), for the storage quota before the write. Measured on the demo:
+/// a value row costs about 300 bytes besides its text, and its text about 3.5 times its
+/// length (heap, B-tree and trigram indexes); a geometry about 200 bytes besides twice its
+/// WKB (heap and GiST).
+std::int64_t stored_bytes(const std::vector<Target>& targets);
 
 /// The machine name of a field from its name in the file ("Área Útil" → "area_util"),
 /// unique among `taken` (then added to it).

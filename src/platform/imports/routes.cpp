@@ -20,6 +20,8 @@
 #include "platform/imports/source.hpp"
 #include "platform/imports/store.hpp"
 #include "platform/jobs/jobs.hpp"
+#include "platform/layers/files.hpp"
+#include "platform/licenses/store.hpp"
 #include "platform/schemas.hpp"
 
 namespace cadastre::platform::imports {
@@ -62,13 +64,19 @@ std::string layer_properties(std::int64_t job, const std::string& tipo, const st
 
 struct Imports {
   std::shared_ptr<jobs::Runner> runner;
+  ImportLimits limits;
+  store::Pool* platform;  // the licenses: the storage quota
+  layers::FileStore files;
 
   Response file(Format format, const Scope& s, Request& req) const {
     Params p = parse_params(req, true);
     Upload up = take_upload(req);
     const std::string arquivo = up.nome;
     const std::string pvg = format == Format::pvg ? pvg_header(up.bytes) : std::string();
-    std::shared_ptr<Source> src = Source::open(format, std::move(up), p);
+    std::shared_ptr<Source> src = Source::open(format, std::move(up), p, limits);
+    // The license's storage, before the job exists: at least what the file decodes to.
+    licenses::require_storage(*platform, {*s.db, files, s.tenant.slug}, s.tenant.id,
+                              static_cast<std::int64_t>(src->decoded_bytes()));
     // The parameters as the job reports them, with what was learnt from the file.
     std::string parametros = p.json();
     parametros.pop_back();
@@ -78,8 +86,12 @@ struct Imports {
     parametros += "," + std::move(extra).str().substr(1);
     const std::string tipo = format_name(format);
     jobs::Job job{.tipo = tipo, .parametros = parametros, .codigo = p.codigo, .projeto = p.projeto};
-    auto sub = runner->submit(s, std::move(job), [src, p, tipo, arquivo, pvg](jobs::Context& ctx) {
-      std::vector<Target> targets = read_features(*src, p, ctx);
+    const std::int64_t tenant = s.tenant.id;
+    auto sub = runner->submit(s, std::move(job), [src, p, tipo, arquivo, pvg, tenant, table = limits.table,
+                                               platform = platform, files = files](jobs::Context& ctx) {
+      std::vector<Target> targets = read_features(*src, p, ctx, table);
+      // Again with what was read, as PostgreSQL will store it, before a row is written.
+      licenses::require_storage(*platform, {ctx.db(), files, ctx.tenant_slug()}, tenant, stored_bytes(targets));
       LoadInfo info{p.projeto, ctx.user_id(), ctx.id(), layer_properties(ctx.id(), tipo, arquivo, src.get(), pvg)};
       load_file(ctx.db(), info, tipo, targets, ctx);
     });
@@ -133,7 +145,10 @@ namespace cadastre::platform {
 
 void add_import_routes(App& app) {
   using namespace imports;
-  auto im = std::make_shared<const Imports>(Imports{jobs::runner(app)});
+  const DecodeLimits& d = app.options().decode;
+  auto im = std::make_shared<const Imports>(
+      Imports{jobs::runner(app), ImportLimits{.archive = d.archive, .max_kml = d.max_kml, .table = d.table},
+              &app.platform(), layers::FileStore(app.options().files_dir)});
   auto& srv = app.server();
   auto handler = [im](Response (Imports::*fn)(const Scope&, Request&) const) {
     return service::scoped([im, fn](const Scope& s, Request& r) { return ((*im).*fn)(s, r); });
@@ -156,8 +171,11 @@ void add_import_routes(App& app) {
                               .description = "geometrias inválidas: reparar (MakeValid, padrão) ou recusar",
                               .values = {"reparar", "recusar"}};
   const http::Body upload{.description = "multipart/form-data: file (o arquivo). Limite de " +
-                                         std::to_string(kMaxUploadBytes) + " bytes e " + std::to_string(kMaxFeatures) +
-                                         " feições",
+                                         std::to_string(kMaxUploadBytes) + " bytes e " +
+                                         std::to_string(app.options().decode.table.max_features) +
+                                         " feições; um zip se expande até " +
+                                         limits::human_bytes(app.options().decode.archive.max_total) +
+                                         " (veja docs/operations.md, Limites)",
                           .content_type = "multipart/form-data", .max_bytes = kMaxUploadBytes};
   const std::string accepted_schema = schemas::ref("ImportacaoAceita");
 

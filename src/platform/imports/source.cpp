@@ -29,17 +29,22 @@ bool ends_with(const std::string& s, std::string_view tail) {
   return s.size() >= tail.size() && lower(s.substr(s.size() - tail.size())) == tail;
 }
 
-// The files of a zip (relative paths); 400 when it is not a readable zip.
-std::vector<std::string> zip_entries(const std::string& zip) {
-  char** list = VSIReadDirRecursive(("/vsizip/" + zip).c_str());
-  if (!list) throw unreadable("o arquivo enviado não é um zip legível (corrompido ou incompleto)");
+// The files of a zip (relative paths, no folders, no macOS resource forks).
+std::vector<std::string> file_names(const std::vector<limits::ZipEntry>& entries) {
   std::vector<std::string> out;
-  for (char** p = list; *p; ++p) {
-    std::string e = *p;
-    if (e.find("__MACOSX") == std::string::npos) out.push_back(e);
-  }
-  CSLDestroy(list);
+  for (const auto& e : entries)
+    if (e.name.find("__MACOSX") == std::string::npos && !e.name.empty() && e.name.back() != '/') out.push_back(e.name);
   return out;
+}
+
+// A KML is parsed whole into memory: its own, lower ceiling on what the zip declares.
+void check_kml_size(const std::vector<limits::ZipEntry>& entries, std::uint64_t max_kml) {
+  for (const auto& e : entries)
+    if (ends_with(e.name, ".kml") && e.uncompressed > max_kml)
+      throw Error(errc::payload_too_large,
+                  "'" + e.name + "' no KMZ tem " + limits::human_bytes(e.uncompressed) + "; o limite de um KML é " +
+                      limits::human_bytes(max_kml),
+                  "file");
 }
 
 // The one entry of `entries` ending in `ext`; 400 when none or several.
@@ -85,7 +90,7 @@ std::string scratch_dir(std::string_view what) {
          store::random_token().substr(0, 12);
 }
 
-std::shared_ptr<Source> Source::open(Format format, Upload upload, const Params& params) {
+std::shared_ptr<Source> Source::open(Format format, Upload upload, const Params& params, const ImportLimits& limits) {
   init_gdal();
   QuietGdal quiet;
   std::shared_ptr<Source> src(new Source());
@@ -96,6 +101,16 @@ std::shared_ptr<Source> Source::open(Format format, Upload upload, const Params&
   // A KMZ keeps its extension: LIBKML opens it whole (doc.kml and the layers it links).
   const std::string raw =
       src->dir_ + (zipped ? (format == Format::kml ? "/upload.kmz" : "/upload.zip") : "/upload");
+  // What a zip declares is checked before GDAL inflates a byte of it.
+  std::vector<limits::ZipEntry> declared;
+  src->decoded_ = src->bytes_.size();
+  if (zipped && (format == Format::shp || format == Format::kml)) {
+    declared = limits::zip_entries(src->bytes_);
+    limits::check_archive(declared, limits.archive);
+    std::uint64_t total = 0;
+    for (const auto& e : declared) total += e.uncompressed;  // bounded by check_archive
+    src->decoded_ = std::max<std::uint64_t>(total, src->decoded_);
+  }
   VSIFCloseL(VSIFileFromMemBuffer(raw.c_str(), reinterpret_cast<GByte*>(src->bytes_.data()),
                                   static_cast<vsi_l_offset>(src->bytes_.size()), FALSE));
 
@@ -104,7 +119,7 @@ std::shared_ptr<Source> Source::open(Format format, Upload upload, const Params&
   switch (format) {
     case Format::shp: {
       if (!zipped) throw unreadable("envie o shapefile num zip com .shp, .shx e .dbf (e .prj, .cpg opcionais)");
-      auto entries = zip_entries(raw);
+      auto entries = file_names(declared);
       std::string shp = single(entries, ".shp", "arquivo .shp");
       std::string stem = shp.substr(0, shp.size() - 4);
       for (const char* ext : {".shx", ".dbf"})
@@ -121,7 +136,8 @@ std::shared_ptr<Source> Source::open(Format format, Upload upload, const Params&
     }
     case Format::kml: {
       if (zipped) {
-        auto entries = zip_entries(raw);
+        check_kml_size(declared, limits.max_kml);
+        auto entries = file_names(declared);
         bool has_kml = std::any_of(entries.begin(), entries.end(), [](const std::string& e) { return ends_with(e, ".kml"); });
         if (!has_kml) throw unreadable("o KMZ não contém um arquivo .kml");
         src->path_ = raw;
@@ -154,10 +170,14 @@ std::shared_ptr<Source> Source::open(Format format, Upload upload, const Params&
   src->ds_.reset(ds);
   if (ds->GetLayerCount() == 0) throw unreadable("o arquivo não contém camadas");
   if (format == Format::shp) {
-    GIntBig n = ds->GetLayer(0)->GetFeatureCount(FALSE);
-    if (n > kMaxFeatures)
-      throw Error(errc::payload_too_large,
-                  "o arquivo tem " + std::to_string(n) + " feições; o limite é " + std::to_string(kMaxFeatures), "file");
+    // The DBF's header tells the record count and each field's width: the attributes'
+    // size is known before a record is read.
+    OGRLayer* layer = ds->GetLayer(0);
+    OGRFeatureDefn* defn = layer->GetLayerDefn();
+    std::uint64_t record = 1;  // the deletion flag
+    for (int i = 0; i < defn->GetFieldCount(); ++i)
+      record += static_cast<std::uint64_t>(std::max(defn->GetFieldDefn(i)->GetWidth(), 1));
+    limits::check_table(layer->GetFeatureCount(FALSE), defn->GetFieldCount(), record, limits.table);
   }
   src->resolve_crs(params);
   return src;

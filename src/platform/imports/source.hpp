@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "cadastre/limits.hpp"
 #include "platform/imports/input.hpp"
 
 class GDALDataset;
@@ -28,6 +29,13 @@ class QuietGdal {
   QuietGdal& operator=(const QuietGdal&) = delete;
 };
 
+/// What an import may declare: see cadastre/limits.hpp.
+struct ImportLimits {
+  limits::ArchiveLimits archive;        ///< a shapefile's zip, a KMZ
+  std::uint64_t max_kml = 64 * limits::kMiB;  ///< a KML, after unzipping (parsed whole in memory)
+  limits::TableLimits table;            ///< features, fields, attribute bytes, vertices
+};
+
 /// Registers GDAL's drivers once.
 void init_gdal();
 
@@ -37,9 +45,11 @@ std::string scratch_dir(std::string_view what);
 class Source {
  public:
   /// Opens and checks the upload: 400 (field "file") for what GDAL cannot read, 400
-  /// (field "srid") when no CRS can be known, 413 for more than kMaxFeatures features
-  /// when the format tells the count without reading.
-  static std::shared_ptr<Source> open(Format format, Upload upload, const Params& params);
+  /// (field "srid") when no CRS can be known; 413 naming the limit, before GDAL inflates
+  /// or parses anything, for a zip that declares more than `limits.archive` allows (or a
+  /// KML over `limits.max_kml`), and for a shapefile whose DBF declares more fields or
+  /// attribute bytes than `limits.table` allows.
+  static std::shared_ptr<Source> open(Format format, Upload upload, const Params& params, const ImportLimits& limits);
   ~Source();
   Source(const Source&) = delete;
   Source& operator=(const Source&) = delete;
@@ -53,6 +63,8 @@ class Source {
   /// Where the attributes' encoding came from: "cpg", "parametro", "padrao" (CP1252),
   /// "utf-8" (KML, GeoJSON), "dxf" ($DWGCODEPAGE).
   const std::string& encoding_source() const noexcept { return encoding_source_; }
+  /// What the file declares it decodes to: a zip's uncompressed total, else its size.
+  std::uint64_t decoded_bytes() const noexcept { return decoded_; }
 
  private:
   Source() = default;
@@ -60,6 +72,7 @@ class Source {
 
   Format format_ = Format::shp;
   std::string bytes_, dir_, path_, crs_name_, encoding_source_;
+  std::uint64_t decoded_ = 0;
   std::unique_ptr<GDALDataset> ds_;
   std::unique_ptr<OGRSpatialReference> crs_;
 };

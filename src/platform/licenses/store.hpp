@@ -38,7 +38,8 @@ std::string create(store::Pool& pool, std::int64_t tenant_id, const LicenseField
 /// Updates license `id` (404 when absent); returns it as JSON.
 std::string update(store::Pool& pool, std::int64_t id, const LicenseFields& f);
 /// Where a tenant's stored bytes are: its database, which holds the sizes of the cadastre's
-/// media (midia.arquivo) and of the platform's files and photos (projeto.arquivos), and its
+/// media (midia.arquivo) and of the platform's files and photos (projeto.arquivos) and the
+/// layers' geometries and values themselves (their tables with their indexes), and its
 /// folder of the platform's file store, which holds the layers' own files (a tiff layer's
 /// Cloud Optimized GeoTIFF, a saved kriging: projeto.camadas.arquivo), sized on disk.
 struct TenantStorage {
@@ -56,7 +57,8 @@ std::int64_t storage_in_use(const TenantStorage& tenant);
 /// tenant's current license has ended ('ativa'/'teste' past fim), is suspended or
 /// cancelled; 403 cota_excedida when it would go over its storage quota. A tenant without a license is not
 /// limited. The files area calls it before it stores an upload, the raster imports before
-/// they take a GeoTIFF; two uploads at the same moment may both pass the last free bytes
+/// they take a GeoTIFF, the vector imports before they queue a job (the file's decoded
+/// size) and again before they write (what was read, as PostgreSQL will store it); two uploads at the same moment may both pass the last free bytes
 /// (the quota is checked, not reserved).
 void require_storage(store::Pool& platform, const TenantStorage& tenant, std::int64_t tenant_id, std::int64_t bytes);
 /// Records the payment of contract `contract_id` of license `license_id` (plataforma.
