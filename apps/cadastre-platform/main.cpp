@@ -66,7 +66,9 @@ int main(int argc, char** argv) {
         "statement-timeout-ms", "token-ttl-ms", "session-idle-min", "session-max-days", "login-max-failures",
         "login-window-s", "login-lockout-s", "trial-days", "trial-users", "trial-storage-mb", "tenant-server-dsn",
         "smtp-url", "smtp-from", "smtp-user", "oidc-issuer", "oidc-audience", "oidc-rs256-pem", "service", "city-auth", "outbound-hosts",
-        "outbound-networks", "outbound-max-mb", "outbound-timeout-ms", "cors-origins", "build", "files-dir", "files-max-mb", "city-routes"};
+        "outbound-networks", "outbound-max-mb", "outbound-timeout-ms", "cors-origins", "build", "files-dir", "files-max-mb", "city-routes",
+        "max-expanded-mb", "max-kml-mb", "max-attribute-mb", "max-vertices", "max-raster-mp", "max-raster-decoded-mb",
+        "max-photo-mp", "job-workers", "job-per-tenant", "job-max-seconds", "job-max-cpu-seconds"};
     known.merge(cli::engine_flag_names());
     known.merge(cli::ldap_flag_names());
     cli::Flags f(argc, argv, 1, known, {"no-access-log", "smtp-require-tls", "help"});
@@ -102,6 +104,26 @@ int main(int argc, char** argv) {
     o.throttle.max_failures = static_cast<int>(f.get_int("login-max-failures", 5, "CADASTRE_LOGIN_MAX_FAILURES"));
     o.throttle.window = std::chrono::seconds(f.get_int("login-window-s", 900, "CADASTRE_LOGIN_WINDOW_S"));
     o.throttle.lockout = std::chrono::seconds(f.get_int("login-lockout-s", 900, "CADASTRE_LOGIN_LOCKOUT_S"));
+    // What an upload may declare before it is decoded, and what a job may take
+    // (docs/operations.md, "Limits").
+    auto mb = [&](const char* name, std::uint64_t def, const char* env) {
+      return static_cast<std::uint64_t>(f.get_int(name, static_cast<long long>(def >> 20), env)) << 20;
+    };
+    o.decode.archive.max_total = mb("max-expanded-mb", o.decode.archive.max_total, "CADASTRE_MAX_EXPANDED_MB");
+    o.decode.max_kml = mb("max-kml-mb", o.decode.max_kml, "CADASTRE_MAX_KML_MB");
+    o.decode.table.max_attribute_bytes = mb("max-attribute-mb", o.decode.table.max_attribute_bytes, "CADASTRE_MAX_ATTRIBUTE_MB");
+    o.decode.table.max_vertices = static_cast<std::size_t>(
+        f.get_int("max-vertices", static_cast<long long>(o.decode.table.max_vertices), "CADASTRE_MAX_VERTICES"));
+    o.decode.raster.max_pixels = static_cast<std::uint64_t>(f.get_int(
+        "max-raster-mp", static_cast<long long>(o.decode.raster.max_pixels / 1'000'000), "CADASTRE_MAX_RASTER_MP")) * 1'000'000;
+    o.decode.raster.max_decoded = mb("max-raster-decoded-mb", o.decode.raster.max_decoded, "CADASTRE_MAX_RASTER_DECODED_MB");
+    o.decode.image.max_pixels = static_cast<std::uint64_t>(f.get_int(
+        "max-photo-mp", static_cast<long long>(o.decode.image.max_pixels / 1'000'000), "CADASTRE_MAX_PHOTO_MP")) * 1'000'000;
+    o.decode.image.max_decoded = o.decode.image.max_pixels * 4;
+    o.jobs.workers = static_cast<int>(f.get_int("job-workers", o.jobs.workers, "CADASTRE_JOB_WORKERS"));
+    o.jobs.per_tenant = static_cast<int>(f.get_int("job-per-tenant", o.jobs.per_tenant, "CADASTRE_JOB_PER_TENANT"));
+    o.jobs.wall = std::chrono::seconds(f.get_int("job-max-seconds", o.jobs.wall.count(), "CADASTRE_JOB_MAX_SECONDS"));
+    o.jobs.cpu = std::chrono::seconds(f.get_int("job-max-cpu-seconds", o.jobs.cpu.count(), "CADASTRE_JOB_MAX_CPU_SECONDS"));
     o.trial.days = static_cast<int>(f.get_int("trial-days", 30, "CADASTRE_TRIAL_DAYS"));
     o.trial.max_users = static_cast<int>(f.get_int("trial-users", 5, "CADASTRE_TRIAL_USERS"));
     o.trial.max_storage_mb = static_cast<int>(f.get_int("trial-storage-mb", 1024, "CADASTRE_TRIAL_STORAGE_MB"));

@@ -52,6 +52,14 @@ struct DecodeLimits {
                              .max_decoded = 200 * limits::kMiB, .max_ratio = 1e9, .ratio_floor = 0};
 };
 
+/// The job runner's workers and each job's budget (platform/jobs/jobs.hpp, Budget).
+struct JobBudget {
+  int workers = 2;
+  int per_tenant = 1;
+  std::chrono::seconds wall{1800};
+  std::chrono::seconds cpu{900};
+};
+
 /// What a self-service account starts with (POST /nova-conta): a trial license.
 struct TrialOptions {
   int days = 30;
@@ -70,6 +78,7 @@ struct AppOptions {
   store::SessionLimits sessions;
   ThrottleOptions throttle;
   DecodeLimits decode;
+  JobBudget jobs;
   TrialOptions trial;
   mail::SmtpOptions smtp;  ///< empty url: e-mail routes answer 503
   directory::LdapOptions ldap;  ///< directory of POST /login/LDAP (empty uri: 503)

@@ -1,12 +1,15 @@
-// The job runner: one worker thread, a queue, the job's row kept current. See jobs.hpp.
+// The job runner: a few worker threads, a queue taken in turns by tenant, the job's row
+// kept current, each job held to its budget. See jobs.hpp.
 #include "platform/jobs/jobs.hpp"
 
 #include <soci/soci.h>
+#include <time.h>
 
 #include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <iostream>
+#include <list>
 #include <map>
 #include <mutex>
 #include <set>
@@ -37,6 +40,22 @@ constexpr const char* kCancelled = "cancelada a pedido do usuário durante a exe
 // transaction rolls back on its way out, and execute() records the job cancelada.
 Error cancelled_error() { return Error(errc::invalid_transition, kCancelled); }
 
+// CPU time of the calling thread (the worker running the job).
+std::chrono::milliseconds thread_cpu() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return std::chrono::milliseconds(static_cast<std::int64_t>(t.tv_sec) * 1000 + t.tv_nsec / 1'000'000);
+}
+
+// A job a worker runs (a job id is unique within its tenant's pool only), and whether its
+// cancellation was asked through this process (cancel()). A cancellation asked through
+// another process reaches the job through its row (progress(), complete()).
+struct Current {
+  store::Pool* db = nullptr;
+  std::int64_t id = 0, tenant_id = 0;
+  bool cancel = false;
+};
+
 }  // namespace
 
 struct Runner::State {
@@ -48,13 +67,27 @@ struct Runner::State {
   std::deque<Item> queue;
   bool stopping = false;
   std::set<store::Pool*> recovered;  // tenants whose dead jobs were already marked
-  // The job the worker took (a job id is unique within its tenant's pool only) and
-  // whether its cancellation was asked through this process (cancel()). A cancellation
-  // asked through another process reaches the job through its row (progress(), complete()).
-  store::Pool* current_db = nullptr;
-  std::int64_t current_id = 0;
-  bool cancel_current = false;
-  std::thread worker;
+  Budget budget;
+  std::list<Current> running;  // the jobs the workers hold
+  // Turns: the queued job taken next is the oldest of the tenant served longest ago.
+  std::map<std::int64_t, std::uint64_t> served;  // tenant → turn it was last served
+  std::uint64_t turn = 0;
+  std::vector<std::thread> workers;
+
+  // The next job a worker may take (queue.end() when every queued job's tenant already
+  // runs budget.per_tenant jobs). Under `mutex`.
+  std::deque<Item>::iterator next() {
+    auto best = queue.end();
+    std::uint64_t best_turn = 0;
+    for (auto it = queue.begin(); it != queue.end(); ++it) {
+      int busy = 0;
+      for (const Current& c : running) busy += c.tenant_id == it->tenant_id;
+      if (busy >= budget.per_tenant) continue;
+      std::uint64_t t = served.count(it->tenant_id) ? served[it->tenant_id] : 0;
+      if (best == queue.end() || t < best_turn) best = it, best_turn = t;
+    }
+    return best;
+  }
 
   // The job's JSON goes to its creator's open sessions only (the platform database, one
   // query): jobs are readable by their creator alone, and the JSON names the file, the
@@ -77,14 +110,15 @@ struct Runner::State {
   }
 
   void run();
-  void execute(Item& it);
+  void execute(Item& it, Current& current);
 };
 
 namespace {
 
 class Running final : public Context {
  public:
-  Running(Item& it, soci::session& status, Runner::State& state) : it_(it), status_(status), state_(state) {}
+  Running(Item& it, soci::session& status, Runner::State& state, Current& current)
+      : it_(it), status_(status), state_(state), current_(current), cpu_start_(thread_cpu()) {}
 
   std::int64_t id() const override { return it_.id; }
   store::Pool& db() override { return *it_.db; }
@@ -98,8 +132,9 @@ class Running final : public Context {
     {
       std::lock_guard lock(state_.mutex);
       if (state_.stopping) throw Error(errc::unavailable, "importação interrompida: o serviço está parando");
-      if (state_.cancel_current) stop();
+      if (current_.cancel) stop();
     }
+    check_budget();
     auto now = std::chrono::steady_clock::now();
     if (now - last_ < kProgressEvery) return;
     last_ = now;
@@ -121,8 +156,9 @@ class Running final : public Context {
   void complete(soci::session& s) override {
     {
       std::lock_guard lock(state_.mutex);
-      if (state_.cancel_current) stop();
+      if (current_.cancel) stop();
     }
+    check_budget();
     if (!sql::complete(s, it_.id, final_row("concluida", std::nullopt))) stop();
     completed_ = true;
   }
@@ -155,10 +191,26 @@ class Running final : public Context {
     throw cancelled_error();
   }
 
+  // A job over its wall or CPU time fails with the reason (its transaction rolls back).
+  void check_budget() const {
+    using std::chrono::duration_cast;
+    using std::chrono::seconds;
+    const Budget& b = state_.budget;
+    if (std::chrono::steady_clock::now() - started_ > b.wall)
+      throw Error(errc::unprocessable, "a tarefa passou do seu limite de " + std::to_string(b.wall.count()) +
+                                           " s de duração; nada foi gravado");
+    if (thread_cpu() - cpu_start_ > b.cpu)
+      throw Error(errc::unprocessable, "a tarefa passou do seu limite de " + std::to_string(b.cpu.count()) +
+                                           " s de processador; nada foi gravado");
+  }
+
  private:
   Item& it_;
   soci::session& status_;
   Runner::State& state_;
+  Current& current_;
+  const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  const std::chrono::milliseconds cpu_start_;
   Counts counts_;
   std::vector<std::pair<std::int64_t, std::string>> errors_;
   std::vector<Layer> layers_;
@@ -172,18 +224,19 @@ class Running final : public Context {
 void Runner::State::run() {
   for (;;) {
     Item it;
+    std::list<Current>::iterator current;
     {
       std::unique_lock lock(mutex);
-      wake.wait(lock, [&] { return stopping || !queue.empty(); });
+      wake.wait(lock, [&] { return stopping || next() != queue.end(); });
       if (stopping) return;
-      it = std::move(queue.front());
-      queue.pop_front();
-      current_db = it.db;
-      current_id = it.id;
-      cancel_current = false;
+      auto chosen = next();
+      it = std::move(*chosen);
+      queue.erase(chosen);
+      served[it.tenant_id] = ++turn;
+      current = running.insert(running.end(), Current{it.db, it.id, it.tenant_id, false});
     }
     try {
-      execute(it);
+      execute(it, *current);
     } catch (const std::exception& e) {  // no connection for the job's status: try once more to fail it
       *log << "importacao " << it.id << ": " << e.what() << "\n";
       try {
@@ -196,20 +249,21 @@ void Runner::State::run() {
       } catch (const std::exception&) {  // still down: recover() marks it once its holder is gone
       }
     }
-    std::lock_guard lock(mutex);
-    current_db = nullptr;
-    current_id = 0;
-    cancel_current = false;
+    {
+      std::lock_guard lock(mutex);
+      running.erase(current);
+    }
+    wake.notify_all();  // a job of this tenant may now be taken
   }
 }
 
-void Runner::State::execute(Item& it) {
+void Runner::State::execute(Item& it, Current& current) {
   // The status connection is held for the whole job: its backend is the job's `pid`, alive
   // exactly as long as this process holds the job.
   auto status = it.db->lease();
   if (!sql::start(*status, it.id)) return;
   publish(it, *status);
-  Running ctx(it, *status, *this);
+  Running ctx(it, *status, *this, current);
   std::optional<std::string> failure;
   try {
     it.work(ctx);
@@ -224,7 +278,7 @@ void Runner::State::execute(Item& it) {
     std::lock_guard lock(mutex);
     // Asked here while the work failed on its own (or was stopping): it is rolled back all
     // the same, and the user asked for exactly that.
-    cancelled = cancelled || cancel_current;
+    cancelled = cancelled || current.cancel;
   }
   if (failure && cancelled) {
     sql::finish(*status, it.id, ctx.final_row("cancelada", kCancelled));
@@ -236,12 +290,15 @@ void Runner::State::execute(Item& it) {
   publish(it, *status);
 }
 
-Runner::Runner(service::EventBus& events, store::Pool& platform, std::ostream* log)
+Runner::Runner(service::EventBus& events, store::Pool& platform, std::ostream* log, Budget budget)
     : state_(std::make_shared<State>()) {
   state_->events = &events;
   state_->platform = &platform;
   state_->log = log ? log : &std::cerr;
-  state_->worker = std::thread([s = state_.get()] { s->run(); });
+  state_->budget = budget;
+  state_->budget.workers = std::max(1, budget.workers);
+  state_->budget.per_tenant = std::max(1, budget.per_tenant);
+  for (int i = 0; i < state_->budget.workers; ++i) state_->workers.emplace_back([s = state_.get()] { s->run(); });
 }
 
 Runner::~Runner() {
@@ -250,7 +307,7 @@ Runner::~Runner() {
     state_->stopping = true;
   }
   state_->wake.notify_all();
-  state_->worker.join();
+  for (auto& w : state_->workers) w.join();
   // Queued jobs will not run in this process: say so now rather than at the next start.
   for (auto& it : state_->queue) {
     try {
@@ -331,8 +388,9 @@ std::string Runner::cancel(const service::Scope& scope, std::int64_t id) {
           q.erase(i);
           break;
         }
-    } else if (state_->current_db == scope.db && state_->current_id == id) {
-      state_->cancel_current = true;  // this process runs it: its next progress() stops it
+    } else {
+      for (Current& c : state_->running)
+        if (c.db == scope.db && c.id == id) c.cancel = true;  // this process runs it: its next progress() stops it
     }
   }
   Item shown;
@@ -349,7 +407,9 @@ std::shared_ptr<Runner> runner(App& app) {
   std::lock_guard lock(mutex);
   auto& slot = runners[&app];
   if (auto r = slot.lock()) return r;
-  auto r = std::make_shared<Runner>(app.events(), app.platform(), app.options().http.log);
+  const JobBudget& b = app.options().jobs;
+  auto r = std::make_shared<Runner>(app.events(), app.platform(), app.options().http.log,
+                                    Budget{b.workers, b.per_tenant, b.wall, b.cpu});
   slot = r;
   return r;
 }

@@ -1,6 +1,10 @@
 // Background jobs of the platform (imports of vector files, the cadastre's layers, GeoTIFFs):
 // a route checks what it can at once, submits the work and answers 202 with the job's id;
-// one worker thread per process runs the jobs in order. Every job is a row of
+// a few worker threads per process (Budget::workers) run the jobs, in turns by tenant: the
+// job taken next is the oldest of the tenant served longest ago, and no tenant runs more
+// than Budget::per_tenant at once, so one municipality's imports cannot hold every worker.
+// Each job is held to a wall time and a CPU time (of its worker thread): past either, its
+// next progress() or complete() throws and the job fails with the reason. Every job is a row of
 // projeto.importacoes in the caller's tenant database (tenant migrations 0024, 0029): its
 // state (pendente → executando → concluida | falhou | cancelada; pendente → cancelada),
 // progress, counts, errors per feature (a bounded list) and the layers it created. Each
@@ -29,6 +33,7 @@
 // job ends or is dropped: what it owns (RAII) is released either way.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
@@ -97,6 +102,14 @@ class Context {
 
 using Work = std::function<void(Context&)>;
 
+/// The runner's workers and what one job may take (docs/operations.md, "Limits").
+struct Budget {
+  int workers = 2;      ///< worker threads of the process (--job-workers)
+  int per_tenant = 1;   ///< jobs of one tenant running at once (--job-per-tenant)
+  std::chrono::seconds wall{1800};  ///< a job's duration (--job-max-seconds)
+  std::chrono::seconds cpu{900};    ///< a job's CPU time on its worker (--job-max-cpu-seconds)
+};
+
 /// A job to submit.
 struct Job {
   /// shp, kml, dxf, pvg, icad_lotes, icad_lotes_rurais, icad_edificacoes,
@@ -116,7 +129,7 @@ class Runner {
  public:
   /// `log`: where the text of unexpected failures goes (never to a client).
   /// `platform`: the platform's pool, where the sessions a job's events go to are read.
-  Runner(service::EventBus& events, store::Pool& platform, std::ostream* log);
+  Runner(service::EventBus& events, store::Pool& platform, std::ostream* log, Budget budget = {});
   ~Runner();  ///< stops the worker (see the header's last paragraph)
   Runner(const Runner&) = delete;
   Runner& operator=(const Runner&) = delete;

@@ -109,7 +109,7 @@ std::string submit_file(jobs::Runner& runner, const layers::FileStore& files, co
   staged->paths = {file, staging};
   fs::rename(file, staging);
   const auto bytes = static_cast<std::int64_t>(fs::file_size(staging));
-  Info info = inspect(staging.string());
+  Info info = inspect(staging.string(), up.limits);
 
   JsonWriter p;
   p.begin_object().key("idProjeto").value(up.projeto).key("nomeCamada").value(up.nome).key("arquivo").value(up.arquivo);

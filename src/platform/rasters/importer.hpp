@@ -12,6 +12,7 @@
 
 #include "service/events.hpp"  // jobs.hpp names EventBus without including it
 #include "platform/jobs/jobs.hpp"
+#include "cadastre/limits.hpp"
 #include "platform/layers/files.hpp"
 
 namespace cadastre::platform::rasters {
@@ -21,6 +22,7 @@ struct Upload {
   std::string nome;                   ///< the layer to create
   std::string arquivo;                ///< the uploaded file's name (shown in the job's parameters)
   std::optional<std::string> codigo;  ///< idempotency key (jobs.hpp)
+  limits::RasterLimits limits;        ///< what the file may declare (413 above it, before the job)
 };
 
 /// Checks `bytes` and submits the job as `scope`'s user; the caller has checked admin on

@@ -71,7 +71,7 @@ struct Rasters {
   Response import(const service::Scope& s, Request& req) const {
     ImportQuery q = parse_import_query(req);
     const http::FilePart& f = file_part(req);
-    Upload up{q.projeto, q.nome, f.filename, q.codigo};
+    Upload up{q.projeto, q.nome, f.filename, q.codigo, app->options().decode.raster};
     // What the license limits (its end, its storage quota), as for any upload.
     licenses::require_storage(app->platform(), {*s.db, files, s.tenant.slug}, s.tenant.id,
                               static_cast<std::int64_t>(f.content.size()));
@@ -112,7 +112,7 @@ struct Rasters {
       auto cred = consume(db, sg.chave);
       if (!cred) throw Error(errc::forbidden, "link assinado já usado ou expirado");
       service::Scope s = issuer_scope(*tenant, *cred);
-      Upload up{cred->projeto, cred->nome, "envio-assinado.tif", std::nullopt};
+      Upload up{cred->projeto, cred->nome, "envio-assinado.tif", std::nullopt, app->options().decode.raster};
       return Response::json(submit(*runner, files, s, up, req.body), 202);
     }
 
@@ -128,11 +128,11 @@ struct Rasters {
     }
     // The whole file is checked before the link is spent: a wrong last part may be sent again.
     licenses::require_storage(app->platform(), {db, files, tenant->slug}, tenant->id, got.recebidos);
-    inspect(partial.string());
+    inspect(partial.string(), app->options().decode.raster);
     auto cred = consume(db, sg.chave);
     if (!cred) throw Error(errc::forbidden, "link assinado já usado ou expirado");
     service::Scope s = issuer_scope(*tenant, *cred);
-    Upload up{cred->projeto, cred->nome, "envio-assinado.tif", std::nullopt};
+    Upload up{cred->projeto, cred->nome, "envio-assinado.tif", std::nullopt, app->options().decode.raster};
     return Response::json(submit_file(*runner, files, s, up, partial), 202);
   }
 
@@ -181,7 +181,7 @@ struct Rasters {
       std::ofstream out(p, std::ios::binary);
       out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     }
-    inspect(p.string());
+    inspect(p.string(), app->options().decode.raster);
   }
 
   JobView job(const service::Scope& s, std::int64_t id) const {

@@ -8,6 +8,7 @@
 #include <ogr_srs_api.h>
 
 #include <cmath>
+#include <filesystem>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -76,7 +77,7 @@ int progress_cb(double done, const char*, void* data) {
 
 }  // namespace
 
-Info inspect(const std::string& path) {
+Info inspect(const std::string& path, const limits::RasterLimits& lim) {
   init();
   Quiet quiet;
   Dataset ds = open(path);
@@ -84,11 +85,12 @@ Info inspect(const std::string& path) {
   Info info{GDALGetRasterXSize(ds.get()), GDALGetRasterYSize(ds.get()), GDALGetRasterCount(ds.get()),
             crs_name(ds.get())};
   if (info.bands < 1) throw Error(errc::invalid_argument, "o GeoTIFF não tem bandas", "file");
-  if (info.bands > kMaxBands)
-    throw Error(errc::invalid_argument, "o GeoTIFF tem bandas demais (máximo " + std::to_string(kMaxBands) + ")", "file");
-  if (info.width > kMaxSide || info.height > kMaxSide)
-    throw Error(errc::invalid_argument, "o GeoTIFF é grande demais (máximo " + std::to_string(kMaxSide) + " pixels por lado)",
-                "file");
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  limits::check_raster({info.width, info.height, info.bands,
+                        GDALGetDataTypeSizeBytes(GDALGetRasterDataType(GDALGetRasterBand(ds.get(), 1))),
+                        ec ? 0 : static_cast<std::uint64_t>(size)},
+                       lim);
   if (!GDALGetSpatialRef(ds.get()))
     throw Error(errc::invalid_argument, "o GeoTIFF não tem sistema de coordenadas (CRS)", "file");
   double gt[6];

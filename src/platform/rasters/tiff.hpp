@@ -14,20 +14,20 @@
 #include <string>
 #include <vector>
 
-namespace cadastre::platform::rasters {
+#include "cadastre/limits.hpp"
 
-/// Largest raster accepted: pixels per side and bands.
-constexpr int kMaxSide = 100000;
-constexpr int kMaxBands = 64;
+namespace cadastre::platform::rasters {
 
 struct Info {
   int width = 0, height = 0, bands = 0;
   std::string crs;  ///< "EPSG:31983" when the CRS has an EPSG code, else its name
 };
 
-/// Checks the GeoTIFF at `path`: 400 (field "file") naming why when it is not a readable
-/// GeoTIFF, has no coordinate system or geotransform, or is over the limits.
-Info inspect(const std::string& path);
+/// Checks the GeoTIFF at `path` from its header: 400 (field "file") naming why when it is
+/// not a readable GeoTIFF or has no coordinate system or geotransform; 413 when what it
+/// declares (sides, bands, pixels, decoded bytes, decoded bytes per byte of file) is over
+/// `limits`, before a pixel is read.
+Info inspect(const std::string& path, const limits::RasterLimits& limits);
 
 /// Writes `src` as a Cloud Optimized GeoTIFF at `dst` (DEFLATE, tiled, with overviews).
 /// `progress` gets 0..1 and returns false to stop (the conversion then throws). 422 when

@@ -321,3 +321,109 @@ TEST_CASE_FIXTURE(CancelFixture,
   CHECK(ok->status == 200);
   CHECK(db("select estado from projeto.importacoes where id = " + std::to_string(job)) == "cancelada");
 }
+
+// Budgets and turns of the runner (jobs.hpp, Budget): runners of the test's own, on the
+// App's pools, with budgets small enough to reach.
+namespace {
+
+// The job's state and message once it has ended (bounded polls of its row).
+std::pair<std::string, std::string> ended(CancelFixture& f, std::int64_t id, const std::string& slug = "alfa") {
+  for (int i = 0; i < 600; ++i) {
+    std::string estado = f.db("select estado from projeto.importacoes where id = " + std::to_string(id), slug);
+    if (estado != "pendente" && estado != "executando")
+      return {estado, f.db("select coalesce(mensagem, '') from projeto.importacoes where id = " + std::to_string(id), slug)};
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  FAIL("job " << id << " did not end");
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE_FIXTURE(CancelFixture, "a job over its wall-time or CPU budget fails with the reason, its writes rolled back") {
+  Cast c = cast();
+  platform::jobs::Runner runner(app->events(), app->platform(), nullptr,
+                                {.workers = 1, .per_tenant = 1, .wall = std::chrono::seconds(1),
+                                 .cpu = std::chrono::seconds(30)});
+  // A work that writes, then reports progress while it sleeps: never ends on its own.
+  auto slow = runner.submit(scope_of(c.owner), job_of("tiff"), [](platform::jobs::Context& ctx) {
+    ctx.db().run([&](soci::session& s) {
+      soci::transaction tx(s);
+      s << "create table orcamento_teste (x int)";
+      for (std::int64_t i = 0;; ++i) {
+        ctx.progress(i, 0);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    });
+  });
+  auto [estado, mensagem] = ended(*this, slow.id);
+  CHECK(estado == "falhou");
+  CHECK(mensagem == "a tarefa passou do seu limite de 1 s de duração; nada foi gravado");
+  CHECK(db("select count(*) from pg_tables where tablename = 'orcamento_teste'") == "0");
+
+  platform::jobs::Runner cpu(app->events(), app->platform(), nullptr,
+                             {.workers = 1, .per_tenant = 1, .wall = std::chrono::seconds(600),
+                              .cpu = std::chrono::seconds(1)});
+  auto spin = cpu.submit(scope_of(c.owner), job_of("tiff"), [](platform::jobs::Context& ctx) {
+    volatile std::uint64_t x = 0;
+    for (std::int64_t i = 0;; ++i) {
+      for (int k = 0; k < 1'000'000; ++k) x = x + static_cast<std::uint64_t>(k);
+      ctx.progress(i, 0);
+    }
+  });
+  auto [estado2, mensagem2] = ended(*this, spin.id);
+  CHECK(estado2 == "falhou");
+  CHECK(mensagem2 == "a tarefa passou do seu limite de 1 s de processador; nada foi gravado");
+}
+
+TEST_CASE_FIXTURE(CancelFixture, "jobs are taken in turns by tenant, and one tenant never holds every worker") {
+  Cast c = cast();
+  std::mutex m;
+  std::vector<std::string> order;
+  auto record = [&](std::string name) {
+    return [&, name](platform::jobs::Context&) {
+      std::lock_guard lock(m);
+      order.push_back(name);
+    };
+  };
+  {
+    // One worker: alfa's third job waits behind beta's first, though queued before it.
+    platform::jobs::Runner one(app->events(), app->platform(), nullptr, {.workers = 1, .per_tenant = 1});
+    auto gate = std::make_shared<Gate>();
+    Releaser releaser{gate};
+    auto held = one.submit(scope_of(c.owner), job_of("tiff"), [gate](platform::jobs::Context&) {
+      gate->started_.set_value();
+      gate->go.wait();
+    });
+    gate->wait_started();
+    auto a2 = one.submit(scope_of(c.owner), job_of("tiff"), record("alfa-2"));
+    auto a3 = one.submit(scope_of(c.owner), job_of("tiff"), record("alfa-3"));
+    auto b1 = one.submit(scope_of(c.beta, "beta"), job_of("tiff"), record("beta-1"));
+    gate->release();
+    CHECK(ended(*this, a3.id).first == "concluida");
+    CHECK(ended(*this, b1.id, "beta").first == "concluida");
+    CHECK(ended(*this, held.id).first == "concluida");
+    (void)a2;
+    std::lock_guard lock(m);
+    CHECK(order == std::vector<std::string>{"beta-1", "alfa-2", "alfa-3"});
+  }
+  {
+    // Two workers, one job per tenant: while alfa's job is held, alfa's next waits and
+    // beta's runs on the other worker.
+    platform::jobs::Runner two(app->events(), app->platform(), nullptr, {.workers = 2, .per_tenant = 1});
+    auto gate = std::make_shared<Gate>();
+    Releaser releaser{gate};
+    auto held = two.submit(scope_of(c.owner), job_of("tiff"), [gate](platform::jobs::Context&) {
+      gate->started_.set_value();
+      gate->go.wait();
+    });
+    gate->wait_started();
+    auto a2 = two.submit(scope_of(c.owner), job_of("tiff"), [](platform::jobs::Context&) {});
+    auto b1 = two.submit(scope_of(c.beta, "beta"), job_of("tiff"), [](platform::jobs::Context&) {});
+    CHECK(ended(*this, b1.id, "beta").first == "concluida");
+    CHECK(db("select estado from projeto.importacoes where id = " + std::to_string(a2.id)) == "pendente");
+    gate->release();
+    CHECK(ended(*this, a2.id).first == "concluida");
+    CHECK(ended(*this, held.id).first == "concluida");
+  }
+}

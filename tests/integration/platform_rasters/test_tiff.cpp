@@ -2,11 +2,15 @@
 // upload links, the caller's tiff jobs, and the value of a raster's pixels at a point. The
 // GeoTIFFs are written by the test with GDAL (rasters_fixture.hpp: make_geotiff).
 #include "rasters_fixture.hpp"
+#include "support/memory.hpp"
 
 using namespace cadastre;
 using test::Cast;
 using test::RastersFixture;
 using test::refused;
+using test::peak_memory_mb;
+using test::reset_peak_memory;
+using test::resident_memory_mb;
 
 namespace {
 
@@ -243,4 +247,45 @@ TEST_CASE_FIXTURE(RastersFixture,
                               ", 'lotes', 1) returning id");
   refused(*get("/valorPixel/" + std::to_string(vector) + "?x=-40&y=-10", c.owner), 409, "conflito", "tiff");
   guarded(c, "GET", at(2, 1), "", false);
+}
+
+namespace {
+
+// A sparse GeoTIFF that declares cols × rows × bands pixels of `type` and holds none: a
+// few hundred bytes of tile index, like the probe's 300 KB 100000 × 100000 file.
+std::string sparse_geotiff(int cols, int rows, int bands, GDALDataType type) {
+  GDALAllRegister();
+  const std::string path = test::vsimem_path();
+  const char* options[] = {"SPARSE_OK=TRUE", "TILED=YES", "COMPRESS=DEFLATE", "BIGTIFF=YES", nullptr};
+  GDALDatasetH ds =
+      GDALCreate(GDALGetDriverByName("GTiff"), path.c_str(), cols, rows, bands, type, const_cast<char**>(options));
+  double gt[6] = {300000, 1, 0, 7400000, 0, -1};
+  GDALSetGeoTransform(ds, gt);
+  test::set_utm23(ds);
+  GDALClose(ds);
+  return test::take_vsimem(path);
+}
+
+}  // namespace
+
+TEST_CASE_FIXTURE(RastersFixture, "GeoTIFFs declaring more than the limits are refused from their header, before a job") {
+  Cast c = cast();
+  std::int64_t p = project(c);
+  const std::string before = db("select count(*) from projeto.importacoes");
+  reset_peak_memory();
+  const std::int64_t start = resident_memory_mb();
+  // The probe's V4: 100000 × 100000, 10,000 megapixels in a tiny file.
+  std::string huge = sparse_geotiff(100000, 100000, 1, GDT_Byte);
+  REQUIRE(huge.size() < 4u << 20);
+  refused(*upload(test::import_path(p, "Enorme"), huge, &c.owner), 413, "corpo_muito_grande",
+          "a imagem declara 10000 megapixels; o limite é 400");
+  // 20000 × 20000 × 64 bands of Float64 (within the sides and bands): 190 GB decoded.
+  refused(*upload(test::import_path(p, "Bandas"), sparse_geotiff(20000, 20000, 64, GDT_Float64), &c.owner), 413,
+          "corpo_muito_grande", "se decodifica em");
+  // 19000 × 19000 × 1 byte in a few KB: 344 MB of pixels declared by a file that holds none.
+  refused(*upload(test::import_path(p, "Vazio"), sparse_geotiff(19000, 19000, 1, GDT_Byte), &c.owner), 413,
+          "corpo_muito_grande", "envie a imagem real");
+  CHECK(peak_memory_mb() - start < 64);
+  CHECK(db("select count(*) from projeto.importacoes") == before);
+  CHECK(db("select count(*) from projeto.camadas") == "0");
 }
