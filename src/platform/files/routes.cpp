@@ -51,6 +51,7 @@ struct Context {
   std::string secret;
   std::size_t max_bytes;
   App& app;
+  limits::RasterLimits image_limits;  // what a photo may declare to be made a thumbnail
 };
 
 std::string link_of(const std::string& key) { return "/arquivos/fotos?url=" + key; }
@@ -84,6 +85,24 @@ Record found(const Scope& s, std::int64_t id, bool write, bool photos_only = fal
   return *r;
 }
 
+bool thumbnailable(const std::string& media_type) {
+  return media_type.rfind("image/", 0) == 0 && media_type != "image/tiff";
+}
+
+// The stored image's preview, made now, once (thumbnail.hpp). An image over the limits
+// is still stored (an attachment may be a large scan): it just has no thumbnail.
+void keep_preview(const Context& c, const std::string& slug, const Folder& folder, const Stored& file,
+                  std::string_view bytes) {
+  if (!thumbnailable(file.media_type)) return;
+  std::string png;
+  try {
+    png = thumbnail(bytes, kPreviewSide, c.image_limits);
+  } catch (const Error&) {
+    return;
+  }
+  c.storage.put_preview(slug, folder, file.key, png);
+}
+
 struct Saved {
   std::string json, key;
 };
@@ -101,6 +120,7 @@ Saved save(const Context& c, const Scope& s, const Upload& up, NewRecord rec, bo
   licenses::require_storage(c.app.platform(), {*s.db, layer_files, s.tenant.slug}, s.tenant.id,
                             static_cast<std::int64_t>(up.bytes->size()));
   rec.file = c.storage.put(s.tenant.slug, Folder{rec.camada, rec.projeto}, *up.bytes, c.max_bytes, images_only, "file");
+  keep_preview(c, s.tenant.slug, Folder{rec.camada, rec.projeto}, rec.file, *up.bytes);
   rec.nome = up.nome;
   rec.descricao = up.descricao;
   rec.criado_por = s.user.user_id;
@@ -214,14 +234,25 @@ Response erase(const Context& c, const Scope& s, const Record& r) {
 }
 
 Response serve(const Context& c, const std::string& slug, const Record& r, int side) {
-  auto bytes = c.storage.read(slug, r.folder(), r.chave);
-  if (!bytes) throw Error(errc::not_found, "o arquivo não está no armazenamento", "url");
   std::string type = r.tipo_midia;
+  std::optional<std::string> bytes;
   if (side > 0) {
-    if (type.rfind("image/", 0) != 0 || type == "image/tiff")
+    if (!thumbnailable(type))
       throw Error(errc::unsupported_media_type, "miniaturas só de fotos (PNG, JPEG, GIF, WebP)", "miniatura");
-    bytes = thumbnail(*bytes, side);
+    // From the preview made when the image was stored; an image stored before previews
+    // existed gets its preview now, once, under the same limits.
+    auto preview = c.storage.read_preview(slug, r.folder(), r.chave);
+    if (!preview) {
+      auto original = c.storage.read(slug, r.folder(), r.chave);
+      if (!original) throw Error(errc::not_found, "o arquivo não está no armazenamento", "url");
+      preview = thumbnail(*original, kPreviewSide, c.image_limits);
+      c.storage.put_preview(slug, r.folder(), r.chave, *preview);
+    }
+    bytes = side >= kPreviewSide ? std::move(preview) : thumbnail(*preview, side, c.image_limits);
     type = "image/png";
+  } else {
+    bytes = c.storage.read(slug, r.folder(), r.chave);
+    if (!bytes) throw Error(errc::not_found, "o arquivo não está no armazenamento", "url");
   }
   Response out = Response::text(std::move(*bytes), type);
   std::string ascii;
@@ -290,7 +321,7 @@ void add_file_routes(App& app) {
   auto ctx = std::make_shared<const Context>(
       Context{Storage(app.options().files_dir),
               app.options().files_secret.empty() ? cadastre::store::random_token() : app.options().files_secret,
-              app.options().files_max_bytes, app});
+              app.options().files_max_bytes, app, app.options().decode.image});
   auto& srv = app.server();
   const std::string limit = " Limite de " + std::to_string(ctx->max_bytes) +
                             " bytes (413 acima, antes de ler o corpo); o tipo é lido do conteúdo, não do nome: ";

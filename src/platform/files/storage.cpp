@@ -34,6 +34,37 @@ void write_all(int fd, std::string_view bytes) {
   }
 }
 
+// Writes `bytes` to a temporary name in the target's folder (which no key matches), fsyncs
+// it and renames it into place: a reader never sees a partial file, a failure leaves none.
+void write_atomically(const fs::path& target, std::string_view bytes) {
+  std::error_code ec;
+  fs::create_directories(target.parent_path(), ec);
+  if (ec) throw std::runtime_error("falha ao criar a pasta do arquivo: " + ec.message());
+  fs::path tmp = target.parent_path() / (".tmp-" + store::random_token().substr(0, 16));
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0640);
+  if (fd < 0) write_failed("criação");
+  try {
+    write_all(fd, bytes);
+    if (::fsync(fd) != 0) write_failed("fsync");
+  } catch (...) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    throw;
+  }
+  ::close(fd);
+  if (::rename(tmp.c_str(), target.c_str()) != 0) {
+    int saved = errno;
+    ::unlink(tmp.c_str());
+    errno = saved;
+    write_failed("rename");
+  }
+  int dir = ::open(target.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    ::fsync(dir);  // the new name survives a crash
+    ::close(dir);
+  }
+}
+
 }  // namespace
 
 std::string folder_of(const Folder& f) {
@@ -66,38 +97,15 @@ Stored Storage::put(const std::string& slug, const Folder& folder, std::string_v
   Kind kind = require_kind(bytes, images_only, field);
   Stored out{cadastre::media::make_key(slug, store::random_token(), "." + kind.extension), kind.media_type,
              store::sha256_hex(bytes), bytes.size(), kind.image};
-  fs::path target = path(slug, folder, out.key);
-  std::error_code ec;
-  fs::create_directories(target.parent_path(), ec);
-  if (ec) throw std::runtime_error("falha ao criar a pasta do arquivo: " + ec.message());
-  fs::path tmp = target.parent_path() / (".tmp-" + store::random_token().substr(0, 16));
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0640);
-  if (fd < 0) write_failed("criação");
-  try {
-    write_all(fd, bytes);
-    if (::fsync(fd) != 0) write_failed("fsync");
-  } catch (...) {
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    throw;
-  }
-  ::close(fd);
-  if (::rename(tmp.c_str(), target.c_str()) != 0) {
-    int saved = errno;
-    ::unlink(tmp.c_str());
-    errno = saved;
-    write_failed("rename");
-  }
-  int dir = ::open(target.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir >= 0) {
-    ::fsync(dir);  // the new name survives a crash
-    ::close(dir);
-  }
+  write_atomically(path(slug, folder, out.key), bytes);
   return out;
 }
 
 std::optional<std::string> Storage::read(const std::string& slug, const Folder& folder, const std::string& key) const {
-  fs::path p = path(slug, folder, key);
+  return read_path(path(slug, folder, key));
+}
+
+std::optional<std::string> Storage::read_path(const fs::path& p) {
   // O_NOFOLLOW: a link planted in the store under a key's name is not followed; O_NONBLOCK:
   // a FIFO does not hang the worker (regular files ignore it).
   int fd = ::open(p.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
@@ -121,7 +129,19 @@ std::optional<std::string> Storage::read(const std::string& slug, const Folder& 
 void Storage::remove(const std::string& slug, const Folder& folder, const std::string& key) const noexcept {
   if (root_.empty() || !valid_key(key, slug)) return;
   std::error_code ec;
-  fs::remove(fs::path(root_) / slug / folder_of(folder) / key, ec);
+  fs::path p = fs::path(root_) / slug / folder_of(folder) / key;
+  fs::remove(p, ec);
+  fs::remove(p.string() + kPreviewSuffix, ec);
+}
+
+void Storage::put_preview(const std::string& slug, const Folder& folder, const std::string& key,
+                          std::string_view png) const {
+  write_atomically(path(slug, folder, key).string() + kPreviewSuffix, png);
+}
+
+std::optional<std::string> Storage::read_preview(const std::string& slug, const Folder& folder,
+                                                 const std::string& key) const {
+  return read_path(path(slug, folder, key).string() + kPreviewSuffix);
 }
 
 }  // namespace cadastre::platform::files

@@ -27,6 +27,9 @@ struct Folder {
 };
 std::string folder_of(const Folder& f);
 
+/// What a preview's file name adds to its image's key.
+inline constexpr const char* kPreviewSuffix = ".previa.png";
+
 struct Stored {
   std::string key, media_type, sha256;
   std::uintmax_t size = 0;
@@ -42,10 +45,17 @@ class Storage {
              bool images_only, const std::string& field) const;
   /// The content of `key` in `folder`; nullopt when it is not a stored regular file.
   std::optional<std::string> read(const std::string& slug, const Folder& folder, const std::string& key) const;
-  /// Removes the file (nothing when absent): called after the record's deletion committed.
+  /// Removes the file and its preview (nothing when absent): called after the record's
+  /// deletion committed.
   void remove(const std::string& slug, const Folder& folder, const std::string& key) const noexcept;
 
+  /// An image's preview (thumbnail.hpp, kPreviewSide), made once when the image is stored:
+  /// kept beside it as "<key>.previa.png", a name no key matches, so no client names it.
+  void put_preview(const std::string& slug, const Folder& folder, const std::string& key, std::string_view png) const;
+  std::optional<std::string> read_preview(const std::string& slug, const Folder& folder, const std::string& key) const;
+
  private:
+  static std::optional<std::string> read_path(const std::filesystem::path& p);
   std::filesystem::path path(const std::string& slug, const Folder& folder, const std::string& key) const;
   std::string root_;
 };

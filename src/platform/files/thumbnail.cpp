@@ -18,7 +18,10 @@
 namespace cadastre::platform::files {
 namespace {
 
-constexpr double kMaxPixels = 100e6;
+// Whether the bytes are a PNG whose IHDR says Adam7 interlacing (byte 28 of the file).
+bool interlaced_png(std::string_view b) {
+  return b.size() > 28 && b.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0 && b.compare(12, 4, "IHDR") == 0 && b[28] == 1;
+}
 
 void init() {
   static std::once_flag once;
@@ -47,7 +50,7 @@ struct Args {
 
 }  // namespace
 
-std::string thumbnail(std::string_view image, int side) {
+std::string thumbnail(std::string_view image, int side, const limits::RasterLimits& lim) {
   init();
   Quiet quiet;
   MemFile in(""), out(".png");
@@ -63,8 +66,9 @@ std::string thumbnail(std::string_view image, int side) {
   int bands = GDALGetRasterCount(src.get());
   if (w < 1 || h < 1 || bands < 1) unreadable();
   // A few KB of PNG can claim a huge canvas: decoding it would hold a worker for long.
-  if (static_cast<double>(w) * h > kMaxPixels)
-    throw Error(errc::unprocessable, "imagem grande demais para miniatura (mais de 100 megapixels)");
+  limits::RasterLimits l = lim;
+  if (interlaced_png(image)) l.max_pixels /= 4, l.max_decoded /= 4;
+  limits::check_raster({w, h, bands, 1, image.size()}, l);
   double scale = std::min(1.0, static_cast<double>(side) / std::max(w, h));
   int tw = std::max(1, static_cast<int>(w * scale + 0.5)), th = std::max(1, static_cast<int>(h * scale + 0.5));
 

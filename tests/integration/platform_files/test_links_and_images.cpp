@@ -2,14 +2,22 @@
 // &assinatura=), thumbnails (GET /arquivos/fotos/:id?miniatura=true|tamanho=), photo
 // deletion (DELETE /fotos/:midiaId, /fotos/nome/:fileName), company logos and user photos
 // (linked from the platform database), and the templates.
+#include <algorithm>
 #include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "files_fixture.hpp"
 #include "platform/files/signing.hpp"
+#include "support/memory.hpp"
 
 using namespace cadastre;
 using test::FilesFixture;
 using test::refused;
+using test::peak_memory_mb;
+using test::reset_peak_memory;
+using test::resident_memory_mb;
 
 TEST_CASE_FIXTURE(FilesFixture, "a presigned link serves without a session until it expires; tampered or expired → 403") {
   auto c = cast();
@@ -201,4 +209,88 @@ TEST_CASE_FIXTURE(FilesFixture, "the templates offered to new projects are liste
   CHECK(t->json().get_array().size() ==
         static_cast<std::size_t>(std::stoll(db("select count(*) from projeto.templates where ativo"))));
   refused(*request("GET", "/templates", {}), 401, "nao_autenticado");
+}
+
+namespace {
+
+// The stored files of key `chave` under the tenant's folder (the image and its preview).
+std::vector<std::filesystem::path> stored_as(const std::string& chave) {
+  std::vector<std::filesystem::path> out;
+  for (auto& e : std::filesystem::recursive_directory_iterator(test::files_root() + "/alfa"))
+    if (e.path().filename().string().rfind(chave, 0) == 0) out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// An Adam7-interlaced RGB PNG of side × side black pixels, written by Python's zlib: a
+// few hundred KB that decode into side² × 3 bytes, all at once (interlaced).
+std::string interlaced_png(FilesFixture& f, int side) {
+  const std::string file = test::files_root() + "-bomba.png";
+  const std::string py =
+      "import struct, zlib\n"
+      "w = h = " + std::to_string(side) + "\n"
+      "def chunk(t, d): return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)\n"
+      "out = open('" + file + "', 'wb')\n"
+      "out.write(b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 2, 0, 0, 1)))\n"
+      "z = zlib.compressobj(9)\n"
+      "data = b''\n"
+      "for (x0, y0, dx, dy) in [(0,0,8,8),(4,0,8,8),(0,4,4,8),(2,0,4,4),(0,2,2,4),(1,0,2,2),(0,1,1,2)]:\n"
+      "  pw, ph = (w - x0 + dx - 1) // dx, (h - y0 + dy - 1) // dy\n"
+      "  row = b'\\x00' * (1 + pw * 3)\n"
+      "  for y in range(ph): data += z.compress(row)\n"
+      "data += z.flush()\n"
+      "out.write(chunk(b'IDAT', data) + chunk(b'IEND', b''))\n";
+  std::ofstream(test::files_root() + "-bomba.py") << py;
+  REQUIRE(std::system(("python3 " + test::files_root() + "-bomba.py").c_str()) == 0);
+  std::ifstream in(file, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::filesystem::remove(file);
+  std::filesystem::remove(test::files_root() + "-bomba.py");
+  (void)f;
+  return ss.str();
+}
+
+}  // namespace
+
+TEST_CASE_FIXTURE(FilesFixture, "a thumbnail is made once, when the photo is stored: requests scale its preview") {
+  auto c = cast();
+  auto a = uploaded("/fotos", test::image(2000, 1000), "larga.png", c.editor, {{"idGeometria", n(c.geometria)}});
+  const std::string chave(std::string_view(a->json()["chave"]));
+  auto files = stored_as(chave);
+  REQUIRE(files.size() == 2);  // the photo and its preview
+  CHECK(files[1].filename().string() == chave + ".previa.png");
+  // The original gone from the disk: thumbnails still come, from the preview alone.
+  std::filesystem::remove(files[0]);
+  std::string p = "/arquivos/fotos/" + n(int64_t(a->json()["id"]));
+  auto t = get(p + "?miniatura=true", c.reader);
+  REQUIRE_MESSAGE(t->status == 200, t->body);
+  CHECK(test::size_of(t->body) == std::pair{256, 128});
+  CHECK(test::size_of(get(p + "?tamanho=1024", c.reader)->body) == std::pair{1024, 512});
+  refused(*get(p, c.reader), 404, "nao_encontrado");  // the original itself is gone
+  // Deleting the photo deletes its preview too.
+  CHECK(del("/fotos/" + n(int64_t(a->json()["id"])), c.editor)->status == 204);
+  CHECK(stored_as(chave).empty());
+}
+
+TEST_CASE_FIXTURE(FilesFixture, "a PNG bomb (8000 × 8000 interlaced in under 200 KB) is never decoded, memory flat") {
+  auto c = cast();
+  const std::string bomb = interlaced_png(*this, 8000);
+  REQUIRE(bomb.size() < 200u << 10);  // the fixture's upload limit is 256 KB
+  reset_peak_memory();
+  const std::int64_t start = resident_memory_mb();
+  // Stored as a photo (an attachment may be a large image) but without a preview...
+  auto a = uploaded("/fotos", bomb, "bomba.png", c.editor, {{"idGeometria", n(c.geometria)}});
+  CHECK(stored_as(std::string(std::string_view(a->json()["chave"]))).size() == 1);
+  // ...so a thumbnail is refused from its header, every time, before a pixel is decoded.
+  std::string p = "/arquivos/fotos/" + n(int64_t(a->json()["id"]));
+  for (int i = 0; i < 3; ++i)
+    refused(*get(p + "?miniatura=true", c.reader), 413, "corpo_muito_grande",
+            "a imagem declara 64 megapixels; o limite é 12");
+  // The same as a user's own profile photo.
+  auto own = upload("/usuarios/foto", bomb, "eu.png", c.editor);
+  REQUIRE_MESSAGE(own->status == 201, own->body);
+  refused(*get("/arquivos/fotos/" + n(int64_t(own->json()["id"])) + "?miniatura=true", c.editor), 413,
+          "corpo_muito_grande");
+  CHECK(peak_memory_mb() - start < 64);  // the probe saw +388 MB and 21.8 s per request
 }
