@@ -77,7 +77,16 @@ struct TableLimits {
   /// (a DBF's record length). Text values are also counted as they are read (add_text).
   std::uint64_t max_attribute_bytes = 256 * kMiB;
   std::size_t max_vertices = 1'000'000;  ///< per geometry
+  /// Vertices of the whole file per byte it decodes to, above `vertices_floor`. A vertex
+  /// takes at least 16 bytes in a shapefile and several characters in KML, GeoJSON or DXF;
+  /// more vertices than bytes means the file repeats what it holds (a DXF block inserted
+  /// thousands of times), which the reader would expand without end.
+  double max_vertices_per_byte = 1;
+  std::uint64_t vertices_floor = 1'000'000;
 };
+
+/// The most vertices a file that decodes to `decoded_bytes` may hold in all.
+std::uint64_t max_total_vertices(std::uint64_t decoded_bytes, const TableLimits& limits) noexcept;
 
 /// Refuses (413, field "file") a table whose schema and declared size break `limits`:
 /// more fields than max_fields, or features × record_bytes over max_attribute_bytes
@@ -88,17 +97,20 @@ void check_table(std::int64_t features, std::int64_t fields, std::uint64_t recor
 /// `where` says which (e.g. "feição 12").
 void check_vertices(std::size_t vertices, const TableLimits& limits, std::string_view where);
 
-/// A running total held under a ceiling: add() refuses (413, field "file") the bytes that
-/// would pass it, before the caller keeps them.
+/// A running total held under a ceiling: add() refuses (413, field "file") the amount that
+/// would pass it, before the caller keeps it. `bytes`: the message writes the ceiling as a
+/// size ("256 MB"), else as a count.
 class Budget {
  public:
-  Budget(std::uint64_t ceiling, std::string what) : ceiling_(ceiling), what_(std::move(what)) {}
-  void add(std::uint64_t bytes);
+  Budget(std::uint64_t ceiling, std::string what, bool bytes = true)
+      : ceiling_(ceiling), what_(std::move(what)), bytes_(bytes) {}
+  void add(std::uint64_t amount);
   std::uint64_t used() const noexcept { return used_; }
 
  private:
   std::uint64_t ceiling_, used_ = 0;
   std::string what_;
+  bool bytes_;
 };
 
 /// "256 MB", "1.5 GB", "812 KB", "17 bytes": sizes in messages.

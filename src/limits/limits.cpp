@@ -160,10 +160,16 @@ void check_vertices(std::size_t vertices, const TableLimits& l, std::string_view
     throw too_large(fmt::format("{}: a geometria tem {} vértices; o limite é {}", where, vertices, l.max_vertices));
 }
 
-void Budget::add(std::uint64_t bytes) {
-  if (bytes > ceiling_ - std::min(used_, ceiling_))
-    throw too_large(fmt::format("{} passa de {}", what_, human_bytes(ceiling_)));
-  used_ += bytes;
+void Budget::add(std::uint64_t amount) {
+  if (amount > ceiling_ - std::min(used_, ceiling_))
+    throw too_large(fmt::format("{}: acima do limite de {}", what_, bytes_ ? human_bytes(ceiling_) : std::to_string(ceiling_)));
+  used_ += amount;
+}
+
+std::uint64_t max_total_vertices(std::uint64_t decoded_bytes, const TableLimits& l) noexcept {
+  double by_size = l.max_vertices_per_byte * static_cast<double>(decoded_bytes);
+  if (by_size >= 1.8e19) return kMax;
+  return std::max(l.vertices_floor, static_cast<std::uint64_t>(by_size));
 }
 
 std::string human_bytes(std::uint64_t b) {

@@ -165,7 +165,8 @@ class Builder {
  public:
   Builder(Source& src, const Params& params, jobs::Context& ctx, const limits::TableLimits& limits)
       : src_(src), params_(params), ctx_(ctx), limits_(limits),
-        text_(limits.max_attribute_bytes, "o texto dos atributos do arquivo") {
+        text_(limits.max_attribute_bytes, "o texto dos atributos do arquivo"),
+        vertices_(limits::max_total_vertices(src.decoded_bytes(), limits), "os vértices do arquivo", false) {
     OGRSpatialReference sirgas;
     sirgas.importFromEPSG(kSrid);
     sirgas.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
@@ -250,6 +251,12 @@ class Builder {
     return map;
   }
 
+  void count_vertices(const OGRGeometry& g, std::int64_t n) {
+    std::size_t v = vertices(g);
+    limits::check_vertices(v, limits_, "feição " + std::to_string(n));
+    vertices_.add(v);
+  }
+
   void refuse(std::int64_t n, std::string why) {
     ctx_.counts().recusadas++;
     ctx_.error(n, std::move(why));
@@ -260,9 +267,11 @@ class Builder {
     if (!g || g->IsEmpty()) return refuse(n, "feição sem geometria");
     // Repairing and transforming a geometry costs in proportion to its vertices: counted
     // before either (a curve is counted after it is made linear, bounded by GDAL's steps).
-    if (!g->hasCurveGeometry()) limits::check_vertices(vertices(*g), limits_, "feição " + std::to_string(n));
+    // A DXF block is expanded at each of its insertions: the file's vertices in all are
+    // held to what its size could hold (limits::max_total_vertices).
+    if (!g->hasCurveGeometry()) count_vertices(*g, n);
     std::unique_ptr<OGRGeometry> geom(g->hasCurveGeometry() ? g->getLinearGeometry() : g->clone());
-    if (g->hasCurveGeometry()) limits::check_vertices(vertices(*geom), limits_, "feição " + std::to_string(n));
+    if (g->hasCurveGeometry()) count_vertices(*geom, n);
     // A DXF block or a KML MultiGeometry may mix types: in a DXF each part goes to the layer
     // of its type; elsewhere the collection stays one feature.
     if (src_.format() == Format::dxf && wkbFlatten(geom->getGeometryType()) == wkbGeometryCollection) {
@@ -378,7 +387,8 @@ class Builder {
   const Params& params_;
   jobs::Context& ctx_;
   const limits::TableLimits& limits_;
-  limits::Budget text_;  // the attributes' text kept for the load
+  limits::Budget text_;      // the attributes' text kept for the load
+  limits::Budget vertices_;  // the geometries' vertices read
   std::unique_ptr<OGRCoordinateTransformation> ct_;
   std::vector<std::pair<std::string, std::string>> fields_;  // the file's fields: name, tipo
   std::map<std::string, Out> outs_;                           // by family (DXF) or "" (one layer)

@@ -102,3 +102,34 @@ TEST_CASE_FIXTURE(ImportsFixture, "the DBF bomb of the probe passes no storage q
   refused(*upload(route("shp", "dbf-2", c.projeto, "DBF"), zip, "dbf.zip", c.owner), 403, "cota_excedida", "10 MB");
   CHECK(db("select count(*) from projeto.importacoes where codigo = 'dbf-2'") == "0");
 }
+
+TEST_CASE_FIXTURE(ImportsFixture, "a DXF block bomb (a 2,000-vertex block inserted 3,000 times) stops at the vertex budget") {
+  auto c = cast();
+  // GDAL writes the DXF (a block and 3,000 points); the points then become insertions of
+  // the block. ogr2ogr expands the 325 KB file into 6 million vertices (247 MB of GeoJSON).
+  sh("python3 -c \"import json\n"
+     "line = {'type': 'Feature', 'properties': {'BlockName': 'B'}, 'geometry': {'type': 'LineString', "
+     "'coordinates': [[i * 0.01, (i % 2) * 0.01] for i in range(2000)]}}\n"
+     "json.dump({'type': 'FeatureCollection', 'features': [line]}, open('blocks.geojson', 'w'))\n"
+     "pts = [{'type': 'Feature', 'properties': {'BlockName': 'B'}, 'geometry': {'type': 'Point', 'coordinates': [300000 + k, 7400000]}} "
+     "for k in range(3000)]\n"
+     "json.dump({'type': 'FeatureCollection', 'features': pts}, open('entities.geojson', 'w'))\"");
+  sh("ogr2ogr -f GPKG blocos.gpkg blocks.geojson -nln blocks && ogr2ogr -update -f GPKG blocos.gpkg entities.geojson "
+     "-nln entities && ogr2ogr -f DXF blocos.dxf blocos.gpkg");
+  sh("python3 -c \"s = open('blocos.dxf').read()\n"
+     "s = s.replace('100\\nAcDbBlockBegin\\n  2\\n\\n', '100\\nAcDbBlockBegin\\n  2\\nB\\n', 1).replace('  3\\n\\n', '  3\\nB\\n', 1)\n"
+     "s = s.replace('  0\\nPOINT\\n', '  0\\nINSERT\\n').replace('100\\nAcDbPoint\\n', '100\\nAcDbBlockReference\\n  2\\nB\\n')\n"
+     "open('bomba.dxf', 'w').write(s)\"");
+  const std::string dxf = read("bomba.dxf");
+  REQUIRE(dxf.size() < 400 * 1024);
+  REQUIRE(dxf.find("AcDbBlockReference") != std::string::npos);
+  reset_peak_memory();
+  const std::int64_t start = resident_memory_mb();
+  auto job = finished(submitted(route("dxf", "blocos", c.projeto, "Blocos", "&srid=31983"), dxf, "bomba.dxf", c.owner),
+                      c.owner);
+  CHECK(job.estado == "falhou");
+  CHECK_MESSAGE(job.mensagem == "os vértices do arquivo: acima do limite de 1000000", job.json);
+  CHECK(job.lidas <= 501);  // stopped after 500 insertions of 2,000 vertices
+  CHECK(peak_memory_mb() - start < 128);
+  CHECK(db("select count(*) from projeto.camadas") + "/" + db("select count(*) from projeto.valores") == "0/0");
+}

@@ -161,8 +161,17 @@ TEST_CASE("check_vertices and Budget refuse before the caller keeps more") {
   b.add(60);
   b.add(40);
   CHECK(b.used() == 100);
-  CHECK(std::string(refusal_of([&] { b.add(1); }).what()) == "o texto dos atributos passa de 100 bytes");
+  CHECK(std::string(refusal_of([&] { b.add(1); }).what()) == "o texto dos atributos: acima do limite de 100 bytes");
   CHECK(b.used() == 100);
+  Budget v(1000, "os vértices do arquivo", false);
+  CHECK(std::string(refusal_of([&] { v.add(1001); }).what()) == "os vértices do arquivo: acima do limite de 1000");
+}
+
+TEST_CASE("max_total_vertices allows one vertex per decoded byte, with a floor") {
+  TableLimits l;  // 1 per byte, floor 1,000,000
+  CHECK(max_total_vertices(325'000, l) == 1'000'000);        // the DXF block bomb's 325 KB
+  CHECK(max_total_vertices(32u << 20, l) == 33'554'432);       // a 32 MB upload
+  CHECK(max_total_vertices(UINT64_MAX, {.max_vertices_per_byte = 2}) == UINT64_MAX);
 }
 
 TEST_CASE("human_bytes writes sizes as people read them") {
