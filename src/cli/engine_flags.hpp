@@ -16,7 +16,7 @@ namespace cadastre::cli {
 inline std::set<std::string> engine_flag_names() {
   return {"threads",        "max-connections",   "reserved-connections", "keep-alive-s",
           "head-timeout-s", "body-timeout-s",    "min-rate-kb",          "write-timeout-s",
-          "header-max-kb",  "header-max-fields", "payload-max-mb"};
+          "header-max-kb",  "header-max-fields", "payload-max-mb",       "trusted-proxies"};
 }
 
 /// Reads the engine flags into `o`, over the defaults already in it; each flag also reads
@@ -56,6 +56,8 @@ inline void read_engine_flags(const Flags& f, http::ServerOptions& o,
   o.payload_max = static_cast<std::size_t>(number(
                       "payload-max-mb", static_cast<long long>(o.payload_max >> 20), 1, 4096))
                   << 20;
+  // The reverse proxies (HAProxy, nginx, the gateway) whose X-Forwarded-For is believed.
+  o.trusted_proxies = f.get_list("trusted-proxies", "", env("trusted-proxies").c_str());
 }
 
 }  // namespace cadastre::cli

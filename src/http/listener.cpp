@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "http/body_codings.hpp"
+#include "http/forwarded.hpp"
 #include "http/request_head.hpp"
 #include "http/response_head.hpp"
 #include "http/websocket.hpp"
@@ -81,6 +82,7 @@ class Connection {
 
 struct Engine {
   ListenerOptions o;
+  TrustedProxies proxies{{}};
   Listener::Handle handle;
   Listener::Refuse refuse;
   Listener::BodyLimit body_limit;
@@ -618,6 +620,12 @@ class Session final : public Connection, public std::enable_shared_from_this<Ses
     req.headers.items = std::move(fields_);
     req.body = std::move(message.body());
     req.remote_addr = remote_;
+    if (!e_.proxies.empty()) {
+      std::vector<std::string_view> forwarded;
+      for (const auto& [name, value] : req.headers.items)
+        if (beast::iequals(name, "X-Forwarded-For")) forwarded.push_back(value);
+      req.remote_addr = e_.proxies.client(remote_, forwarded);
+    }
     if (const std::string* type = req.header("Content-Type"); type && e_.o.multipart) {
       std::string reason;
       if (!parse_multipart(*type, req.body, req.files, reason))
@@ -890,6 +898,7 @@ struct Listener::Impl {
 Listener::Listener(ListenerOptions options, Handle handle, Refuse refuse, BodyLimit body_limit)
     : impl_(std::make_unique<Impl>()) {
   impl_->engine.body_limit = std::move(body_limit);
+  impl_->engine.proxies = TrustedProxies(options.trusted_proxies);  // throws for a malformed entry
   impl_->engine.o = std::move(options);
   impl_->engine.handle = std::move(handle);
   impl_->engine.refuse = std::move(refuse);

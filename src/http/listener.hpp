@@ -67,6 +67,10 @@ struct ListenerOptions {
   /// A peer silent this long is taken for dead and dropped; the engine pings it (a control
   /// frame, which any live client answers) after half of it.
   std::chrono::seconds websocket_idle_timeout{60};
+  /// Reverse proxies whose X-Forwarded-For names the client (addresses or networks,
+  /// --trusted-proxies): Request::remote_addr is then the client's, see forwarded.hpp.
+  /// Empty: the peer's address, whatever the request says.
+  std::vector<std::string> trusted_proxies;
 };
 
 class Listener {
