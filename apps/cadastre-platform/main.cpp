@@ -28,6 +28,7 @@
 #include "cli/engine_flags.hpp"
 #include "cli/flags.hpp"
 #include "cli/ldap_flags.hpp"
+#include "cli/secret_check_flags.hpp"
 #include "cli/serve.hpp"
 #include "platform/app.hpp"
 
@@ -63,14 +64,15 @@ int main(int argc, char** argv) {
   try {
     std::set<std::string> known = {
         "platform-dsn", "host", "port", "public-url", "reset-page-url", "pool-size", "pool-wait-ms",
-        "statement-timeout-ms", "token-ttl-ms", "session-idle-min", "session-max-days", "login-max-failures",
-        "login-window-s", "login-lockout-s", "trial-days", "trial-users", "trial-storage-mb", "tenant-server-dsn",
+        "statement-timeout-ms", "token-ttl-ms", "session-idle-min", "session-max-days", 
+        "trial-days", "trial-users", "trial-storage-mb", "tenant-server-dsn",
         "smtp-url", "smtp-from", "smtp-user", "oidc-issuer", "oidc-audience", "oidc-rs256-pem", "service", "city-auth", "outbound-hosts",
         "outbound-networks", "outbound-max-mb", "outbound-timeout-ms", "cors-origins", "build", "files-dir", "files-max-mb", "city-routes",
         "max-expanded-mb", "max-kml-mb", "max-attribute-mb", "max-vertices", "max-raster-mp", "max-raster-decoded-mb",
         "max-photo-mp", "job-workers", "job-per-tenant", "job-max-seconds", "job-max-cpu-seconds"};
     known.merge(cli::engine_flag_names());
     known.merge(cli::ldap_flag_names());
+    known.merge(cli::secret_check_flag_names());
     cli::Flags f(argc, argv, 1, known, {"no-access-log", "smtp-require-tls", "help"});
     if (f.has("help")) {
       std::cout << "uso: cadastre-platform --platform-dsn DSN [--port 8090] [--public-url URL] ... "
@@ -101,9 +103,7 @@ int main(int argc, char** argv) {
     o.token_ttl = std::chrono::milliseconds(f.get_int("token-ttl-ms", 5000, "CADASTRE_TOKEN_TTL_MS"));
     o.sessions.idle = std::chrono::minutes(f.get_int("session-idle-min", 480, "CADASTRE_SESSION_IDLE_MIN"));
     o.sessions.absolute = std::chrono::hours(24 * f.get_int("session-max-days", 30, "CADASTRE_SESSION_MAX_DAYS"));
-    o.throttle.max_failures = static_cast<int>(f.get_int("login-max-failures", 5, "CADASTRE_LOGIN_MAX_FAILURES"));
-    o.throttle.window = std::chrono::seconds(f.get_int("login-window-s", 900, "CADASTRE_LOGIN_WINDOW_S"));
-    o.throttle.lockout = std::chrono::seconds(f.get_int("login-lockout-s", 900, "CADASTRE_LOGIN_LOCKOUT_S"));
+    cli::read_secret_check_flags(f, o.secret_checks);
     // What an upload may declare before it is decoded, and what a job may take
     // (docs/operations.md, "Limits").
     auto mb = [&](const char* name, std::uint64_t def, const char* env) {

@@ -23,6 +23,7 @@
 #include "cli/engine_flags.hpp"
 #include "cli/flags.hpp"
 #include "cli/ldap_flags.hpp"
+#include "cli/secret_check_flags.hpp"
 #include "cli/serve.hpp"
 #include "server/app.hpp"
 
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
                                    "media-max-mb", "media-public-max-mb"};
     known.merge(cli::engine_flag_names());
     known.merge(cli::ldap_flag_names());
+    known.merge(cli::secret_check_flag_names());
     cli::Flags f(argc, argv, 1, known, {"no-access-log", "help"});
     if (f.has("help")) {
       std::cout << "uso: cadastre-server --platform-dsn DSN [--host H] [--port P] [--pool-size N]\n"
@@ -62,6 +64,7 @@ int main(int argc, char** argv) {
     o.pool.statement_timeout = std::chrono::milliseconds(f.get_int("statement-timeout-ms", 15000, "CADASTRE_STATEMENT_TIMEOUT_MS"));
     o.token_ttl = std::chrono::milliseconds(f.get_int("token-ttl-ms", 5000, "CADASTRE_TOKEN_TTL_MS"));
     cli::read_ldap_flags(f, o.ldap);
+    cli::read_secret_check_flags(f, o.secret_checks);
     o.media.root = f.get("media-root", "var/midia", "CADASTRE_MEDIA_ROOT");
     o.media.max_bytes = static_cast<std::size_t>(f.get_int("media-max-mb", 25, "CADASTRE_MEDIA_MAX_MB")) << 20;
     o.media.public_max_bytes =

@@ -6,6 +6,7 @@
 
 #include "cadastre/error.hpp"
 #include "directory/directory.hpp"
+#include "text/text.hpp"
 
 namespace cadastre::directory {
 namespace {
@@ -54,8 +55,8 @@ bool Credentials::plausible() const {
          password.size() <= kMaxPassword;
 }
 
-Login::Login(const LdapOptions& o, store::Identity& id, store::SessionLimits l)
-    : options(o), identity(id), limits(l) {
+Login::Login(const LdapOptions& o, store::Identity& id, store::SecretChecks& c, store::SessionLimits l)
+    : options(o), identity(id), checks(c), limits(l) {
   if (!o.new_user_permission.empty()) new_user_rule = store::parse_layer_permission(o.new_user_permission);
 }
 
@@ -64,8 +65,14 @@ Session log_in(const Login& login, const Credentials& in, const store::SessionOr
     throw Error(errc::unavailable,
                 "login por diretório não configurado neste servidor (--ldap-uri)");
   if (!in.plausible()) refuse();
-  auto du = authenticate(login.options, in.username, in.password);
-  if (!du) refuse();
+  // " fiscal", "Fiscal" and "fiscal" are one directory user: one name to bind, one key.
+  const std::string user = text::fold_identifier(in.username);
+  if (user.empty()) refuse();
+  auto du = login.checks.run({"ldap:" + user, origin.address}, [&] {
+    auto found = authenticate(login.options, user, in.password);
+    if (!found) refuse();
+    return found;
+  });
   if (du->mail.empty())
     throw Error(errc::forbidden, "o diretório não informa o e-mail (atributo mail) deste usuário");
   Session out;

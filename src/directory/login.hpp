@@ -10,6 +10,7 @@
 
 #include "directory/options.hpp"
 #include "store/identity.hpp"
+#include "store/secret_checks.hpp"
 
 namespace cadastre::directory {
 
@@ -27,10 +28,12 @@ struct Credentials {
 /// What a login needs: the directory's configuration, the identity store and the limits
 /// of the sessions it opens.
 struct Login {
-  Login(const LdapOptions& options, store::Identity& identity, store::SessionLimits limits = {});
+  Login(const LdapOptions& options, store::Identity& identity, store::SecretChecks& checks,
+        store::SessionLimits limits = {});
 
   const LdapOptions& options;
   store::Identity& identity;
+  store::SecretChecks& checks;  ///< every bind is a password check: throttled (account "ldap:<user>")
   store::SessionLimits limits;
   /// LdapOptions::new_user_permission parsed (nullopt when empty); a malformed rule is
   /// refused when the service starts (Error invalid_argument).
@@ -46,8 +49,9 @@ struct Session {
 /// Who a directory session stands for: its user in its municipality.
 store::Principal principal_of(const Session& s);
 
-/// Logs `in` in from `address`: 503 when no directory is configured, 401 for credentials
-/// the directory refuses, 403 when it grants no municipality or the identity store keeps
+/// Logs `in` in from `address`: 503 when no directory is configured, 429 while the user
+/// name (trimmed and folded: " Fiscal" is "fiscal") or the address must wait
+/// (store::SecretChecks), 401 for credentials the directory refuses, 403 when it grants no municipality or the identity store keeps
 /// the user elsewhere or inactive, 502/504 when the directory fails or is slow.
 Session log_in(const Login& login, const Credentials& in, const store::SessionOrigin& origin);
 

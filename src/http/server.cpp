@@ -180,6 +180,8 @@ Response Server::handle(Request& req) {
   } catch (const Error& e) {
     res = Response::error(e);
     if (e.code() == errc::unavailable) res.headers.set("Retry-After", "5");
+    if (const auto* later = dynamic_cast<const RetryLater*>(&e))
+      res.headers.set("Retry-After", std::to_string(std::max(1LL, later->seconds())));
     if (e.code() == errc::unauthenticated && !res.headers.find("WWW-Authenticate"))
       res.headers.set("WWW-Authenticate", "Bearer");
   } catch (const std::exception& e) {

@@ -23,6 +23,7 @@
 #include "store/identity.hpp"
 #include "store/revocations.hpp"
 #include "store/pool.hpp"
+#include "store/secret_checks.hpp"
 #include "store/tenants.hpp"
 
 namespace cadastre::platform {
@@ -76,7 +77,7 @@ struct AppOptions {
   store::PoolOptions pool;  ///< size and timeouts of every pool (dsn ignored)
   std::chrono::milliseconds token_ttl{5000};
   store::SessionLimits sessions;
-  ThrottleOptions throttle;
+  store::SecretCheckLimits secret_checks;  ///< failed password checks (store/secret_checks.hpp)
   DecodeLimits decode;
   JobBudget jobs;
   TrialOptions trial;
@@ -125,6 +126,9 @@ class App {
   http::Server& server() noexcept { return *server_; }
   store::Pool& platform() noexcept { return *platform_; }
   store::Identity& identity() noexcept { return *identity_; }
+  /// The throttle of every route that checks a password or another secret (shared by all
+  /// instances of both services through the platform database).
+  store::SecretChecks& secret_checks() noexcept { return *secret_checks_; }
   store::TenantPools& tenants() noexcept { return *tenants_; }
   const service::Tenancy& tenancy() const noexcept { return *tenancy_; }
   service::EventBus& events() noexcept { return events_; }
@@ -141,6 +145,7 @@ class App {
   AppOptions options_;
   std::unique_ptr<store::Pool> platform_;
   std::unique_ptr<store::Identity> identity_;
+  std::unique_ptr<store::SecretChecks> secret_checks_;
   std::unique_ptr<store::RevocationListener> revocations_;  ///< sessions revoked by other instances
   std::unique_ptr<store::TenantPools> tenants_;
   store::CatalogCache catalogs_;

@@ -16,6 +16,7 @@
 #include "store/identity.hpp"
 #include "store/revocations.hpp"
 #include "store/pool.hpp"
+#include "store/secret_checks.hpp"
 #include "store/tenants.hpp"
 
 namespace cadastre::server {
@@ -39,6 +40,7 @@ struct AppOptions {
   http::ServerOptions http;
   store::PoolOptions pool;  ///< size and timeouts of every pool (dsn ignored)
   std::chrono::milliseconds token_ttl{5000};
+  store::SecretCheckLimits secret_checks;  ///< failed password checks (store/secret_checks.hpp)
   directory::LdapOptions ldap;  ///< directory for POST /ldap/login/ (empty uri: disabled)
   MediaOptions media;
 };
@@ -58,6 +60,9 @@ class App {
 
   http::Server& server() noexcept { return *server_; }
   store::Identity& identity() noexcept { return *identity_; }
+  /// The throttle of every route that checks a password or another secret (shared by all
+  /// instances of both services through the platform database).
+  store::SecretChecks& secret_checks() noexcept { return *secret_checks_; }
   store::TenantPools& tenants() noexcept { return *tenants_; }
   store::CatalogCache& catalogs() noexcept { return catalogs_; }
   /// slug → active tenant → pool → Scope, for the auth schemes.
@@ -75,6 +80,7 @@ class App {
   AppOptions options_;
   std::unique_ptr<store::Pool> platform_;
   std::unique_ptr<store::Identity> identity_;
+  std::unique_ptr<store::SecretChecks> secret_checks_;
   std::unique_ptr<store::RevocationListener> revocations_;  ///< sessions revoked elsewhere leave identity_'s cache
   std::unique_ptr<store::TenantPools> tenants_;
   store::CatalogCache catalogs_;

@@ -52,6 +52,9 @@ class ApiClients {
   /// The active bearer client of `scope` holding `token` (of an active tenant), if any.
   std::optional<ApiClient> authenticate_bearer(std::string_view token, std::string_view scope);
   /// The active Basic client of `scope` named `usuario` whose password matches, if any.
+  /// The client of a Basic credential checked within the cache's ttl (no database, no
+  /// hashing): a credential already proved is not a guess, so callers skip their throttle.
+  std::optional<ApiClient> recently_proved(std::string_view usuario, std::string_view password, std::string_view scope);
   std::optional<ApiClient> authenticate_basic(std::string_view usuario, std::string_view password,
                                               std::string_view scope);
 

@@ -11,6 +11,7 @@
 #include "platform/app.hpp"
 #include "platform/schemas.hpp"
 #include "platform/revocation.hpp"
+#include "platform/passwords.hpp"
 #include "platform/sessions/throttle.hpp"
 #include "store/crypto.hpp"
 #include "store/dsn.hpp"
@@ -36,6 +37,7 @@ struct Accounts {
   const AppOptions* options;
   std::string tenant_server;  ///< where new accounts' databases go
   std::unique_ptr<sessions::Throttle> sign_ups;  ///< sign-ups and recovery mails per address
+  store::SecretChecks* checks;                   ///< guesses of reset tokens
 
   // Every accepted request counts against the address: a few per hour, then 429.
   void limit(const Request& req) const {
@@ -46,6 +48,7 @@ struct Accounts {
 
   Response sign_up(Request& req) const {
     SignUp in = parse_sign_up(req.body);
+    require_strong_password(in.senha, in.email, in.nome);
     links.require_mailer();
     limit(req);
     NewAccount a{in.nome, in.email, store::hash_password(in.senha), in.empresa, in.cnpj, in.telefone, in.municipio, in.uf};
@@ -79,7 +82,20 @@ struct Accounts {
   Response recover(Request& req) const {
     Recovery in = parse_recovery(req.body);
     if (!in.token.empty()) {
-      std::int64_t user = reset_password(*links.platform, in.token, store::hash_password(in.senha));
+      // A reset token is a secret: guesses count against the address (store/secret_checks.hpp).
+      const store::Attempt who{"", req.remote_addr};
+      if (long long wait = checks->wait(who); wait > 0)
+        throw RetryLater("muitas tentativas; tente de novo mais tarde", wait);
+      std::int64_t user = 0;
+      try {
+        user = reset_password(*links.platform, in.token, [&](const Contact& c) {
+          require_strong_password(in.senha, c.email, c.nome);
+          return store::hash_password(in.senha);
+        });
+      } catch (const Error& e) {
+        if (e.field() == "token") checks->failed(who);
+        throw;
+      }
       publish_revoked(*events, identity->revoke_user_sessions(user), "senha");
       JsonWriter w;
       w.begin_object().key("mensagem").value("senha alterada; as sessões abertas foram encerradas").end_object();
@@ -126,6 +142,7 @@ void add_account_routes(App& app) {
   a->identity = &app.identity();
   a->events = &app.events();
   a->options = &app.options();
+  a->checks = &app.secret_checks();
   a->tenant_server = app.options().trial.tenant_server_dsn.empty() ? app.options().platform_dsn
                                                                    : app.options().trial.tenant_server_dsn;
   a->sign_ups = std::make_unique<sessions::Throttle>(

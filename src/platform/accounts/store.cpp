@@ -160,7 +160,8 @@ Confirmed confirm(store::Pool& pool, const std::string& token, const std::string
   });
 }
 
-std::int64_t reset_password(store::Pool& pool, const std::string& token, const std::string& password_hash) {
+std::int64_t reset_password(store::Pool& pool, const std::string& token,
+                            const std::function<std::string(const Contact&)>& hash_for) {
   return pool.with([&](soci::session& s) {
     soci::transaction tx(s);
     auto use = store::consume_one_time(s, token, {store::OneTimePurpose::reset_password});
@@ -169,6 +170,10 @@ std::int64_t reset_password(store::Pool& pool, const std::string& token, const s
       bad_link();
     }
     long long uid = use->user_id;
+    Contact who{use->user_id, "", ""};
+    s << "select email, nome from plataforma.usuarios where id = :u", soci::use(uid), soci::into(who.email),
+        soci::into(who.nome);
+    const std::string password_hash = hash_for(who);  // may refuse the password: nothing is spent
     s << "update plataforma.usuarios set senha_hash = :h, atualizado_em = now() where id = :u",
         soci::use(password_hash), soci::use(uid);
     tx.commit();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,7 +58,11 @@ Confirmed confirm(store::Pool& pool, const std::string& token, const std::string
 
 /// Sets the password of a reset link's user; returns the user (400 when the link is unknown,
 /// used or expired).
-std::int64_t reset_password(store::Pool& pool, const std::string& token, const std::string& password_hash);
+/// Spends reset token `token` and sets the password of its user to `hash_for(user)`, in
+/// one transaction: the token is looked up before any hashing (a wrong token costs no
+/// argon2), and a password `hash_for` refuses (it throws) leaves the token unspent.
+std::int64_t reset_password(store::Pool& pool, const std::string& token,
+                            const std::function<std::string(const Contact&)>& hash_for);
 
 /// The active users of `tenant_id`, all or those of `ids` (others' ids are ignored).
 std::vector<Contact> recipients(store::Pool& pool, std::int64_t tenant_id, const std::vector<std::int64_t>& ids);

@@ -7,7 +7,9 @@
 #include "platform/profile/input.hpp"
 #include "platform/profile/store.hpp"
 #include "platform/revocation.hpp"
+#include "platform/passwords.hpp"
 #include "store/crypto.hpp"
+#include "text/text.hpp"
 
 namespace cadastre::platform::profile {
 namespace {
@@ -19,6 +21,7 @@ struct Profile {
   accounts::Links links;
   store::Identity* identity;
   service::EventBus* events;
+  store::SecretChecks* checks;
 
   Response read(const service::Scope& s, Request&) const {
     return Response::json(profile_json(*links.platform, s.user.user_id, s.tenant.id));
@@ -28,21 +31,30 @@ struct Profile {
     Update in = parse_update(req.body);
     store::Pool& db = *links.platform;
     if (!in.nova_senha.empty()) {
+      require_strong_password(in.nova_senha, in.email.value_or(s.user.email), s.user.nome, "novaSenha");
+      // The current password is a secret check like a login (a stolen session must not
+      // become a way to guess it): the same throttle, the same account.
+      const store::Attempt who{"email:" + text::fold_identifier(s.user.email), req.remote_addr};
+      if (long long wait = checks->wait(who); wait > 0)
+        throw RetryLater("muitas tentativas; tente de novo mais tarde", wait);
       std::string current = password_hash(db, s.user.user_id);
-      if (current.empty() || !store::verify_password(current, in.senha_atual))
+      if (current.empty() || !store::verify_password(current, in.senha_atual)) {
+        checks->failed(who);
         throw Error(errc::forbidden, "senhaAtual não confere", "senhaAtual");
+      }
+      checks->succeeded(who);
     }
     bool new_email = in.email && *in.email != http::lower_ascii(s.user.email);
-    if (new_email) {
-      if (email_taken(db, *in.email, s.user.user_id)) throw Error(errc::conflict, "e-mail já em uso", "email");
-      links.require_mailer();
-    }
+    // An e-mail another account uses is not refused here, which would tell any user that
+    // the address has an account: no link goes to it, and the answer is the same.
+    bool send_link = new_email && !email_taken(db, *in.email, s.user.user_id);
+    if (new_email) links.require_mailer();
     update(db, s.user.user_id, in.fields);
     if (!in.nova_senha.empty()) {
       set_password(db, s.user.user_id, store::hash_password(in.nova_senha));
       publish_revoked(*events, identity->revoke_user_sessions(s.user.user_id, s.user.session_id), "senha");
     }
-    if (new_email) links.send_email_change({s.user.user_id, s.user.email, s.user.nome}, *in.email);
+    if (send_link) links.send_email_change({s.user.user_id, s.user.email, s.user.nome}, *in.email);
     return Response::json(profile_json(db, s.user.user_id, s.tenant.id));
   }
 };
@@ -54,7 +66,7 @@ namespace cadastre::platform {
 
 void add_profile_routes(App& app) {
   using namespace profile;
-  auto p = std::make_shared<const Profile>(Profile{accounts::links_of(app), &app.identity(), &app.events()});
+  auto p = std::make_shared<const Profile>(Profile{accounts::links_of(app), &app.identity(), &app.events(), &app.secret_checks()});
   auto& srv = app.server();
   srv.add({.method = "GET", .pattern = "/minha-conta", .auth = "sessao", .tag = "Minha conta",
            .summary = "O perfil de quem chama",

@@ -1,7 +1,10 @@
 // Logins and logout. Every login answers the spec's login response (statusLicenca,
 // authToken, tnToken, usuarioPublico, idEmpresa, idUsuario, adm) with a new session of its
-// own (a user may hold several). Password logins are throttled per e-mail and per address;
-// a refusal never says whether the e-mail exists (same answer, same argon2id work).
+// own (a user may hold several). Password and directory logins go through the one
+// throttle of secret checks (store/secret_checks.hpp: per account and address, per address,
+// and a growing delay per account that spares the addresses it logged in from), keyed by
+// the e-mail folded (text::fold_identifier); a refusal never says whether the e-mail
+// exists (same answer, same argon2id work: a decoy hash for unknown e-mails).
 #include <memory>
 
 #include "cadastre/json.hpp"
@@ -11,8 +14,9 @@
 #include "platform/schemas.hpp"
 #include "platform/sessions/input.hpp"
 #include "platform/sessions/store.hpp"
-#include "platform/sessions/throttle.hpp"
 #include "store/crypto.hpp"
+#include "store/secret_checks.hpp"
+#include "text/text.hpp"
 
 namespace cadastre::platform::sessions {
 namespace {
@@ -28,7 +32,7 @@ struct Logins {
   store::Pool* platform;
   service::EventBus* events;
   const AppOptions* options;
-  std::unique_ptr<Throttle> throttle;
+  store::SecretChecks* checks;
   std::unique_ptr<directory::Login> directory;
   std::unique_ptr<jwt::JwtVerifier> oidc;
 
@@ -50,30 +54,11 @@ struct Logins {
     return Response::json(std::move(w).str());
   }
 
-  // 429 while the e-mail or the address is locked out; the caller runs `attempt` otherwise
-  // and reports how it went.
-  template <class Attempt>
-  Response throttled(const Request& req, const std::string& email, Attempt attempt) const {
-    std::string by_email = "e:" + http::lower_ascii(email), by_address = "a:" + req.remote_addr;
-    if (auto wait = throttle->wait({by_email, by_address}); wait.count() > 0) {
-      Response r = Response::error(errc::too_many_requests, "muitas tentativas de login; tente mais tarde");
-      r.headers.set("Retry-After", std::to_string(wait.count()));
-      return r;
-    }
-    try {
-      Response r = attempt();
-      throttle->succeeded({by_email, by_address});
-      return r;
-    } catch (const Error& e) {
-      if (e.code() == errc::unauthenticated) throttle->failed({by_email, by_address});
-      throw;
-    }
-  }
-
   Response password(Request& req) const {
     PasswordLogin in = parse_password_login(req, false);
-    return throttled(req, in.email, [&] {
-      auto who = identity->login(in.email, in.senha);
+    const std::string email = text::fold_identifier(in.email);
+    return checks->run({"email:" + email, req.remote_addr}, [&] {
+      auto who = identity->login(email, in.senha);
       // A pending account's tenant is inactive until its e-mail is confirmed, so the
       // identity store refuses it here like a wrong password.
       if (!who) throw Error(errc::unauthenticated, kRefused);
@@ -83,8 +68,9 @@ struct Logins {
 
   Response provider(Request& req) const {
     PasswordLogin in = parse_password_login(req, true);
-    return throttled(req, in.email, [&] {
-      auto account = provider_account(*platform, in.email);
+    const std::string email = text::fold_identifier(in.email);
+    return checks->run({"email:" + email, req.remote_addr}, [&] {
+      auto account = provider_account(*platform, email);
       bool has_password = account && !account->password_hash.empty();
       bool ok = store::verify_password(has_password ? account->password_hash : store::decoy_password_hash(), in.senha);
       if (!has_password || !ok || !account->active) throw Error(errc::unauthenticated, kRefused);
@@ -113,10 +99,8 @@ struct Logins {
 
   Response ldap(Request& req) const {
     directory::Credentials in = parse_directory_login(req);
-    return throttled(req, in.username, [&] {
-      directory::Session s = directory::log_in(*directory, in, origin(req, "ldap"));
-      return answer(directory::principal_of(s), s.token);
-    });
+    directory::Session s = directory::log_in(*directory, in, origin(req, "ldap"));  // throttled inside
+    return answer(directory::principal_of(s), s.token);
   }
 
   // The e-mail and uid prove nothing by themselves: the provider's signed id_token must
@@ -125,15 +109,20 @@ struct Logins {
     OidcLogin in = parse_oidc_login(req);
     if (!oidc) throw Error(errc::unavailable, "login OpenID Connect não configurado neste servidor");
     if (in.id_token.empty()) throw Error(errc::unauthenticated, "informe o id_token do provedor de identidade");
+    const std::string email = text::fold_identifier(in.email);
+    return checks->run({"email:" + email, req.remote_addr}, [&] { return oauth_login(req, in, email); });
+  }
+
+  Response oauth_login(const Request& req, const OidcLogin& in, const std::string& email) const {
     jwt::JwtClaims claims;
     try {
       claims = oidc->verify(in.id_token, jwt::unix_now());
     } catch (const jwt::JwtError& e) {
       throw Error(errc::unauthenticated, std::string("id_token recusado: ") + e.what());
     }
-    if (claims.subject != in.uid || http::lower_ascii(claims.email) != http::lower_ascii(in.email))
+    if (claims.subject != in.uid || text::fold_identifier(claims.email) != email)
       throw Error(errc::unauthenticated, "o id_token não corresponde ao email e uid informados");
-    auto who = active_user(*platform, in.email);
+    auto who = active_user(*platform, email);
     if (!who) throw Error(errc::unauthenticated, "nenhum usuário ativo da plataforma com este e-mail");
     return answer(*who, identity->open_session(*who, options->sessions, origin(req, "oauth")));
   }
@@ -179,8 +168,9 @@ void add_session_routes(App& app) {
   logins->platform = &app.platform();
   logins->events = &app.events();
   logins->options = &app.options();
-  logins->throttle = std::make_unique<Throttle>(app.options().throttle);
-  logins->directory = std::make_unique<directory::Login>(app.options().ldap, app.identity(), app.options().sessions);
+  logins->checks = &app.secret_checks();
+  logins->directory = std::make_unique<directory::Login>(app.options().ldap, app.identity(), app.secret_checks(),
+                                                       app.options().sessions);
   if (!app.options().oidc.hs256_secret.empty() || !app.options().oidc.rs256_public_pem.empty()) {
     if (app.options().oidc.issuer.empty() || app.options().oidc.audience.empty())
       throw std::invalid_argument("o provedor OpenID Connect pede emissor (iss) e audiência (aud)");

@@ -40,7 +40,7 @@ http::Response log_in(const directory::Login& login, http::Request& req) {
 }  // namespace
 
 void add_ldap_routes(App& app) {
-  auto login = std::make_shared<const directory::Login>(app.options().ldap, app.identity());
+  auto login = std::make_shared<const directory::Login>(app.options().ldap, app.identity(), app.secret_checks());
   app.server().add(
       {.method = "POST",
        .pattern = "/ldap/login/",

@@ -6,6 +6,7 @@
 
 #include "cadastre/error.hpp"
 #include "store/crypto.hpp"
+#include "text/text.hpp"
 
 namespace cadastre::server {
 namespace {
@@ -13,6 +14,7 @@ namespace {
 /// A refused credential, kept in Request::auth until basic_handler() answers it.
 struct BasicRefusal {
   std::string message;
+  long long retry_after = 0;  ///< > 0: 429, the user or the address must wait
 };
 
 constexpr const char* kScope = "provas_digitais";
@@ -41,8 +43,19 @@ std::pair<std::string, std::string> basic_credentials(const http::Request& req) 
 void authenticate(App& app, store::ApiClients& clients, http::Request& req) {
   try {
     auto [user, password] = basic_credentials(req);
-    auto client = clients.authenticate_basic(user, password, kScope);
-    if (!client) throw BasicRefusal{"usuário ou senha inválidos"};
+    auto client = clients.recently_proved(user, password, kScope);
+    if (!client) {
+      // A password check like any login: the same throttle (store/secret_checks.hpp).
+      const store::Attempt who{"basic:" + text::fold_identifier(user), req.remote_addr};
+      if (long long wait = app.secret_checks().wait(who); wait > 0)
+        throw BasicRefusal{"muitas tentativas; tente de novo mais tarde", wait};
+      client = clients.authenticate_basic(user, password, kScope);
+      if (!client) {
+        app.secret_checks().failed(who);
+        throw BasicRefusal{"usuário ou senha inválidos"};
+      }
+      app.secret_checks().succeeded(who);
+    }
     auto tenant = app.tenancy().active(client->tenant_slug);
     if (!tenant) throw BasicRefusal{"o município da credencial está inativo"};
     ProvasContext ctx;
@@ -73,6 +86,7 @@ void add_basic_scheme(App& app) {
 http::Handler basic_handler(std::function<http::Response(http::Request&, const ProvasContext&)> fn) {
   return [fn = std::move(fn)](http::Request& req) {
     if (const auto* refusal = std::any_cast<BasicRefusal>(&req.auth)) {
+      if (refusal->retry_after > 0) throw RetryLater(refusal->message, refusal->retry_after);
       auto res = http::Response::error(errc::unauthenticated, refusal->message);
       res.headers.set("WWW-Authenticate", kBasicChallenge);
       return res;

@@ -41,7 +41,9 @@ std::string pre_body(const std::string& cnpj, const std::string& email,
 /// Tenants alfa and beta as the platform fixture has them, login throttling out of the way
 /// (these tests fail logins on purpose, all from one address), and helpers for providers.
 struct Providers : PlatformFixture {
-  Providers() : PlatformFixture([](platform::AppOptions& o) { o.throttle.max_failures = 1000; }) {}
+  Providers() : PlatformFixture([](platform::AppOptions& o) {
+    o.secret_checks.pair_failures = o.secret_checks.address_failures = o.secret_checks.account_failures = 1000;
+  }) {}
 
   struct Created {
     std::int64_t provider = 0, user = 0;

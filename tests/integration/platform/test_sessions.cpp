@@ -88,8 +88,10 @@ TEST_CASE("sessions end after their idle and absolute limits") {
 }
 
 TEST_CASE("repeated failed logins are throttled the same whether or not the e-mail exists") {
-  PlatformFixture f([](platform::AppOptions& o) { o.throttle = {.max_failures = 3, .window = std::chrono::seconds(60),
-                                                                 .lockout = std::chrono::seconds(60)}; });
+  PlatformFixture f([](platform::AppOptions& o) {
+    o.secret_checks = {.pair_failures = 3, .address_failures = 3, .account_failures = 3,
+                       .window = std::chrono::seconds(60), .lockout = std::chrono::seconds(60)};
+  });
   const auto& u = f.stack->user("alfa");
   auto wrong = f.try_login(u.email, "senha-errada");
   auto unknown = f.try_login("ninguem@alfa.gov.br", "senha-errada");
@@ -228,6 +230,8 @@ TEST_CASE("the directory login of the platform opens a session like the password
 TEST_CASE("the OpenID Connect login needs a valid id_token naming the e-mail and uid") {
   const std::string secret = "segredo-do-provedor-oidc-de-teste";
   PlatformFixture f([&](platform::AppOptions& o) {
+    // Failures on purpose, all from one address: the throttle is not what this pins down.
+    o.secret_checks.pair_failures = o.secret_checks.address_failures = o.secret_checks.account_failures = 100;
     o.oidc.hs256_secret = secret;
     o.oidc.issuer = "https://idp.exemplo.gov.br";
     o.oidc.audience = "cadastre-platform";
