@@ -11,6 +11,7 @@
 #include "platform/app.hpp"
 #include "platform/schemas.hpp"
 #include "platform/revocation.hpp"
+#include "platform/accounts/outbox.hpp"
 #include "platform/passwords.hpp"
 #include "platform/sessions/throttle.hpp"
 #include "store/crypto.hpp"
@@ -38,6 +39,7 @@ struct Accounts {
   std::string tenant_server;  ///< where new accounts' databases go
   std::unique_ptr<sessions::Throttle> sign_ups;  ///< sign-ups and recovery mails per address
   store::SecretChecks* checks;                   ///< guesses of reset tokens
+  std::unique_ptr<Outbox> outbox;                ///< mails sent after answering (outbox.hpp)
 
   // Every accepted request counts against the address: a few per hour, then 429.
   void limit(const Request& req) const {
@@ -54,7 +56,11 @@ struct Accounts {
     NewAccount a{in.nome, in.email, store::hash_password(in.senha), in.empresa, in.cnpj, in.telefone, in.municipio, in.uf};
     auto created = create_pending(*links.platform, a, tenant_server, options->trial);
     if (!created) {
-      if (auto owner = active_contact(*links.platform, in.email)) links.send_password_reset(*owner);
+      // The address has an account: its owner gets a reset link, after the answer, so the
+      // answer takes as long as for a new account.
+      outbox->post([links = links, email = in.email] {
+        if (auto owner = active_contact(*links.platform, email)) links.send_password_reset(*owner);
+      });
     } else {
       try {
         links.send_confirmation({created->user_id, in.email, in.nome});
@@ -103,7 +109,11 @@ struct Accounts {
     }
     links.require_mailer();
     limit(req);
-    if (auto user = active_contact(*links.platform, in.email)) links.send_password_reset(*user);
+    // Looked up and sent after the answer: it takes the same time whether or not the
+    // address has an account.
+    outbox->post([links = links, email = in.email] {
+      if (auto user = active_contact(*links.platform, email)) links.send_password_reset(*user);
+    });
     return accepted("se o e-mail tiver conta, enviamos a ele o link para criar uma nova senha");
   }
 
@@ -143,6 +153,7 @@ void add_account_routes(App& app) {
   a->events = &app.events();
   a->options = &app.options();
   a->checks = &app.secret_checks();
+  a->outbox = std::make_unique<Outbox>(app.options().http.log);
   a->tenant_server = app.options().trial.tenant_server_dsn.empty() ? app.options().platform_dsn
                                                                    : app.options().trial.tenant_server_dsn;
   a->sign_ups = std::make_unique<sessions::Throttle>(

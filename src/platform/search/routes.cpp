@@ -11,6 +11,7 @@
 #include "platform/search/classify.hpp"
 #include "platform/search/input.hpp"
 #include "platform/search/store.hpp"
+#include "service/bulkhead.hpp"
 
 namespace cadastre::platform::search {
 namespace {
@@ -84,6 +85,16 @@ namespace cadastre::platform {
 void add_search_routes(App& app) {
   using namespace search;
   auto& srv = app.server();
+  // The searches, thematic maps and attribute queries of a tenant take at most a quarter
+  // of its pool (service/bulkhead.hpp): its cheap reads keep answering.
+  auto heavy = std::make_shared<service::Bulkhead>(static_cast<int>(app.options().pool.size / 4),
+                                                   std::chrono::milliseconds(500));
+  auto bounded = [heavy](Response (*fn)(const Scope&, Request&)) {
+    return service::scoped([heavy, fn](const Scope& s, Request& r) {
+      auto slot = heavy->enter(s.db);
+      return fn(s, r);
+    });
+  };
   const std::vector<http::Param> search_params = {
       {.name = "idProjeto", .type = "integer", .required = true, .description = "o projeto"},
       {.name = "q", .required = true, .description = "o texto buscado (2 a 200 caracteres; sem distinção de acentos)"},
@@ -95,22 +106,22 @@ void add_search_routes(App& app) {
            .access = http::on("projeto", "idProjeto", "leitura"), .tag = kTag,
            .summary = "Busca nos textos das camadas do projeto que o usuário vê: exatos, depois prefixos, depois "
                       "trechos (no máximo 50)",
-           .params = search_params, .answer_schema = hits, .handler = service::scoped(everything)});
+           .params = search_params, .answer_schema = hits, .handler = bounded(everything)});
   srv.add({.method = "GET", .pattern = "/consulta-geral/icad", .auth = "sessao",
            .access = http::on("projeto", "idProjeto", "leitura"), .tag = kTag,
            .summary = "A busca restrita aos campos de inscrição (chave com 'inscricao' ou 'icad')",
-           .params = narrow_params, .answer_schema = hits, .handler = service::scoped(inscricoes)});
+           .params = narrow_params, .answer_schema = hits, .handler = bounded(inscricoes)});
   srv.add({.method = "GET", .pattern = "/consulta-geral/logradouros", .auth = "sessao",
            .access = http::on("projeto", "idProjeto", "leitura"), .tag = kTag,
            .summary = "A busca restrita aos campos de logradouro (chave com 'logradouro', ou 'rua', 'endereco')",
-           .params = narrow_params, .answer_schema = hits, .handler = service::scoped(logradouros)});
+           .params = narrow_params, .answer_schema = hits, .handler = bounded(logradouros)});
   srv.add({.method = "POST", .pattern = "/mapa-tematico", .auth = "sessao", .tag = kTag,
            .summary = "Classes de um campo numérico de uma camada (intervalos iguais, quantis ou quebras naturais de "
                       "Jenks), com contagens e cores",
            .body = {.description = R"({"idCamada", "idCampo", "metodo": "intervalos_iguais|quantis|jenks", )"
                                    R"("classes"?: 2..12 (5), "paleta"?: "viridis"})",
                     .max_bytes = 4096, .schema = schemas::ref("PedidoMapaTematico")},
-           .answer_schema = schemas::ref("MapaTematico"), .handler = service::scoped(thematic)});
+           .answer_schema = schemas::ref("MapaTematico"), .handler = bounded(thematic)});
   std::vector<http::Param> page = page_params({"id"});
   srv.add({.method = "POST", .pattern = "/pesquisa-caracteristicas", .auth = "sessao", .tag = kTag,
            .summary = "As geometrias de uma camada cujos valores atendem às condições (todas ou alguma), paginadas",
@@ -118,7 +129,7 @@ void add_search_routes(App& app) {
            .body = {.description = R"({"idCamada", "condicoes": [{"idCampo", "operador": )"
                                    R"("=|<>|<|<=|>|>=|contem|entre|vazio", "valor"}...] (1 a 20), "todas"?: true})",
                     .max_bytes = 65536, .schema = schemas::ref("PesquisaCaracteristicas")},
-           .answer_schema = schemas::page_of("FeicaoComValores"), .handler = service::scoped(feature_query)});
+           .answer_schema = schemas::page_of("FeicaoComValores"), .handler = bounded(feature_query)});
   srv.add({.method = "GET", .pattern = "/basemap", .auth = "sessao", .tag = kTag,
            .summary = "Os mapas de fundo configurados do município (OpenStreetMap, satélite...)",
            .answer_schema = schemas::list_of("MapaBase"), .handler = service::scoped(basemaps)});

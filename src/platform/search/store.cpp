@@ -8,6 +8,7 @@
 
 #include <soci/soci.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <map>
 #include <regex>
@@ -102,11 +103,20 @@ void append_condition(store::Sql& q, const Condition& c, const FieldInfo& f) {
   q << ")";
 }
 
-}  // namespace
 
-std::string text_search(const service::Scope& scope, std::int64_t projeto, const std::string& termo, Fields fields,
-                        const std::vector<std::int64_t>& campos, const std::vector<std::int64_t>& camadas) {
-  store::Sql q;
+// Whether `termo` has three letters or digits in a row: the least pg_trgm looks up.
+bool has_trigram(const std::string& termo) {
+  int run = 0;
+  for (unsigned char c : termo) {
+    run = (std::isalnum(c) || c >= 0x80) ? run + 1 : 0;
+    if (run >= 3) return true;
+  }
+  return false;
+}
+
+store::Sql search_sql(std::string prefix, const service::Scope& scope, std::int64_t projeto, const std::string& termo,
+                      Fields fields, const std::vector<std::int64_t>& campos, const std::vector<std::int64_t>& camadas) {
+  store::Sql q(std::move(prefix));
   // SOCI numbers every occurrence of a placeholder: each use binds the term again.
   auto raw = [&] { return q.placeholder(termo, "text"); };
   auto like = [&] { return q.placeholder(query::escape_like(termo), "text"); };
@@ -122,9 +132,11 @@ std::string text_search(const service::Scope& scope, std::int64_t projeto, const
     q << " and (k.chave like '%inscricao%' or k.chave like '%icad%')";
   else if (fields == Fields::logradouro)
     q << " and (k.chave like '%logradouro%' or k.chave in ('rua', 'endereco'))";
+  // Contains (the trigram index) when the term has a trigram; else starts with (the B-tree).
+  const char* where = has_trigram(termo) ? "'%' || projeto.chave_busca(" : "projeto.chave_busca(";
   q << "), h as (select v.id, v.geometria_id, v.campo_id, v.texto, projeto.chave_busca(v.texto) as busca "
        "from k join projeto.valores v on v.campo_id = k.id "
-       "where projeto.chave_busca(v.texto) like '%' || projeto.chave_busca("
+       "where v.texto is not null and projeto.chave_busca(v.texto) like " << where
     << like() << ") || '%' limit " << std::to_string(kCandidates) << "), "
     << "r as (select h.*, case when h.busca = projeto.chave_busca(" << raw() << ") then 3 when h.busca like "
     << "projeto.chave_busca(" << like() << ") || '%' then 2 else 1 end as nivel, "
@@ -135,7 +147,31 @@ std::string text_search(const service::Scope& scope, std::int64_t projeto, const
        "'achado', case r.nivel when 3 then 'exato' when 2 then 'prefixo' else 'contem' end, "
        "'similaridade', round(r.sim::numeric, 4)) order by r.nivel desc, r.sim desc, r.id), '[]')::text "
        "from r join k on k.id = r.campo_id";
-  return scope.db->with([&](soci::session& s) { return store::fetch_value(s, q).value_or("[]"); });
+  return q;
+}
+
+}  // namespace
+
+std::string text_search(const service::Scope& scope, std::int64_t projeto, const std::string& termo, Fields fields,
+                        const std::vector<std::int64_t>& campos, const std::vector<std::int64_t>& camadas) {
+  store::Sql q = search_sql("", scope, projeto, termo, fields, campos, camadas);
+  return scope.db->with([&](soci::session& s) {
+    soci::transaction tx(s);
+    s << "set local statement_timeout = " + std::to_string(kSearchMillis);
+    std::string out = store::fetch_value(s, q).value_or("[]");
+    tx.commit();
+    return out;
+  });
+}
+
+std::string text_search_plan(const service::Scope& scope, std::int64_t projeto, const std::string& termo, Fields fields,
+                             const std::vector<std::int64_t>& campos, const std::vector<std::int64_t>& camadas) {
+  store::Sql q = search_sql("explain ", scope, projeto, termo, fields, campos, camadas);
+  return scope.db->with([&](soci::session& s) {
+    std::string out;
+    for (const auto& row : store::fetch(s, q)) out += row[0].value_or("") + "\n";
+    return out;
+  });
 }
 
 Numbers numbers(store::Pool& pool, std::int64_t camada, std::int64_t campo) {

@@ -19,11 +19,21 @@ enum class Fields { all, inscricao, logradouro };
 /// At most this many hits per search.
 inline constexpr int kMaxHits = 50;
 
+/// How long one search statement may run (it is cancelled then: 503, and the pool's
+/// connection is free for the tenant's other reads).
+inline constexpr int kSearchMillis = 3000;
+
 /// The project's text values matching `termo` accent- and case-insensitively, in the layers
 /// the caller may read (optionally only `campos` / `camadas`), best first: exact, then
 /// prefix, then contains, each by trigram similarity. A JSON array of at most kMaxHits.
+/// A term with fewer than three letters or digits in a row has no trigram to look up: it
+/// matches values that start with it (an index range, migration 0032), not anywhere.
 std::string text_search(const service::Scope& scope, std::int64_t projeto, const std::string& termo, Fields fields,
                         const std::vector<std::int64_t>& campos, const std::vector<std::int64_t>& camadas);
+/// PostgreSQL's plan of that search (EXPLAIN), one line per row: for the tests, and for an
+/// operator looking at a slow search.
+std::string text_search_plan(const service::Scope& scope, std::int64_t projeto, const std::string& termo, Fields fields,
+                             const std::vector<std::int64_t>& campos, const std::vector<std::int64_t>& camadas);
 
 /// The numbers of field `campo` over layer `camada`, ascending, and how many of the layer's
 /// geometries have none. 400 (idCampo) when the field is not a numeric field of the layer.

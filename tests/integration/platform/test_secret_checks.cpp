@@ -2,6 +2,7 @@
 // tried it: behind a trusted proxy each test client is its own address (X-Forwarded-For).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "integration/platform/fixture.hpp"
@@ -136,4 +137,24 @@ TEST_CASE("weak passwords are refused, naming why, the user's own e-mail and nam
   refused(*change("usuario@alfa.gov.br"), 400, "parametro_invalido", "e-mail");
   refused(*change("Xusuario2026!"), 400, "parametro_invalido", "e-mail");
   CHECK(change("Cavalo-Bateria-Grampo-42")->status == 200);
+}
+
+TEST_CASE("password recovery answers in the same time whether or not the e-mail has an account") {
+  PlatformFixture f([](platform::AppOptions& o) { o.http.trusted_proxies = {"127.0.0.1"}; });
+  const std::string known = f.stack->user("alfa").email;
+  auto timed = [&](const std::string& email, int i) {
+    auto start = std::chrono::steady_clock::now();
+    auto a = f.request("POST", "/recuperarsenha", from("198.51.100." + std::to_string(100 + i)),
+                       R"({"email":")" + email + R"("})");
+    CHECK(a->status == 202);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  // Medians of five (each from its own address, under the per-address limit of requests).
+  std::vector<double> k, u;
+  for (int i = 0; i < 5; ++i) k.push_back(timed(known, 2 * i)), u.push_back(timed("ninguem@alfa.gov.br", 2 * i + 1));
+  std::sort(k.begin(), k.end());
+  std::sort(u.begin(), u.end());
+  CHECK_MESSAGE(k[2] < 3 * u[2] + 0.005, "conhecido " << k[2] << " s, desconhecido " << u[2] << " s");
+  // The mail still goes, after the answer.
+  CHECK(f.sink->wait_for(5, std::chrono::seconds(10)));
 }

@@ -84,3 +84,22 @@ TEST_CASE_FIXTURE(test::OuvFixture, "no public ombudsman route and no wiki map r
       CHECK_MESSAGE(http::lower_ascii(body).find(http::lower_ascii(value)) == std::string::npos, value);
     }
 }
+
+TEST_CASE_FIXTURE(test::OuvFixture, "full-width digits and accented e-mails are masked too (text normalised first)") {
+  enable("alfa");
+  // "ligue １９ ９８７６５-４３２１ ou joão.silva@exemplo.com.br": full-width digits, an accented local part.
+  const std::string phone = "\xEF\xBC\x91\xEF\xBC\x99 \xEF\xBC\x99\xEF\xBC\x98\xEF\xBC\x97\xEF\xBC\x96\xEF\xBC\x95-"
+                            "\xEF\xBC\x94\xEF\xBC\x93\xEF\xBC\x92\xEF\xBC\x91";
+  REQUIRE(file("Lixo na rua; ligue " + phone + " ou jo\xC3\xA3o.silva@exemplo.com.br")->status == 201);
+  auto list = anon("GET", "/ouv/?cidade=alfa");
+  REQUIRE(list->status == 200);
+  CHECK(list->body.find("[telefone omitido]") != std::string::npos);
+  CHECK(list->body.find("[e-mail omitido]") != std::string::npos);
+  CHECK(list->body.find("\xEF\xBC\x99\xEF\xBC\x98") == std::string::npos);  // no full-width digit left
+  CHECK(list->body.find("98765") == std::string::npos);
+  CHECK(list->body.find("jo\xC3\xA3") == std::string::npos);
+  CHECK(list->body.find("silva") == std::string::npos);
+  // The function itself, by hand.
+  CHECK(tenant_db("select ouvidoria.mascarar('escreva a joão.silva@exemplo.com.br')") == "escreva a [e-mail omitido]");
+  CHECK(tenant_db("select ouvidoria.mascarar('fone ９８７６５-４３２１ hoje')") == "fone [telefone omitido] hoje");
+}
