@@ -2,6 +2,7 @@
 #include "cadastre/limits.hpp"
 
 #include <fmt/format.h>
+#include <zlib.h>
 
 #include <cstring>
 #include <limits>
@@ -88,9 +89,11 @@ std::vector<ZipEntry> zip_entries(std::string_view b) {
     std::size_t p = static_cast<std::size_t>(at);
     std::size_t name_len = le(b, p + 28, 2), extra_len = le(b, p + 30, 2), comment_len = le(b, p + 32, 2);
     if (!has(b, p + 46, name_len + extra_len + comment_len)) throw not_a_zip("diretório central inconsistente");
-    ZipEntry e{std::string(b.substr(p + 46, name_len)), le(b, p + 20, 4), le(b, p + 24, 4)};
-    bool big_c = e.compressed == 0xffffffffu, big_u = e.uncompressed == 0xffffffffu;
+    ZipEntry e{std::string(b.substr(p + 46, name_len)), le(b, p + 20, 4), le(b, p + 24, 4), le(b, p + 42, 4),
+               static_cast<int>(le(b, p + 10, 2))};
+    bool big_c = e.compressed == 0xffffffffu, big_u = e.uncompressed == 0xffffffffu, big_o = e.offset == 0xffffffffu;
     if (big_c || big_u) zip64_sizes(b.substr(p + 46 + name_len, extra_len), e, big_u, big_c);
+    if (big_o) throw not_a_zip("deslocamento ZIP64 não suportado");
     out.push_back(std::move(e));
     at = p + 46 + name_len + extra_len + comment_len;
   }
@@ -111,6 +114,52 @@ void check_archive(const std::vector<ZipEntry>& entries, const ArchiveLimits& l)
   }
   if (total > l.max_total)
     throw too_large(fmt::format("o zip se expande para {}; o limite é {}", human_bytes(total), human_bytes(l.max_total)));
+}
+
+void check_inflated(std::string_view zip, const std::vector<ZipEntry>& entries) {
+  constexpr std::uint32_t kLocal = 0x04034b50;
+  for (const ZipEntry& e : entries) {
+    if (!e.name.empty() && e.name.back() == '/') continue;  // a folder
+    if (e.method != 0 && e.method != 8)
+      throw Error(errc::invalid_argument,
+                  fmt::format("'{}' no zip usa um método de compressão não suportado ({}): use deflate", e.name, e.method),
+                  "file");
+    if (!has(zip, e.offset, 30) || le(zip, e.offset, 4) != kLocal) throw not_a_zip("cabeçalho local ausente");
+    std::uint64_t start = e.offset + 30 + le(zip, e.offset + 26, 2) + le(zip, e.offset + 28, 2);
+    if (start > zip.size()) throw not_a_zip("cabeçalho local inconsistente");
+    std::string_view data = zip.substr(static_cast<std::size_t>(start));
+    if (e.method == 0) {
+      if (e.compressed != e.uncompressed || data.size() < e.uncompressed) throw not_a_zip("entrada armazenada inconsistente");
+      continue;
+    }
+    z_stream z{};
+    if (inflateInit2(&z, -MAX_WBITS) != Z_OK) throw std::bad_alloc();
+    unsigned char out[1 << 16];
+    std::uint64_t produced = 0;
+    int rc = Z_OK;
+    std::size_t fed = 0;
+    while (rc != Z_STREAM_END) {
+      if (z.avail_in == 0) {
+        std::size_t piece = std::min<std::size_t>(data.size() - fed, 1u << 20);
+        if (piece == 0) break;
+        z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data() + fed));
+        z.avail_in = static_cast<uInt>(piece);
+        fed += piece;
+      }
+      z.next_out = out;
+      z.avail_out = sizeof out;
+      rc = inflate(&z, Z_NO_FLUSH);
+      produced += sizeof out - z.avail_out;
+      if (produced > e.uncompressed) {
+        inflateEnd(&z);
+        throw too_large(fmt::format("'{}' no zip declara {} mas se expande além disso: o zip foi adulterado", e.name,
+                                    human_bytes(e.uncompressed)));
+      }
+      if (rc != Z_OK && rc != Z_STREAM_END && !(rc == Z_BUF_ERROR && z.avail_in == 0)) break;
+    }
+    inflateEnd(&z);
+    if (rc != Z_STREAM_END) throw not_a_zip(("'" + e.name + "' não se descompacta (dados corrompidos)").c_str());
+  }
 }
 
 std::uint64_t decoded_bytes(const RasterShape& r) noexcept {

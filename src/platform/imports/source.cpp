@@ -107,6 +107,7 @@ std::shared_ptr<Source> Source::open(Format format, Upload upload, const Params&
   if (zipped && (format == Format::shp || format == Format::kml)) {
     declared = limits::zip_entries(src->bytes_);
     limits::check_archive(declared, limits.archive);
+    limits::check_inflated(src->bytes_, declared);  // the readers do not hold a zip to its word
     std::uint64_t total = 0;
     for (const auto& e : declared) total += e.uncompressed;  // bounded by check_archive
     src->decoded_ = std::max<std::uint64_t>(total, src->decoded_);

@@ -133,3 +133,24 @@ TEST_CASE_FIXTURE(ImportsFixture, "a DXF block bomb (a 2,000-vertex block insert
   CHECK(peak_memory_mb() - start < 128);
   CHECK(db("select count(*) from projeto.camadas") + "/" + db("select count(*) from projeto.valores") == "0/0");
 }
+
+TEST_CASE_FIXTURE(ImportsFixture, "a zip that lies about its sizes is refused: its entries are inflated and counted first") {
+  auto c = cast();
+  // 100 MB of KML declared as 1 KB (GDAL's /vsizip/ would read it to its real end).
+  sh("python3 -c \"import zipfile, struct\n"
+     "with zipfile.ZipFile('mentira.kmz', 'w', zipfile.ZIP_DEFLATED) as z:\n"
+     "  z.writestr('doc.kml', b'<kml>' + b' ' * 100000000 + b'</kml>')\n"
+     "b = bytearray(open('mentira.kmz', 'rb').read())\n"
+     "b[22:26] = struct.pack('<I', 1000)\n"
+     "i = b.find(b'PK\\x01\\x02')\n"
+     "b[i + 24:i + 28] = struct.pack('<I', 1000)\n"
+     "open('mentira.kmz', 'wb').write(b)\"");
+  const std::string kmz = read("mentira.kmz");
+  const std::string before = footprint();
+  reset_peak_memory();
+  const std::int64_t start = resident_memory_mb();
+  refused(*upload(route("kml", "mentira", c.projeto, "Mentira"), kmz, "mentira.kmz", c.owner), 413,
+          "corpo_muito_grande", "declara 1000 bytes mas se expande além disso");
+  CHECK(peak_memory_mb() - start < 64);
+  CHECK(footprint() == before);
+}

@@ -10,6 +10,8 @@
 #include "cadastre/error.hpp"
 #include "cadastre/limits.hpp"
 
+#include <zlib.h>
+
 using namespace cadastre;
 using namespace cadastre::limits;
 
@@ -179,4 +181,38 @@ TEST_CASE("human_bytes writes sizes as people read them") {
   CHECK(human_bytes(812 * 1024) == "812 KB");
   CHECK(human_bytes(256 * kMiB) == "256 MB");
   CHECK(human_bytes(1536 * kMiB) == "1.5 GB");
+}
+
+TEST_CASE("check_inflated refuses an entry that inflates past what it declares") {
+  // A stored entry is checked by its sizes; a deflated one by inflating it.
+  auto honest = make_zip({{"a.txt", "hello", 5}});
+  CHECK_NOTHROW(check_inflated(honest, zip_entries(honest)));
+  // A real deflate stream of 100,000 'A's, declared as 1,000 bytes.
+  std::string plain(100000, 'A'), packed(compressBound(plain.size()), '\0');
+  z_stream z{};
+  deflateInit2(&z, 9, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+  z.next_in = reinterpret_cast<Bytef*>(plain.data());
+  z.avail_in = static_cast<uInt>(plain.size());
+  z.next_out = reinterpret_cast<Bytef*>(packed.data());
+  z.avail_out = static_cast<uInt>(packed.size());
+  REQUIRE(deflate(&z, Z_FINISH) == Z_STREAM_END);
+  packed.resize(z.total_out);
+  deflateEnd(&z);
+  auto entries_of = [&](std::uint64_t declared) {
+    std::string zip = make_zip({{"a.txt", packed, declared}});
+    // make_zip writes method 0: mark the entry deflated in both headers.
+    zip[8] = 8;
+    zip[zip.find("PK\x01\x02") + 10] = 8;
+    return zip;
+  };
+  std::string truthful = entries_of(100000), liar = entries_of(1000);
+  CHECK_NOTHROW(check_inflated(truthful, zip_entries(truthful)));
+  auto e = refusal_of([&] { check_inflated(liar, zip_entries(liar)); });
+  CHECK(e.code() == errc::payload_too_large);
+  CHECK(std::string(e.what()) == "'a.txt' no zip declara 1000 bytes mas se expande além disso: o zip foi adulterado");
+  // Garbage where deflate data should be.
+  std::string broken = make_zip({{"b.txt", "not deflate data at all", 50}});
+  broken[8] = 8;
+  broken[broken.find("PK\x01\x02") + 10] = 8;
+  CHECK(refusal_of([&] { check_inflated(broken, zip_entries(broken)); }).code() == errc::invalid_argument);
 }
