@@ -170,3 +170,20 @@ TEST_CASE("malformed login bodies are 400 in the error shape") {
   auto wrong_type = login(stack, R"({"username": "maria", "password": 123})");
   CHECK(wrong_type->status == 400);
 }
+
+TEST_CASE("directory names are one account however spelt: \" maria\", \"maria \" and \"Maria\" count together") {
+  Stack& stack = ldap_stack();
+  platform(stack, "delete from plataforma.tentativas");
+  // The same user, trimmed and folded, logs in...
+  CHECK(login(stack, login_body(" Maria ", "senha-maria"))->status == 200);
+  // ...and the failures of every spelling count on one key (5 at one address: locked).
+  for (const char* u : {" maria", "maria ", "Maria", "MARIA", "maria"})
+    CHECK(login(stack, login_body(u, "senha-errada"))->status == 401);
+  auto locked = login(stack, login_body("maria", "senha-maria"));
+  CHECK(locked->status == 429);
+  CHECK(locked->codigo() == "muitas_requisicoes");
+  CHECK(!locked->header("Retry-After").empty());
+  CHECK(platform(stack, "select falhas || '/' || (bloqueado_ate > now()) from plataforma.tentativas "
+                        "where chave = 'c|ldap:maria'") == "5/true");
+  platform(stack, "delete from plataforma.tentativas");  // the suite's other tests start clean
+}
