@@ -13,6 +13,8 @@ App::App(AppOptions options) : options_(std::move(options)) {
   platform_ = std::make_unique<store::Pool>(platform);
   identity_ = std::make_unique<store::Identity>(*platform_, options_.token_ttl);
   secret_checks_ = std::make_unique<store::SecretChecks>(*platform_, options_.secret_checks);
+  heavy_reads_ = std::make_unique<service::Bulkhead>(static_cast<int>(options_.pool.size / 4),
+                                                     std::chrono::milliseconds(500));
   revocations_ = std::make_unique<store::RevocationListener>(
       options_.platform_dsn, [this](std::int64_t session) { identity_->forget_session(session); });
   store::PoolOptions tenant = options_.pool;

@@ -16,6 +16,7 @@
 #include "jwt/jwt.hpp"
 #include "mail/smtp.hpp"
 #include "outbound/fetch.hpp"
+#include "service/bulkhead.hpp"
 #include "service/events.hpp"
 #include "service/scope.hpp"
 #include "service/tenancy.hpp"
@@ -129,6 +130,9 @@ class App {
   /// The throttle of every route that checks a password or another secret (shared by all
   /// instances of both services through the platform database).
   store::SecretChecks& secret_checks() noexcept { return *secret_checks_; }
+  /// The expensive reads of each tenant (searches, thematic maps, attribute queries, value
+  /// searches) share a quarter of its pool in this process (service/bulkhead.hpp).
+  service::Bulkhead& heavy_reads() noexcept { return *heavy_reads_; }
   store::TenantPools& tenants() noexcept { return *tenants_; }
   const service::Tenancy& tenancy() const noexcept { return *tenancy_; }
   service::EventBus& events() noexcept { return events_; }
@@ -146,6 +150,7 @@ class App {
   std::unique_ptr<store::Pool> platform_;
   std::unique_ptr<store::Identity> identity_;
   std::unique_ptr<store::SecretChecks> secret_checks_;
+  std::unique_ptr<service::Bulkhead> heavy_reads_;
   std::unique_ptr<store::RevocationListener> revocations_;  ///< sessions revoked by other instances
   std::unique_ptr<store::TenantPools> tenants_;
   store::CatalogCache catalogs_;

@@ -40,6 +40,11 @@ constexpr const char* kCancelled = "cancelada a pedido do usuário durante a exe
 // transaction rolls back on its way out, and execute() records the job cancelada.
 Error cancelled_error() { return Error(errc::invalid_transition, kCancelled); }
 
+// A tenant administrator sees and cancels any job of the tenant; others, their own.
+sql::Creator whose(const service::Scope& scope) {
+  return scope.user.admin ? sql::Creator() : sql::Creator(scope.user.user_id);
+}
+
 // CPU time of the calling thread (the worker running the job).
 std::chrono::milliseconds thread_cpu() {
   timespec t{};
@@ -340,7 +345,7 @@ Submitted Runner::submit(const service::Scope& scope, Job job, Work work) {
 }
 
 std::optional<std::string> Runner::find(const service::Scope& scope, std::int64_t id) {
-  return scope.db->with([&](soci::session& s) { return sql::one(s, id, scope.user.user_id); });
+  return scope.db->with([&](soci::session& s) { return sql::one(s, id, whose(scope)); });
 }
 
 store::PageRows Runner::list(const service::Scope& scope, const std::vector<std::string>& tipos, const Page& page) {
@@ -370,8 +375,8 @@ void Runner::hide(const service::Scope& scope, std::int64_t id) {
 
 std::string Runner::cancel(const service::Scope& scope, std::int64_t id) {
   std::string estado = scope.db->with([&](soci::session& s) {
-    if (auto now = sql::cancel(s, id, scope.user.user_id)) return *now;
-    auto was = sql::state_of(s, id, scope.user.user_id);
+    if (auto now = sql::cancel(s, id, whose(scope))) return *now;
+    auto was = sql::state_of(s, id, whose(scope));
     if (!was) throw Error(errc::not_found, "importação " + std::to_string(id) + " não encontrada", "idImportacao");
     throw Error(errc::invalid_transition,
                 "a importação já terminou (estado: " + *was + "): só se cancela uma importação pendente ou em execução",
@@ -394,8 +399,11 @@ std::string Runner::cancel(const service::Scope& scope, std::int64_t id) {
     }
   }
   Item shown;
-  shown.id = id, shown.tenant_id = scope.tenant.id, shown.user = scope.user.user_id;
-  scope.db->with([&](soci::session& s) { state_->publish(shown, s); });
+  shown.id = id, shown.tenant_id = scope.tenant.id;
+  scope.db->with([&](soci::session& s) {
+    shown.user = sql::creator_of(s, id).value_or(scope.user.user_id);  // the event goes to its creator
+    state_->publish(shown, s);
+  });
   return estado;
 }
 

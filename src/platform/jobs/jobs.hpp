@@ -141,8 +141,8 @@ class Runner {
 
   /// The job's JSON ({"idImportacao","tipo","estado","progresso","contagens","erros",
   /// "camadas","idCamada","idProjeto","codigo","parametros","oculta","cancelamentoPedido",
-  /// "criadoPor","criadoEm","atualizadoEm","mensagem"}) when it is the caller's; nullopt
-  /// otherwise.
+  /// "criadoPor","criadoEm","atualizadoEm","mensagem"}) when it is the caller's (any job
+  /// of the tenant for a tenant administrator); nullopt otherwise.
   std::optional<std::string> find(const service::Scope& scope, std::int64_t id);
   /// One page of the caller's jobs not hidden (tipos empty: every type), ordered by
   /// page.order_by ("id", "criadoEm", "estado", "tipo"; page_params()/parse_page()):
@@ -151,10 +151,11 @@ class Runner {
   /// Hides a finished job (concluida, falhou, cancelada) of the caller from list(): 404
   /// unknown, 409 still pendente or executando.
   void hide(const service::Scope& scope, std::int64_t id);
-  /// Cancels a job of the caller (see the header): returns its state afterwards, cancelada
-  /// (was pendente) or executando (asked to stop; "cancelamentoPedido" true in its JSON,
-  /// and asking again changes nothing). 404 when it is not the caller's (another user's,
-  /// another tenant's, unknown); 409 transicao_invalida naming the state when it has ended
+  /// Cancels a job of the caller, or any job of the tenant when the caller is its
+  /// administrator (see the header): returns its state afterwards, cancelada (was pendente)
+  /// or executando (asked to stop; "cancelamentoPedido" true in its JSON, and asking again
+  /// changes nothing). 404 when it is not the caller's (another user's, another tenant's,
+  /// unknown); 409 transicao_invalida naming the state when it has ended
   /// (concluida, falhou, cancelada). Publishes the job's new JSON.
   std::string cancel(const service::Scope& scope, std::int64_t id);
 

@@ -97,7 +97,7 @@ void abandon(soci::session& s, std::int64_t id, const std::string& mensagem) {
   store::execute(s, q);
 }
 
-std::optional<std::string> cancel(soci::session& s, std::int64_t id, std::int64_t user) {
+std::optional<std::string> cancel(soci::session& s, std::int64_t id, Creator user) {
   // One statement, so a worker starting the job at the same moment either finds it
   // cancelada (and skips it) or has made it executando (and this asks it to stop).
   Sql q("update projeto.importacoes set cancelamento_pedido = true, atualizado_em = now(), "
@@ -105,13 +105,16 @@ std::optional<std::string> cancel(soci::session& s, std::int64_t id, std::int64_
         "pid = case when estado = 'pendente' then null else pid end, "
         "mensagem = case when estado = 'pendente' then 'cancelada a pedido do usuário antes de começar' "
         "else mensagem end where estado in ('pendente', 'executando') and id = ");
-  q.bind(text(id), "bigint"), q << " and criado_por = ", q.bind(text(user), "bigint"), q << " returning estado";
+  q.bind(text(id), "bigint");
+  if (user) q << " and criado_por = ", q.bind(text(*user), "bigint");
+  q << " returning estado";
   return store::fetch_value(s, q);
 }
 
-std::optional<std::string> one(soci::session& s, std::int64_t id, std::int64_t user) {
+std::optional<std::string> one(soci::session& s, std::int64_t id, Creator user) {
   Sql q(std::string("select ") + kJson + "::text from projeto.importacoes i where i.id = ");
-  q.bind(text(id), "bigint"), q << " and i.criado_por = ", q.bind(text(user), "bigint");
+  q.bind(text(id), "bigint");
+  if (user) q << " and i.criado_por = ", q.bind(text(*user), "bigint");
   return store::fetch_value(s, q);
 }
 
@@ -135,10 +138,19 @@ store::PageRows page(soci::session& s, std::int64_t user, const std::vector<std:
   return store::fetch_page(s, q);
 }
 
-std::optional<std::string> state_of(soci::session& s, std::int64_t id, std::int64_t user) {
+std::optional<std::string> state_of(soci::session& s, std::int64_t id, Creator user) {
   Sql q("select estado from projeto.importacoes where id = ");
-  q.bind(text(id), "bigint"), q << " and criado_por = ", q.bind(text(user), "bigint");
+  q.bind(text(id), "bigint");
+  if (user) q << " and criado_por = ", q.bind(text(*user), "bigint");
   return store::fetch_value(s, q);
+}
+
+std::optional<std::int64_t> creator_of(soci::session& s, std::int64_t id) {
+  Sql q("select criado_por::text from projeto.importacoes where id = ");
+  q.bind(text(id), "bigint");
+  auto v = store::fetch_value(s, q);
+  if (!v) return std::nullopt;
+  return std::stoll(*v);
 }
 
 void hide(soci::session& s, std::int64_t id) {

@@ -35,14 +35,19 @@ void finish(soci::session& s, std::int64_t id, const Final& f);
 bool complete(soci::session& s, std::int64_t id, const Final& f);
 /// falhou with `mensagem`, for a queued job the process will not run (still pendente).
 void abandon(soci::session& s, std::int64_t id, const std::string& mensagem);
-/// Cancels the user's job: pendente → cancelada (returns "cancelada"); executando → the
-/// cancellation asked (returns "executando"). nullopt when the user has no such open job.
-std::optional<std::string> cancel(soci::session& s, std::int64_t id, std::int64_t user);
-/// The job's JSON when user created it.
-std::optional<std::string> one(soci::session& s, std::int64_t id, std::int64_t user);
+/// Whose jobs a call may touch: one creator's, or (a tenant administrator) any.
+using Creator = std::optional<std::int64_t>;
+/// Cancels the job (of `user`, or any when nullopt): pendente → cancelada (returns
+/// "cancelada"); executando → the cancellation asked (returns "executando"). nullopt when
+/// there is no such open job.
+std::optional<std::string> cancel(soci::session& s, std::int64_t id, Creator user);
+/// The job's JSON when `user` created it (any creator when nullopt).
+std::optional<std::string> one(soci::session& s, std::int64_t id, Creator user);
 store::PageRows page(soci::session& s, std::int64_t user, const std::vector<std::string>& tipos, const Page& pg);
-/// The job's estado when user created it.
-std::optional<std::string> state_of(soci::session& s, std::int64_t id, std::int64_t user);
+/// The job's estado when `user` created it (any creator when nullopt).
+std::optional<std::string> state_of(soci::session& s, std::int64_t id, Creator user);
+/// Who created the job (nullopt: no such job).
+std::optional<std::int64_t> creator_of(soci::session& s, std::int64_t id);
 void hide(soci::session& s, std::int64_t id);
 
 }  // namespace cadastre::platform::jobs::sql

@@ -87,8 +87,7 @@ void add_search_routes(App& app) {
   auto& srv = app.server();
   // The searches, thematic maps and attribute queries of a tenant take at most a quarter
   // of its pool (service/bulkhead.hpp): its cheap reads keep answering.
-  auto heavy = std::make_shared<service::Bulkhead>(static_cast<int>(app.options().pool.size / 4),
-                                                   std::chrono::milliseconds(500));
+  service::Bulkhead* heavy = &app.heavy_reads();
   auto bounded = [heavy](Response (*fn)(const Scope&, Request&)) {
     return service::scoped([heavy, fn](const Scope& s, Request& r) {
       auto slot = heavy->enter(s.db);

@@ -218,7 +218,11 @@ void add_value_routes(App& app) {
                       {.name = "termo", .required = true, .description = "o texto buscado (2 a 200 caracteres)"},
                       {.name = "page", .type = "integer", .description = "página, a partir de 1"},
                       {.name = "pageSize", .type = "integer", .description = "registros por página (padrão 10, no máximo 1000)"}},
-           .answer_schema = schemas::page_of("Valor"), .handler = service::scoped(search)});
+           .answer_schema = schemas::page_of("Valor"),
+           .handler = service::scoped([heavy = &app.heavy_reads()](const Scope& s, Request& r) {
+             auto slot = heavy->enter(s.db);  // an expensive read: the tenant's bulkhead
+             return search(s, r);
+           })});
   srv.add({.method = "POST", .pattern = "/copiar-valores", .auth = "sessao", .tag = kTag,
            .summary = "Copia os valores de uma geometria para outra da mesma camada, ou de outra camada do projeto "
                       "pelos campos de mesma chave (uma transação; auditado como copiar)",

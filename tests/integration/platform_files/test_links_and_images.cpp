@@ -294,3 +294,18 @@ TEST_CASE_FIXTURE(FilesFixture, "a PNG bomb (8000 × 8000 interlaced in under 20
           "corpo_muito_grande");
   CHECK(peak_memory_mb() - start < 64);  // the probe saw +388 MB and 21.8 s per request
 }
+
+TEST_CASE_FIXTURE(FilesFixture, "a JPEG whose header claims 30000 × 30000 pixels is never decoded for a thumbnail") {
+  auto c = cast();
+  std::string jpeg = test::image(16, 16, "JPEG");
+  // The frame header (SOF0, FF C0): length (2), precision (1), height (2), width (2).
+  auto sof = jpeg.find("\xFF\xC0");
+  REQUIRE(sof != std::string::npos);
+  for (std::size_t at : {sof + 5, sof + 7}) jpeg[at] = static_cast<char>(30000 >> 8), jpeg[at + 1] = static_cast<char>(30000 & 0xff);
+  reset_peak_memory();
+  const std::int64_t start = resident_memory_mb();
+  auto a = uploaded("/fotos", jpeg, "enorme.jpg", c.editor, {{"idGeometria", n(c.geometria)}});
+  refused(*get("/arquivos/fotos/" + n(int64_t(a->json()["id"])) + "?miniatura=true", c.reader), 413,
+          "corpo_muito_grande", "a imagem declara 30000 × 30000 pixels; o limite é 20000 pixels por lado");
+  CHECK(peak_memory_mb() - start < 64);
+}

@@ -300,7 +300,7 @@ TEST_CASE_FIXTURE(CancelFixture,
   const std::string body = R"({"cancelar": true})";
   refused(*request("PUT", job_path(job), {}, body), 401, "nao_autenticado");
   refused(*put(job_path(job), body, c.stranger), 404, "nao_encontrado");  // another user of the tenant
-  refused(*put(job_path(job), body, c.admin), 404, "nao_encontrado");     // even the tenant's administrator
+  // (The tenant's administrator may: the next test case.)
   refused(*put(job_path(job), body, c.beta), 404, "nao_encontrado");      // another tenant
   refused(*put(job_path(987654), body, c.owner), 404, "nao_encontrado");  // unknown
   refused(*put("/importacoes-tiff/1;drop table projeto.importacoes", body, c.owner), 400, "parametro_invalido", "id");
@@ -426,4 +426,19 @@ TEST_CASE_FIXTURE(CancelFixture, "jobs are taken in turns by tenant, and one ten
     CHECK(ended(*this, a2.id).first == "concluida");
     CHECK(ended(*this, held.id).first == "concluida");
   }
+}
+
+TEST_CASE_FIXTURE(CancelFixture, "a tenant administrator cancels any job of the tenant; another user may not") {
+  Cast c = cast();
+  auto gate = std::make_shared<Gate>();
+  Releaser releaser{gate};
+  std::int64_t job = held(c.owner, gate, [](platform::jobs::Context& ctx) { ctx.progress(1, 2); });
+  gate->wait_started();
+  refused(*put(job_path(job), R"({"cancelar": true})", c.reader), 404, "nao_encontrado");
+  auto asked = put(job_path(job), R"({"cancelar": true})", c.admin);
+  REQUIRE_MESSAGE(asked->status == 200, asked->body);
+  CHECK(asked->text("estado") == "executando");
+  gate->release();
+  drain(c.owner);
+  CHECK(db("select estado from projeto.importacoes where id = " + std::to_string(job)) == "cancelada");
 }
