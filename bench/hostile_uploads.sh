@@ -61,6 +61,35 @@ with open('dbf.csv', 'w') as out:
 PY
 ogr2ogr -f 'ESRI Shapefile' -a_srs EPSG:4674 -oo X_POSSIBLE_NAMES=x -oo Y_POSSIBLE_NAMES=y dbf.shp dbf.csv
 zip -qj dbf.zip dbf.shp dbf.shx dbf.dbf dbf.prj
+# V2 grown toward the upload limit: 5000 records, a 317 MB DBF in a zip of under 1 MB.
+python3 - <<'PY'
+row = ',' + ','.join(['x' * 254] * 250)
+with open('dbf5k.csv', 'w') as out:
+    out.write('x,y,' + ','.join('c%d' % i for i in range(250)) + '\n')
+    for p in range(5000):
+        out.write('%f,-22.9%s\n' % (-47 + p * 1e-5, row))
+PY
+ogr2ogr -f 'ESRI Shapefile' -a_srs EPSG:4674 -oo X_POSSIBLE_NAMES=x -oo Y_POSSIBLE_NAMES=y dbf5k.shp dbf5k.csv
+zip -qj dbf5k.zip dbf5k.shp dbf5k.shx dbf5k.dbf dbf5k.prj
+# A DXF block of 2,000 vertices inserted 3,000 times (6 million vertices in 325 KB).
+python3 - <<'PY'
+import json
+line = {'type': 'Feature', 'properties': {'BlockName': 'B'},
+        'geometry': {'type': 'LineString', 'coordinates': [[i * 0.01, (i % 2) * 0.01] for i in range(2000)]}}
+json.dump({'type': 'FeatureCollection', 'features': [line]}, open('blocks.geojson', 'w'))
+pts = [{'type': 'Feature', 'properties': {'BlockName': 'B'},
+        'geometry': {'type': 'Point', 'coordinates': [300000 + k, 7400000]}} for k in range(3000)]
+json.dump({'type': 'FeatureCollection', 'features': pts}, open('entities.geojson', 'w'))
+PY
+ogr2ogr -f GPKG blocos.gpkg blocks.geojson -nln blocks
+ogr2ogr -update -f GPKG blocos.gpkg entities.geojson -nln entities
+ogr2ogr -f DXF blocos.dxf blocos.gpkg
+python3 - <<'PY'
+s = open('blocos.dxf').read()
+s = s.replace('100\nAcDbBlockBegin\n  2\n\n', '100\nAcDbBlockBegin\n  2\nB\n', 1).replace('  3\n\n', '  3\nB\n', 1)
+s = s.replace('  0\nPOINT\n', '  0\nINSERT\n').replace('100\nAcDbPoint\n', '100\nAcDbBlockReference\n  2\nB\n')
+open('bomba.dxf', 'w').write(s)
+PY
 # V3: a 10000 x 10000 interlaced PNG (100 MP).
 python3 - <<'PY'
 import struct, zlib
@@ -109,6 +138,8 @@ probe "V1 KMZ 800 MB em $(($(stat -c %s "$tmp/bomba.kmz") / 1024)) KB" -F "file=
 probe "V2 DBF 250x254 em $(($(stat -c %s "$tmp/dbf.zip") / 1024)) KB" -F "file=@$tmp/dbf.zip" "$url/importar/shp?codigo=v2&nomeCamada=V2&$q"
 foto=$(curl -sS "${session[@]}" -F "file=@$tmp/bomba.png" "$url/usuarios/foto" |
   python3 -c 'import json,sys; print(json.load(sys.stdin).get("id", ""))')
+probe "V2 DBF 5000x250x254 em $(($(stat -c %s "$tmp/dbf5k.zip") / 1024)) KB" -F "file=@$tmp/dbf5k.zip" "$url/importar/shp?codigo=v2b&nomeCamada=V2b&$q"
+probe "DXF: bloco inserido 3000 vezes" -F "file=@$tmp/bomba.dxf" "$url/importar/dxf?codigo=dxf&nomeCamada=DXF&srid=31983&$q"
 probe "V3 PNG 100 MP, miniatura" "$url/arquivos/fotos/$foto?miniatura=true"
 probe "V3 PNG 100 MP, miniatura (de novo)" "$url/arquivos/fotos/$foto?miniatura=true"
 probe "V4 GeoTIFF 100000x100000 esparso" -F "file=@$tmp/esparso.tif" "$url/importar/tiff?nomeCamada=V4&$q"
