@@ -52,8 +52,13 @@ void require_strong_password(std::string_view password, std::string_view email, 
   static std::mutex mutex;
   std::lock_guard lock(mutex);
   const std::string pw(password), user(local), gecos(std::string(name) + "," + mail);
-  if (const char* r = FascistCheckUser(pw.c_str(), GetDefaultCracklibDict(), user.c_str(), gecos.c_str()))
+  if (const char* r = FascistCheckUser(pw.c_str(), GetDefaultCracklibDict(), user.c_str(), gecos.c_str())) {
+    // Without its dictionary cracklib refuses every password: say so, rather than call
+    // every password weak.
+    if (std::string_view(r).find("error loading") != std::string_view::npos)
+      throw Error(errc::unavailable, "o verificador de senhas está sem dicionário (instale cracklib-runtime)");
     weak(field, reason(r));
+  }
 }
 
 }  // namespace cadastre::platform
