@@ -97,7 +97,11 @@ void add_layer_report_routes(App& app) {
            .summary = "O relatório (quem lê a camada): a definição em JSON, ou com formato=pdf|xlsx o relatório "
                       "com os valores atuais (até 5000 geometrias; agrupado: resumo por grupo com contagem e somas)",
            .params = {{.name = "formato", .description = "json (padrão), pdf ou xlsx", .values = {"json", "pdf", "xlsx"}}},
-           .answer_schema = schemas::ref("RelatorioCamada"), .handler = service::scoped(shown)});
+           .answer_schema = schemas::ref("RelatorioCamada"),
+           .handler = service::scoped([heavy = &app.heavy_reads()](const Scope& s, Request& r) {
+             auto slot = heavy->enter(s.db);  // a rendered report reads up to 5000 geometries: the tenant's bulkhead
+             return shown(s, r);
+           })});
   srv.add({.method = "PUT", .pattern = "/relatorios-de-camada/{id}", .auth = "sessao", .tag = kTag,
            .summary = "Altera os campos informados do relatório (papel edicao na camada); agrupamento null o remove",
            .body = {.description = "os campos de POST, menos idCamada", .max_bytes = 65536,
