@@ -64,6 +64,7 @@ struct Scratch {
 
 Converted convert_geojson(std::string_view geojson, const std::string& target, const std::string& municipio) {
   if (target == "pvg") return {export_pvg(geojson, municipio), "application/geo+json", "pvg.geojson"};
+  check_geojson_vertices(geojson, "corpo");  // before GDAL's GeoJSON driver holds it all
   init_gdal();
   QuietGdal quiet;
   Scratch scratch{scratch_dir("convert")};

@@ -81,6 +81,41 @@ void check_features(object root, std::string_view field, F&& each) {
   if (n == 0) throw refused("nenhuma feição", field);
 }
 
+// The positions under a GeoJSON "coordinates" value (a position is an array of numbers).
+std::uint64_t positions(element e) {
+  if (!e.is_array()) return 0;
+  simdjson::dom::array a = e;
+  auto first = a.begin();
+  if (first != a.end() && (*first).is_number()) return 1;
+  std::uint64_t n = 0;
+  for (element child : a) n += positions(child);
+  return n;
+}
+
+// The vertices of every geometry under `e` (features, collections, geometries).
+std::uint64_t vertices_in(element e) {
+  if (e.is_array()) {
+    std::uint64_t n = 0;
+    for (element child : simdjson::dom::array(e)) n += vertices_in(child);
+    return n;
+  }
+  if (!e.is_object()) return 0;
+  object o = e;
+  std::uint64_t n = 0;
+  for (auto [key, value] : o) {
+    if (key == "coordinates") n += positions(value);
+    else if (key == "geometry" || key == "geometries" || key == "features") n += vertices_in(value);
+  }
+  return n;
+}
+
+void refuse_vertices(std::uint64_t n, std::string_view field) {
+  if (n > kMaxGeoJsonVertices)
+    throw Error(errc::payload_too_large,
+                "o GeoJSON tem " + std::to_string(n) + " vértices; o limite é " + std::to_string(kMaxGeoJsonVertices),
+                std::string(field));
+}
+
 object root_of(simdjson::dom::parser& parser, std::string_view doc, std::string_view field) {
   element root;
   try {
@@ -104,7 +139,20 @@ void check_pvg(std::string_view doc) {
   auto h = jsonin::find(root, "pvg");
   if (!h || !h->is_object()) throw refused("falta o membro pvg {municipio, versao, data, unidade}");
   check_header(*h, "file");
-  check_features(root, "file", [](element, const std::string&, double) {});
+  std::uint64_t n = 0;
+  check_features(root, "file", [&](element geom, const std::string&, double) { n += vertices_in(geom); });
+  refuse_vertices(n, "file");
+}
+
+void check_geojson_vertices(std::string_view doc, std::string_view field) {
+  simdjson::dom::parser parser;
+  element root;
+  try {
+    root = jsonin::parse(parser, doc);
+  } catch (const Error&) {
+    throw refused("não é um JSON legível", field);
+  }
+  refuse_vertices(vertices_in(root), field);
 }
 
 std::string pvg_header(std::string_view doc) {

@@ -12,12 +12,24 @@
 #pragma once
 
 #include <string>
+#include <cstdint>
 #include <string_view>
 
 namespace cadastre::platform::imports {
 
-/// 400 (field "file") naming the first rule `doc` breaks.
+/// GDAL's GeoJSON driver holds a whole document as json-c objects, about 1 KB per vertex
+/// (+1.1 GB measured for 1.1 million): a GeoJSON document (a PVG import, the body of
+/// /converter/geojson) may hold at most this many vertices, counted before GDAL reads it.
+inline constexpr std::uint64_t kMaxGeoJsonVertices = 500'000;
+
+/// 400 (field "file") naming the first rule `doc` breaks; 413 for more than
+/// kMaxGeoJsonVertices vertices.
 void check_pvg(std::string_view doc);
+
+/// 413 (field `field`) when the GeoJSON FeatureCollection `doc` holds more than
+/// kMaxGeoJsonVertices vertices; 400 when it is not JSON. Counted with simdjson, whose
+/// memory is a few times the document's.
+void check_geojson_vertices(std::string_view doc, std::string_view field);
 
 /// The "pvg" member of a checked document (JSON object text).
 std::string pvg_header(std::string_view doc);
