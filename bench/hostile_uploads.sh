@@ -51,26 +51,21 @@ with zipfile.ZipFile('bomba.kmz', 'w', zipfile.ZIP_DEFLATED) as z:
             f.write(chunk)
         f.write(b'</Document></kml>')
 PY
-# V2: 200 points x 250 fields x 254 characters (the DBF bomb).
-python3 - <<'PY'
+# V2: 200 points x 250 fields x 254 characters (the DBF bomb), and the same grown toward
+# the upload limit: 5000 records, a 317 MB DBF in a zip of under 1 MB.
+for records in 200 5000; do
+  python3 - "$records" <<'PY'
+import sys
+n = int(sys.argv[1])
 row = ',' + ','.join(['x' * 254] * 250)
-with open('dbf.csv', 'w') as out:
+with open('dbf%d.csv' % n, 'w') as out:
     out.write('x,y,' + ','.join('c%d' % i for i in range(250)) + '\n')
-    for p in range(200):
-        out.write('%f,-22.9%s\n' % (-47 + p * 1e-4, row))
-PY
-ogr2ogr -f 'ESRI Shapefile' -a_srs EPSG:4674 -oo X_POSSIBLE_NAMES=x -oo Y_POSSIBLE_NAMES=y dbf.shp dbf.csv
-zip -qj dbf.zip dbf.shp dbf.shx dbf.dbf dbf.prj
-# V2 grown toward the upload limit: 5000 records, a 317 MB DBF in a zip of under 1 MB.
-python3 - <<'PY'
-row = ',' + ','.join(['x' * 254] * 250)
-with open('dbf5k.csv', 'w') as out:
-    out.write('x,y,' + ','.join('c%d' % i for i in range(250)) + '\n')
-    for p in range(5000):
+    for p in range(n):
         out.write('%f,-22.9%s\n' % (-47 + p * 1e-5, row))
 PY
-ogr2ogr -f 'ESRI Shapefile' -a_srs EPSG:4674 -oo X_POSSIBLE_NAMES=x -oo Y_POSSIBLE_NAMES=y dbf5k.shp dbf5k.csv
-zip -qj dbf5k.zip dbf5k.shp dbf5k.shx dbf5k.dbf dbf5k.prj
+  ogr2ogr -f 'ESRI Shapefile' -a_srs EPSG:4674 -oo X_POSSIBLE_NAMES=x -oo Y_POSSIBLE_NAMES=y "dbf$records.shp" "dbf$records.csv"
+  zip -qj "dbf$records.zip" "dbf$records.shp" "dbf$records.shx" "dbf$records.dbf" "dbf$records.prj"
+done
 # A DXF block of 2,000 vertices inserted 3,000 times (6 million vertices in 325 KB).
 python3 - <<'PY'
 import json
@@ -135,10 +130,10 @@ probe() {  # name, then curl's arguments; a 202 is followed to the job's end
 }
 q="idProjeto=$DEMO_PROJECT_ID"
 probe "V1 KMZ 800 MB em $(($(stat -c %s "$tmp/bomba.kmz") / 1024)) KB" -F "file=@$tmp/bomba.kmz" "$url/importar/kml?codigo=v1&nomeCamada=V1&$q"
-probe "V2 DBF 250x254 em $(($(stat -c %s "$tmp/dbf.zip") / 1024)) KB" -F "file=@$tmp/dbf.zip" "$url/importar/shp?codigo=v2&nomeCamada=V2&$q"
+probe "V2 DBF 250x254 em $(($(stat -c %s "$tmp/dbf200.zip") / 1024)) KB" -F "file=@$tmp/dbf200.zip" "$url/importar/shp?codigo=v2&nomeCamada=V2&$q"
 foto=$(curl -sS "${session[@]}" -F "file=@$tmp/bomba.png" "$url/usuarios/foto" |
   python3 -c 'import json,sys; print(json.load(sys.stdin).get("id", ""))')
-probe "V2 DBF 5000x250x254 em $(($(stat -c %s "$tmp/dbf5k.zip") / 1024)) KB" -F "file=@$tmp/dbf5k.zip" "$url/importar/shp?codigo=v2b&nomeCamada=V2b&$q"
+probe "V2 DBF 5000x250x254 em $(($(stat -c %s "$tmp/dbf5000.zip") / 1024)) KB" -F "file=@$tmp/dbf5000.zip" "$url/importar/shp?codigo=v2b&nomeCamada=V2b&$q"
 probe "DXF: bloco inserido 3000 vezes" -F "file=@$tmp/bomba.dxf" "$url/importar/dxf?codigo=dxf&nomeCamada=DXF&srid=31983&$q"
 probe "V3 PNG 100 MP, miniatura" "$url/arquivos/fotos/$foto?miniatura=true"
 probe "V3 PNG 100 MP, miniatura (de novo)" "$url/arquivos/fotos/$foto?miniatura=true"

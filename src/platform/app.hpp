@@ -29,8 +29,9 @@
 
 namespace cadastre::platform {
 
-/// Repeated failed logins: after `max_failures` within `window` for one e-mail (existing or
-/// not) or one address, logins from it are refused for `lockout` (429 + Retry-After).
+/// A per-process count (sign-ups and recovery mails, provider registrations, ombudsman
+/// filings; password checks have store::SecretChecks instead): after `max_failures` within
+/// `window` for one key (an address), it is refused for `lockout` (429).
 struct ThrottleOptions {
   int max_failures = 5;
   std::chrono::seconds window{15 * 60};

@@ -49,6 +49,10 @@ class SecretChecks {
 
   /// Seconds until `a` may be tried (0: now).
   long long wait(const Attempt& a);
+  /// RetryLater (429 + Retry-After) unless `a` may be tried now.
+  void require_turn(const Attempt& a) {
+    if (long long w = wait(a); w > 0) throw RetryLater("muitas tentativas; tente de novo mais tarde", w);
+  }
   /// Counts a failed check of `a`.
   void failed(const Attempt& a);
   /// A successful check: clears the (account, address) pair, remembers the address.
@@ -59,7 +63,7 @@ class SecretChecks {
   /// return counts as a success.
   template <class Check>
   auto run(const Attempt& a, Check&& check) -> decltype(check()) {
-    if (long long w = wait(a); w > 0) throw RetryLater("muitas tentativas; tente de novo mais tarde", w);
+    require_turn(a);
     try {
       auto result = check();
       succeeded(a);

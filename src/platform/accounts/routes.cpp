@@ -90,8 +90,7 @@ struct Accounts {
     if (!in.token.empty()) {
       // A reset token is a secret: guesses count against the address (store/secret_checks.hpp).
       const store::Attempt who{"", req.remote_addr};
-      if (long long wait = checks->wait(who); wait > 0)
-        throw RetryLater("muitas tentativas; tente de novo mais tarde", wait);
+      checks->require_turn(who);
       std::int64_t user = 0;
       try {
         user = reset_password(*links.platform, in.token, [&](const Contact& c) {

@@ -35,8 +35,7 @@ struct Profile {
       // The current password is a secret check like a login (a stolen session must not
       // become a way to guess it): the same throttle, the same account.
       const store::Attempt who{"email:" + text::fold_identifier(s.user.email), req.remote_addr};
-      if (long long wait = checks->wait(who); wait > 0)
-        throw RetryLater("muitas tentativas; tente de novo mais tarde", wait);
+      checks->require_turn(who);
       std::string current = password_hash(db, s.user.user_id);
       if (current.empty() || !store::verify_password(current, in.senha_atual)) {
         checks->failed(who);

@@ -216,3 +216,12 @@ TEST_CASE("check_inflated refuses an entry that inflates past what it declares")
   broken[broken.find("PK\x01\x02") + 10] = 8;
   CHECK(refusal_of([&] { check_inflated(broken, zip_entries(broken)); }).code() == errc::invalid_argument);
 }
+
+TEST_CASE("check_inflated refuses a compression method the readers do not take") {
+  std::string zip = make_zip({{"a.txt", "BZh9", 4}});
+  zip[8] = 12;  // bzip2, in both headers
+  zip[zip.find("PK\x01\x02") + 10] = 12;
+  auto e = refusal_of([&] { check_inflated(zip, zip_entries(zip)); });
+  CHECK(e.code() == errc::invalid_argument);
+  CHECK(std::string(e.what()) == "'a.txt' no zip usa um método de compressão não suportado (12): use deflate");
+}
