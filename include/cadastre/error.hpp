@@ -60,12 +60,13 @@ class Error : public std::runtime_error {
   std::string field_;
 };
 
-/// A refusal that says when to try again: 429 muitas_requisicoes, and the servers add
-/// `Retry-After: <seconds>`.
+/// A refusal that says when to try again: 429 muitas_requisicoes (or `code`, e.g. 503
+/// while a derivative is being made), and the servers add `Retry-After: <seconds>`.
 class RetryLater : public Error {
  public:
   RetryLater(std::string message, long long seconds)
       : Error(errc::too_many_requests, std::move(message)), seconds_(seconds) {}
+  RetryLater(errc code, std::string message, long long seconds) : Error(code, std::move(message)), seconds_(seconds) {}
   long long seconds() const noexcept { return seconds_; }
 
  private:

@@ -114,7 +114,10 @@ void add_city_report_routes(App& app) {
                     .schema = R"({"type":"object","properties":{"idImovel":{"type":"integer"},)"
                               R"("inscricao":{"type":"string","maxLength":50},"anoReferencia":{"type":"integer"}}})"},
            .answers = "application/pdf",
-           .handler = service::scoped([c](const Scope& s, Request& req) { return appraisal(*c, s, req); })});
+           .handler = service::scoped([c, heavy = &app.heavy_reads()](const Scope& s, Request& req) {
+             auto slot = heavy->enter(s.db);  // a rendered PDF: the tenant's bulkhead of expensive reads
+             return appraisal(*c, s, req);
+           })});
   srv.add({.method = "POST", .pattern = "/reports/{cidade}/previa", .auth = "sessao",
            .access = http::on("geometria", "idGeom", "leitura"), .tag = kTag,
            .summary = "Ficha prévia (PDF) de um imóvel: dados do cadastro, mapa do lote e dos vizinhos, valores e "
@@ -122,7 +125,10 @@ void add_city_report_routes(App& app) {
            .params = {{.name = "idImovel", .type = "integer", .required = true, .description = "o imóvel (cadastro.imobiliario)"},
                       {.name = "idGeom", .type = "integer", .required = true, .description = "a geometria do projeto"}},
            .answers = "application/pdf",
-           .handler = service::scoped([c](const Scope& s, Request& req) { return preview(*c, s, req); })});
+           .handler = service::scoped([c, heavy = &app.heavy_reads()](const Scope& s, Request& req) {
+             auto slot = heavy->enter(s.db);
+             return preview(*c, s, req);
+           })});
 }
 
 }  // namespace cadastre::platform

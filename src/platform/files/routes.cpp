@@ -22,6 +22,7 @@
 // signature (signing.hpp, from GET /arquivos/fotos/presigned-url): a tampered or expired
 // link → 403; neither → 401.
 #include <chrono>
+#include <future>
 #include <memory>
 
 #include "cadastre/json.hpp"
@@ -32,6 +33,7 @@
 #include "platform/files/store.hpp"
 #include "platform/files/thumbnail.hpp"
 #include "platform/guard/guard.hpp"
+#include "platform/jobs/jobs.hpp"
 #include "platform/licenses/store.hpp"
 #include "platform/schemas.hpp"
 #include "store/crypto.hpp"
@@ -51,8 +53,15 @@ struct Context {
   std::string secret;
   std::size_t max_bytes;
   App& app;
-  limits::RasterLimits image_limits;  // what a photo may declare to be made a thumbnail
+  limits::RasterLimits image_limits;      // what a photo may declare to be made a thumbnail
+  std::shared_ptr<jobs::Runner> previews;  // the lane that makes images' previews
 };
+
+// How long an upload (or the first thumbnail of an image stored before previews existed)
+// waits for its preview's job before answering anyway: a photo's preview takes well under
+// a second, so a client shows its thumbnail at once; past that, thumbnails answer 503 with
+// Retry-After until the job is done.
+constexpr auto kPreviewWait = std::chrono::seconds(3);
 
 std::string link_of(const std::string& key) { return "/arquivos/fotos?url=" + key; }
 
@@ -89,18 +98,74 @@ bool thumbnailable(const std::string& media_type) {
   return media_type.rfind("image/", 0) == 0 && media_type != "image/tiff";
 }
 
-// The stored image's preview, made now, once (thumbnail.hpp). An image over the limits
-// is still stored (an attachment may be a large scan): it just has no thumbnail.
-void keep_preview(const Context& c, const std::string& slug, const Folder& folder, const Stored& file,
-                  std::string_view bytes) {
-  if (!thumbnailable(file.media_type)) return;
-  std::string png;
-  try {
-    png = thumbnail(bytes, kPreviewSide, c.image_limits);
-  } catch (const Error&) {
-    return;
+struct PreviewJob {
+  jobs::Submitted submitted;
+  bool done = false;  // the job ran to its end within kPreviewWait
+};
+
+// Queues the stored image's preview (thumbnail.hpp) on the previews lane, once per user,
+// image and attempt (codigo), and waits for it up to kPreviewWait. The job reads the
+// stored image and keeps its preview; an image over the limits, unreadable or missing is
+// still stored (an attachment may be a large scan): the job keeps why it has no preview
+// instead, and ends concluida. So a preview job that failed met something passing (its
+// process stopped, the database went away) and is worth another attempt.
+PreviewJob queue_preview(const Context& c, const Scope& s, const Folder& folder, const std::string& key,
+                         const std::string& codigo) {
+  auto finished = std::make_shared<std::promise<void>>();
+  auto done = finished->get_future();  // also ready (broken) when the work is dropped unrun
+  jobs::Job job{.tipo = "previa", .codigo = codigo, .announce = false};
+  auto sub = c.previews->submit(s, std::move(job), [storage = c.storage, limits = c.image_limits, slug = s.tenant.slug,
+                                                    folder, key, finished](jobs::Context&) {
+    struct Signal {
+      std::shared_ptr<std::promise<void>> p;
+      ~Signal() { p->set_value(); }
+    } signal{finished};
+    if (storage.read_preview(slug, folder, key) || storage.read_no_preview(slug, folder, key)) return;
+    auto original = storage.read(slug, folder, key);
+    if (!original) {
+      storage.put_no_preview(slug, folder, key, {errc::not_found, "o arquivo não está no armazenamento"});
+      return;
+    }
+    std::string png;
+    try {
+      png = thumbnail(*original, kPreviewSide, limits);
+    } catch (const Error& e) {
+      storage.put_no_preview(slug, folder, key, {e.code(), e.what()});
+      return;
+    }
+    storage.put_preview(slug, folder, key, png);
+  });
+  return {sub, sub.novo && done.wait_for(kPreviewWait) == std::future_status::ready};
+}
+
+std::optional<std::string> kept_preview(const Context& c, const Scope& s, const Folder& folder, const std::string& key) {
+  if (auto png = c.storage.read_preview(s.tenant.slug, folder, key)) return png;
+  if (auto why = c.storage.read_no_preview(s.tenant.slug, folder, key))
+    throw Error(why->code, "a imagem não tem miniatura: " + why->message, "id");
+  return std::nullopt;
+}
+
+// The image's preview, as its job left it: the preview, or its job's refusal (413, 422,
+// 404); while the job has not run, 503 with Retry-After. An image stored before previews
+// existed gets its job now; a job that failed gets another, up to kPreviewAttempts. A
+// request never decodes the image itself.
+constexpr int kPreviewAttempts = 3;
+
+std::string preview_of(const Context& c, const Scope& s, const Record& r) {
+  const Folder folder = r.folder();
+  if (auto png = kept_preview(c, s, folder, r.chave)) return *png;
+  std::string codigo = "previa:" + r.chave;
+  for (int attempt = 0; attempt < kPreviewAttempts; ++attempt) {
+    PreviewJob job = queue_preview(c, s, folder, r.chave, codigo);
+    auto status = job.done ? std::optional<jobs::Status>() : c.previews->status(s, job.submitted.id);
+    if (job.done || (status && status->estado == "concluida")) {
+      if (auto png = kept_preview(c, s, folder, r.chave)) return *png;
+    } else if (!status || status->estado == "pendente" || status->estado == "executando") {
+      throw RetryLater(errc::unavailable, "a miniatura está sendo preparada; tente de novo em instantes", 1);
+    }
+    codigo = "previa:" + r.chave + ":" + std::to_string(job.submitted.id);  // the next attempt
   }
-  c.storage.put_preview(slug, folder, file.key, png);
+  throw Error(errc::unprocessable, "a miniatura não pôde ser feita; tente de novo mais tarde", "id");
 }
 
 struct Saved {
@@ -120,16 +185,19 @@ Saved save(const Context& c, const Scope& s, const Upload& up, NewRecord rec, bo
   licenses::require_storage(c.app.platform(), {*s.db, layer_files, s.tenant.slug}, s.tenant.id,
                             static_cast<std::int64_t>(up.bytes->size()));
   rec.file = c.storage.put(s.tenant.slug, Folder{rec.camada, rec.projeto}, *up.bytes, c.max_bytes, images_only, "file");
-  keep_preview(c, s.tenant.slug, Folder{rec.camada, rec.projeto}, rec.file, *up.bytes);
   rec.nome = up.nome;
   rec.descricao = up.descricao;
   rec.criado_por = s.user.user_id;
+  Saved saved;
   try {
-    return {create(*s.db, rec), rec.file.key};
+    saved = {create(*s.db, rec), rec.file.key};
   } catch (...) {
     c.storage.remove(s.tenant.slug, Folder{rec.camada, rec.projeto}, rec.file.key);
     throw;
   }
+  if (thumbnailable(rec.file.media_type))
+    queue_preview(c, s, Folder{rec.camada, rec.projeto}, rec.file.key, "previa:" + rec.file.key);
+  return saved;
 }
 
 NewRecord attached(const char* finalidade, const service::Grant& g, bool geometry) {
@@ -233,22 +301,15 @@ Response erase(const Context& c, const Scope& s, const Record& r) {
   return Response::no_content();
 }
 
-Response serve(const Context& c, const std::string& slug, const Record& r, int side) {
+// The file, or (side > 0, with the caller's scope) its thumbnail scaled from its preview.
+Response serve(const Context& c, const std::string& slug, const Record& r, int side, const Scope* s = nullptr) {
   std::string type = r.tipo_midia;
   std::optional<std::string> bytes;
-  if (side > 0) {
+  if (side > 0 && s) {
     if (!thumbnailable(type))
       throw Error(errc::unsupported_media_type, "miniaturas só de fotos (PNG, JPEG, GIF, WebP)", "miniatura");
-    // From the preview made when the image was stored; an image stored before previews
-    // existed gets its preview now, once, under the same limits.
-    auto preview = c.storage.read_preview(slug, r.folder(), r.chave);
-    if (!preview) {
-      auto original = c.storage.read(slug, r.folder(), r.chave);
-      if (!original) throw Error(errc::not_found, "o arquivo não está no armazenamento", "url");
-      preview = thumbnail(*original, kPreviewSide, c.image_limits);
-      c.storage.put_preview(slug, r.folder(), r.chave, *preview);
-    }
-    bytes = side >= kPreviewSide ? std::move(preview) : thumbnail(*preview, side, c.image_limits);
+    std::string preview = preview_of(c, *s, r);
+    bytes = side >= kPreviewSide ? std::move(preview) : thumbnail(preview, side, c.image_limits);
     type = "image/png";
   } else {
     bytes = c.storage.read(slug, r.folder(), r.chave);
@@ -271,7 +332,7 @@ Response photo(const Context& c, const Scope& s, Request& req) {
   int side = parse_thumbnail_side(req);
   Record r = found(s, path_id(req, "id"), false);
   if (r.tipo_midia.rfind("image/", 0) != 0) throw Error(errc::not_found, "o arquivo não é uma foto", "id");
-  return serve(c, s.tenant.slug, r, side);
+  return serve(c, s.tenant.slug, r, side, &s);
 }
 
 // By key: a session of the key's tenant with leitura, or a valid signature (see the header).
@@ -321,7 +382,8 @@ void add_file_routes(App& app) {
   auto ctx = std::make_shared<const Context>(
       Context{Storage(app.options().files_dir),
               app.options().files_secret.empty() ? cadastre::store::random_token() : app.options().files_secret,
-              app.options().files_max_bytes, app, app.options().decode.image});
+              app.options().files_max_bytes, app, app.options().decode.image,
+              jobs::runner(app, jobs::Lane::previews)});
   auto& srv = app.server();
   const std::string limit = " Limite de " + std::to_string(ctx->max_bytes) +
                             " bytes (413 acima, antes de ler o corpo); o tipo é lido do conteúdo, não do nome: ";

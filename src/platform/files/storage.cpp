@@ -132,6 +132,7 @@ void Storage::remove(const std::string& slug, const Folder& folder, const std::s
   fs::path p = fs::path(root_) / slug / folder_of(folder) / key;
   fs::remove(p, ec);
   fs::remove(p.string() + kPreviewSuffix, ec);
+  fs::remove(p.string() + kNoPreviewSuffix, ec);
 }
 
 void Storage::put_preview(const std::string& slug, const Folder& folder, const std::string& key,
@@ -142,6 +143,26 @@ void Storage::put_preview(const std::string& slug, const Folder& folder, const s
 std::optional<std::string> Storage::read_preview(const std::string& slug, const Folder& folder,
                                                  const std::string& key) const {
   return read_path(path(slug, folder, key).string() + kPreviewSuffix);
+}
+
+// The note is the refusal's code (its number) on the first line, its message after.
+void Storage::put_no_preview(const std::string& slug, const Folder& folder, const std::string& key,
+                             const NoPreview& why) const {
+  write_atomically(path(slug, folder, key).string() + kNoPreviewSuffix,
+                   std::to_string(static_cast<int>(why.code)) + "\n" + why.message);
+}
+
+std::optional<NoPreview> Storage::read_no_preview(const std::string& slug, const Folder& folder,
+                                                  const std::string& key) const {
+  auto note = read_path(path(slug, folder, key).string() + kNoPreviewSuffix);
+  if (!note) return std::nullopt;
+  const auto nl = note->find('\n');
+  NoPreview out;
+  out.message = nl == std::string::npos ? *note : note->substr(nl + 1);
+  out.code = errc::unprocessable;
+  for (errc known : {errc::payload_too_large, errc::not_found})
+    if (note->rfind(std::to_string(static_cast<int>(known)) + "\n", 0) == 0) out.code = known;
+  return out;
 }
 
 }  // namespace cadastre::platform::files

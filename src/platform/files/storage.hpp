@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 
+#include "cadastre/error.hpp"
 #include "platform/files/sniff.hpp"
 
 namespace cadastre::platform::files {
@@ -27,8 +28,17 @@ struct Folder {
 };
 std::string folder_of(const Folder& f);
 
-/// What a preview's file name adds to its image's key.
+/// What a preview's file name adds to its image's key, and the name of the note kept
+/// instead when the image may not be previewed (over the limits, unreadable).
 inline constexpr const char* kPreviewSuffix = ".previa.png";
+inline constexpr const char* kNoPreviewSuffix = ".previa.recusada";
+
+/// Why an image has no preview: the refusal the preview's job met (413, 422; 404 when the
+/// image itself was missing from the store).
+struct NoPreview {
+  errc code = errc::unprocessable;
+  std::string message;
+};
 
 struct Stored {
   std::string key, media_type, sha256;
@@ -49,10 +59,13 @@ class Storage {
   /// deletion committed.
   void remove(const std::string& slug, const Folder& folder, const std::string& key) const noexcept;
 
-  /// An image's preview (thumbnail.hpp, kPreviewSide), made once when the image is stored:
-  /// kept beside it as "<key>.previa.png", a name no key matches, so no client names it.
+  /// An image's preview (thumbnail.hpp, kPreviewSide), made once by a job after the image
+  /// is stored: kept beside it as "<key>.previa.png", a name no key matches, so no client
+  /// names it. When the job may not make it, it keeps why ("<key>.previa.recusada").
   void put_preview(const std::string& slug, const Folder& folder, const std::string& key, std::string_view png) const;
   std::optional<std::string> read_preview(const std::string& slug, const Folder& folder, const std::string& key) const;
+  void put_no_preview(const std::string& slug, const Folder& folder, const std::string& key, const NoPreview& why) const;
+  std::optional<NoPreview> read_no_preview(const std::string& slug, const Folder& folder, const std::string& key) const;
 
  private:
   static std::optional<std::string> read_path(const std::filesystem::path& p);

@@ -3,10 +3,11 @@
 // `side` pixels, keeping its proportions (never scaled up), as PNG.
 //
 // Decoding a photo costs in proportion to its pixels (an interlaced PNG is even decoded
-// whole into memory), so it happens once: when the image is stored, a preview of
-// kPreviewSide pixels is made and kept beside it (Storage::put_preview), and every
-// thumbnail a request asks for is scaled from that preview. What the image declares is
-// checked against the limits before GDAL decodes a pixel.
+// whole into memory), so it happens once and never in a request: when the image is
+// stored, a job of the previews lane (jobs.hpp, Lane::previews: one worker per process)
+// makes a preview of kPreviewSide pixels and keeps it beside it (Storage::put_preview),
+// and every thumbnail a request asks for is scaled from that preview. What the image
+// declares is checked against the limits before GDAL decodes a pixel.
 #pragma once
 
 #include <string>

@@ -101,17 +101,27 @@ struct Imports {
   Response cadastre(const std::string& which, const Scope& s, Request& req) const {
     Params p = parse_params(req, false);
     const CadastreLayer& layer = cadastre_layer(which);
+    // The license's storage, before the job exists, and again in the job before it writes.
+    licenses::require_storage(*platform, {*s.db, files, s.tenant.slug}, s.tenant.id,
+                              s.db->with([&](soci::session& ss) { return cadastre_bytes(ss, layer); }));
     jobs::Job job{.tipo = layer.tipo, .parametros = p.json(), .codigo = p.codigo, .projeto = p.projeto};
-    auto sub = runner->submit(s, std::move(job), [p, layer](jobs::Context& ctx) {
+    const std::int64_t tenant = s.tenant.id;
+    auto sub = runner->submit(s, std::move(job), [p, layer, tenant, platform = platform,
+                                                  files = files](jobs::Context& ctx) {
       LoadInfo info{p.projeto, ctx.user_id(), ctx.id(), layer_properties(ctx.id(), layer.tipo, "", nullptr, "")};
-      import_cadastre(ctx.db(), info, layer, ctx);
+      import_cadastre(ctx.db(), info, layer, ctx, [&](std::int64_t bytes) {
+        licenses::require_storage(*platform, {ctx.db(), files, ctx.tenant_slug()}, tenant, bytes);
+      });
     });
     return accepted(*runner, s, sub);
   }
 
   Response pending(const Scope& s, Request& req) const {
     Page page = parse_page(req, "id", true);
-    return Response::json(page_json(runner->list(s, {}, page), page));
+    // Every import; not the previews of images (files/thumbnail.hpp), also jobs.
+    static const std::vector<std::string> kImports = {"shp", "kml", "dxf", "pvg", "icad_lotes", "icad_lotes_rurais",
+                                                      "icad_edificacoes", "icad_logradouros", "ouv", "tiff"};
+    return Response::json(page_json(runner->list(s, kImports, page), page));
   }
 
   Response hide(const Scope& s, Request& req) const {
@@ -119,6 +129,19 @@ struct Imports {
     if (!id) throw Error(errc::missing_field, "informe idImportacao", "idImportacao");
     runner->hide(s, parse_id(*id, "idImportacao"));
     return Response::no_content();
+  }
+
+  // Cancels one of the listed jobs (the caller's; any of the tenant's for its administrator):
+  // a pendente job ends cancelada at once, an executando one stops at its next step and
+  // writes nothing. Answers the job as it is afterwards.
+  Response cancel(const Scope& s, Request& req) const {
+    auto id = req.query_value("idImportacao");
+    if (!id) throw Error(errc::missing_field, "informe idImportacao", "idImportacao");
+    const std::int64_t job = parse_id(*id, "idImportacao");
+    runner->cancel(s, job);
+    auto json = runner->find(s, job);
+    if (!json) throw Error(errc::not_found, "importação " + std::to_string(job) + " não encontrada", "idImportacao");
+    return Response::json(*json);
   }
 
   Response dxf_job(const Scope& s, Request& req) const {
@@ -221,6 +244,11 @@ void add_import_routes(App& app) {
            .summary = "Oculta da lista uma importação terminada (concluída, que falhou ou cancelada)",
            .params = {{.name = "idImportacao", .type = "integer", .required = true, .description = "a importação"}},
            .answers = "", .answer_status = 204, .handler = handler(&Imports::hide)});
+  srv.add({.method = "PUT", .pattern = "/importar/pendentes/cancelar", .auth = "sessao", .tag = kTag,
+           .summary = "Cancela uma importação do usuário (o administrador do município: qualquer uma): pendente → "
+                      "cancelada na hora; em execução → para no próximo passo sem gravar nada; terminada → 409",
+           .params = {{.name = "idImportacao", .type = "integer", .required = true, .description = "a importação"}},
+           .answer_schema = schemas::ref("Importacao"), .handler = handler(&Imports::cancel)});
   srv.add({.method = "GET", .pattern = "/importacoes/dxf/{id}", .auth = "sessao", .tag = kTag,
            .summary = "Uma importação de DXF do usuário, com as camadas criadas por tipo de geometria",
            .answer_schema = schemas::ref("Importacao"), .handler = handler(&Imports::dxf_job)});

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,9 @@ struct CadastreLayer {
   std::string nome;  ///< the layer created
 };
 const CadastreLayer& cadastre_layer(const std::string& which);
+/// What copying the layer would add to the tenant's database, estimated as stored_bytes()
+/// estimates a file's features (features.hpp): for the storage quota, before the copy.
+std::int64_t cadastre_bytes(soci::session& s, const CadastreLayer& which);
 /// Copies the cadastre's features and attributes into a new layer of the project.
 jobs::Layer load_cadastre(soci::session& s, const LoadInfo& info, const CadastreLayer& which, jobs::Context& ctx);
 
@@ -59,7 +63,9 @@ jobs::Layer load_cadastre(soci::session& s, const LoadInfo& info, const Cadastre
 /// event, and the job's final row (ctx.complete), committed together or not at all.
 void load_file(store::Pool& db, const LoadInfo& info, const std::string& tipo, const std::vector<Target>& targets,
                jobs::Context& ctx);
-/// The same for a cadastre layer.
-void import_cadastre(store::Pool& db, const LoadInfo& info, const CadastreLayer& which, jobs::Context& ctx);
+/// The same for a cadastre layer; `require_storage` is given cadastre_bytes() in the job's
+/// transaction before anything is written, and throws to refuse the copy (the quota).
+void import_cadastre(store::Pool& db, const LoadInfo& info, const CadastreLayer& which, jobs::Context& ctx,
+                     const std::function<void(std::int64_t)>& require_storage);
 
 }  // namespace cadastre::platform::imports

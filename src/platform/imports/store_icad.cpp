@@ -93,6 +93,12 @@ const Spec& spec_of(const std::string& which) {
   return it->second;
 }
 
+const Spec& spec_by_tipo(const std::string& tipo) {
+  for (const auto& [k, v] : specs())
+    if (v.layer.tipo == tipo) return v;
+  throw Error(errc::internal, "camada do cadastro sem definição");
+}
+
 std::string column_of(const std::string& tipo) {
   return tipo == "texto" ? "texto" : tipo == "data" ? "data" : "numero";
 }
@@ -101,11 +107,19 @@ std::string column_of(const std::string& tipo) {
 
 const CadastreLayer& cadastre_layer(const std::string& which) { return spec_of(which).layer; }
 
+std::int64_t cadastre_bytes(soci::session& s, const CadastreLayer& which) {
+  const Spec& spec = spec_by_tipo(which.tipo);
+  // Per row as stored_bytes(): 200 + twice the geometry's bytes, and 300 + 3.5 × each value's.
+  std::string row = "200 + 2 * coalesce(st_memsize(x.geom), 0)";
+  for (const auto& c : spec.columns)
+    row += " + case when (" + c.expr + ") is null then 0 else 300 + 3.5 * octet_length((" + c.expr + ")::text) end";
+  std::int64_t bytes = 0;
+  s << "select coalesce(sum(" + row + "), 0)::bigint from " + spec.from + " where " + spec.where, soci::into(bytes);
+  return bytes;
+}
+
 jobs::Layer load_cadastre(soci::session& s, const LoadInfo& info, const CadastreLayer& which, jobs::Context& ctx) {
-  const Spec* spec = nullptr;
-  for (const auto& [k, v] : specs())
-    if (v.layer.tipo == which.tipo) spec = &v;
-  if (!spec) throw Error(errc::internal, "camada do cadastro sem definição");
+  const Spec* spec = &spec_by_tipo(which.tipo);
   std::vector<FieldDef> fields;
   for (const auto& c : spec->columns) fields.push_back(c.field);
   Created created = create_layer(s, info, spec->layer.nome, spec->geometria, fields);
@@ -138,9 +152,11 @@ jobs::Layer load_cadastre(soci::session& s, const LoadInfo& info, const Cadastre
   return {created.camada, spec->layer.nome, spec->geometria, n};
 }
 
-void import_cadastre(store::Pool& db, const LoadInfo& info, const CadastreLayer& which, jobs::Context& ctx) {
+void import_cadastre(store::Pool& db, const LoadInfo& info, const CadastreLayer& which, jobs::Context& ctx,
+                     const std::function<void(std::int64_t)>& require_storage) {
   db.run([&](soci::session& s) {
     soci::transaction tx(s);
+    require_storage(cadastre_bytes(s, which));
     begin_load(s);
     jobs::Layer layer = load_cadastre(s, info, which, ctx);
     record_import(s, info, which.tipo, {layer});

@@ -28,6 +28,7 @@ struct Item {
   std::string slug, parametros;
   store::Pool* db = nullptr;
   Work work;
+  bool announce = true;
 };
 
 // Stores and publishes at most once a second: a 200,000-feature file must not write
@@ -98,6 +99,7 @@ struct Runner::State {
   // query): jobs are readable by their creator alone, and the JSON names the file, the
   // layers and the project. A failure to read them costs the event, never the job.
   void publish(const Item& it, soci::session& s) {
+    if (!it.announce) return;
     auto json = sql::one(s, it.id, it.user);
     if (!json) return;
     JsonWriter w;
@@ -337,8 +339,8 @@ Submitted Runner::submit(const service::Scope& scope, Job job, Work work) {
   if (!out.novo) return out;
   {
     std::lock_guard lock(state_->mutex);
-    state_->queue.push_back(Item{out.id, scope.tenant.id, scope.user.user_id,
-                                 scope.tenant.slug, job.parametros, scope.db, std::move(work)});
+    state_->queue.push_back(Item{out.id, scope.tenant.id, scope.user.user_id, scope.tenant.slug, job.parametros,
+                                 scope.db, std::move(work), job.announce});
   }
   state_->wake.notify_one();
   return out;
@@ -346,6 +348,10 @@ Submitted Runner::submit(const service::Scope& scope, Job job, Work work) {
 
 std::optional<std::string> Runner::find(const service::Scope& scope, std::int64_t id) {
   return scope.db->with([&](soci::session& s) { return sql::one(s, id, whose(scope)); });
+}
+
+std::optional<Status> Runner::status(const service::Scope& scope, std::int64_t id) {
+  return scope.db->with([&](soci::session& s) { return sql::status(s, id, whose(scope)); });
 }
 
 store::PageRows Runner::list(const service::Scope& scope, const std::vector<std::string>& tipos, const Page& page) {
@@ -407,17 +413,17 @@ std::string Runner::cancel(const service::Scope& scope, std::int64_t id) {
   return estado;
 }
 
-std::shared_ptr<Runner> runner(App& app) {
+std::shared_ptr<Runner> runner(App& app, Lane lane) {
   // Keyed by App and held weakly: the routes' handlers own the runner, so it stops when the
   // App's server (with its route table) is destroyed, before the pools and the event bus.
   static std::mutex mutex;
-  static std::map<App*, std::weak_ptr<Runner>> runners;
+  static std::map<std::pair<App*, Lane>, std::weak_ptr<Runner>> runners;
   std::lock_guard lock(mutex);
-  auto& slot = runners[&app];
+  auto& slot = runners[{&app, lane}];
   if (auto r = slot.lock()) return r;
   const JobBudget& b = app.options().jobs;
-  auto r = std::make_shared<Runner>(app.events(), app.platform(), app.options().http.log,
-                                    Budget{b.workers, b.per_tenant, b.wall, b.cpu});
+  const Budget budget = lane == Lane::previews ? kPreviewBudget : Budget{b.workers, b.per_tenant, b.wall, b.cpu};
+  auto r = std::make_shared<Runner>(app.events(), app.platform(), app.options().http.log, budget);
   slot = r;
   return r;
 }

@@ -113,11 +113,18 @@ struct Budget {
 /// A job to submit.
 struct Job {
   /// shp, kml, dxf, pvg, icad_lotes, icad_lotes_rurais, icad_edificacoes,
-  /// icad_logradouros, ouv, tiff (a check constraint of the table).
+  /// icad_logradouros, ouv, tiff, previa (a check constraint of the table).
   std::string tipo;
   std::string parametros = "{}";      ///< JSON object: what the job was asked (no file bytes)
   std::optional<std::string> codigo;  ///< the client's idempotency key (see submit)
   std::optional<std::int64_t> projeto;
+  bool announce = true;  ///< false: no {"tipo":"importacao"} events (an image's preview)
+};
+
+/// Where a job stands: its estado and, once it failed, why.
+struct Status {
+  std::string estado;
+  std::optional<std::string> mensagem;
 };
 
 struct Submitted {
@@ -144,6 +151,8 @@ class Runner {
   /// "criadoPor","criadoEm","atualizadoEm","mensagem"}) when it is the caller's (any job
   /// of the tenant for a tenant administrator); nullopt otherwise.
   std::optional<std::string> find(const service::Scope& scope, std::int64_t id);
+  /// The job's estado and failure message, under find()'s rule.
+  std::optional<Status> status(const service::Scope& scope, std::int64_t id);
   /// One page of the caller's jobs not hidden (tipos empty: every type), ordered by
   /// page.order_by ("id", "criadoEm", "estado", "tipo"; page_params()/parse_page()):
   /// answer it with page_json(rows, page).
@@ -165,9 +174,18 @@ class Runner {
   std::shared_ptr<State> state_;
 };
 
-/// The App's runner (created on first use; shared by the import and raster routes). Keep
-/// the shared_ptr in your route handlers' captures: the runner lives as long as the
-/// routes of its App, and stops when the App's server (and its route table) is destroyed.
-std::shared_ptr<Runner> runner(App& app);
+/// The runners of an App, each with its own workers and budget: imports (vector files,
+/// the cadastre's layers, GeoTIFFs: AppOptions::jobs) and previews (an image's preview,
+/// files/thumbnail.hpp: one worker, a minute of wall time), so a photo's preview never
+/// waits behind a municipality's long import.
+enum class Lane { imports, previews };
+/// The budget of the previews lane.
+inline const Budget kPreviewBudget{.workers = 1, .per_tenant = 1, .wall = std::chrono::seconds(60),
+                                   .cpu = std::chrono::seconds(30)};
+
+/// The App's runner of `lane` (created on first use; shared by the routes that submit to
+/// it). Keep the shared_ptr in your route handlers' captures: the runner lives as long as
+/// the routes of its App, and stops when the App's server (and its route table) is destroyed.
+std::shared_ptr<Runner> runner(App& app, Lane lane = Lane::imports);
 
 }  // namespace cadastre::platform::jobs

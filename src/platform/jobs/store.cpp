@@ -145,6 +145,17 @@ std::optional<std::string> state_of(soci::session& s, std::int64_t id, Creator u
   return store::fetch_value(s, q);
 }
 
+std::optional<Status> status(soci::session& s, std::int64_t id, Creator user) {
+  Sql q("select estado, coalesce(mensagem, '') from projeto.importacoes where id = ");
+  q.bind(text(id), "bigint");
+  if (user) q << " and criado_por = ", q.bind(text(*user), "bigint");
+  auto rows = store::fetch(s, q);
+  if (rows.empty()) return std::nullopt;
+  Status out{rows[0][0].value_or(""), std::nullopt};
+  if (!rows[0][1].value_or("").empty()) out.mensagem = rows[0][1];
+  return out;
+}
+
 std::optional<std::int64_t> creator_of(soci::session& s, std::int64_t id) {
   Sql q("select criado_por::text from projeto.importacoes where id = ");
   q.bind(text(id), "bigint");

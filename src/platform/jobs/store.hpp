@@ -46,6 +46,8 @@ std::optional<std::string> one(soci::session& s, std::int64_t id, Creator user);
 store::PageRows page(soci::session& s, std::int64_t user, const std::vector<std::string>& tipos, const Page& pg);
 /// The job's estado when `user` created it (any creator when nullopt).
 std::optional<std::string> state_of(soci::session& s, std::int64_t id, Creator user);
+/// The job's estado and message when `user` created it (any creator when nullopt).
+std::optional<Status> status(soci::session& s, std::int64_t id, Creator user);
 /// Who created the job (nullopt: no such job).
 std::optional<std::int64_t> creator_of(soci::session& s, std::int64_t id);
 void hide(soci::session& s, std::int64_t id);

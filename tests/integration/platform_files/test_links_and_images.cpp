@@ -6,10 +6,14 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <sstream>
+#include <thread>
 
 #include "files_fixture.hpp"
 #include "platform/files/signing.hpp"
+#include "platform/jobs/jobs.hpp"
+#include "service/tenancy.hpp"
 #include "support/memory.hpp"
 
 using namespace cadastre;
@@ -279,9 +283,13 @@ TEST_CASE_FIXTURE(FilesFixture, "a PNG bomb (8000 × 8000 interlaced in under 20
   REQUIRE(bomb.size() < 200u << 10);  // the fixture's upload limit is 256 KB
   reset_peak_memory();
   const std::int64_t start = resident_memory_mb();
-  // Stored as a photo (an attachment may be a large image) but without a preview...
+  // Stored as a photo (an attachment may be a large image) but without a preview: its
+  // job kept why instead...
   auto a = uploaded("/fotos", bomb, "bomba.png", c.editor, {{"idGeometria", n(c.geometria)}});
-  CHECK(stored_as(std::string(std::string_view(a->json()["chave"]))).size() == 1);
+  const std::string chave(std::string_view(a->json()["chave"]));
+  auto kept = stored_as(chave);
+  REQUIRE(kept.size() == 2);
+  CHECK(kept[1].filename().string() == chave + ".previa.recusada");
   // ...so a thumbnail is refused from its header, every time, before a pixel is decoded.
   std::string p = "/arquivos/fotos/" + n(int64_t(a->json()["id"]));
   for (int i = 0; i < 3; ++i)
@@ -308,4 +316,103 @@ TEST_CASE_FIXTURE(FilesFixture, "a JPEG whose header claims 30000 × 30000 pixel
   refused(*get("/arquivos/fotos/" + n(int64_t(a->json()["id"])) + "?miniatura=true", c.reader), 413,
           "corpo_muito_grande", "a imagem declara 30000 × 30000 pixels; o limite é 20000 pixels por lado");
   CHECK(peak_memory_mb() - start < 64);
+}
+
+TEST_CASE_FIXTURE(FilesFixture, "a WebP whose header claims 16000 × 16000 pixels is never decoded for a thumbnail") {
+  auto c = cast();
+  std::string webp = test::image(16, 16, "WEBP");
+  REQUIRE(webp.compare(0, 4, "RIFF") == 0);
+  // The VP8 key frame's start code (9D 01 2A), then width and height (14 bits each, LE).
+  auto start = webp.find("\x9D\x01\x2A");
+  REQUIRE(start != std::string::npos);
+  for (std::size_t at : {start + 3, start + 5}) webp[at] = static_cast<char>(16000 & 0xff), webp[at + 1] = static_cast<char>(16000 >> 8);
+  reset_peak_memory();
+  const std::int64_t start_mb = resident_memory_mb();
+  auto a = uploaded("/fotos", webp, "enorme.webp", c.editor, {{"idGeometria", n(c.geometria)}});
+  for (int i = 0; i < 2; ++i)
+    refused(*get("/arquivos/fotos/" + n(int64_t(a->json()["id"])) + "?miniatura=true", c.reader), 413,
+            "corpo_muito_grande", "a imagem declara 256 megapixels; o limite é 50");
+  CHECK(peak_memory_mb() - start_mb < 64);  // 256 MP decoded would be +768 MB
+}
+
+TEST_CASE_FIXTURE(FilesFixture, "a preview is made by a job of its own lane, not by the request: while the lane is busy "
+                                "thumbnails answer 503 with Retry-After, then come") {
+  using Context = platform::jobs::Context;
+  auto c = cast();
+  // The previews lane's one worker, held by a job of the test.
+  auto tenant = app->tenancy().active("alfa");
+  REQUIRE(tenant);
+  store::Principal who;
+  who.user_id = c.editor.user_id, who.tenant_id = tenant->id, who.tenant_slug = tenant->slug;
+  const service::Scope scope = app->tenancy().scope(std::move(who), *tenant);
+  auto lane = platform::jobs::runner(*app, platform::jobs::Lane::previews);
+  auto started = std::make_shared<std::promise<void>>();
+  auto started_future = started->get_future();
+  std::promise<void> release;
+  std::shared_future<void> go = release.get_future().share();
+  struct Releaser {
+    std::promise<void>& p;
+    bool done = false;
+    void operator()() {
+      if (!done) p.set_value();
+      done = true;
+    }
+    ~Releaser() { (*this)(); }
+  } releaser{release};
+  platform::jobs::Job held;
+  held.tipo = "previa";
+  held.announce = false;
+  lane->submit(scope, std::move(held), [started, go](Context&) {
+    started->set_value();
+    go.wait();
+  });
+  REQUIRE(started_future.wait_for(std::chrono::seconds(60)) == std::future_status::ready);
+
+  // The upload is answered although its preview's job waits (after kPreviewWait).
+  auto a = uploaded("/fotos", test::image(600, 300), "foto.png", c.editor, {{"idGeometria", n(c.geometria)}});
+  const std::string p = "/arquivos/fotos/" + n(int64_t(a->json()["id"]));
+  const std::string chave(std::string_view(a->json()["chave"]));
+  CHECK(stored_as(chave).size() == 1);  // no preview yet
+  auto wait = get(p + "?miniatura=true", c.reader);
+  refused(*wait, 503, "servico_indisponivel", "sendo preparada");
+  CHECK(wait->headers.find("Retry-After") != wait->headers.end());
+  // Queued: the upload's job and the reader's (one per user and image; the second finds
+  // the preview made and ends at once).
+  CHECK(db("select count(*) from projeto.importacoes where tipo = 'previa' and estado = 'pendente' and codigo = "
+           "'previa:" + chave + "'") == "2");
+
+  releaser();
+  std::unique_ptr<test::Answer> t;
+  for (int i = 0; i < 600; ++i) {  // a bounded number of polls, not a timing
+    t = get(p + "?miniatura=true", c.reader);
+    if (t->status != 503) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  REQUIRE_MESSAGE(t->status == 200, t->body);
+  CHECK(test::size_of(t->body) == std::pair{256, 128});
+  CHECK(db("select estado from projeto.importacoes where codigo = 'previa:" + chave + "' and criado_por = " +
+           n(c.editor.user_id)) == "concluida");
+  // Previews are not imports: the user's list of imports leaves them out.
+  CHECK(get("/importar/pendentes", c.editor)->json()["totalElements"].get_int64().value() == 0);
+
+  // An image stored before previews existed: its first thumbnail queues the job and waits.
+  auto b = uploaded("/fotos", test::image(300, 600), "antiga.png", c.editor, {{"idGeometria", n(c.geometria)}});
+  const std::string chave_b(std::string_view(b->json()["chave"]));
+  auto kept = stored_as(chave_b);
+  REQUIRE(kept.size() == 2);
+  std::filesystem::remove(kept[1]);
+  db("delete from projeto.importacoes where codigo = 'previa:" + chave_b + "'");
+  auto old = get("/arquivos/fotos/" + n(int64_t(b->json()["id"])) + "?miniatura=true", c.reader);
+  REQUIRE_MESSAGE(old->status == 200, old->body);
+  CHECK(test::size_of(old->body) == std::pair{128, 256});
+
+  // A preview job that failed (its process stopped before it ran) gets another attempt.
+  kept = stored_as(chave_b);
+  REQUIRE(kept.size() == 2);
+  std::filesystem::remove(kept[1]);
+  db("update projeto.importacoes set estado = 'falhou', mensagem = 'interrompida' where codigo = 'previa:" + chave_b + "'");
+  auto again = get("/arquivos/fotos/" + n(int64_t(b->json()["id"])) + "?miniatura=true", c.reader);
+  REQUIRE_MESSAGE(again->status == 200, again->body);
+  CHECK(db("select string_agg(estado, ',' order by id) from projeto.importacoes where codigo like 'previa:" + chave_b +
+           "%'") == "falhou,concluida");
 }

@@ -232,3 +232,103 @@ TEST_CASE_FIXTURE(ImportsFixture, "Runner::cancel: a pending job becomes cancela
   CHECK(put("/importar/pendentes/hide?idImportacao=" + n(job.id), "", c.owner)->status == 204);
   CHECK(db("select oculta from projeto.importacoes where id = " + n(job.id)) == "t");
 }
+
+TEST_CASE_FIXTURE(ImportsFixture, "PUT /importar/pendentes/cancelar: the tenant's administrator cancels a user's pending "
+                                  "import, which never runs; a stranger gets 404; an ended job is 409") {
+  using Context = cadastre::platform::jobs::Context;
+  auto c = cast();
+  auto admin = login(stack->add_user("alfa", "chefe@alfa.gov.br", {"*:rw"}, true).email, "senha-alfa");
+  auto runner = cadastre::platform::jobs::runner(*app);
+  // The tenant's one turn is held by a job of the test: the import below stays pendente.
+  auto started = std::make_shared<std::promise<void>>();
+  auto started_future = started->get_future();
+  std::promise<void> release;
+  std::shared_future<void> go = release.get_future().share();
+  struct Releaser {
+    std::promise<void>& p;
+    bool done = false;
+    void operator()() {
+      if (!done) p.set_value();
+      done = true;
+    }
+    ~Releaser() { (*this)(); }
+  } releaser{release};
+  runner->submit(scope_of(*app, c.owner, "alfa"), job_of("shp"), [started, go](Context&) {
+    started->set_value();
+    go.wait();
+  });
+  REQUIRE(started_future.wait_for(std::chrono::seconds(60)) == std::future_status::ready);
+
+  write("p.geojson", points(4));
+  sh("ogr2ogr -f 'ESRI Shapefile' p.shp p.geojson");
+  sh("zip -j p.zip p.shp p.shx p.dbf p.prj p.cpg");
+  const std::int64_t id = submitted(route("shp", "a-cancelar", c.projeto, "Pontos"), read("p.zip"), "p.zip", c.owner);
+  const std::string path = "/importar/pendentes/cancelar?idImportacao=" + n(id);
+
+  refused(*put("/importar/pendentes/cancelar", "", c.owner), 400, "campo_obrigatorio", "idImportacao");
+  refused(*put("/importar/pendentes/cancelar?idImportacao=1%27", "", c.owner), 400, "parametro_invalido");
+  refused(*put(path, "", c.stranger), 404, "nao_encontrado");  // another user's job
+  refused(*put(path, "", c.beta), 404, "nao_encontrado");      // another tenant
+  auto done = put(path, "", admin);
+  REQUIRE_MESSAGE(done->status == 200, done->body);
+  CHECK(std::string_view(done->json()["estado"]) == "cancelada");
+  CHECK(int64_t(done->json()["idImportacao"]) == id);
+  refused(*put(path, "", c.owner), 409, "transicao_invalida");
+
+  // Once the worker is free, the cancelled import is skipped: no layer is ever made.
+  auto last = std::make_shared<std::promise<void>>();
+  auto last_future = last->get_future();
+  runner->submit(scope_of(*app, c.owner, "alfa"), job_of("shp"), [last](Context&) { last->set_value(); });
+  releaser();
+  REQUIRE(last_future.wait_for(std::chrono::seconds(60)) == std::future_status::ready);
+  CHECK(db("select estado from projeto.importacoes where id = " + n(id)) == "cancelada");
+  CHECK(db("select count(*) from projeto.camadas where projeto_id = " + n(c.projeto)) == "0");
+}
+
+TEST_CASE_FIXTURE(ImportsFixture, "a copy of the cadastre's layer is held to the storage quota at the door and again "
+                                  "before it writes") {
+  using Context = cadastre::platform::jobs::Context;
+  auto c = cast();
+  stack->load_demo("alfa", 300);
+  // What the copy of the 300 lots is estimated to add (about 5 KB a lot: 14 attributes).
+  const double mb = std::stod(db(
+      "select sum(200 + 2 * st_memsize(x.geom) + 14 * 300) / 1e6 from cadastro.lote x where face_quadra_id is not null"));
+  REQUIRE(mb > 1.0);
+  platform_db("insert into plataforma.licencas (tenant_id, plano, status, inicio, fim, max_usuarios, "
+              "max_armazenamento_mb) values (" + n(tenant_id("alfa")) +
+              ", 'basico_mensal', 'ativa', current_date - 1, current_date + 30, 50, 1)");
+  const std::string before = footprint();
+  refused(*request("POST", route("icad/lotes", "icad-1", c.projeto, ""), headers(c.owner)), 403, "cota_excedida", "1 MB");
+  CHECK(footprint() == before);
+
+  // Room at the door, none by the time the job runs: the job fails and writes nothing.
+  platform_db("update plataforma.licencas set max_armazenamento_mb = 1000 where tenant_id = " + n(tenant_id("alfa")));
+  auto runner = cadastre::platform::jobs::runner(*app);
+  auto started = std::make_shared<std::promise<void>>();
+  auto started_future = started->get_future();
+  std::promise<void> release;
+  std::shared_future<void> go = release.get_future().share();
+  struct Releaser {
+    std::promise<void>& p;
+    bool done = false;
+    void operator()() {
+      if (!done) p.set_value();
+      done = true;
+    }
+    ~Releaser() { (*this)(); }
+  } releaser{release};
+  runner->submit(scope_of(*app, c.owner, "alfa"), job_of("shp"), [started, go](Context&) {
+    started->set_value();
+    go.wait();
+  });
+  REQUIRE(started_future.wait_for(std::chrono::seconds(60)) == std::future_status::ready);
+  auto a = request("POST", route("icad/lotes", "icad-2", c.projeto, ""), headers(c.owner));
+  REQUIRE_MESSAGE(a->status == 202, a->body);
+  platform_db("update plataforma.licencas set max_armazenamento_mb = 1 where tenant_id = " + n(tenant_id("alfa")));
+  releaser();
+  auto job = finished(int64_t(a->json()["idImportacao"]), c.owner);
+  CHECK(job.estado == "falhou");
+  CHECK_MESSAGE(job.mensagem.find("cota de armazenamento da licença atingida (1 MB)") != std::string::npos, job.json);
+  CHECK(db("select count(*) from projeto.camadas where projeto_id = " + n(c.projeto)) == "0");
+  CHECK(db("select count(*) from projeto.geometrias") == "0");
+}

@@ -113,8 +113,10 @@ const std::set<std::string> kIntendedExtras = {
 constexpr std::size_t kPlatformRows = 302;
 /// Routes of the platform's table that routes.tsv does not list, on purpose.
 /// PUT /importar/tiff/envio: the upload through the signed link GET /importar/tiff/credentials
-/// hands out (no session: the link is the credential).
-const std::set<std::string> kPlatformExtras = {"GET /metrics", "PUT /importar/tiff/envio"};
+/// hands out (no session: the link is the credential). PUT /importar/pendentes/cancelar:
+/// cancels any listed import job, as PUT /importacoes-tiff/:id cancels a tiff job.
+const std::set<std::string> kPlatformExtras = {"GET /metrics", "PUT /importar/tiff/envio",
+                                               "PUT /importar/pendentes/cancelar"};
 /// Documented routes the table serves under another pattern, on purpose: the stored name of
 /// DELETE /fotos/nome/:fileName takes the rest of the path, so a name holding an encoded
 /// "/" (the router decodes %2F) reaches the route's own check and gets a clear 400 instead
