@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "cadastre/error.hpp"
-#include "server/media/layout.hpp"
+#include "media_layout/layout.hpp"
 
 namespace cadastre::store {
 namespace {

@@ -48,7 +48,9 @@ std::optional<std::string> Request::bearer_token() const {
   return token;
 }
 
-std::string error_body(errc code, std::string_view message) {
+std::string error_body(errc code, std::string_view message) { return error_body(code, message, nullptr); }
+
+std::string error_body(errc code, std::string_view message, const std::function<void(JsonWriter&)>& more) {
   JsonWriter w;
   w.begin_object()
       .key("mensagem")
@@ -57,6 +59,7 @@ std::string error_body(errc code, std::string_view message) {
       .value("erro")
       .key("codigo")
       .value(code_string(code));
+  if (more) more(w);
   w.end_object();
   return std::move(w).str();
 }

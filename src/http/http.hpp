@@ -17,6 +17,10 @@
 
 #include "cadastre/error.hpp"
 
+namespace cadastre {
+class JsonWriter;
+}
+
 namespace cadastre::http {
 
 class WebSocket;  // http/websocket.hpp
@@ -106,6 +110,9 @@ struct Response {
 
 /// Renders the shared error body.
 std::string error_body(errc code, std::string_view message);
+/// The shared error body with more members after its three, written by `more` into the
+/// open object (a report of what was refused): the one way to add to an error answer.
+std::string error_body(errc code, std::string_view message, const std::function<void(JsonWriter&)>& more);
 
 using Handler = std::function<Response(Request&)>;
 

@@ -23,9 +23,9 @@ using http::Response;
 constexpr const char* kTag = "Campos";
 constexpr std::size_t kReportedFailures = 1000;
 
-std::string report_json(const service::Scope& s, const Converted& c, bool split) {
-  JsonWriter w;
-  w.begin_object().key("total").value(static_cast<std::int64_t>(c.plan.total));
+// The members of a conversion's report (answered alone, or with a refusal's error).
+void write_report(JsonWriter& w, const service::Scope& s, const Converted& c, bool split) {
+  w.key("total").value(static_cast<std::int64_t>(c.plan.total));
   w.key("convertidos").value(static_cast<std::int64_t>(c.plan.converted()));
   w.key("totalFalhas").value(static_cast<std::int64_t>(c.plan.failures.size()));
   w.key("falhas").begin_array();
@@ -43,8 +43,14 @@ std::string report_json(const service::Scope& s, const Converted& c, bool split)
     for (const Definition& d : c.plan.campos)
       w.begin_object().key("chave").value(d.def.chave).key("nome").value(d.def.nome).key("tipo").value(d.def.tipo).end_object();
   }
-  w.end_array().key("divisao").value(split).end_object();
-  return std::move(w).str();
+  w.end_array().key("divisao").value(split);
+}
+
+std::string report_json(const service::Scope& s, const Converted& c, bool split) {
+  JsonWriter w;
+  w.begin_object();
+  write_report(w, s, c, split);
+  return std::move(w.end_object()).str();
 }
 
 struct Fields {
@@ -82,13 +88,13 @@ struct Fields {
     Conversion c = parse_conversion(req);
     Converted out = convert_values(s, s.grant().id, c);
     bool refused = c.confirmar && !out.plan.failures.empty();
-    std::string body = report_json(s, out, c.split.has_value());
-    if (!refused) return Response::json(std::move(body));
+    if (!refused) return Response::json(report_json(s, out, c.split.has_value()));
     // The shared error shape, carrying the report: what failed and why.
-    std::string error = http::error_body(
-        errc::conflict, std::to_string(out.plan.failures.size()) + " valores não convertem: nada foi alterado");
-    error.pop_back();
-    return Response::json(error + "," + body.substr(1), 409);
+    return Response::json(
+        http::error_body(errc::conflict,
+                         std::to_string(out.plan.failures.size()) + " valores não convertem: nada foi alterado",
+                         [&](JsonWriter& w) { write_report(w, s, out, c.split.has_value()); }),
+        409);
   }
   Response valuation(const service::Scope& s, Request& req) const {
     // Another tenant's id names nothing here (as a record of another tenant would not).

@@ -11,7 +11,7 @@
 #include <stdexcept>
 
 #include "cadastre/error.hpp"
-#include "server/media/layout.hpp"  // header-only: the cadastre's key syntax
+#include "media_layout/layout.hpp"  // header-only: the media key syntax both services share
 #include "store/crypto.hpp"
 
 namespace cadastre::platform::files {

@@ -17,24 +17,26 @@ using http::Response;
 
 constexpr const char* kTag = "Formulários";
 
-std::string reasons_json(const std::vector<Reason>& why) {
-  JsonWriter w;
-  w.begin_object().key("podeExcluir").value(why.empty()).key("motivos").begin_array();
+// The members of pode-excluir's answer, also carried by the refusal of a delete.
+void write_reasons(JsonWriter& w, const std::vector<Reason>& why) {
+  w.key("podeExcluir").value(why.empty()).key("motivos").begin_array();
   for (const auto& r : why)
     w.begin_object().key("codigo").value(r.codigo).key("mensagem").value(r.mensagem).key("quantidade").value(r.quantidade).end_object();
-  w.end_array().end_object();
-  return std::move(w).str();
+  w.end_array();
+}
+
+std::string reasons_json(const std::vector<Reason>& why) {
+  JsonWriter w;
+  w.begin_object();
+  write_reasons(w, why);
+  return std::move(w.end_object()).str();
 }
 
 // The 409 of a refused delete: the shared error shape with the reasons of pode-excluir.
 Response refusal(std::int64_t id, const std::vector<Reason>& why) {
   std::string message = "o formulário " + std::to_string(id) + " não pode ser excluído:";
   for (std::size_t i = 0; i < why.size(); ++i) message += (i ? "; " : " ") + why[i].mensagem;
-  std::string body = http::error_body(errc::conflict, message);
-  std::string reasons = reasons_json(why);
-  body.pop_back();  // both are objects: the reasons' members join the error's
-  body += "," + reasons.substr(1);
-  return Response::json(std::move(body), 409);
+  return Response::json(http::error_body(errc::conflict, message, [&](JsonWriter& w) { write_reasons(w, why); }), 409);
 }
 
 struct Forms {

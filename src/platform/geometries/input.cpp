@@ -176,6 +176,12 @@ Union parse_union(std::string_view body) {
   if (std::find(u.ids.begin(), u.ids.end(), u.manter) == u.ids.end())
     throw Error(errc::invalid_argument, "manter deve ser um dos ids", "manter");
   u.versoes = versions_of(o, u.ids);
+  // A union rewrites one geometry and deletes the others: each must be the version the
+  // client saw, or an edit made meanwhile would be lost without a word.
+  for (std::int64_t id : u.ids)
+    if (!u.versoes.count(id))
+      throw Error(errc::missing_field, "informe em versoes a versão lida de cada geometria (falta " + std::to_string(id) + ")",
+                  "versoes");
   return u;
 }
 

@@ -92,26 +92,29 @@ void announce(const layers::Announcer& events, const Scope& s, const std::vector
 // 400 in the error shape naming each refused value, with the report per field as
 // POST /v2/valores gives it: neither the geometry nor any value was written.
 Response values_refused(const ValuesRefused& e) {
-  JsonWriter w;
-  w.begin_object().key("mensagem").value("nenhuma geometria gravada: valores recusados: " + e.fields_text());
-  w.key("tipo").value("erro").key("codigo").value(code_string(errc::invalid_argument)).key("campos").begin_array();
-  for (const values::Problem& p : e.problems)
-    w.begin_object().key("idCampo").value(p.campo).key("chave").value(p.chave).key("motivo").value(p.motivo).end_object();
-  w.end_array().end_object();
-  return Response::json(std::move(w).str(), 400);
+  return Response::json(http::error_body(errc::invalid_argument,
+                                         "nenhuma geometria gravada: valores recusados: " + e.fields_text(),
+                                         [&](JsonWriter& w) {
+                                           w.key("campos").begin_array();
+                                           for (const values::Problem& p : e.problems)
+                                             w.begin_object().key("idCampo").value(p.campo).key("chave").value(p.chave)
+                                                 .key("motivo").value(p.motivo).end_object();
+                                           w.end_array();
+                                         }),
+                        400);
 }
 
 // 409 in the error shape, with the version the geometry is at (null: deleted).
 Response stale(const Stale& e) {
-  JsonWriter w;
-  w.begin_object().key("mensagem").value("a geometria " + std::to_string(e.id) +
-                                         " foi alterada por outra edição: releia-a e refaça a sua");
-  w.key("tipo").value("erro").key("codigo").value(code_string(errc::conflict)).key("idGeometria").value(e.id);
-  w.key("versaoAtual");
-  if (e.current) w.value(e.current);
-  else w.null();
-  w.end_object();
-  return Response::json(std::move(w).str(), 409);
+  return Response::json(http::error_body(errc::conflict,
+                                         "a geometria " + std::to_string(e.id) +
+                                             " foi alterada por outra edição: releia-a e refaça a sua",
+                                         [&](JsonWriter& w) {
+                                           w.key("idGeometria").value(e.id).key("versaoAtual");
+                                           if (e.current) w.value(e.current);
+                                           else w.null();
+                                         }),
+                        409);
 }
 
 // Runs a write, announces what it touched and answers its JSON (or 204 when none).
@@ -212,11 +215,10 @@ Response offline(const layers::Announcer& events, const Scope& s, Request& req) 
   });
   if (r.failed) {
     // The error shape with the per-item report: nothing of this batch was applied.
-    JsonWriter w;
-    w.begin_object().key("mensagem").value("lote recusado: um item não pôde ser aplicado e nada foi gravado");
-    w.key("tipo").value("erro").key("codigo").value(code_string(errc::invalid_argument));
-    w.key("relatorio").raw(r.json).end_object();
-    return Response::json(std::move(w).str(), 400);
+    return Response::json(http::error_body(errc::invalid_argument,
+                                           "lote recusado: um item não pôde ser aplicado e nada foi gravado",
+                                           [&](JsonWriter& w) { w.key("relatorio").raw(r.json); }),
+                          400);
   }
   announce(events, s, r.touched);
   return Response::json(std::move(r.json));
@@ -310,9 +312,10 @@ void add_geometry_routes(App& app) {
                     .max_bytes = 4 * 1024 * 1024, .schema = schemas::ref("GeometriaNova")},
            .answer_status = 201, .answer_schema = schemas::ref("GeometriaCriada"), .handler = announcing(create)});
   srv.add({.method = "PUT", .pattern = "/geometrias/uniao", .auth = "sessao", .tag = kTag,
-           .summary = "Une geometrias de uma camada na geometria manter (seus valores ficam; as outras são excluídas)",
-           .body = {.description = R"({"ids": [...], "manter", "versoes"?: {"id": versão}})", .max_bytes = 64 * 1024,
-                    .schema = schemas::ref("GeometriasIds")},
+           .summary = "Une geometrias de uma camada na geometria manter (seus valores ficam; as outras são excluídas), "
+                      "cada uma na versão lida (versoes; desatualizada: 409)",
+           .body = {.description = R"({"ids": [...], "manter", "versoes": {"id": versão} (de cada id)})",
+                    .max_bytes = 64 * 1024, .schema = schemas::ref("GeometriasUniao")},
            .answer_schema = geometry, .handler = announcing(unite)});
   srv.add({.method = "PUT", .pattern = "/geometrias/deletar", .auth = "sessao", .tag = kTag,
            .summary = "Exclui várias geometrias: todas ou nenhuma",

@@ -137,70 +137,28 @@ Written copy_into(store::Pool& pool, std::int64_t user, const std::vector<std::i
 }
 
 Written copy_values(store::Pool& pool, std::int64_t user, std::int64_t layer, const CopyValues& order) {
-  return pool.with([&](soci::session& s) {
-    soci::transaction tx(s);
-    // The layer's geometries first (ascending id), the layer row last (geometria_registrar
-    // order): a concurrent write of one of them waits for the copy, or the copy for it.
-    store::Sql lock("select count(*)::text from (select id from projeto.geometrias where camada_id = ");
-    lock.bind(std::to_string(layer), "bigint") << " order by id for update) l";
-    store::fetch(s, lock);
-    store::Sql q("with pares as (select g.id as destino, (select o.id from projeto.geometrias o where o.camada_id = ");
-    q.bind(std::to_string(order.origem), "bigint")
-        << " and st_covers(o.geom, st_pointonsurface(g.geom)) order by o.id limit 1) as origem "
-           "from projeto.geometrias g where g.camada_id = ";
-    q.bind(std::to_string(layer), "bigint");
-    q << "), fontes as (select distinct on (p.destino, kd.id) p.destino, kd.id as campo, v.texto, v.numero, v.data, "
-         "v.booleano, v.lista from pares p join projeto.valores v on v.geometria_id = p.origem "
-         "join projeto.campos ko on ko.id = v.campo_id join projeto.campos kd on kd.chave = ko.chave and kd.tipo = "
-         "ko.tipo join projeto.formularios fd on fd.id = kd.formulario_id and fd.camada_id = ";
-    q.bind(std::to_string(layer), "bigint");
-    if (order.campos) {
-      q << " where ko.chave in (";
-      for (std::size_t i = 0; i < order.campos->size(); ++i) {
-        if (i) q << ", ";
-        q.bind((*order.campos)[i]);
-      }
-      q << ")";
-    }
-    q << " order by p.destino, kd.id, ko.id), antigos as (select f.destino, f.campo, projeto.valor_json(a.texto, "
-         "a.numero, a.data, a.booleano, a.lista) as antes, a.id is not null as havia from fontes f left join "
-         "projeto.valores a on a.geometria_id = f.destino and a.campo_id = f.campo), gravados as (insert into "
-         "projeto.valores (geometria_id, campo_id, texto, numero, data, booleano, lista, atualizado_por) select "
-         "destino, campo, texto, numero, data, booleano, lista, ";
-    q.bind(std::to_string(user), "bigint");
-    q << " from fontes on conflict (geometria_id, campo_id) do update set texto = excluded.texto, numero = "
-         "excluded.numero, data = excluded.data, booleano = excluded.booleano, lista = excluded.lista, "
-         "atualizado_por = excluded.atualizado_por, atualizado_em = now() returning id, geometria_id, campo_id, "
-         "projeto.valor_json(texto, numero, data, booleano, lista) as depois), auditados as (insert into "
-         "projeto.valores_auditoria (valor_id, geometria_id, campo_id, operacao, antes, depois, usuario_id) select "
-         "w.id, w.geometria_id, w.campo_id, 'copiar', case when a.havia then a.antes end, w.depois, ";
-    q.bind(std::to_string(user), "bigint");
-    q << " from gravados w join antigos a on a.destino = w.geometria_id and a.campo = w.campo_id returning "
-         "geometria_id) select (select count(*) from pares)::text, (select count(*) from pares where origem is not "
-         "null)::text, (select count(*) from auditados)::text, (select coalesce(string_agg(distinct geometria_id::text, "
-         "','), '') from auditados)";
-    auto r = store::fetch(s, q).at(0);
-    Written w;
-    if (!r[3]->empty()) {
-      store::Sql bump("update projeto.camadas set geracao = geracao + 1 where id = ");
-      bump.bind(std::to_string(layer), "bigint");
-      store::execute(s, bump);
+  // The values area writes them, under each destination field's rules (store_write.hpp).
+  values::LocationCopy copied = values::copy_by_location(pool, user, order.origem, layer, order.campos);
+  Written w;
+  if (!copied.written.empty()) {
+    pool.run([&](soci::session& s) {
+      std::string ids = "{";
+      for (std::size_t i = 0; i < copied.written.size(); ++i) ids += (i ? "," : "") + std::to_string(copied.written[i]);
       store::Sql boxes("select id::text, versao::text, st_xmin(geom)::text, st_ymin(geom)::text, st_xmax(geom)::text, "
                        "st_ymax(geom)::text from projeto.geometrias where id = any(");
-      boxes.bind("{" + *r[3] + "}", "bigint[]") << ") order by id";
+      boxes.bind(ids + "}", "bigint[]") << ") order by id";
       for (const auto& b : store::fetch(s, boxes))
         w.touched.push_back({.layer = layer, .id = std::stoll(*b[0]), .versao = std::stoll(*b[1]),
                              .operacao = "valores",
                              .boxes = {{std::stod(*b[2]), std::stod(*b[3]), std::stod(*b[4]), std::stod(*b[5])}}});
-    }
-    JsonWriter out;
-    out.begin_object().key("idCamada").value(layer).key("origem").value(order.origem);
-    out.key("geometrias").value(std::int64_t{std::stoll(*r[0])}).key("comOrigem").value(std::int64_t{std::stoll(*r[1])});
-    out.key("valores").value(std::int64_t{std::stoll(*r[2])}).end_object();
-    w.json = std::move(out).str();
-    tx.commit();
-    return w;
-  });
+    });
+  }
+  JsonWriter out;
+  out.begin_object().key("idCamada").value(layer).key("origem").value(order.origem);
+  out.key("geometrias").value(copied.geometrias).key("comOrigem").value(copied.com_origem);
+  out.key("valores").value(copied.valores).end_object();
+  w.json = std::move(out).str();
+  return w;
 }
 
 Written thematic(store::Pool& pool, std::int64_t user, std::int64_t id, std::int64_t campo) {

@@ -73,7 +73,7 @@ Params parse_params(const http::Request& req, bool with_layer_name) {
   return p;
 }
 
-std::string Params::json() const {
+std::string Params::json(const std::optional<Learnt>& learnt) const {
   JsonWriter w;
   w.begin_object().key("codigo").value(codigo);
   if (!nome_camada.empty()) w.key("nomeCamada").value(nome_camada);
@@ -81,6 +81,8 @@ std::string Params::json() const {
   if (srid) w.key("srid").value(*srid);
   if (encoding) w.key("encoding").value(*encoding);
   w.key("xdzs").value(xdzs).key("invalidas").value(recusar_invalidas ? "recusar" : "reparar");
+  if (learnt)
+    w.key("arquivo").value(learnt->arquivo).key("crs").value(learnt->crs).key("encodingOrigem").value(learnt->encoding_origem);
   return std::move(w.end_object()).str();
 }
 

@@ -23,7 +23,12 @@ struct Params {
   std::optional<std::string> encoding;  ///< attributes' encoding when no .cpg (CP1252 by default)
   bool xdzs = false;              ///< keep the Z coordinate as the field "cota"
   bool recusar_invalidas = false; ///< invalidas=recusar: invalid geometries refused, not repaired
-  std::string json() const;       ///< the job's parametros
+  /// The job's parametros: these members, then what was learnt from the file when known
+  /// ("arquivo", "crs", "encodingOrigem").
+  struct Learnt {
+    std::string arquivo, crs, encoding_origem;
+  };
+  std::string json(const std::optional<Learnt>& learnt = std::nullopt) const;
 };
 /// `with_layer_name`: nomeCamada required (the cadastre imports name their layers).
 Params parse_params(const http::Request& req, bool with_layer_name);

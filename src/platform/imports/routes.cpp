@@ -9,8 +9,6 @@
 // layer(s), form, fields, geometries and values in one transaction: a failed job leaves
 // nothing. `codigo` is the client's idempotency key: the same codigo again (same user and
 // type) returns the first job, whatever the file.
-#include <simdjson.h>
-
 #include "cadastre/json.hpp"
 #include "platform/app.hpp"
 #include "platform/imports/convert.hpp"
@@ -33,18 +31,10 @@ using service::Scope;
 
 constexpr const char* kTag = "Importação e conversão";
 
-// A text member of a job's JSON ("" when absent).
-std::string member(const std::string& json, const char* key) {
-  simdjson::dom::parser parser;
-  auto v = parser.parse(json)[key];
-  std::string_view out;
-  return v.get(out) == simdjson::SUCCESS ? std::string(out) : std::string();
-}
-
 Response accepted(jobs::Runner& runner, const Scope& s, const jobs::Submitted& sub) {
   std::string estado = "pendente";
   if (!sub.novo) {  // the earlier job of this codigo, in its current state
-    if (auto json = runner.find(s, sub.id)) estado = member(*json, "estado");
+    if (auto now = runner.status(s, sub.id)) estado = now->estado;
   }
   JsonWriter w;
   w.begin_object().key("idImportacao").value(sub.id).key("estado").value(estado).key("novo").value(sub.novo);
@@ -78,12 +68,7 @@ struct Imports {
     licenses::require_storage(*platform, {*s.db, files, s.tenant.slug}, s.tenant.id,
                               static_cast<std::int64_t>(src->decoded_bytes()));
     // The parameters as the job reports them, with what was learnt from the file.
-    std::string parametros = p.json();
-    parametros.pop_back();
-    JsonWriter extra;
-    extra.begin_object().key("arquivo").value(arquivo).key("crs").value(src->crs_name())
-        .key("encodingOrigem").value(src->encoding_source()).end_object();
-    parametros += "," + std::move(extra).str().substr(1);
+    const std::string parametros = p.json(Params::Learnt{arquivo, src->crs_name(), src->encoding_source()});
     const std::string tipo = format_name(format);
     jobs::Job job{.tipo = tipo, .parametros = parametros, .codigo = p.codigo, .projeto = p.projeto};
     const std::int64_t tenant = s.tenant.id;
@@ -100,6 +85,10 @@ struct Imports {
 
   Response cadastre(const std::string& which, const Scope& s, Request& req) const {
     Params p = parse_params(req, false);
+    // The cadastre's geometries are 2D (tenant migration 0001): there is no Z to keep.
+    if (p.xdzs)
+      throw Error(errc::invalid_argument, "xdzs: as camadas do cadastro são 2D (sem cota Z); envie xdzs=false ou omita",
+                  "xdzs");
     const CadastreLayer& layer = cadastre_layer(which);
     // The license's storage, before the job exists, and again in the job before it writes.
     licenses::require_storage(*platform, {*s.db, files, s.tenant.slug}, s.tenant.id,
@@ -146,9 +135,9 @@ struct Imports {
 
   Response dxf_job(const Scope& s, Request& req) const {
     std::int64_t id = parse_id(req.param("id"), "id");
-    auto json = runner->find(s, id);
-    if (!json || member(*json, "tipo") != "dxf")
-      throw Error(errc::not_found, "importação de DXF " + std::to_string(id) + " não encontrada", "id");
+    auto status = runner->status(s, id);
+    auto json = status && status->tipo == "dxf" ? runner->find(s, id) : std::nullopt;
+    if (!json) throw Error(errc::not_found, "importação de DXF " + std::to_string(id) + " não encontrada", "id");
     return Response::json(*json);
   }
 
@@ -188,6 +177,9 @@ void add_import_routes(App& app) {
   const http::Param xdzs{.name = "xdzs", .type = "boolean",
                          .description = "true: guarda o Z de cada feição no campo 'cota' (as geometrias são 2D)",
                          .values = {"true", "false"}};
+  const http::Param cadastre_xdzs{.name = "xdzs", .type = "boolean",
+                                  .description = "só false: as camadas do cadastro são 2D, sem cota Z (true → 400)",
+                                  .values = {"false"}};
   const http::Param encoding{.name = "encoding",
                              .description = "codificação dos atributos quando não há .cpg (padrão CP1252)"};
   const http::Param invalidas{.name = "invalidas",
@@ -233,7 +225,7 @@ void add_import_routes(App& app) {
     srv.add({.method = "POST", .pattern = "/importar/icad/" + name, .auth = "sessao",
              .access = http::on("projeto", "idProjeto", "admin"), .tag = kTag,
              .summary = "Traz a camada '" + cadastre_layer(name).nome + "' do cadastro do município para o projeto (tarefa)",
-             .params = {codigo, projeto, xdzs}, .answer_status = 202, .answer_schema = accepted_schema,
+             .params = {codigo, projeto, cadastre_xdzs}, .answer_status = 202, .answer_schema = accepted_schema,
              .handler = service::scoped([im, name](const Scope& s, Request& r) { return im->cadastre(name, s, r); })});
   }
   srv.add({.method = "GET", .pattern = "/importar/pendentes", .auth = "sessao", .tag = kTag,

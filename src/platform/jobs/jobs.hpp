@@ -121,10 +121,12 @@ struct Job {
   bool announce = true;  ///< false: no {"tipo":"importacao"} events (an image's preview)
 };
 
-/// Where a job stands: its estado and, once it failed, why.
+/// Where a job stands: its tipo, its estado, once it failed why, and the (first) layer it
+/// created.
 struct Status {
-  std::string estado;
+  std::string tipo, estado;
   std::optional<std::string> mensagem;
+  std::optional<std::int64_t> camada;
 };
 
 struct Submitted {

@@ -146,13 +146,14 @@ std::optional<std::string> state_of(soci::session& s, std::int64_t id, Creator u
 }
 
 std::optional<Status> status(soci::session& s, std::int64_t id, Creator user) {
-  Sql q("select estado, coalesce(mensagem, '') from projeto.importacoes where id = ");
+  Sql q("select tipo, estado, coalesce(mensagem, ''), camada_id::text from projeto.importacoes where id = ");
   q.bind(text(id), "bigint");
   if (user) q << " and criado_por = ", q.bind(text(*user), "bigint");
   auto rows = store::fetch(s, q);
   if (rows.empty()) return std::nullopt;
-  Status out{rows[0][0].value_or(""), std::nullopt};
-  if (!rows[0][1].value_or("").empty()) out.mensagem = rows[0][1];
+  Status out{rows[0][0].value_or(""), rows[0][1].value_or(""), std::nullopt, std::nullopt};
+  if (!rows[0][2].value_or("").empty()) out.mensagem = rows[0][2];
+  if (rows[0][3]) out.camada = std::stoll(*rows[0][3]);
   return out;
 }
 

@@ -3,9 +3,9 @@
 #include <simdjson.h>
 
 #include <algorithm>
-#include <charconv>
-#include <cstdlib>
 #include <map>
+
+#include "cadastre/decimal.hpp"
 
 namespace cadastre::platform::layer_reports {
 namespace {
@@ -31,13 +31,6 @@ std::optional<std::string> cell(simdjson::dom::element v) {
     default:
       return simdjson::minify(v);
   }
-}
-
-// The shortest text that reads back as `v` (as the JSON of the values is written).
-std::string shortest(double v) {
-  char buf[32];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, end);
 }
 
 std::string count_text(std::int64_t shown, std::int64_t total) {
@@ -86,25 +79,31 @@ Rendered render(const Stored& report, const std::vector<Column>& columns, const 
   g.numeric = {group->numeric, true};
   for (const auto& c : columns)
     if (c.numeric) g.columns.push_back("Soma de " + c.nome), g.numeric.push_back(true);
+  // Sums of decimal text, exact (a report of 0.1 + 0.1 + 0.1 reads 0.3); a sum past 38
+  // digits is shown as "—" rather than rounded.
   struct Total {
     std::int64_t count = 0;
-    std::vector<double> sums;
+    std::vector<decimal::Sum> sums;
+    std::vector<bool> lost;
   };
   std::map<std::optional<std::string>, Total> totals;
   for (std::size_t r = 0; r < keys.size(); ++r) {
     Total& total = totals[keys[r]];
     ++total.count;
     total.sums.resize(g.columns.size() - 2);
+    total.lost.resize(g.columns.size() - 2);
     std::size_t k = 0;
     for (std::size_t c = 0; c < columns.size(); ++c) {
       if (!columns[c].numeric) continue;
-      if (const auto& v = t.rows[r][c + 1]) total.sums[k] += std::strtod(v->c_str(), nullptr);
+      if (const auto& v = t.rows[r][c + 1])
+        if (!total.sums[k].add(*v)) total.lost[k] = true;
       ++k;
     }
   }
   auto add_group = [&](const std::optional<std::string>& key, const Total& total) {
     std::vector<std::optional<std::string>> row{key ? *key : std::string("(sem valor)"), std::to_string(total.count)};
-    for (double sum : total.sums) row.push_back(shortest(sum));
+    for (std::size_t k = 0; k < total.sums.size(); ++k)
+      row.push_back(total.lost[k] ? std::string("—") : total.sums[k].text());
     g.rows.push_back(std::move(row));
   };
   for (const auto& [key, total] : totals)

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "cadastre/json.hpp"
-#include "platform/layer_styles/palette.hpp"
+#include "cadastre/palette.hpp"
 
 namespace cadastre::platform::layer_styles {
 namespace {

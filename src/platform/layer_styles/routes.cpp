@@ -8,7 +8,7 @@
 #include "platform/app.hpp"
 #include "platform/layer_styles/classes.hpp"
 #include "platform/layer_styles/input.hpp"
-#include "platform/layer_styles/palette.hpp"
+#include "cadastre/palette.hpp"
 #include "platform/layer_styles/store.hpp"
 #include "platform/layers/events.hpp"
 #include "platform/layers/store.hpp"

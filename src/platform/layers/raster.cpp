@@ -17,7 +17,7 @@
 
 #include "cadastre/error.hpp"
 #include "platform/gdal.hpp"
-#include "platform/layer_styles/palette.hpp"
+#include "cadastre/palette.hpp"
 
 namespace cadastre::platform::layers::raster {
 namespace {

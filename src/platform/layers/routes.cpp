@@ -8,7 +8,7 @@
 #include "cadastre/query.hpp"
 #include "platform/app.hpp"
 #include "platform/guard/guard.hpp"
-#include "platform/layer_styles/palette.hpp"
+#include "cadastre/palette.hpp"
 #include "platform/layers/events.hpp"
 #include "platform/layers/files.hpp"
 #include "platform/layers/store_check.hpp"

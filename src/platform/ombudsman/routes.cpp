@@ -5,7 +5,6 @@
 // its hash is stored). Public answers never carry the citizen's contact (LGPD); the staff
 // bring the requests into a project layer with POST /importar/add/ouv and work them there.
 // See docs/platform-ombudsman-wikimap.md.
-#include <simdjson.h>
 #include <soci/soci.h>
 
 #include <algorithm>
@@ -115,9 +114,7 @@ Response import_requests(jobs::Runner& runner, const service::Scope& s, Request&
   });
   std::string estado = "pendente";
   if (!sub.novo) {  // the earlier job of this codigo, in its current state
-    simdjson::dom::parser parser;
-    std::string_view v;
-    if (auto json = runner.find(s, sub.id); json && !parser.parse(*json)["estado"].get(v)) estado = std::string(v);
+    if (auto now = runner.status(s, sub.id)) estado = now->estado;
   }
   JsonWriter w;
   w.begin_object().key("idImportacao").value(sub.id).key("estado").value(estado).key("novo").value(sub.novo);

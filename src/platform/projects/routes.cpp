@@ -5,11 +5,11 @@
 // superseded project 409. Projects named in a body go through guard::require.
 #include <iostream>
 
+#include "cadastre/html.hpp"
 #include "cadastre/json.hpp"
 #include "platform/app.hpp"
 #include "platform/guard/guard.hpp"
 #include "platform/projects/input.hpp"
-#include "platform/projects/sanitize.hpp"
 #include "platform/projects/store_shares.hpp"
 #include "platform/projects/store.hpp"
 #include "platform/projects/store_transfer.hpp"
@@ -80,7 +80,7 @@ struct Projects {
   }
   Response read_notes(const service::Scope& s, Request&) const { return Response::json(notes(s, s.grant().id)); }
   Response write_notes(const service::Scope& s, Request& req) const {
-    std::string clean = sanitize_notes(parse_notes(req.body));
+    std::string clean = html::sanitize(parse_notes(req.body));
     // Escaping text can lengthen it: the stored notes keep to the same limit.
     if (clean.size() > kMaxNotes)
       throw Error(errc::payload_too_large, "notas passam de 200 kB depois de saneadas", "notas");

@@ -13,7 +13,6 @@
 // /importacoes-tiff* read the caller's tiff jobs, rename the created layer, hide a finished
 // job or cancel one (jobs::Runner::cancel).
 // GET /valorPixel/:idTiff answers each band's value at a lon/lat point.
-#include <simdjson.h>
 
 #include <chrono>
 #include <filesystem>
@@ -185,21 +184,10 @@ struct Rasters {
   }
 
   JobView job(const service::Scope& s, std::int64_t id) const {
-    auto json = runner->find(s, id);
-    JobView v;
-    if (json) {
-      simdjson::dom::parser parser;
-      auto doc = parser.parse(*json);
-      std::string_view tipo, estado;
-      if (!doc["tipo"].get(tipo) && tipo == "tiff" && !doc["estado"].get(estado)) {
-        v.json = *json;
-        v.estado = estado;
-        std::int64_t camada = 0;
-        if (!doc["idCamada"].get(camada)) v.camada = camada;
-        return v;
-      }
-    }
-    throw Error(errc::not_found, "importação de tiff " + std::to_string(id) + " não encontrada", "id");
+    auto status = runner->status(s, id);
+    auto json = status && status->tipo == "tiff" ? runner->find(s, id) : std::nullopt;
+    if (!json) throw Error(errc::not_found, "importação de tiff " + std::to_string(id) + " não encontrada", "id");
+    return {*json, status->estado, status->camada};
   }
 
   Response jobs_list(const service::Scope& s, Request& req) const {

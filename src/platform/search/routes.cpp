@@ -6,7 +6,7 @@
 #include "cadastre/json.hpp"
 #include "platform/app.hpp"
 #include "platform/guard/guard.hpp"
-#include "platform/layer_styles/palette.hpp"
+#include "cadastre/palette.hpp"
 #include "platform/schemas.hpp"
 #include "platform/search/classify.hpp"
 #include "platform/search/input.hpp"

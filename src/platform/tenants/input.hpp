@@ -10,9 +10,12 @@ namespace cadastre::platform::tenants {
 ///   {"mapa"?: {"centro"?: [lon, lat], "zoom"?: 0..22, "mapaBase"?: text},
 ///    "tema"?: {"corPrimaria"?: "#RRGGBB", "corSecundaria"?: "#RRGGBB", "logo"?: text},
 ///    "contato"?: {"email"?: e-mail, "telefone"?: text, "site"?: text},
-///    "modulos"?: [text, ...] (at most 50)}
-/// Any other member, type or range → 400 naming the member's path ("mapa.zoom"). Returns
-/// the document as sent (it replaces the whole configuration).
+///    "modulos"?: [text, ...] (at most 50),
+///    "rastreador"?: {"url"?: http(s) URL, "token"?: text, "timeout_ms"?: 100..60000}}
+/// Each member may also be null (it is removed). `integracao_rest` belongs to
+/// cadastre-admin. Any other member, type or range → 400 naming the member's path
+/// ("mapa.zoom"). Returns the document as sent: the changes, member by member
+/// (service/tenant_config.hpp, merged).
 std::string parse_config(std::string_view body);
 
 }  // namespace cadastre::platform::tenants

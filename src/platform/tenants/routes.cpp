@@ -1,5 +1,5 @@
 // /tenants/config: the tenant's configuration (map, theme, contacts, modules), read by
-// everyone of the tenant and replaced by its administrators.
+// everyone of the tenant (without credentials) and changed by its administrators.
 #include "platform/app.hpp"
 #include "platform/schemas.hpp"
 #include "platform/tenants/input.hpp"
@@ -18,13 +18,17 @@ void add_tenant_routes(App& app) {
              return http::Response::json(tenants::config(*db, s.tenant.id));
            })});
   srv.add({.method = "PUT", .pattern = "/tenants/config", .auth = "sessao", .access = http::admins(),
-           .tag = "Municípios", .summary = "Substitui a configuração do município (validada pelo esquema documentado)",
+           .tag = "Municípios",
+           .summary = "Altera a configuração do município membro a membro (validada pelo esquema documentado): um "
+                      "membro enviado substitui o atual, null o remove, os omitidos ficam; credenciais nunca são "
+                      "devolvidas; cada alteração é auditada",
            .body = {.description = R"({"mapa"?: {"centro": [lon, lat], "zoom", "mapaBase"}, "tema"?: {"corPrimaria", )"
-                                   R"("corSecundaria", "logo"}, "contato"?: {"email", "telefone", "site"}, "modulos"?: [...]})",
+                                   R"("corSecundaria", "logo"}, "contato"?: {"email", "telefone", "site"}, "modulos"?: [...], )"
+                                   R"("rastreador"?: {"url", "token", "timeout_ms"}} (cada membro pode ser null))",
                     .max_bytes = 65536, .schema = schemas::ref("Configuracao")},
            .answer_schema = schemas::ref("ConfiguracaoMunicipio"),
            .handler = service::scoped([db, identity](const service::Scope& s, http::Request& r) {
-             tenants::set_config(*db, s.tenant.id, tenants::parse_config(r.body));
+             tenants::change_config(*db, s.tenant.id, s.user.user_id, tenants::parse_config(r.body));
              identity->reload();  // the cached tenant carries its configuration
              return http::Response::json(tenants::config(*db, s.tenant.id));
            })});

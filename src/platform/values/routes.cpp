@@ -69,15 +69,15 @@ Response create_many(const layers::Announcer& events, const Scope& s, Request& r
   Batch b = parse_batch(req.body);
   service::Grant g = guard::require(s, "geometria", b.geometria, "edicao");
   BatchResult r = write_batch(*s.db, s.user.user_id, g, b.valores);
-  JsonWriter w;
   if (!r.problems.empty()) {
     // The error shape, with the report of every refused field: nothing was written.
-    w.begin_object().key("mensagem").value("nenhum valor gravado: " + std::to_string(r.problems.size()) +
-                                           " campo(s) recusado(s)");
-    w.key("tipo").value("erro").key("codigo").value(code_string(errc::invalid_argument));
-    w.key("campos").raw(problems_json(r.problems)).end_object();
-    return Response::json(std::move(w).str(), 400);
+    return Response::json(
+        http::error_body(errc::invalid_argument,
+                         "nenhum valor gravado: " + std::to_string(r.problems.size()) + " campo(s) recusado(s)",
+                         [&](JsonWriter& w) { w.key("campos").raw(problems_json(r.problems)); }),
+        400);
   }
+  JsonWriter w;
   w.begin_object().key("gravados").value(r.written).key("idGeometria").value(g.id).key("valores").raw(r.values);
   w.end_object();
   announce(events, s, g.layer_id, g.id);
@@ -129,6 +129,11 @@ Response copy(const layers::Announcer& events, const Scope& s, Request& req) {
   CopyOrder order = parse_copy(req.body);
   service::Grant from = guard::require(s, "geometria", order.origem, "leitura");
   service::Grant to = guard::require(s, "geometria", order.destino, "edicao");
+  // A project's data stays in it: reading another project's geometry is no licence to
+  // pour its values into this one.
+  if (from.project_id != to.project_id)
+    throw Error(errc::invalid_argument, "as geometrias de origem e destino devem ser do mesmo projeto",
+                "idGeometriaDestino");
   CopyResult r = values::copy(*s.db, s.user.user_id, from, to, order.campos);
   JsonWriter w;
   w.begin_object().key("copiados").value(r.copied).key("idGeometriaOrigem").value(from.id);

@@ -505,4 +505,73 @@ CopyResult copy(store::Pool& pool, std::int64_t user, const service::Grant& from
   });
 }
 
+LocationCopy copy_by_location(store::Pool& pool, std::int64_t user, std::int64_t origin, std::int64_t layer,
+                              const std::optional<std::vector<std::string>>& keys) {
+  return pool.with([&](soci::session& s) {
+    soci::transaction tx(s);
+    const std::string L = std::to_string(layer);
+    store::Sql count("select count(*)::text from projeto.geometrias where camada_id = ");
+    count.bind(L, "bigint");
+    const std::int64_t n = std::stoll(store::fetch_value(s, count).value_or("0"));
+    if (n > kMaxLocationCopy)
+      throw Error(errc::unprocessable,
+                  "a camada tem " + std::to_string(n) + " geometrias; a cópia de valores por localização alcança até " +
+                      std::to_string(kMaxLocationCopy) + " de uma vez",
+                  "idCamada");
+    // The lock order of every writer (store_write.hpp): the unique fields' advisory locks,
+    // ascending, then the geometries' rows (ascending id), the layer's row last (finish()).
+    store::Sql unique("select count(*)::text from (select pg_advisory_xact_lock(k.id) from projeto.campos k join "
+                      "projeto.formularios f on f.id = k.formulario_id where f.camada_id = ");
+    unique.bind(L, "bigint") << " and k.unico order by k.id) u";  // volatile: evaluated after the sort
+    store::fetch(s, unique);
+    store::Sql pairs("select g.id::text, (select o.id from projeto.geometrias o where o.camada_id = ");
+    pairs.bind(std::to_string(origin), "bigint")
+        << " and st_covers(o.geom, st_pointonsurface(g.geom)) order by o.id limit 1)::text "
+           "from projeto.geometrias g where g.camada_id = ";
+    pairs.bind(L, "bigint") << " order by g.id for update of g";
+    const std::vector<store::Row> found = store::fetch(s, pairs);
+    LocationCopy out;
+    out.geometrias = static_cast<std::int64_t>(found.size());
+    if (found.empty()) return out;
+    const std::map<std::int64_t, Field> from = fields_of_layer(s, origin);
+    Writer w(s, user, std::stoll(*found.front()[0]), layer);
+    for (const store::Row& pair : found) {
+      if (!pair[1]) continue;
+      ++out.com_origem;
+      const std::int64_t geometry = std::stoll(*pair[0]);
+      const std::string where = " (geometria " + *pair[0] + ")";
+      w.retarget(geometry);
+      std::vector<std::pair<const Field*, Typed>> pending;
+      for (const auto& [id, stored] : values_of(s, std::stoll(*pair[1]))) {
+        auto src = from.find(id);
+        if (src == from.end() || src->second.def.tipo == "calculado") continue;
+        const Field& f = src->second;
+        if (keys && std::find(keys->begin(), keys->end(), f.def.chave) == keys->end()) continue;
+        std::optional<std::string> text = stored.at(f.column);
+        if (!text) continue;
+        const Field* dst = w.field_by_key(f.def.chave);
+        if (!dst || dst->def.tipo != f.def.tipo || !dst->active) continue;
+        fields::Checked c = w.check(*dst, fields::to_json(Typed{f.column, text}));
+        if (!c.ok()) refuse_value(*dst, c.problem + where);
+        pending.emplace_back(dst, *c.value);
+      }
+      if (pending.empty()) continue;
+      std::sort(pending.begin(), pending.end(),
+                [](const auto& a, const auto& b) { return a.first->def.id < b.first->def.id; });
+      for (const auto& [f, v] : pending) {
+        std::string taken = w.unique_problem(*f, v);
+        if (!taken.empty()) throw Error(errc::conflict, taken + where, f->def.chave);
+      }
+      w.lock_geometry();
+      for (const auto& [f, v] : pending) w.put(*f, v, "copiar");
+      w.recompute();
+      out.valores += static_cast<std::int64_t>(pending.size());
+      out.written.push_back(geometry);
+    }
+    w.finish();
+    tx.commit();
+    return out;
+  });
+}
+
 }  // namespace cadastre::platform::values

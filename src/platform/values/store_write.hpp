@@ -70,6 +70,23 @@ struct CopyResult {
 CopyResult copy(store::Pool& pool, std::int64_t user, const service::Grant& from, const service::Grant& to,
                 const std::optional<std::vector<std::int64_t>>& campos);
 
+/// POST /geometrias/copiar-valores/:idCamada: into every geometry of `layer`, the values
+/// of the geometry of layer `origin` that covers its point on surface (the lowest id when
+/// several do), field by field of the same chave and type (`keys`: only those chaves).
+/// Each value is written as a single write would be: the destination field's rules, its
+/// domain table and `unico`; inactive and calculado destination fields are skipped, and
+/// the calculado fields of each geometry written are recomputed. Audited as 'copiar'; all
+/// or nothing (400 naming the field and geometry for a value the rules refuse, 409 for a
+/// unique value taken); one generation bump. A layer of more than kMaxLocationCopy
+/// geometries → 422, before anything is read.
+inline constexpr std::int64_t kMaxLocationCopy = 20000;
+struct LocationCopy {
+  std::int64_t geometrias = 0, com_origem = 0, valores = 0;
+  std::vector<std::int64_t> written;  ///< the geometries that received values, ascending
+};
+LocationCopy copy_by_location(store::Pool& pool, std::int64_t user, std::int64_t origin, std::int64_t layer,
+                              const std::optional<std::vector<std::string>>& keys);
+
 /// Numbers of one field on many geometries of a layer (POST /rlm/:idModelo writing its
 /// estimates), all or nothing, in one transaction: each value passes the field's type and
 /// rules and `unico`, is written and audited (criar or alterar), and its geometry's calculado

@@ -55,31 +55,36 @@ Response remove_route(const Scope& s, Request& req) {
 // was written: the rows that went through are "revertido").
 Response batch_report(const service::BatchOutcome& out, bool updating) {
   const bool failed = !out.committed();
-  JsonWriter w;
-  w.begin_object();
+  auto results = [&](JsonWriter& w) {
+    w.key("resultados").begin_array();
+    for (std::size_t i = 0; i < out.rows.size(); ++i) {
+      const service::RowOutcome& o = out.rows[i];
+      w.begin_object().key("linha").value(static_cast<std::int64_t>(i + 1));
+      w.key("status").value(o.error ? "erro" : failed ? "revertido" : updating ? "atualizado" : "criado");
+      if (!failed && !o.id.empty()) w.key("id").value(o.id);  // a reverted id does not exist
+      if (o.error) {
+        w.key("codigo").value(code_string(o.error->code())).key("mensagem").value(o.error->what());
+        if (!o.error->field().empty()) w.key("campo").value(o.error->field());
+      }
+      w.end_object();
+    }
+    w.end_array();
+  };
   if (failed) {
     const Error& e = out.error();
-    const std::string line = std::to_string(*out.first_error + 1);
-    w.key("mensagem").value("linha " + line + ": " + e.what() + " (nada foi gravado)");
-    w.key("tipo").value("erro").key("codigo").value(code_string(e.code()));
-    w.key("linha").value(static_cast<std::int64_t>(*out.first_error + 1));
-  } else {
-    w.key("total").value(static_cast<std::int64_t>(out.rows.size()));
+    const std::int64_t line = static_cast<std::int64_t>(*out.first_error + 1);
+    return Response::json(http::error_body(e.code(),
+                                           "linha " + std::to_string(line) + ": " + e.what() + " (nada foi gravado)",
+                                           [&](JsonWriter& w) {
+                                             w.key("linha").value(line);
+                                             results(w);
+                                           }),
+                          http_status(e.code()));
   }
-  w.key("resultados").begin_array();
-  for (std::size_t i = 0; i < out.rows.size(); ++i) {
-    const service::RowOutcome& o = out.rows[i];
-    w.begin_object().key("linha").value(static_cast<std::int64_t>(i + 1));
-    w.key("status").value(o.error ? "erro" : failed ? "revertido" : updating ? "atualizado" : "criado");
-    if (!failed && !o.id.empty()) w.key("id").value(o.id);  // a reverted id does not exist
-    if (o.error) {
-      w.key("codigo").value(code_string(o.error->code())).key("mensagem").value(o.error->what());
-      if (!o.error->field().empty()) w.key("campo").value(o.error->field());
-    }
-    w.end_object();
-  }
-  w.end_array().end_object();
-  return Response::json(std::move(w).str(), failed ? http_status(out.error().code()) : (updating ? 200 : 201));
+  JsonWriter w;
+  w.begin_object().key("total").value(static_cast<std::int64_t>(out.rows.size()));
+  results(w);
+  return Response::json(std::move(w.end_object()).str(), updating ? 200 : 201);
 }
 
 // All or nothing: every row's outcome is reported, with the first error.

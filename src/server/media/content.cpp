@@ -9,7 +9,7 @@
 #include "cadastre/error.hpp"
 #include "http/http.hpp"
 #include "media_type/media_type.hpp"
-#include "server/media/layout.hpp"
+#include "media_layout/layout.hpp"
 
 namespace cadastre::server::media {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "cadastre/error.hpp"
 #include "server/media/content.hpp"
-#include "server/media/layout.hpp"
+#include "media_layout/layout.hpp"
 #include "store/crypto.hpp"
 
 namespace cadastre::server::media {

@@ -1,5 +1,5 @@
 // The local-filesystem storage backend of /midia (the SQL of the area is in store.cpp).
-// Files live under MediaOptions::root in the layout of server/media/layout.hpp, named by
+// Files live under MediaOptions::root in the layout of media_layout/layout.hpp, named by
 // keys the backend generates itself.
 //
 // Writes go to a temporary name in the key's directory (".tmp-…", which no key matches)

@@ -20,7 +20,7 @@
 #include "server/media/content.hpp"
 #include "server/media/files.hpp"
 #include "server/media/input.hpp"
-#include "server/media/layout.hpp"
+#include "media_layout/layout.hpp"
 #include "server/media/store.hpp"
 
 namespace cadastre::server {

@@ -8,7 +8,7 @@
 #include "cadastre/schedule.hpp"
 #include "core/json_in.hpp"
 #include "server/media/files.hpp"
-#include "server/media/layout.hpp"
+#include "media_layout/layout.hpp"
 #include "service/geojson.hpp"  // query_params
 
 namespace cadastre::server::desk {

@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "server/app.hpp"
-#include "server/media/layout.hpp"
+#include "media_layout/layout.hpp"
 #include "server/service_desk/input.hpp"
 #include "server/service_desk/store.hpp"
 #include "store/crypto.hpp"

@@ -12,6 +12,7 @@
 #include "server/viewer360/tables.hpp"
 #include "service/geojson.hpp"
 #include "service/scope.hpp"
+#include "service/tenant_config.hpp"
 
 namespace cadastre::server::viewer360 {
 namespace {
@@ -216,7 +217,7 @@ void write_tenant(JsonWriter& w, const store::Tenant& t) {
       .value(t.codigo_ibge)
       .key("fuso_horario")
       .value(t.fuso_horario);
-  w.key("config").raw(t.config_json.empty() ? "{}" : t.config_json).end_object();
+  w.key("config").raw(service::tenant_config::public_view(t.config_json)).end_object();  // no credentials
 }
 
 Response tenant_config(const Scope& s, Request& req) {

@@ -41,16 +41,13 @@ CatalogTable catalog_table(const service::Scope& s, std::string_view text, bool 
 
 http::Response list_error(const Error& e, std::string_view lista, std::size_t index,
                           std::string_view suffix) {
-  JsonWriter w;
-  w.begin_object()
-      .key("mensagem")
-      .value(std::string(lista) + "[" + std::to_string(index) + "]: " + e.what() +
-             std::string(suffix));
-  w.key("tipo").value("erro").key("codigo").value(code_string(e.code()));
-  w.key("lista").value(lista).key("linha").value(static_cast<std::int64_t>(index + 1));
-  if (!e.field().empty()) w.key("campo").value(e.field());
-  w.end_object();
-  return http::Response::json(std::move(w).str(), http_status(e.code()));
+  return http::Response::json(
+      http::error_body(e.code(), std::string(lista) + "[" + std::to_string(index) + "]: " + e.what() + std::string(suffix),
+                       [&](JsonWriter& w) {
+                         w.key("lista").value(lista).key("linha").value(static_cast<std::int64_t>(index + 1));
+                         if (!e.field().empty()) w.key("campo").value(e.field());
+                       }),
+      http_status(e.code()));
 }
 
 }  // namespace cadastre::server

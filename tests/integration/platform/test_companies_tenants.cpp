@@ -122,10 +122,16 @@ TEST_CASE_FIXTURE(
   CHECK(platform_db("select config = '" + config +
                     "'::jsonb from plataforma.tenants where id = " + alfa) == "t");
   CHECK(int64_t(get("/tenants/config", plain)->json()["config"]["mapa"]["zoom"]) == 14);
-  // The document replaces the whole configuration.
+  // Member by member: a member sent replaces its value, null removes it, the rest stays.
   REQUIRE(put("/tenants/config", R"({"modulos": []})", adm)->status == 200);
-  CHECK(platform_db("select config::text from plataforma.tenants where id = " + alfa) ==
-        R"({"modulos": []})");
+  CHECK(platform_db("select (config->'modulos')::text || ' ' || (config #>> '{mapa,zoom}') from plataforma.tenants "
+                    "where id = " + alfa) == "[] 14");
+  const std::string kept = platform_db("select config::text from plataforma.tenants where id = " + alfa);
+  REQUIRE(put("/tenants/config", "{}", adm)->status == 200);  // changes nothing (it used to erase everything)
+  CHECK(platform_db("select config::text from plataforma.tenants where id = " + alfa) == kept);
+  REQUIRE(put("/tenants/config", R"({"tema": null})", adm)->status == 200);
+  CHECK(platform_db("select (config ? 'tema')::text || ' ' || (config ? 'mapa')::text from plataforma.tenants where id = " +
+                    alfa) == "false true");
   REQUIRE(put("/tenants/config", config, adm)->status == 200);
 
   // Every violation is a 400 naming the member's path; nothing is stored.
@@ -154,6 +160,11 @@ TEST_CASE_FIXTURE(
         Bad{R"({"modulos": "cadastro"})", "modulos"},
         Bad{R"({"modulos": [1]})", "modulos"},
         Bad{R"({"outra": 1})", "outra"},
+        Bad{R"({"rastreador": {"url": "ftp://x"}})", "rastreador.url"},
+        Bad{R"({"rastreador": {"timeout_ms": 5}})", "rastreador.timeout_ms"},
+        Bad{R"({"rastreador": {"senha": "x"}})", "rastreador.senha"},
+        Bad{R"({"integracao_rest": {"url": "https://x"}})", "integracao_rest"},
+        Bad{R"({"integracao_rest": null})", "integracao_rest"},
         Bad{"[]", "corpo"},
         Bad{"\"texto\"", "corpo"}}) {
     CAPTURE(b.body);
@@ -191,4 +202,45 @@ TEST_CASE_FIXTURE(
   }
   refused(*put("/tenants/config", R"({"mapa": {"zoom": 1}})", plain), 403, "acesso_negado");
   CHECK(platform_db("select config::text from plataforma.tenants where id = " + alfa) == stored);
+}
+
+TEST_CASE_FIXTURE(PlatformFixture, "tenants/config keeps the credentials of other systems, never answers them, and "
+                                   "audits every change without them") {
+  Session plain = user("alfa"), adm = admin("alfa", "chefe@alfa.gov.br");
+  const std::string alfa = std::to_string(tenant_id("alfa"));
+  platform_db(R"(update plataforma.tenants set config = '{"modulos": ["ouvidoria"], )"
+              R"("rastreador": {"url": "https://issues.alfa.gov.br", "token": "segredo-1", "timeout_ms": 3000}, )"
+              R"("integracao_rest": {"url": "https://db.alfa.gov.br", "token_sha256": "abc123", "token_destino": "segredo-2"}}' )"
+              "where id = " + alfa + " returning id");
+  for (const Session* who : {&plain, &adm}) {
+    auto a = get("/tenants/config", *who);
+    REQUIRE_MESSAGE(a->status == 200, a->body);
+    for (const char* secret : {"segredo-1", "segredo-2", "abc123", "token"})
+      CHECK_MESSAGE(a->body.find(secret) == std::string::npos, secret);
+    CHECK(std::string_view(a->json()["config"]["rastreador"]["url"]) == "https://issues.alfa.gov.br");
+  }
+  // An empty document, or a change of another member, keeps them.
+  auto a = put("/tenants/config", R"({"mapa": {"zoom": 12}})", adm);
+  REQUIRE_MESSAGE(a->status == 200, a->body);
+  CHECK(a->body.find("segredo") == std::string::npos);
+  CHECK(platform_db("select concat_ws(' ', config #>> '{rastreador,token}', config #>> '{integracao_rest,token_sha256}', "
+                    "config #>> '{integracao_rest,token_destino}', config #>> '{modulos,0}') from plataforma.tenants "
+                    "where id = " + alfa) == "segredo-1 abc123 segredo-2 ouvidoria");
+  // Replaced explicitly, then removed explicitly.
+  REQUIRE(put("/tenants/config", R"({"rastreador": {"url": "https://novo.alfa.gov.br", "token": "segredo-3"}})", adm)
+              ->status == 200);
+  CHECK(platform_db("select config #>> '{rastreador,token}' from plataforma.tenants where id = " + alfa) == "segredo-3");
+  REQUIRE(put("/tenants/config", R"({"rastreador": null})", adm)->status == 200);
+  CHECK(platform_db("select (config ? 'rastreador')::text || ' ' || (config #>> '{integracao_rest,token_sha256}') "
+                    "from plataforma.tenants where id = " + alfa) == "false abc123");
+  // Only administrators change it.
+  refused(*put("/tenants/config", "{}", plain), 403, "acesso_negado");
+  // Every change audited: who, before and after, never a credential.
+  CHECK(platform_db("select count(*) from plataforma.configuracoes_auditoria where tenant_id = " + alfa +
+                    " and usuario_id = " + std::to_string(adm.user_id)) == "3");
+  CHECK(platform_db("select count(*) from plataforma.configuracoes_auditoria where (antes::text || depois::text) ~ "
+                    "'segredo|abc123|token'") == "0");
+  CHECK(platform_db("select concat_ws(' ', antes #>> '{mapa,zoom}', depois #>> '{mapa,zoom}', depois #>> "
+                    "'{rastreador,url}') from plataforma.configuracoes_auditoria where tenant_id = " + alfa +
+                    " order by id limit 1") == "12 https://issues.alfa.gov.br");
 }

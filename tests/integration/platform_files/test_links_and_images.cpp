@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "files_fixture.hpp"
+#include "integration/platform/held_job.hpp"
 #include "platform/files/signing.hpp"
 #include "platform/jobs/jobs.hpp"
 #include "service/tenancy.hpp"
@@ -337,7 +338,6 @@ TEST_CASE_FIXTURE(FilesFixture, "a WebP whose header claims 16000 × 16000 pixel
 
 TEST_CASE_FIXTURE(FilesFixture, "a preview is made by a job of its own lane, not by the request: while the lane is busy "
                                 "thumbnails answer 503 with Retry-After, then come") {
-  using Context = platform::jobs::Context;
   auto c = cast();
   // The previews lane's one worker, held by a job of the test.
   auto tenant = app->tenancy().active("alfa");
@@ -346,27 +346,7 @@ TEST_CASE_FIXTURE(FilesFixture, "a preview is made by a job of its own lane, not
   who.user_id = c.editor.user_id, who.tenant_id = tenant->id, who.tenant_slug = tenant->slug;
   const service::Scope scope = app->tenancy().scope(std::move(who), *tenant);
   auto lane = platform::jobs::runner(*app, platform::jobs::Lane::previews);
-  auto started = std::make_shared<std::promise<void>>();
-  auto started_future = started->get_future();
-  std::promise<void> release;
-  std::shared_future<void> go = release.get_future().share();
-  struct Releaser {
-    std::promise<void>& p;
-    bool done = false;
-    void operator()() {
-      if (!done) p.set_value();
-      done = true;
-    }
-    ~Releaser() { (*this)(); }
-  } releaser{release};
-  platform::jobs::Job held;
-  held.tipo = "previa";
-  held.announce = false;
-  lane->submit(scope, std::move(held), [started, go](Context&) {
-    started->set_value();
-    go.wait();
-  });
-  REQUIRE(started_future.wait_for(std::chrono::seconds(60)) == std::future_status::ready);
+  test::HeldJob held(*lane, scope, "previa");
 
   // The upload is answered although its preview's job waits (after kPreviewWait).
   auto a = uploaded("/fotos", test::image(600, 300), "foto.png", c.editor, {{"idGeometria", n(c.geometria)}});
@@ -381,7 +361,7 @@ TEST_CASE_FIXTURE(FilesFixture, "a preview is made by a job of its own lane, not
   CHECK(db("select count(*) from projeto.importacoes where tipo = 'previa' and estado = 'pendente' and codigo = "
            "'previa:" + chave + "'") == "2");
 
-  releaser();
+  held.release();
   std::unique_ptr<test::Answer> t;
   for (int i = 0; i < 600; ++i) {  // a bounded number of polls, not a timing
     t = get(p + "?miniatura=true", c.reader);

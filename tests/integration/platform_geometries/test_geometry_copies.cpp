@@ -105,3 +105,51 @@ TEST_CASE_FIXTURE(PlatformFixture, "the thematic index is the class of the layer
   CHECK(heard.count("tematico") == 4);
   refused(*index(small, Parcels::n(w.field["inscricao"])), 400, "parametro_invalido", "idCampo");
 }
+
+TEST_CASE_FIXTURE(PlatformFixture, "copiar-valores by location writes as the values area does: the destination's rules, "
+                                   "unique values, calculated fields recomputed, all or nothing") {
+  Parcels w(*this);
+  // The lots' form gains a calculated field and a limit on area; inscricao becomes unique.
+  std::int64_t dobro = w.id("insert into projeto.campos (formulario_id, nome, chave, tipo, formula) values (" +
+                            Parcels::n(w.lot_form) + ", 'dobro', 'dobro', 'calculado', 'area * 2') returning id");
+  std::int64_t a = w.rect(610000, 7795000, 20, 30), b = w.rect(610030, 7795000, 20, 30);
+  std::int64_t block = w.rect(609990, 7794990, 80, 50, w.blocks);  // covers both lots
+  w.value(block, w.block_field["inscricao"], "texto", "'0099'");
+  w.value(block, w.block_field["area"], "numero", "2000");
+  const std::string lots_gen = w.generation(w.lots), audits = w.count("valores_auditoria");
+  const std::string path = "/geometrias/copiar-valores/" + Parcels::n(w.lots);
+  const std::string only_area = R"({"origem":)" + Parcels::n(w.blocks) + R"(,"campos":["area"]})";
+
+  // Over the destination field's maximo: 400 naming the field and a geometry, nothing written.
+  w.db("update projeto.campos set maximo = 1000 where id = " + Parcels::n(w.field["area"]) + " returning 1");
+  refused(*post(path, only_area, w.editor), 400, "parametro_invalido", "area");
+  CHECK(w.count("valores", "geometria_id in (" + Parcels::n(a) + ", " + Parcels::n(b) + ")") == "0");
+  CHECK(w.count("valores_auditoria") == audits);
+  CHECK(w.generation(w.lots) == lots_gen);
+
+  // Within the rules: written, audited as copiar, and the calculated field recomputed.
+  w.db("update projeto.campos set maximo = null where id = " + Parcels::n(w.field["area"]) + " returning 1");
+  auto ok = post(path, only_area, w.editor);
+  REQUIRE_MESSAGE(ok->status == 200, ok->body);
+  CHECK(int64_t(ok->json()["valores"]) == 2);
+  for (std::int64_t g : {a, b}) {
+    CHECK(w.db("select numero from projeto.valores where geometria_id = " + Parcels::n(g) + " and campo_id = " +
+               Parcels::n(dobro)) == "4000");
+    CHECK(w.db("select string_agg(operacao, ',' order by id) from projeto.valores_auditoria where geometria_id = " +
+               Parcels::n(g)) == "copiar,criar");
+  }
+  CHECK(std::stoll(w.generation(w.lots)) == std::stoll(lots_gen) + 1);
+
+  // A unique field: the block's inscricao on two lots is the conflict a single write would meet.
+  w.db("update projeto.campos set unico = true where id = " + Parcels::n(w.field["inscricao"]) + " returning 1");
+  refused(*post(path, R"({"origem":)" + Parcels::n(w.blocks) + R"(,"campos":["inscricao"]})", w.editor), 409, "conflito",
+          "inscricao");
+  CHECK(w.count("valores", "campo_id = " + Parcels::n(w.field["inscricao"])) == "0");
+  // An inactive destination field is left alone.
+  w.db("update projeto.campos set unico = false, ativo = false where id = " + Parcels::n(w.field["inscricao"]) +
+       " returning 1");
+  auto skipped = post(path, R"({"origem":)" + Parcels::n(w.blocks) + R"(,"campos":["inscricao"]})", w.editor);
+  REQUIRE_MESSAGE(skipped->status == 200, skipped->body);
+  CHECK(int64_t(skipped->json()["valores"]) == 0);
+  CHECK(w.count("valores", "campo_id = " + Parcels::n(w.field["inscricao"])) == "0");
+}

@@ -46,13 +46,26 @@ TEST_CASE_FIXTURE(PlatformFixture, "a 20 x 30 m lot splits into 20 x 20 and 20 x
   CHECK(heard.size() == heard_before + 2);
 
   // Union back into g: its values stay, the part is deleted; 600 m² again.
+  auto versions = [](std::int64_t a, int va, std::int64_t b, int vb) {
+    return R"(,"versoes":{")" + Parcels::n(a) + R"(":)" + std::to_string(va) + R"(,")" + Parcels::n(b) + R"(":)" +
+           std::to_string(vb) + "}}";
+  };
   refused(*put("/geometrias/uniao", R"({"ids":[)" + Parcels::n(g) + "," + Parcels::n(part) + R"(],"manter":)" +
-                                        Parcels::n(g) + R"(,"versoes":{")" + Parcels::n(g) + R"(":1}})",
+                                        Parcels::n(g) + versions(g, 1, part, 1),
                w.editor),
           409, "conflito");
+  // Without the version of every geometry merged: refused, nothing read or written.
+  refused(*put("/geometrias/uniao", R"({"ids":[)" + Parcels::n(g) + "," + Parcels::n(part) + R"(],"manter":)" +
+                                        Parcels::n(g) + R"(,"versoes":{")" + Parcels::n(g) + R"(":2}})",
+               w.editor),
+          400, "campo_obrigatorio", "versoes");
+  refused(*put("/geometrias/uniao", R"({"ids":[)" + Parcels::n(g) + "," + Parcels::n(part) + R"(],"manter":)" +
+                                        Parcels::n(g) + "}",
+               w.editor),
+          400, "campo_obrigatorio", "versoes");
   std::int64_t block = w.rect(610200, 7795000, 10, 10, w.blocks);
   refused(*put("/geometrias/uniao", R"({"ids":[)" + Parcels::n(g) + "," + Parcels::n(block) + R"(],"manter":)" +
-                                        Parcels::n(g) + "}",
+                                        Parcels::n(g) + versions(g, 2, block, 1),
                w.editor),
           400, "parametro_invalido", "mesma camada");
   refused(*put("/geometrias/uniao", R"({"ids":[)" + Parcels::n(g) + R"(],"manter":)" + Parcels::n(g) + "}", w.editor),
@@ -62,7 +75,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "a 20 x 30 m lot splits into 20 x 20 and 20 x
           400, "parametro_invalido", "manter");
   CHECK(w.count("geometrias", "id = " + Parcels::n(part)) == "1");
   auto u = put("/geometrias/uniao", R"({"ids":[)" + Parcels::n(g) + "," + Parcels::n(part) + R"(],"manter":)" +
-                                        Parcels::n(g) + R"(,"versoes":{")" + Parcels::n(g) + R"(":2}})",
+                                        Parcels::n(g) + versions(g, 2, part, 1),
                w.editor);
   REQUIRE_MESSAGE(u->status == 200, u->body);
   CHECK(int64_t(u->json()["versao"]) == 3);

@@ -1,8 +1,62 @@
 // /rlm, /rlm/final, /rlm/grafico and /rlm/:idModelo: the fit over a layer's samples, the
 // stored model, its plots and its estimates written into a field.
+#include <array>
 #include <cmath>
+#include <vector>
+
+#include <cpl_vsi.h>
+#include <gdal.h>
 
 #include "samples.hpp"
+
+namespace {
+
+using Rgb = std::array<int, 3>;
+
+// A PNG's pixels as GDAL decodes them (RGB).
+struct Pixels {
+  int width = 0, height = 0;
+  std::vector<unsigned char> bands[3];
+  Rgb at(int x, int y) const {
+    const std::size_t i = static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x);
+    return {bands[0][i], bands[1][i], bands[2][i]};
+  }
+  std::size_t count(Rgb c) const {
+    std::size_t n = 0;
+    for (int y = 0; y < height; ++y)
+      for (int x = 0; x < width; ++x) n += at(x, y) == c;
+    return n;
+  }
+  // Pixels of colour c closer than `margin` to an edge.
+  std::size_t count_outside(int margin, Rgb c) const {
+    std::size_t n = 0;
+    for (int y = 0; y < height; ++y)
+      for (int x = 0; x < width; ++x)
+        if ((x < margin || y < margin || x >= width - margin || y >= height - margin) && at(x, y) == c) ++n;
+    return n;
+  }
+};
+
+Pixels decode_png(const std::string& png) {
+  GDALAllRegister();
+  const std::string name = "/vsimem/rlm-grafico.png";
+  VSIFCloseL(VSIFileFromMemBuffer(name.c_str(), reinterpret_cast<GByte*>(const_cast<char*>(png.data())), png.size(), FALSE));
+  Pixels out;
+  GDALDatasetH ds = GDALOpen(name.c_str(), GA_ReadOnly);
+  REQUIRE(ds);
+  REQUIRE(GDALGetRasterCount(ds) >= 3);
+  out.width = GDALGetRasterXSize(ds), out.height = GDALGetRasterYSize(ds);
+  for (int b = 0; b < 3; ++b) {
+    out.bands[b].resize(static_cast<std::size_t>(out.width) * static_cast<std::size_t>(out.height));
+    REQUIRE(GDALRasterIO(GDALGetRasterBand(ds, b + 1), GF_Read, 0, 0, out.width, out.height, out.bands[b].data(),
+                         out.width, out.height, GDT_Byte, 0, 0) == CE_None);
+  }
+  GDALClose(ds);
+  VSIUnlink(name.c_str());
+  return out;
+}
+
+}  // namespace
 
 using namespace cadastre;
 using test::GeostatFixture;
@@ -89,6 +143,19 @@ TEST_CASE_FIXTURE(GeostatFixture, "a chosen model is stored, plotted and applied
     CHECK(a->content_type == "image/png");
     CHECK(a->body.substr(0, 8) == "\x89PNG\r\n\x1a\n");
     test::save_output(std::string("rlm-") + kind + ".png", a->body);
+    // The drawing itself (plot.cpp: 48 px margins, black axes, red reference line, steel
+    // blue points of 21 px each): decoded and its pixels counted.
+    Pixels px = decode_png(a->body);
+    REQUIRE(px.width == 640);
+    REQUIRE(px.height == 480);
+    CHECK(px.at(48 + 100, 480 - 48) == Rgb{0, 0, 0});   // the x axis
+    CHECK(px.at(48, 48 + 100) == Rgb{0, 0, 0});         // the y axis
+    CHECK(px.at(5, 5) == Rgb{255, 255, 255});           // the background
+    CHECK(px.count({220, 0, 0}) > 300);                 // the reference line, across the plot
+    const std::size_t points = px.count({70, 130, 180});
+    CHECK_MESSAGE(points > 49 * 8, points);             // 49 samples, overlapping markers
+    CHECK(points < 49 * 21 + 1);
+    CHECK(px.count_outside(48 - 3, {70, 130, 180}) == 0);  // nothing drawn in the margins
     a = post("/rlm/grafico", w.fit_body(std::string(R"(,"tipo":")") + kind + R"(","formato":"svg","largura":400)"),
              w.reader);
     REQUIRE_MESSAGE(a->status == 200, a->body);

@@ -45,3 +45,14 @@ TEST_CASE_FIXTURE(ImportsFixture, "the cadastre's lots, rural lots, buildings an
            "join projeto.valores i on i.geometria_id = g.id join projeto.campos ki on ki.id = i.campo_id and ki.chave = 'id_cadastro' "
            "join cadastro.lote l on l.id = i.numero where c.nome = 'Lotes (cadastro)'") == "t");
 }
+
+TEST_CASE_FIXTURE(ImportsFixture, "a copy of the cadastre's layer refuses xdzs=true: its geometries have no Z") {
+  auto c = cast();
+  stack->load_demo("alfa", 5);
+  const std::string before = footprint();
+  refused(*request("POST", route("icad/lotes", "z-1", c.projeto, "", "&xdzs=true"), headers(c.owner)), 400,
+          "parametro_invalido", "xdzs");
+  CHECK(footprint() == before);
+  auto a = request("POST", route("icad/lotes", "z-2", c.projeto, "", "&xdzs=false"), headers(c.owner));
+  CHECK_MESSAGE(a->status == 202, a->body);
+}

@@ -7,6 +7,7 @@
 
 #include <future>
 
+#include "integration/platform/held_job.hpp"
 #include "integration/platform_imports/imports_fixture.hpp"
 #include "platform/jobs/jobs.hpp"
 #include "service/tenancy.hpp"
@@ -170,24 +171,7 @@ TEST_CASE_FIXTURE(ImportsFixture, "Runner::cancel: a pending job becomes cancela
   const cadastre::service::Scope owner = scope_of(*app, c.owner, "alfa");
   // The worker is held by a first job (released below, or when the test ends): the second
   // stays pendente.
-  auto started = std::make_shared<std::promise<void>>();
-  auto started_future = started->get_future();
-  std::promise<void> release;
-  std::shared_future<void> go = release.get_future().share();
-  struct Releaser {
-    std::promise<void>& p;
-    bool done = false;
-    void operator()() {
-      if (!done) p.set_value();
-      done = true;
-    }
-    ~Releaser() { (*this)(); }
-  } releaser{release};
-  auto first = runner->submit(owner, job_of("shp"), [started, go](Context&) {
-    started->set_value();
-    go.wait();
-  });
-  REQUIRE(started_future.wait_for(std::chrono::seconds(60)) == std::future_status::ready);
+  HeldJob first(*runner, owner);
   auto ran = std::make_shared<std::atomic<bool>>(false);
   auto job = runner->submit(owner, job_of("shp"), [ran](Context&) { *ran = true; });
 
@@ -206,11 +190,8 @@ TEST_CASE_FIXTURE(ImportsFixture, "Runner::cancel: a pending job becomes cancela
   refused_with(owner, errc::invalid_transition, "estado: cancelada");
 
   // The worker reaches it after the first job and skips it.
-  auto last = std::make_shared<std::promise<void>>();
-  auto last_future = last->get_future();
-  runner->submit(owner, job_of("shp"), [last](Context&) { last->set_value(); });
-  releaser();
-  REQUIRE(last_future.wait_for(std::chrono::seconds(60)) == std::future_status::ready);
+  first.release();
+  wait_for_jobs_before(*runner, owner);
   CHECK_FALSE(*ran);
   CHECK(db("select estado || '|' || progresso from projeto.importacoes where id = " + n(job.id)) == "cancelada|0.00");
   CHECK(db("select estado from projeto.importacoes where id = " + n(first.id)) == "concluida");
@@ -235,30 +216,11 @@ TEST_CASE_FIXTURE(ImportsFixture, "Runner::cancel: a pending job becomes cancela
 
 TEST_CASE_FIXTURE(ImportsFixture, "PUT /importar/pendentes/cancelar: the tenant's administrator cancels a user's pending "
                                   "import, which never runs; a stranger gets 404; an ended job is 409") {
-  using Context = cadastre::platform::jobs::Context;
   auto c = cast();
   auto admin = login(stack->add_user("alfa", "chefe@alfa.gov.br", {"*:rw"}, true).email, "senha-alfa");
   auto runner = cadastre::platform::jobs::runner(*app);
   // The tenant's one turn is held by a job of the test: the import below stays pendente.
-  auto started = std::make_shared<std::promise<void>>();
-  auto started_future = started->get_future();
-  std::promise<void> release;
-  std::shared_future<void> go = release.get_future().share();
-  struct Releaser {
-    std::promise<void>& p;
-    bool done = false;
-    void operator()() {
-      if (!done) p.set_value();
-      done = true;
-    }
-    ~Releaser() { (*this)(); }
-  } releaser{release};
-  runner->submit(scope_of(*app, c.owner, "alfa"), job_of("shp"), [started, go](Context&) {
-    started->set_value();
-    go.wait();
-  });
-  REQUIRE(started_future.wait_for(std::chrono::seconds(60)) == std::future_status::ready);
-
+  HeldJob held(*runner, scope_of(*app, c.owner, "alfa"));
   write("p.geojson", points(4));
   sh("ogr2ogr -f 'ESRI Shapefile' p.shp p.geojson");
   sh("zip -j p.zip p.shp p.shx p.dbf p.prj p.cpg");
@@ -276,18 +238,14 @@ TEST_CASE_FIXTURE(ImportsFixture, "PUT /importar/pendentes/cancelar: the tenant'
   refused(*put(path, "", c.owner), 409, "transicao_invalida");
 
   // Once the worker is free, the cancelled import is skipped: no layer is ever made.
-  auto last = std::make_shared<std::promise<void>>();
-  auto last_future = last->get_future();
-  runner->submit(scope_of(*app, c.owner, "alfa"), job_of("shp"), [last](Context&) { last->set_value(); });
-  releaser();
-  REQUIRE(last_future.wait_for(std::chrono::seconds(60)) == std::future_status::ready);
+  held.release();
+  wait_for_jobs_before(*runner, scope_of(*app, c.owner, "alfa"));
   CHECK(db("select estado from projeto.importacoes where id = " + n(id)) == "cancelada");
   CHECK(db("select count(*) from projeto.camadas where projeto_id = " + n(c.projeto)) == "0");
 }
 
 TEST_CASE_FIXTURE(ImportsFixture, "a copy of the cadastre's layer is held to the storage quota at the door and again "
                                   "before it writes") {
-  using Context = cadastre::platform::jobs::Context;
   auto c = cast();
   stack->load_demo("alfa", 300);
   // What the copy of the 300 lots is estimated to add (about 5 KB a lot: 14 attributes).
@@ -304,28 +262,11 @@ TEST_CASE_FIXTURE(ImportsFixture, "a copy of the cadastre's layer is held to the
   // Room at the door, none by the time the job runs: the job fails and writes nothing.
   platform_db("update plataforma.licencas set max_armazenamento_mb = 1000 where tenant_id = " + n(tenant_id("alfa")));
   auto runner = cadastre::platform::jobs::runner(*app);
-  auto started = std::make_shared<std::promise<void>>();
-  auto started_future = started->get_future();
-  std::promise<void> release;
-  std::shared_future<void> go = release.get_future().share();
-  struct Releaser {
-    std::promise<void>& p;
-    bool done = false;
-    void operator()() {
-      if (!done) p.set_value();
-      done = true;
-    }
-    ~Releaser() { (*this)(); }
-  } releaser{release};
-  runner->submit(scope_of(*app, c.owner, "alfa"), job_of("shp"), [started, go](Context&) {
-    started->set_value();
-    go.wait();
-  });
-  REQUIRE(started_future.wait_for(std::chrono::seconds(60)) == std::future_status::ready);
+  HeldJob held(*runner, scope_of(*app, c.owner, "alfa"));
   auto a = request("POST", route("icad/lotes", "icad-2", c.projeto, ""), headers(c.owner));
   REQUIRE_MESSAGE(a->status == 202, a->body);
   platform_db("update plataforma.licencas set max_armazenamento_mb = 1 where tenant_id = " + n(tenant_id("alfa")));
-  releaser();
+  held.release();
   auto job = finished(int64_t(a->json()["idImportacao"]), c.owner);
   CHECK(job.estado == "falhou");
   CHECK_MESSAGE(job.mensagem.find("cota de armazenamento da licença atingida (1 MB)") != std::string::npos, job.json);

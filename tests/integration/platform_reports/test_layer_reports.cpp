@@ -170,3 +170,34 @@ TEST_CASE_FIXTURE(ReportsFixture, "layer reports: bad input is refused naming th
   refused(*post("/relatorios-de-camada", std::string(70000, ' '), c.owner), 413, "corpo_muito_grande");
   CHECK(db("select count(*) || ':' || array_to_string(campos, ',') from projeto.relatorios_camada group by campos") == "1:" + A);
 }
+
+TEST_CASE_FIXTURE(ReportsFixture, "a layer report's summary adds decimals exactly: 0.1 + 0.1 + 0.1 is 0.3, 0.2 + 0.7 is 0.9") {
+  Cast c = cast();
+  Layer l = lots(*this, c);
+  // Residencial: A-1, A-3, A-4 at 0.1 each; comercial: A-2 at 0.2 and a fifth lot at 0.7.
+  for (std::size_t i : {0u, 2u, 3u})
+    db("update projeto.valores set numero = 0.1 where geometria_id = " + n(l.geometrias[i]) + " and campo_id = " +
+       n(l.area) + " returning id");
+  db("update projeto.valores set numero = 0.2 where geometria_id = " + n(l.geometrias[1]) + " and campo_id = " +
+     n(l.area) + " returning id");
+  auto g = geometry(c.camada, "POLYGON((-47.9 -27,-47.899 -27,-47.899 -26.999,-47.9 -27))", c);
+  value(g, l.inscricao, "\"A-5\"", c);
+  value(g, l.area, "0.7", c);
+  value(g, l.uso, "\"comercial\"", c);
+  auto made = post("/relatorios-de-camada",
+                   R"({"idCamada":)" + n(c.camada) + R"(,"nome":"Somas","campos":[)" + n(l.inscricao) + "," + n(l.area) +
+                       R"(],"agrupamento":)" + n(l.uso) + "}",
+                   c.editor);
+  REQUIRE_MESSAGE(made->status == 201, made->body);
+  const std::string path = "/relatorios-de-camada/" + n(int64_t(made->json()["id"]));
+  std::string cells = test::xlsx_cells(test::save("relatorio-somas.xlsx", get(path + "?formato=xlsx", c.reader)->body));
+  CAPTURE(cells);
+  for (const char* expected : {"Resumo|4|1|comercial", "Resumo|4|3|0.9", "Resumo|5|1|residencial", "Resumo|5|3|0.3"})
+    CHECK_MESSAGE(cells.find(std::string(expected) + "\n") != std::string::npos, expected);
+  CHECK(cells.find("0.30000000000000004") == std::string::npos);
+  CHECK(cells.find("0.8999999999999999") == std::string::npos);
+  std::string text = test::pdf_text(test::save("relatorio-somas.pdf", get(path + "?formato=pdf", c.reader)->body));
+  CAPTURE(text);
+  CHECK(text.find("comercial 2 0.9") != std::string::npos);
+  CHECK(text.find("residencial 3 0.3") != std::string::npos);
+}

@@ -1,7 +1,7 @@
 // POST /mapa-tematico: classes of a numeric field over a layer (equal intervals, quantiles,
 // Jenks) with counts and colours of the palette. POST /pesquisa-caracteristicas: the
 // layer's geometries whose values meet conditions, in one statement with bound values.
-#include "platform/layer_styles/palette.hpp"
+#include "cadastre/palette.hpp"
 #include "world.hpp"
 
 using namespace cadastre;
@@ -42,11 +42,11 @@ TEST_CASE_FIXTURE(PlatformFixture, "POST /mapa-tematico classifies a numeric fie
   CHECK(counts_of(*j) == std::vector<std::int64_t>{3, 3, 3});
   CHECK(int64_t(j->json()["total"]) == 9);
   CHECK(int64_t(j->json()["semValor"]["quantidade"]) == 1);
-  CHECK(std::string_view(j->json()["semValor"]["cor"]) == platform::palette::kNoValue);
+  CHECK(std::string_view(j->json()["semValor"]["cor"]) == palette::kNoValue);
   CHECK(std::string_view(j->json()["classes"].at(0)["cor"]) ==
-        platform::palette::hex(platform::palette::ordered("viridis", 0, 3)));
+        palette::hex(palette::ordered("viridis", 0, 3)));
   CHECK(std::string_view(j->json()["classes"].at(2)["cor"]) ==
-        platform::palette::hex(platform::palette::ordered("viridis", 2, 3)));
+        palette::hex(palette::ordered("viridis", 2, 3)));
 
   auto q = post("/mapa-tematico", order(w, "quantis", 2), w.owner);
   CHECK(numbers_of(q->json()["quebras"]) == std::vector<double>{1, 11, 22});
@@ -59,7 +59,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "POST /mapa-tematico classifies a numeric fie
   CHECK(numbers_of(e->json()["quebras"]) == std::vector<double>{1, 8, 15, 22});
   CHECK(counts_of(*e) == std::vector<std::int64_t>{3, 3, 3});
   CHECK(std::string_view(e->json()["classes"].at(0)["cor"]) ==
-        platform::palette::hex(platform::palette::ordered("calor", 0, 3)));
+        palette::hex(palette::ordered("calor", 0, 3)));
 }
 
 TEST_CASE_FIXTURE(PlatformFixture, "POST /mapa-tematico refuses bad orders, other layers' fields and strangers") {

@@ -192,3 +192,25 @@ TEST_CASE_FIXTURE(PlatformFixture, "POST /copiar-valores copies within a layer a
                 w.owner),
           400, "parametro_invalido", "idCampos");
 }
+
+TEST_CASE_FIXTURE(PlatformFixture, "POST /copiar-valores refuses geometries of two projects, even both the caller's") {
+  Lots w(*this);
+  std::int64_t from = w.geometry();
+  w.value(from, "area", "80");
+  // Another project of the same owner, with a layer of the same chave.
+  std::int64_t other = w.id("insert into projeto.projetos (nome, criado_por) values ('Outro', " + Lots::n(w.owner.user_id) +
+                            ") returning id");
+  std::int64_t layer = w.id("insert into projeto.camadas (projeto_id, nome, geometria, criado_por) values (" +
+                            Lots::n(other) + ", 'lotes', 'poligono', " + Lots::n(w.owner.user_id) + ") returning id");
+  std::int64_t form = w.id("insert into projeto.formularios (camada_id, nome) values (" + Lots::n(layer) +
+                           ", 'Ficha') returning id");
+  std::int64_t area = w.id("insert into projeto.campos (formulario_id, nome, chave, tipo, ordem) values (" +
+                           Lots::n(form) + ", 'area', 'area', 'decimal', 0) returning id");
+  std::int64_t to = w.square(-48.5, -27.6, 0.001, layer);
+  const std::string audits = w.count("valores_auditoria");
+  refused(*post("/copiar-valores",
+                R"({"idGeometriaOrigem":)" + Lots::n(from) + R"(,"idGeometriaDestino":)" + Lots::n(to) + "}", w.owner),
+          400, "parametro_invalido", "mesmo projeto");
+  CHECK(w.stored(to, area).empty());
+  CHECK(w.count("valores_auditoria") == audits);
+}

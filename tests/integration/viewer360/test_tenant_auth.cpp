@@ -8,7 +8,10 @@ TEST_CASE_FIXTURE(
     Fixture,
     "tenant-config answers the caller's own tenant with its configuration, never another's") {
   platform_db(
-      R"(update plataforma.tenants set config = '{"mapa": {"zoom": 17}, "visualizador360": {"altura": 2.5}}' where slug = 'alfa' returning id)");
+      R"(update plataforma.tenants set config = '{"mapa": {"zoom": 17}, "visualizador360": {"altura": 2.5}, )"
+      R"("rastreador": {"url": "https://issues.alfa.gov.br", "token": "segredo-rastreador"}, )"
+      R"("integracao_rest": {"url": "https://db.alfa.gov.br", "token_sha256": "abc123", "token_destino": "segredo-destino"}}' )"
+      R"(where slug = 'alfa' returning id)");
   city().app().identity().reload();
   const std::string alfa = platform_db("select id from plataforma.tenants where slug = 'alfa'");
   const std::string beta = platform_db("select id from plataforma.tenants where slug = 'beta'");
@@ -22,6 +25,11 @@ TEST_CASE_FIXTURE(
         platform_db("select fuso_horario from plataforma.tenants where slug = 'alfa'"));
   CHECK(int64_t(j["config"]["mapa"]["zoom"]) == 17);
   CHECK(a->body.find("dsn") == std::string::npos);  // the database address never leaves
+  // Nor the credentials of other systems (service/tenant_config.hpp); their addresses stay.
+  for (const char* secret : {"segredo-rastreador", "abc123", "segredo-destino", "token"})
+    CHECK_MESSAGE(a->body.find(secret) == std::string::npos, secret);
+  CHECK(std::string_view(j["config"]["rastreador"]["url"]) == "https://issues.alfa.gov.br");
+  CHECK(double(j["config"]["visualizador360"]["altura"]) == 2.5);
 
   auto other = viewer("tenant-config/" + beta);
   CHECK(other->status == 403);

@@ -1,5 +1,5 @@
-// Colours of the platform's map styles: a qualitative palette for classes of distinct
-// values, and named ramps for ordered classes and rasters (POST /camadas/categorizar,
+// Colours of map styles: a qualitative palette for classes of distinct values, and named
+// ramps for ordered classes and rasters (the platform's POST /camadas/categorizar and
 // GET /estilizarRaster). Pure functions; colours as "#rrggbb".
 #pragma once
 
@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace cadastre::platform::palette {
+namespace cadastre::palette {
 
 using Rgb = std::array<std::uint8_t, 3>;
 
@@ -36,4 +36,4 @@ std::string hex(const Rgb& c);
 inline constexpr const char* kNoValue = "#bdbdbd";
 inline constexpr const char* kOthers = "#737373";
 
-}  // namespace cadastre::platform::palette
+}  // namespace cadastre::palette

@@ -1,11 +1,11 @@
-#include "platform/layer_styles/palette.hpp"
+#include "cadastre/palette.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
-namespace cadastre::platform::palette {
+namespace cadastre::palette {
 namespace {
 
 struct Ramp {
@@ -88,4 +88,4 @@ std::string hex(const Rgb& c) {
   return buf;
 }
 
-}  // namespace cadastre::platform::palette
+}  // namespace cadastre::palette

@@ -1,12 +1,12 @@
-// The project notes' rich text (PUT /projetos/:id/notas): HTML from a browser's editor,
-// stored only after it went through an allow-list, so whatever page shows the notes can
-// insert them as they are.
+// Rich text from a browser's editor (the platform's project notes, PUT /projetos/:id/notas),
+// stored only after it went through an allow-list, so whatever page shows it can insert it
+// as it is.
 #pragma once
 
 #include <string>
 #include <string_view>
 
-namespace cadastre::platform::projects {
+namespace cadastre::html {
 
 /// `html` reduced to the allowed markup:
 ///  - elements p, br, b, strong, i, em, u, ul, ol, li, h1-h4, blockquote and a; every other
@@ -19,6 +19,6 @@ namespace cadastre::platform::projects {
 ///  - elements left open are closed at the end, and closing tags of elements that are not
 ///    open are dropped, so the result is balanced. Nesting deeper than 64 is flattened.
 /// The input is valid UTF-8 (the JSON reader checked it); the output is too.
-std::string sanitize_notes(std::string_view html);
+std::string sanitize(std::string_view html);
 
-}  // namespace cadastre::platform::projects
+}  // namespace cadastre::html

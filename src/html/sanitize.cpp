@@ -3,13 +3,13 @@
 // allowed elements to close them. What a browser would treat as markup but the tokenizer
 // does not recognise is written as escaped text, so nothing reaches the output as markup
 // unless it was written here.
-#include "platform/projects/sanitize.hpp"
+#include "cadastre/html.hpp"
 
 #include <array>
 #include <cstdint>
 #include <vector>
 
-namespace cadastre::platform::projects {
+namespace cadastre::html {
 namespace {
 
 constexpr std::array<std::string_view, 16> kAllowed{"p",  "br", "b",  "strong", "i",  "em", "u",  "ul",
@@ -246,7 +246,7 @@ std::size_t skip_content(std::string_view s, std::size_t from, std::string_view 
 
 }  // namespace
 
-std::string sanitize_notes(std::string_view s) {
+std::string sanitize(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   std::vector<std::string> open;
@@ -321,4 +321,4 @@ std::string sanitize_notes(std::string_view s) {
   return out;
 }
 
-}  // namespace cadastre::platform::projects
+}  // namespace cadastre::html
