@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -27,6 +28,20 @@ inline std::int64_t positive_id(jsonin::element e, const std::string& key) {
   std::int64_t id = 0;
   if (e.get(id) || id < 1) throw Error(errc::invalid_argument, key + " deve ser um id (inteiro positivo)", key);
   return id;
+}
+
+/// The id member `key`: 400 campo_obrigatorio when absent (or null), else positive_id.
+inline std::int64_t required_id(jsonin::object o, const std::string& key) {
+  auto e = jsonin::find(o, key);
+  if (!e) throw Error(errc::missing_field, "informe " + key, key);
+  return positive_id(*e, key);
+}
+
+/// The id member `key` when present (not null).
+inline std::optional<std::int64_t> optional_id(jsonin::object o, const std::string& key) {
+  auto e = jsonin::find(o, key);
+  if (!e) return std::nullopt;
+  return positive_id(*e, key);
 }
 
 /// Whether the member is there (null included).

@@ -78,7 +78,8 @@ std::vector<http::Param> with_paging_and_bbox(std::vector<http::Param> params) {
 }
 
 http::Response feature_collection(const http::Request& req, const std::string& features_json,
-                                  long long returned, const query::Paging& paging) {
+                                  long long returned, const query::Paging& paging,
+                                  const std::function<void(JsonWriter&)>& more) {
   JsonWriter w;
   w.begin_object().key("type").value("FeatureCollection").key("features").raw(features_json);
   w.key("numberReturned").value(static_cast<std::int64_t>(returned));
@@ -95,7 +96,9 @@ http::Response feature_collection(const http::Request& req, const std::string& f
   link("self", paging.page);
   if (returned == paging.size) link("next", paging.page + 1);
   if (paging.page > 1) link("prev", paging.page - 1);
-  w.end_array().end_object();
+  w.end_array();
+  if (more) more(w);
+  w.end_object();
   return http::Response::text(std::move(w).str(), kGeoJson);
 }
 

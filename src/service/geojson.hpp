@@ -1,6 +1,7 @@
 // Rendering of GeoJSON answers shared by the layer routes.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -12,9 +13,11 @@ namespace cadastre::server {
 inline constexpr const char* kGeoJson = "application/geo+json";
 
 /// FeatureCollection around a features array produced by PostgreSQL, with paging members
-/// (numberReturned, pagina, limite) and self/next/prev links built from the request.
+/// (numberReturned, pagina, limite) and self/next/prev links built from the request; `more`
+/// writes a route's own members after them (numberMatched, the relation's modo).
 http::Response feature_collection(const http::Request& req, const std::string& features_json,
-                                  long long returned, const query::Paging& paging);
+                                  long long returned, const query::Paging& paging,
+                                  const std::function<void(JsonWriter&)>& more = nullptr);
 
 /// The paging parameters query::normalize_paging reads (page, limit, page_size, offset and
 /// the aliases pageNumber, pageSize), appended to `extra` (route-specific ones first).

@@ -9,6 +9,7 @@
 #include "platform/custom_maps/store.hpp"
 #include "platform/guard/guard.hpp"
 #include "platform/schemas.hpp"
+#include "service/ids.hpp"
 
 namespace cadastre::platform::custom_maps {
 namespace {
@@ -19,7 +20,7 @@ using service::Scope;
 
 constexpr const char* kTag = "Mapas personalizados";
 
-std::int64_t path_id(const Request& req) { return query::parse_integer(req.param("id"), "id", 1, INT64_MAX); }
+using service::path_id;
 
 // The layers must be the project's and readable by the caller (404 for one it cannot see).
 void check_layers(const Scope& s, std::int64_t projeto, const std::vector<MapLayer>& layers) {

@@ -40,12 +40,6 @@ std::string description(std::string_view d, const std::string& field) {
 
 }  // namespace
 
-std::int64_t path_id(const http::Request& req, std::string_view name) {
-  auto id = positive(req.param(name));
-  if (!id) throw Error(errc::invalid_argument, "id inválido em " + std::string(name) + ": " + req.param(name),
-                       std::string(name));
-  return *id;
-}
 
 Upload parse_upload(const http::Request& req, std::string_view id_field) {
   Upload up;

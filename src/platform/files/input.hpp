@@ -7,11 +7,11 @@
 #include <string_view>
 
 #include "http/http.hpp"
+#include "service/ids.hpp"
 
 namespace cadastre::platform::files {
 
-/// The positive integer id of path parameter `name` (400 naming it otherwise).
-std::int64_t path_id(const http::Request& req, std::string_view name);
+using service::path_id;  // the path parameter named: service/ids.hpp
 
 /// A multipart upload: part `file` (required, with a file name: the record's display name,
 /// last path component, control characters dropped) and, when `id_field` is given, a

@@ -10,6 +10,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
+#include "platform/body_fields.hpp"
 
 namespace cadastre::platform::geometries {
 namespace {
@@ -25,23 +26,9 @@ void only_keys(jsonin::object o, std::initializer_list<std::string_view> allowed
   }
 }
 
-std::int64_t positive_id(simdjson::dom::element e, const std::string& field) {
-  std::int64_t id = 0;
-  if (e.get(id) || id < 1) throw Error(errc::invalid_argument, field + " deve ser um id (inteiro positivo)", field);
-  return id;
-}
-
-std::int64_t required_id(jsonin::object o, const std::string& field) {
-  auto e = jsonin::find(o, field);
-  if (!e) throw Error(errc::missing_field, "informe " + field, field);
-  return positive_id(*e, field);
-}
-
-std::optional<std::int64_t> optional_id(jsonin::object o, const std::string& field) {
-  auto e = jsonin::find(o, field);
-  if (!e) return std::nullopt;
-  return positive_id(*e, field);
-}
+using body::optional_id;
+using body::positive_id;
+using body::required_id;
 
 // "wkt" (text) or "geojson" (an object, or its text): exactly one.
 Shape shape_of(jsonin::object o, const std::string& wkt_key = "wkt", bool geojson_allowed = true) {

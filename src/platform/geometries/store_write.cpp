@@ -185,8 +185,10 @@ Touched erase(soci::session& s, std::int64_t user, const Locked& row) {
   return Touched{.layer = row.layer, .id = row.id, .versao = std::nullopt, .operacao = "excluir", .boxes = {row.box}};
 }
 
-std::string json_of(soci::session& s, std::int64_t id) {
-  store::Sql q("select " + geometry_sql() + "::text from projeto.geometrias g where g.id = ");
+std::string json_of(soci::session& s, std::int64_t id, const std::optional<std::string>& valores) {
+  store::Sql q("select (" + geometry_sql());
+  if (valores) q << " || jsonb_build_object('valores', ", q.bind(*valores, "jsonb"), q << ")";
+  q << ")::text from projeto.geometrias g where g.id = ";
   q.bind(std::to_string(id), "bigint");
   auto v = store::fetch_value(s, q);
   if (!v) throw Error(errc::not_found, "geometria não encontrada", "id");
@@ -216,11 +218,8 @@ Written create(store::Pool& pool, std::int64_t user, std::int64_t layer, const N
     }
     std::string values_json;
     Touched t = steps::insert_with_values(s, user, layer, geom, g.vinculo, *g.valores, values_json);
-    // The geometry's object (jsonb's text, "{...}") with the values as one more member.
-    std::string json = steps::json_of(s, t.id);
-    json.pop_back();
-    json += ", \"valores\": " + values_json + "}";
-    Written w{std::move(json), {t}};
+    // The geometry's object with the values as one more member.
+    Written w{steps::json_of(s, t.id, values_json), {t}};
     tx.commit();
     return w;
   });

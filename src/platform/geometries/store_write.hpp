@@ -65,7 +65,8 @@ Touched erase(soci::session& s, std::int64_t user, const Locked& row);
 
 /// The SQL of a geometry's JSON for the row aliased g (the one shape every route answers).
 const std::string& geometry_sql();
-/// A geometry as the routes answer it.
-std::string json_of(soci::session& s, std::int64_t id);
+/// A geometry as the routes answer it; `valores` (a JSON array: its values as written
+/// with it) becomes one more member.
+std::string json_of(soci::session& s, std::int64_t id, const std::optional<std::string>& valores = std::nullopt);
 
 }  // namespace cadastre::platform::geometries::steps

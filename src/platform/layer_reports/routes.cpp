@@ -10,6 +10,7 @@
 #include "platform/layer_reports/render.hpp"
 #include "platform/layer_reports/store.hpp"
 #include "platform/schemas.hpp"
+#include "service/ids.hpp"
 
 namespace cadastre::platform::layer_reports {
 namespace {
@@ -20,7 +21,7 @@ using service::Scope;
 
 constexpr const char* kTag = "Relatórios de camada";
 
-std::int64_t path_id(const Request& req) { return query::parse_integer(req.param("id"), "id", 1, INT64_MAX); }
+using service::path_id;
 
 Response listed(const Scope& s, Request& req) {
   std::optional<std::int64_t> camada;

@@ -5,6 +5,7 @@
 #include "platform/schemas.hpp"
 #include "platform/licenses/input.hpp"
 #include "platform/licenses/store.hpp"
+#include "service/ids.hpp"
 
 namespace cadastre::platform::licenses {
 namespace {
@@ -14,9 +15,7 @@ using http::Response;
 
 constexpr const char* kTag = "Licenças";
 
-std::int64_t path_id(const Request& req, const char* name = "id") {
-  return query::parse_integer(req.param(name), name, 1, INT64_MAX);
-}
+using service::path_id;
 
 struct Licenses {
   store::Pool* platform;

@@ -9,6 +9,7 @@
 
 #include "cadastre/error.hpp"
 #include "core/json_in.hpp"
+#include "platform/body_fields.hpp"
 
 namespace cadastre::platform::mass_appraisal {
 namespace {
@@ -16,11 +17,7 @@ namespace {
 using simdjson::dom::element;
 using simdjson::dom::object;
 
-std::int64_t positive_id(element e, const std::string& field) {
-  std::int64_t v = 0;
-  if (e.get_int64().get(v) || v < 1) throw Error(errc::invalid_argument, field + ": informe um id positivo", field);
-  return v;
-}
+using body::positive_id;
 
 appraisal::Transform parse_transform(std::string_view t, const std::string& field) {
   if (t == "nenhuma" || t == "x") return appraisal::Transform::none;

@@ -130,8 +130,4 @@ std::string parse_domain(const http::Request& req) {
 
 bool parse_active(const http::Request& req) { return req.query_value("ativo").value_or("true") == "true"; }
 
-std::int64_t path_id(const http::Request& req, std::string_view name) {
-  return query::parse_integer(req.param(name), name, 1, INT64_MAX);
-}
-
 }  // namespace cadastre::platform::projects

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "http/http.hpp"
+#include "service/ids.hpp"
 
 namespace cadastre::platform::projects {
 
@@ -54,7 +55,6 @@ std::string parse_domain(const http::Request& req);
 /// ?ativo= of the lists: absent → active ones only.
 bool parse_active(const http::Request& req);
 
-/// A path parameter holding a record id (400 naming it otherwise).
-std::int64_t path_id(const http::Request& req, std::string_view name);
+using service::path_id;  // the path parameter named: service/ids.hpp
 
 }  // namespace cadastre::platform::projects

@@ -116,8 +116,4 @@ JobChange parse_job_change(std::string_view body) {
   return c;
 }
 
-std::int64_t path_id(const http::Request& req, std::string_view name) {
-  return query::parse_integer(req.param(name), name, 1, INT64_MAX);
-}
-
 }  // namespace cadastre::platform::rasters

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "http/http.hpp"
+#include "service/ids.hpp"
 
 namespace cadastre::platform::rasters {
 
@@ -50,7 +51,6 @@ struct JobChange {
 };
 JobChange parse_job_change(std::string_view body);
 
-/// A path id (400 when not a positive integer).
-std::int64_t path_id(const http::Request& req, std::string_view name);
+using service::path_id;  // the path parameter named: service/ids.hpp
 
 }  // namespace cadastre::platform::rasters

@@ -20,8 +20,5 @@ cadastre::tiles::Tile parse_tile(const http::Request& req) {
   return t;
 }
 
-std::int64_t path_id(const http::Request& req, const char* name) {
-  return query::parse_integer(req.param(name), name, 1, INT64_MAX);
-}
 
 }  // namespace cadastre::platform::tiles

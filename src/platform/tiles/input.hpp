@@ -6,6 +6,7 @@
 
 #include "cadastre/tiles.hpp"
 #include "http/http.hpp"
+#include "service/ids.hpp"
 
 namespace cadastre::platform::tiles {
 
@@ -13,7 +14,6 @@ namespace cadastre::platform::tiles {
 /// (400 naming the part). y may end with ".pbf" or ".mvt" (clients that want a file name).
 cadastre::tiles::Tile parse_tile(const http::Request& req);
 
-/// A positive id of a path segment (400 naming it otherwise).
-std::int64_t path_id(const http::Request& req, const char* name);
+using service::path_id;  // the path parameter named: service/ids.hpp
 
 }  // namespace cadastre::platform::tiles

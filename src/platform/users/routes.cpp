@@ -11,6 +11,7 @@
 #include "platform/revocation.hpp"
 #include "platform/users/input.hpp"
 #include "platform/users/store.hpp"
+#include "service/ids.hpp"
 
 namespace cadastre::platform::users {
 namespace {
@@ -20,7 +21,7 @@ using http::Response;
 
 constexpr const char* kTag = "Usuários";
 
-std::int64_t path_id(const Request& req) { return query::parse_integer(req.param("id"), "id", 1, INT64_MAX); }
+using service::path_id;
 
 struct Users {
   accounts::Links links;

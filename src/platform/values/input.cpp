@@ -8,6 +8,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
+#include "platform/body_fields.hpp"
 #include "platform/text.hpp"
 
 namespace cadastre::platform::values {
@@ -16,17 +17,8 @@ namespace {
 constexpr std::size_t kMaxBatch = 500;
 constexpr std::size_t kMaxCopyFields = 1000;
 
-std::int64_t positive_id(simdjson::dom::element e, const std::string& field) {
-  std::int64_t id = 0;
-  if (e.get(id) || id < 1) throw Error(errc::invalid_argument, field + " deve ser um id (inteiro positivo)", field);
-  return id;
-}
-
-std::int64_t required_id(jsonin::object o, const std::string& field) {
-  auto e = jsonin::find(o, field);
-  if (!e) throw Error(errc::missing_field, "informe " + field, field);
-  return positive_id(*e, field);
-}
+using body::positive_id;
+using body::required_id;
 
 // The value exactly as sent, null included ("valor": null empties a value), re-serialised
 // compactly: fields::check_value reads the JSON text.

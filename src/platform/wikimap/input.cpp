@@ -106,6 +106,5 @@ std::int64_t required_id(const http::Request& req) {
   return *id;
 }
 
-std::int64_t path_id(const http::Request& req) { return query::parse_integer(req.param("id"), "id", 1, INT64_MAX); }
 
 }  // namespace cadastre::platform::wikimap

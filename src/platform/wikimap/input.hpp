@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "http/http.hpp"
+#include "service/ids.hpp"
 
 namespace cadastre::platform::wikimap {
 
@@ -35,7 +36,6 @@ Search parse_search(const http::Request& req);
 std::int64_t required_id(const http::Request& req);
 /// The optional query parameter `id`.
 std::optional<std::int64_t> optional_id(const http::Request& req);
-/// A path id ({id}).
-std::int64_t path_id(const http::Request& req);
+using service::path_id;  // the path parameter named: service/ids.hpp
 
 }  // namespace cadastre::platform::wikimap

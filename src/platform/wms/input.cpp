@@ -156,6 +156,5 @@ std::string parse_url_query(const http::Request& req) {
   return *v;
 }
 
-std::int64_t path_id(const http::Request& req) { return query::parse_integer(req.param("id"), "id", 1, INT64_MAX); }
 
 }  // namespace cadastre::platform::wms

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "http/http.hpp"
+#include "service/ids.hpp"
 
 namespace cadastre::platform::wms {
 
@@ -47,7 +48,6 @@ WmsImport parse_import(std::string_view body);
 /// The url query parameter (required).
 std::string parse_url_query(const http::Request& req);
 
-/// A path id (400 when not a positive integer).
-std::int64_t path_id(const http::Request& req);
+using service::path_id;  // the path parameter named: service/ids.hpp
 
 }  // namespace cadastre::platform::wms

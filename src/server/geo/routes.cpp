@@ -33,15 +33,6 @@ query::QueryParams list_params(const Request& req, std::initializer_list<std::st
   return params;
 }
 
-// Adds members to a JSON object answer: `members` is `"k":v,...` text written by us.
-Response with_members(Response res, const std::string& members) {
-  if (!res.body.empty() && res.body.back() == '}') {
-    res.body.pop_back();
-    res.body += "," + members + "}";
-  }
-  return res;
-}
-
 // ---------------------------------------------------------------- intersect
 
 Response intersect(const Scope& s, Request& req) {
@@ -50,8 +41,8 @@ Response intersect(const Scope& s, Request& req) {
   q.bbox.reset();  // the bbox parameters were the query geometry
   auto fq = store::resolve(*s.layer(), q);
   auto r = s.db->with([&](soci::session& ss) { return intersect_layer(ss, fq, area.ewkb_hex); });
-  return with_members(feature_collection(req, r.features, r.returned, fq.paging),
-                      "\"numberMatched\":" + std::to_string(r.total));
+  return feature_collection(req, r.features, r.returned, fq.paging,
+                            [&](JsonWriter& w) { w.key("numberMatched").value(static_cast<std::int64_t>(r.total)); });
 }
 
 // Every name, permission and geometry column is checked before the first query runs.
@@ -146,8 +137,8 @@ Response related_records(const Scope& s, Request& req, const service::LayerRef& 
   auto fq = store::resolve(*layer, query::parse_list_query(list_params(req, {"modo"})));
   fq.extra_where = relation.condition;
   auto [features, returned] = s.db->with([&](soci::session& ss) { return related_page(ss, *lote, id, fq); });
-  return with_members(feature_collection(req, features, returned, fq.paging),
-                      "\"modo\":" + json_quote(to_string(relation.mode)));
+  return feature_collection(req, features, returned, fq.paging,
+                            [&](JsonWriter& w) { w.key("modo").value(to_string(relation.mode)); });
 }
 
 Response lot_relations(const Scope& s, Request& req) {
