@@ -6,8 +6,8 @@
 #include <set>
 
 #include "cadastre/error.hpp"
+#include "cadastre/pricing.hpp"
 #include "core/json_in.hpp"
-#include "platform/contracting/pricing.hpp"
 
 namespace cadastre::platform::contracting {
 namespace {
@@ -94,7 +94,7 @@ CalculatorRequest parse_calculator_request(std::string_view body, bool optional_
   CalculatorRequest r;
   if (auto gb = jsonin::opt_integer(root, "gb")) r.gb = bounded(*gb, kMaxGb, "gb");
   else if (!optional_gb) throw Error(errc::missing_field, "informe gb", "gb");
-  if (auto d = jsonin::opt_string(root, "data")) r.data = format(parse_date(*d, "data"));
+  if (auto d = jsonin::opt_string(root, "data")) r.data = pricing::format(pricing::parse_date(*d, "data"));
   return r;
 }
 

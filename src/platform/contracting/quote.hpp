@@ -10,10 +10,24 @@
 #include <utility>
 #include <vector>
 
-#include "platform/contracting/pricing.hpp"
+#include "cadastre/pricing.hpp"
 #include "platform/contracting/store.hpp"
 
 namespace cadastre::platform::contracting {
+
+// The library's contracting arithmetic (cadastre/pricing.hpp), by its short names here.
+using pricing::add_days;
+using pricing::add_months;
+using pricing::Date;
+using pricing::days_inclusive;
+using pricing::format;
+using pricing::MonthShare;
+using pricing::parse_date;
+using pricing::period_end;
+using pricing::Prorated;
+using pricing::prorate;
+using pricing::tax;
+using pricing::Wide;
 
 struct Line {
   std::string descricao, unidade;

@@ -5,11 +5,11 @@
 // SHA-256 of what it priced, and valid for kQuoteHours. Contracting sends its id and hash
 // back: in one transaction the quote becomes a contract and the license changes as the
 // quote said; the same quote again answers the same contract (200 instead of 201). Money
-// is integer centavos; pro rata and taxes are in pricing.hpp; the rules where the spec is
+// is integer centavos; pro rata and taxes are in cadastre/pricing.hpp; the rules where the spec is
 // silent are in docs/platform-contracting.md.
+#include "cadastre/pricing.hpp"
 #include "platform/app.hpp"
 #include "platform/contracting/input.hpp"
-#include "platform/contracting/pricing.hpp"
 #include "platform/contracting/quote.hpp"
 #include "platform/contracting/store.hpp"
 #include "platform/schemas.hpp"

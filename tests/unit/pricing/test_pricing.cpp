@@ -4,9 +4,9 @@
 #include <doctest/doctest.h>
 
 #include "cadastre/error.hpp"
-#include "platform/contracting/pricing.hpp"
+#include "cadastre/pricing.hpp"
 
-using namespace cadastre::platform::contracting;
+using namespace cadastre::pricing;
 
 namespace {
 Date d(const char* text) { return parse_date(text, "data"); }

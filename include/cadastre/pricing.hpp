@@ -1,4 +1,5 @@
-// The arithmetic of contracting, apart from any storage: calendar dates, periods of whole
+// The arithmetic of contracting a service (the platform's plans, storage, users and
+// add-ons), apart from any storage: calendar dates, periods of whole
 // months, prices pro rata by the days of each calendar month, and taxes. Money is an
 // integer number of centavos; every rounding is half up to the centavo, done once on an
 // exact rational amount (never on floating point).
@@ -10,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace cadastre::platform::contracting {
+namespace cadastre::pricing {
 
 /// 128-bit integer for the intermediate products of money (centavos × units × days): a
 /// GCC/Clang extension, named once so -Wpedantic is told so.
@@ -53,4 +54,4 @@ Prorated prorate(std::int64_t units, std::int64_t per, std::int64_t monthly, Dat
 /// A tax of `basis_points` (500 = 5%) on `subtotal`, rounded half up to the centavo.
 std::int64_t tax(std::int64_t subtotal, std::int64_t basis_points);
 
-}  // namespace cadastre::platform::contracting
+}  // namespace cadastre::pricing

@@ -1,4 +1,4 @@
-#include "platform/contracting/pricing.hpp"
+#include "cadastre/pricing.hpp"
 
 #include <limits>
 #include <regex>
@@ -7,7 +7,7 @@
 
 #include "cadastre/error.hpp"
 
-namespace cadastre::platform::contracting {
+namespace cadastre::pricing {
 namespace {
 
 using namespace std::chrono;
@@ -77,4 +77,4 @@ std::int64_t tax(std::int64_t subtotal, std::int64_t basis_points) {
   return static_cast<std::int64_t>((v * 2 + 10000) / 20000);
 }
 
-}  // namespace cadastre::platform::contracting
+}  // namespace cadastre::pricing
