@@ -8,7 +8,7 @@
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
 #include "cadastre/palette.hpp"
-#include "platform/search/classify.hpp"
+#include "cadastre/classify.hpp"
 #include "platform/text.hpp"
 
 namespace cadastre::platform::search {

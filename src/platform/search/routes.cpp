@@ -8,7 +8,7 @@
 #include "platform/guard/guard.hpp"
 #include "cadastre/palette.hpp"
 #include "platform/schemas.hpp"
-#include "platform/search/classify.hpp"
+#include "cadastre/classify.hpp"
 #include "platform/search/input.hpp"
 #include "platform/search/store.hpp"
 #include "service/bulkhead.hpp"

@@ -1,4 +1,4 @@
-// Class breaks of a numeric field for thematic maps (POST /mapa-tematico): equal intervals,
+// Class breaks of a numeric field for thematic maps (the platform's POST /mapa-tematico): equal intervals,
 // quantiles and Jenks natural breaks. Pure functions over the field's values.
 //
 // Breaks are k+1 ascending numbers [b0 = min, b1, ..., bk = max]; class i holds the values
@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace cadastre::platform::classify {
+namespace cadastre::classify {
 
 /// The most values Jenks runs on: above it, on that many evenly spaced order statistics of
 /// the sorted values (min and max included). Fisher-Jenks is O(k·n²); 2,000 points keep a
@@ -35,4 +35,4 @@ std::vector<double> breaks(std::string_view method, const std::vector<double>& s
 /// How many of `sorted` fall in each class of `breaks` (breaks.size() - 1 counts).
 std::vector<std::size_t> counts(const std::vector<double>& sorted, const std::vector<double>& breaks);
 
-}  // namespace cadastre::platform::classify
+}  // namespace cadastre::classify

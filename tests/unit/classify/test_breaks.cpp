@@ -1,4 +1,4 @@
-// Class breaks of POST /mapa-tematico (src/platform/search/classify): Jenks natural breaks
+// Class breaks of POST /mapa-tematico (the library's classify module): Jenks natural breaks
 // checked against breaks worked out by hand (the within-class sums of squared deviations
 // of every split), equal intervals, quantiles and the class counts.
 #include <doctest/doctest.h>
@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "platform/search/classify.hpp"
+#include "cadastre/classify.hpp"
 
-using namespace cadastre::platform::classify;
+using namespace cadastre::classify;
 using V = std::vector<double>;
 
 TEST_CASE("jenks puts the breaks in the gaps of three clear groups") {

@@ -1,10 +1,10 @@
-#include "platform/search/classify.hpp"
+#include "cadastre/classify.hpp"
 
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
 
-namespace cadastre::platform::classify {
+namespace cadastre::classify {
 
 std::vector<double> equal_intervals(const std::vector<double>& sorted, std::size_t k) {
   double lo = sorted.front(), hi = sorted.back();
@@ -99,4 +99,4 @@ std::vector<std::size_t> counts(const std::vector<double>& sorted, const std::ve
   return out;
 }
 
-}  // namespace cadastre::platform::classify
+}  // namespace cadastre::classify
