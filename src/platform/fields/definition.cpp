@@ -6,7 +6,7 @@
 #include <set>
 
 #include "cadastre/error.hpp"
-#include "platform/fields/formula.hpp"
+#include "cadastre/formula.hpp"
 #include "platform/fields/pattern.hpp"
 
 namespace cadastre::platform::fields {
@@ -110,7 +110,7 @@ void validate(const Definition& d) {
   }
   if (f.tipo == "calculado") {
     if (!f.formula) bad("o tipo calculado pede formula", "formula");
-    Formula::parse(*f.formula);  // its errors name "formula"
+    cadastre::formula::Formula::parse(*f.formula);  // its errors name "formula"
   } else if (f.formula) {
     bad("formula só se aplica ao tipo calculado", "formula");
   }

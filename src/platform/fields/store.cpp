@@ -11,7 +11,7 @@
 #include "cadastre/json.hpp"
 #include "cadastre/query.hpp"
 #include "platform/fields/formly.hpp"
-#include "platform/fields/formula.hpp"
+#include "cadastre/formula.hpp"
 #include "platform/guard/guard.hpp"
 #include "store/sql.hpp"
 
@@ -128,7 +128,7 @@ std::vector<const Definition*> readers_of(const std::vector<Definition>& layer, 
   std::vector<const Definition*> out;
   for (const auto& f : layer) {
     if (f.def.id == except || f.def.tipo != "calculado" || !f.def.formula) continue;
-    auto vars = variables(*f.def.formula);
+    auto vars = cadastre::formula::variables(*f.def.formula);
     if (std::find(vars.begin(), vars.end(), chave) != vars.end()) out.push_back(&f);
   }
   return out;
@@ -139,7 +139,7 @@ void check_in_layer(const Definition& d, const std::vector<Definition>& layer) {
     throw Error(errc::conflict,
                 "chave " + d.def.chave + " já existe na camada (campo " + std::to_string(other->def.id) + ")", "chave");
   if (d.def.tipo != "calculado") return;
-  for (const auto& key : variables(*d.def.formula)) {
+  for (const auto& key : cadastre::formula::variables(*d.def.formula)) {
     if (key == d.def.chave) throw Error(errc::invalid_argument, "formula: o campo não lê a si mesmo", "formula");
     const Definition* f = by_key(layer, key, d.def.id);
     if (!f) throw Error(errc::invalid_argument, "formula: chave desconhecida na camada: " + key, "formula");

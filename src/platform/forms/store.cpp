@@ -7,7 +7,7 @@
 #include <set>
 
 #include "cadastre/error.hpp"
-#include "platform/fields/formula.hpp"
+#include "cadastre/formula.hpp"
 #include "platform/fields/store.hpp"
 #include "platform/guard/guard.hpp"
 #include "store/sql.hpp"
@@ -82,7 +82,7 @@ std::vector<Reason> reasons_in(soci::session& s, std::int64_t id) {
     else if (r[1]) formulas.push_back(*r[1]);
   }
   std::int64_t readers = std::count_if(formulas.begin(), formulas.end(), [&](const std::string& f) {
-    auto vars = fields::variables(f);
+    auto vars = cadastre::formula::variables(f);
     return std::any_of(vars.begin(), vars.end(), [&](const std::string& v) { return own.count(v) > 0; });
   });
   if (readers)

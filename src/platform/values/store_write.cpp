@@ -10,7 +10,7 @@
 
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
-#include "platform/fields/formula.hpp"
+#include "cadastre/formula.hpp"
 #include "platform/fields/types.hpp"
 #include "platform/values/columns.hpp"
 #include "platform/values/store.hpp"
@@ -248,7 +248,7 @@ class Writer {
       for (const Field* f : formulas) {
         std::optional<double> result;
         try {
-          result = fields::evaluate(*f->def.formula, vars);
+          result = cadastre::formula::evaluate(*f->def.formula, vars);
         } catch (const Error& e) {  // a division by zero: the data's fault, said with the field
           throw Error(errc::invalid_argument, "campo calculado '" + f->def.chave + "': " + e.what(), f->def.chave);
         }

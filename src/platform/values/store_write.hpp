@@ -6,7 +6,7 @@
 //   - writes the value into the typed column fields::column_of names, clearing the others;
 //   - writes an audit row per value (projeto.valores_auditoria: before and after as
 //     fields::to_json, the user);
-//   - recomputes the geometry's calculado fields (fields/formula.hpp), audited too;
+//   - recomputes the geometry's calculado fields (cadastre/formula.hpp), audited too;
 //   - bumps projeto.camadas.geracao of the layer (the tiles' ETag).
 // Locks, always in this order (no deadlock between writers): the advisory locks of the
 // unique fields by ascending id, the geometry's row, the layer's row (the bump, last).

@@ -1,4 +1,4 @@
-#include "platform/fields/formula.hpp"
+#include "cadastre/formula.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -7,7 +7,7 @@
 
 #include "cadastre/error.hpp"
 
-namespace cadastre::platform::fields {
+namespace cadastre::formula {
 namespace {
 
 constexpr std::size_t kMaxLength = 2000;
@@ -206,4 +206,4 @@ std::optional<double> evaluate(std::string_view formula, const std::map<std::str
 
 std::vector<std::string> variables(std::string_view formula) { return Formula::parse(formula).variables(); }
 
-}  // namespace cadastre::platform::fields
+}  // namespace cadastre::formula

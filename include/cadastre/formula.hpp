@@ -1,6 +1,7 @@
-// The formulas of `calculado` fields: arithmetic over the numeric fields of the same layer,
-// named by their `chave`. Pure functions (no database): POST/PUT /campos validate a formula
-// with them, and the values area computes a calculated field after every write.
+// The formulas of calculated fields: arithmetic over the numeric fields of the same layer,
+// named by their key. Pure functions (no database): the platform's POST/PUT /campos
+// validate a formula with them, and its values area computes a `calculado` field after
+// every write.
 //
 // Grammar (a formula is at most 2000 characters, the column's limit):
 //   expr    := term (('+' | '-') term)*
@@ -19,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-namespace cadastre::platform::fields {
+namespace cadastre::formula {
 
 /// A parsed formula, ready to evaluate many times (a layer's recompute parses once).
 class Formula {
@@ -53,4 +54,4 @@ std::optional<double> evaluate(std::string_view formula, const std::map<std::str
 /// Formula::parse(formula).variables().
 std::vector<std::string> variables(std::string_view formula);
 
-}  // namespace cadastre::platform::fields
+}  // namespace cadastre::formula
