@@ -135,8 +135,7 @@ struct Imports {
 
   Response dxf_job(const Scope& s, Request& req) const {
     std::int64_t id = parse_id(req.param("id"), "id");
-    auto status = runner->status(s, id);
-    auto json = status && status->tipo == "dxf" ? runner->find(s, id) : std::nullopt;
+    auto json = runner->find(s, id, "dxf");  // one query: the caller's DXF job, or nothing
     if (!json) throw Error(errc::not_found, "importação de DXF " + std::to_string(id) + " não encontrada", "id");
     return Response::json(*json);
   }

@@ -346,8 +346,8 @@ Submitted Runner::submit(const service::Scope& scope, Job job, Work work) {
   return out;
 }
 
-std::optional<std::string> Runner::find(const service::Scope& scope, std::int64_t id) {
-  return scope.db->with([&](soci::session& s) { return sql::one(s, id, whose(scope)); });
+std::optional<std::string> Runner::find(const service::Scope& scope, std::int64_t id, std::string_view tipo) {
+  return scope.db->with([&](soci::session& s) { return sql::one(s, id, whose(scope), tipo); });
 }
 
 std::optional<Status> Runner::status(const service::Scope& scope, std::int64_t id) {

@@ -40,6 +40,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "platform/paging.hpp"
@@ -151,8 +152,9 @@ class Runner {
   /// The job's JSON ({"idImportacao","tipo","estado","progresso","contagens","erros",
   /// "camadas","idCamada","idProjeto","codigo","parametros","oculta","cancelamentoPedido",
   /// "criadoPor","criadoEm","atualizadoEm","mensagem"}) when it is the caller's (any job
-  /// of the tenant for a tenant administrator); nullopt otherwise.
-  std::optional<std::string> find(const service::Scope& scope, std::int64_t id);
+  /// of the tenant for a tenant administrator) and, when `tipo` is given, of that tipo;
+  /// nullopt otherwise.
+  std::optional<std::string> find(const service::Scope& scope, std::int64_t id, std::string_view tipo = {});
   /// The job's estado and failure message, under find()'s rule.
   std::optional<Status> status(const service::Scope& scope, std::int64_t id);
   /// One page of the caller's jobs not hidden (tipos empty: every type), ordered by

@@ -111,10 +111,11 @@ std::optional<std::string> cancel(soci::session& s, std::int64_t id, Creator use
   return store::fetch_value(s, q);
 }
 
-std::optional<std::string> one(soci::session& s, std::int64_t id, Creator user) {
+std::optional<std::string> one(soci::session& s, std::int64_t id, Creator user, std::string_view tipo) {
   Sql q(std::string("select ") + kJson + "::text from projeto.importacoes i where i.id = ");
   q.bind(text(id), "bigint");
   if (user) q << " and i.criado_por = ", q.bind(text(*user), "bigint");
+  if (!tipo.empty()) q << " and i.tipo = ", q.bind(std::string(tipo));
   return store::fetch_value(s, q);
 }
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "platform/jobs/jobs.hpp"
@@ -41,8 +42,9 @@ using Creator = std::optional<std::int64_t>;
 /// "cancelada"); executando → the cancellation asked (returns "executando"). nullopt when
 /// there is no such open job.
 std::optional<std::string> cancel(soci::session& s, std::int64_t id, Creator user);
-/// The job's JSON when `user` created it (any creator when nullopt).
-std::optional<std::string> one(soci::session& s, std::int64_t id, Creator user);
+/// The job's JSON when `user` created it (any creator when nullopt) and, when `tipo` is
+/// given, it is of that tipo.
+std::optional<std::string> one(soci::session& s, std::int64_t id, Creator user, std::string_view tipo = {});
 store::PageRows page(soci::session& s, std::int64_t user, const std::vector<std::string>& tipos, const Page& pg);
 /// The job's estado when `user` created it (any creator when nullopt).
 std::optional<std::string> state_of(soci::session& s, std::int64_t id, Creator user);
