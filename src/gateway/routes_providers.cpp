@@ -188,6 +188,8 @@ void add_provider_routes(App& app) {
           {.method = "GET",
            .pattern = pattern,
            .auth = protected_route ? kGatewayScheme : "none",
+           .access = protected_route ? http::members("um usuário autenticado; o gateway obtém o token do provedor")
+                                     : http::Access{},
            .tag = kTag,
            .summary = summary,
            .params = forwarding(protected_route ? credential_params() : std::vector<http::Param>{}),

@@ -72,6 +72,7 @@ void add_tenant_routes(App& app) {
       app.server().add({.method = "GET",
                         .pattern = pattern,
                         .auth = kGatewayScheme,
+                        .access = http::members("encaminha ao serviço, que aplica a permissão da rota de destino"),
                         .tag = t.platform ? "Rotas da plataforma" : "Rotas do município",
                         .summary = std::string(t.summary) + "; encaminha também HEAD",
                         .params = forwarding(credential_params()),

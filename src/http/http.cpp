@@ -132,7 +132,12 @@ std::string Access::describe() const {
     case Kind::platform_admin:
       return "administrador da plataforma";
     case Kind::record:
-      return role + " em " + record + " " + param;
+      return role + " em " + record + " " + param +
+             (raise_flag.empty() ? "" : " (" + raised_role + " com " + raise_flag + "=true)");
+    case Kind::member:
+      return "usuário do município: " + role;
+    case Kind::credential:
+      return "portador de " + role;
     case Kind::layer: {
       std::string out = std::string(write ? "escrita" : "leitura") +
                         (layers.size() > 1 ? " nas camadas " : " na camada ");

@@ -135,11 +135,19 @@ struct Param {
 /// scheme) before the handler runs, so no handler re-checks it.
 struct Access {
   enum class Kind {
-    anyone,  ///< whoever the auth scheme accepts
+    anyone,  ///< no permission: public routes (auth "none"); a signed-in route declares one (tested)
     layer,   ///< read or write permission on a layer (sections such as "agenda" are layers too)
     admin,   ///< tenant administrators only (platform administrators too)
     platform_admin,  ///< platform administrators only (cadastre-platform's /adm routes)
     record,  ///< a role on one of the service's records (a platform project, layer, form...)
+    /// any signed-in user of the tenant: the route concerns the caller's own records (profile,
+    /// sessions, drafts) or answers only what the caller may see (lists filtered by the
+    /// guard's visibility rules); `role` says which, for the documentation
+    member,
+    /// the route's credential is itself the permission (a client token with a scope, a signed
+    /// link, a tenant's integration token): the auth scheme that accepts it is the whole
+    /// check; `role` says which credential
+    credential,
   };
   Kind kind = Kind::anyone;
   /// Kind::layer: the layer's name ("mapoteca"), or "{param}" for the layer a path parameter
@@ -147,11 +155,22 @@ struct Access {
   std::vector<std::string> layers;
   bool write = false;
   /// Kind::record: the kind of record ("projeto", "camada", "formulario", "campo",
-  /// "geometria", "valor"), the parameter naming it ("{id}" in the path, or a required
-  /// query parameter such as "idCamada"), and the role the caller needs on it ("leitura",
-  /// "edicao", "admin"). The service's own guard resolves it (cadastre-platform: the
-  /// project's shares, the layer's rights and privacy).
+  /// "geometria", "valor"...), the parameter naming it ("{id}" in the path, a required
+  /// query parameter such as "idCamada", or "corpo.idCamada": that member of the JSON body),
+  /// and the role the caller needs on it ("leitura", "edicao", "admin"). The service's own
+  /// guard resolves it (cadastre-platform: the project's shares, the layer's rights and
+  /// privacy).
   std::string record = {}, param = {}, role = {};
+  /// Kind::record: a query flag that, when "true", asks for `raised_role` instead of `role`
+  /// (GET /krigar/{id}?salvar=true writes a layer: admin where reading needs leitura).
+  std::string raise_flag = {}, raised_role = {};
+
+  /// This permission, asking for `needed` when the query flag `flag` is "true".
+  Access raised_by(std::string flag, std::string needed) && {
+    raise_flag = std::move(flag);
+    raised_role = std::move(needed);
+    return std::move(*this);
+  }
 
   /// The path parameter naming the first layer ("camada" for "{camada}"); empty for a fixed name.
   std::string_view layer_param() const noexcept;
@@ -171,6 +190,11 @@ inline Access writes(std::string layer) { return {Access::Kind::layer, {std::mov
 inline Access on(std::string record, std::string param, std::string role) {
   return {Access::Kind::record, {}, role != "leitura", std::move(record), std::move(param), std::move(role)};
 }
+/// Any signed-in user of the tenant; `what` says what the route then shows or changes
+/// ("os próprios dados", "só o que o usuário pode ver").
+inline Access members(std::string what) { return {Access::Kind::member, {}, false, {}, {}, std::move(what)}; }
+/// Whoever holds the credential the route's auth scheme accepts; `which` names it.
+inline Access holders(std::string which) { return {Access::Kind::credential, {}, false, {}, {}, std::move(which)}; }
 /// Tenant administrators only.
 inline Access admins() { return {Access::Kind::admin, {}, true}; }
 /// Platform administrators only.

@@ -116,14 +116,27 @@ void Server::add(Route route) {
     if (a.record.empty() || a.role.empty() || a.param.empty())
       throw std::invalid_argument("a record permission needs a record, a parameter and a role: " + route.pattern);
     bool in_path = a.param.front() == '{';
-    bool declared = in_path ? route.pattern.find(a.param) != std::string::npos
-                            : std::any_of(route.params.begin(), route.params.end(), [&](const Param& p) {
+    bool in_body = a.param.rfind("corpo.", 0) == 0;
+    bool declared = in_path   ? route.pattern.find(a.param) != std::string::npos
+                    : in_body ? !route.body.description.empty() && route.body.content_type == "application/json"
+                              : std::any_of(route.params.begin(), route.params.end(), [&](const Param& p) {
                                 return p.name == a.param && p.in == "query" && p.required;
                               });
     if (!declared)
       throw std::invalid_argument("the permission names " + a.param + ", which " + route.pattern +
-                                  (in_path ? " lacks" : " does not declare as a required query parameter"));
+                                  (in_path   ? " lacks"
+                                   : in_body ? " does not declare as its JSON body"
+                                             : " does not declare as a required query parameter"));
   }
+  if (!route.access.raise_flag.empty() &&
+      (route.access.raised_role.empty() ||
+       std::none_of(route.params.begin(), route.params.end(),
+                    [&](const Param& p) { return p.name == route.access.raise_flag && p.in == "query"; })))
+    throw std::invalid_argument("the permission is raised by " + route.access.raise_flag +
+                                ", which " + route.pattern + " does not declare as a query parameter (or no role)");
+  if ((route.access.kind == Access::Kind::member || route.access.kind == Access::Kind::credential) &&
+      route.access.role.empty())
+    throw std::invalid_argument("the permission must say what the route shows or which credential: " + route.pattern);
   router_.add(std::move(route));
 }
 

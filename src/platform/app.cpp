@@ -21,7 +21,9 @@ App::App(AppOptions options) : options_(std::move(options)) {
   tenant.application_name = "cadastre-platform";
   tenants_ = std::make_unique<store::TenantPools>(tenant);
   tenancy_ = std::make_unique<service::Tenancy>(*identity_, *tenants_, catalogs_);
-  tenancy_->set_record_guard(guard::resolve);
+  tenancy_->set_record_guard([this](const service::Scope& s, const http::Access& a, const http::Request& req) {
+    return guard::resolve(*platform_, s, a, req);
+  });
   mailer_ = std::make_unique<mail::Mailer>(options_.smtp);
   if (!options_.outbound.allowed_hosts.empty() || !options_.outbound.allowed_networks.empty())
     outbound::validate(options_.outbound);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,6 +43,20 @@ inline std::optional<std::int64_t> optional_id(jsonin::object o, const std::stri
   auto e = jsonin::find(o, key);
   if (!e) return std::nullopt;
   return positive_id(*e, key);
+}
+
+/// 400 campo_desconhecido for a member of `o` not in `allowed`; `where` names the object
+/// in the message when it is not the body itself ("condicoes[]").
+inline void only_members(jsonin::object o, std::initializer_list<std::string_view> allowed, std::string_view where = {}) {
+  for (auto [key, value] : o) {
+    bool known = false;
+    for (auto a : allowed) known = known || a == key;
+    if (!known)
+      throw Error(errc::unknown_field,
+                  "campo desconhecido" + (where.empty() ? std::string() : " em " + std::string(where)) + ": " +
+                      std::string(key),
+                  std::string(key));
+  }
 }
 
 /// Whether the member is there (null included).

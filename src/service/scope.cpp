@@ -64,6 +64,8 @@ void Scope::enforce(const http::Access& access, const http::Request& req) {
   using Kind = http::Access::Kind;
   switch (access.kind) {
     case Kind::anyone:
+    case Kind::member:      // the scheme established a user of the tenant: that is the check
+    case Kind::credential:  // the scheme accepted the credential: that is the check
       return;
     case Kind::admin:
       if (!user.admin && !user.platform_admin) throw Error(errc::forbidden, "somente administradores do município");

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "http/http.hpp"
@@ -97,6 +98,26 @@ const Scope& scope(const http::Request& req);
 using ScopedHandler = std::function<http::Response(const Scope&, http::Request&)>;
 /// Adapts a scoped handler to the route table.
 http::Handler scoped(ScopedHandler fn);
+
+/// The one adapter from an area's handlers to the route table: `fn` is a const member
+/// function of the area's narrow context (`Response (Context::*)(const Scope&, Request&)
+/// const`) or a function taking it first (`Response (*)(const Context&, const Scope&,
+/// Request&)`), called with the context, the caller's scope and the request. The context is
+/// what the area's handlers may reach besides the Scope (its pools, options, job runner),
+/// never the App.
+template <class Context, class Fn>
+http::Handler scoped(std::shared_ptr<Context> context, Fn fn) {
+  return [context = std::move(context), fn](http::Request& req) {
+    return std::invoke(fn, std::as_const(*context), scope(req), req);
+  };
+}
+
+/// The same for a route that establishes no Scope (a public route, or a scheme with a
+/// context of its own): fn(context, request).
+template <class Context, class Fn>
+http::Handler unscoped(std::shared_ptr<Context> context, Fn fn) {
+  return [context = std::move(context), fn](http::Request& req) { return std::invoke(fn, std::as_const(*context), req); };
+}
 
 /// The record id from a path segment, checked against the layer's key type (400 when the
 /// layer has no single-column key or the text is not a valid value of its type).

@@ -6,14 +6,14 @@
 #include "cadastre/json.hpp"
 #include "mail/templates.hpp"
 #include "platform/accounts/input.hpp"
-#include "platform/accounts/links.hpp"
+#include "platform/common/links.hpp"
 #include "platform/accounts/store.hpp"
 #include "platform/app.hpp"
 #include "platform/schemas.hpp"
 #include "platform/revocation.hpp"
 #include "platform/accounts/outbox.hpp"
 #include "platform/passwords.hpp"
-#include "platform/sessions/throttle.hpp"
+#include "platform/common/throttle.hpp"
 #include "store/crypto.hpp"
 #include "store/dsn.hpp"
 
@@ -32,12 +32,12 @@ Response accepted(const char* message) {
 }
 
 struct Accounts {
-  Links links;
+  common::Links links;
   store::Identity* identity;
   service::EventBus* events;  ///< revoked sessions' sockets close at once
   const AppOptions* options;
   std::string tenant_server;  ///< where new accounts' databases go
-  std::unique_ptr<sessions::Throttle> sign_ups;  ///< sign-ups and recovery mails per address
+  std::unique_ptr<common::Throttle> sign_ups;  ///< sign-ups and recovery mails per address
   store::SecretChecks* checks;                   ///< guesses of reset tokens
   std::unique_ptr<Outbox> outbox;                ///< mails sent after answering (outbox.hpp)
 
@@ -147,7 +147,7 @@ namespace cadastre::platform {
 void add_account_routes(App& app) {
   using namespace accounts;
   auto a = std::make_shared<Accounts>();
-  a->links = links_of(app);
+  a->links = common::links_of(app);
   a->identity = &app.identity();
   a->events = &app.events();
   a->options = &app.options();
@@ -155,11 +155,8 @@ void add_account_routes(App& app) {
   a->outbox = std::make_unique<Outbox>(app.options().http.log);
   a->tenant_server = app.options().trial.tenant_server_dsn.empty() ? app.options().platform_dsn
                                                                    : app.options().trial.tenant_server_dsn;
-  a->sign_ups = std::make_unique<sessions::Throttle>(
+  a->sign_ups = std::make_unique<common::Throttle>(
       ThrottleOptions{.max_failures = 10, .window = std::chrono::hours(1), .lockout = std::chrono::hours(1)});
-  auto bind = [a](Response (Accounts::*fn)(Request&) const) {
-    return [a, fn](Request& r) { return ((*a).*fn)(r); };
-  };
   const std::string sign_up_body = R"({"nome", "email", "senha" (8 a 1024 caracteres), "empresa", "cnpj"?, )"
                                    R"("telefone"?, "municipio"?, "uf"?})";
   const std::string sign_up = "Cria uma conta (município, empresa, administrador e licença de teste) pendente de "
@@ -167,22 +164,22 @@ void add_account_routes(App& app) {
   auto& srv = app.server();
   srv.add({.method = "POST", .pattern = "/nova-conta", .auth = "none", .tag = kTag, .summary = sign_up,
            .body = {.description = sign_up_body, .max_bytes = 16384, .schema = schemas::ref("NovaConta")},
-           .answer_status = 202, .answer_schema = schemas::ref("Mensagem"), .handler = bind(&Accounts::sign_up)});
+           .answer_status = 202, .answer_schema = schemas::ref("Mensagem"), .handler = service::unscoped(a, &Accounts::sign_up)});
   srv.add({.method = "POST", .pattern = "/email", .auth = "none", .tag = kTag,
            .summary = sign_up + " (forma anterior de /nova-conta)",
            .body = {.description = sign_up_body, .max_bytes = 16384, .schema = schemas::ref("NovaConta")},
-           .answer_status = 202, .answer_schema = schemas::ref("Mensagem"), .handler = bind(&Accounts::sign_up)});
+           .answer_status = 202, .answer_schema = schemas::ref("Mensagem"), .handler = service::unscoped(a, &Accounts::sign_up)});
   srv.add({.method = "GET", .pattern = "/nova-conta/confirmar", .auth = "none", .tag = kTag,
            .summary = "Confirma uma conta nova (cria o banco do município e o ativa) ou a troca de e-mail; "
                       "o link vale uma vez",
            .params = {{.name = "token", .required = true, .description = "o token do link enviado por e-mail"}},
-           .answer_schema = schemas::ref("Confirmacao"), .handler = bind(&Accounts::confirm)});
+           .answer_schema = schemas::ref("Confirmacao"), .handler = service::unscoped(a, &Accounts::confirm)});
   srv.add({.method = "POST", .pattern = "/recuperarsenha", .auth = "none", .tag = kTag,
            .summary = "Com email: envia um link para criar nova senha (202, exista ou não a conta). Com token e "
                       "senha: grava a nova senha e encerra as sessões do usuário",
            .body = {.description = R"({"email"} ou {"token", "senha"})", .max_bytes = 8192,
                     .schema = schemas::ref("RecuperarSenha")},
-           .answer_schema = schemas::ref("Mensagem"), .handler = bind(&Accounts::recover)});
+           .answer_schema = schemas::ref("Mensagem"), .handler = service::unscoped(a, &Accounts::recover)});
   srv.add({.method = "POST", .pattern = "/email/personalizado", .auth = "sessao", .access = http::admins(),
            .tag = kTag, .summary = "Envia uma mensagem do administrador aos usuários do município",
            .body = {.description = R"({"assunto", "mensagem", "destinatarios"?: [ids de usuário]})",

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "platform/app.hpp"
+#include "platform/common/links.hpp"
 #include "store/pool.hpp"
 
 namespace cadastre::platform::accounts {
@@ -35,10 +36,7 @@ std::optional<CreatedAccount> create_pending(store::Pool& pool, const NewAccount
 void discard_pending(store::Pool& pool, const CreatedAccount& a);
 
 /// A user as the e-mail routes address them.
-struct Contact {
-  std::int64_t id = 0;
-  std::string email, nome;
-};
+using common::Contact;
 /// The active user with this e-mail (of an active tenant, or a provider's user).
 std::optional<Contact> active_contact(store::Pool& pool, const std::string& email);
 /// The active user `id` of `tenant_id`.

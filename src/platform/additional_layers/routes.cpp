@@ -4,7 +4,6 @@
 #include "platform/additional_layers/input.hpp"
 #include "platform/additional_layers/store.hpp"
 #include "platform/app.hpp"
-#include "platform/guard/guard.hpp"
 #include "platform/schemas.hpp"
 
 namespace cadastre::platform::additional_layers {
@@ -19,7 +18,6 @@ Response grouped(const service::Scope& s, Request& req) { return Response::json(
 
 Response add(const service::Scope& s, Request& req) {
   NewLayer n = parse_new_layer(req.body);
-  guard::require(s, "projeto", n.project, "admin");
   return Response::json(create(s, n), 201);
 }
 
@@ -40,13 +38,13 @@ void add_additional_layer_routes(App& app) {
                         .description = "ids de projetos separados por vírgula (os que o usuário não vê ficam de fora); "
                                        "sem ele: todos os projetos ativos que o usuário vê"};
   auto& srv = app.server();
-  srv.add({.method = "GET", .pattern = "/camadasAdicionais", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/camadasAdicionais", .auth = "sessao", .access = http::members("só as camadas adicionais dos projetos que o usuário vê"), .tag = kTag,
            .summary = "As camadas adicionais (WMS, XYZ, vetor) dos projetos que o usuário vê", .params = {ids},
            .answer_schema = schemas::list_of("CamadaAdicional"), .handler = service::scoped(listed)});
-  srv.add({.method = "GET", .pattern = "/camadasAdicionais/v2", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/camadasAdicionais/v2", .auth = "sessao", .access = http::members("só as camadas adicionais dos projetos que o usuário vê"), .tag = kTag,
            .summary = "As camadas adicionais agrupadas por projeto", .params = {ids},
            .answer_schema = schemas::list_of("CamadasAdicionaisDoProjeto"), .handler = service::scoped(grouped)});
-  srv.add({.method = "POST", .pattern = "/camadasAdicionais", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "POST", .pattern = "/camadasAdicionais", .auth = "sessao", .access = http::on("projeto", "corpo.idProjeto", "admin"), .tag = kTag,
            .summary = "Adiciona uma camada externa ao projeto (administradores do projeto); url http(s) sem "
                       "credenciais, xyz com {z}, {x} e {y}, wms com camadas",
            .body = {.description = R"({"idProjeto", "nome", "tipo": "wms"|"xyz"|"vetor", "url", "camadas"?, )"

@@ -8,20 +8,20 @@
 #include "platform/app.hpp"
 #include "platform/audit/input.hpp"
 #include "platform/audit/store.hpp"
+#include "platform/guard/accounts.hpp"
 #include "platform/guard/guard.hpp"
 #include "platform/schemas.hpp"
 
 namespace cadastre::platform::audit {
 namespace {
 
-http::Response list(App& app, const service::Scope& s, http::Request& req) {
+http::Response list(store::Pool& platform, const service::Scope& s, http::Request& req) {
   AuditQuery q = parse_query(req);
-  bool tenant_admin = s.user.admin || s.user.platform_admin;
   if (q.projeto) guard::require(s, "projeto", *q.projeto, "gestao", "idProjeto");
   if (q.camada) guard::require(s, "camada", *q.camada, "gestao", "idCamada");
-  if (!q.projeto && !q.camada && !tenant_admin)
-    throw Error(errc::forbidden, "sem idProjeto ou idCamada, só administradores do município leem a auditoria");
-  return http::Response::json(rows(s, q, tenant_admin, user_names(app.platform(), s.tenant.id)));
+  if (!q.projeto && !q.camada) guard::require_reach(s, guard::Reach::tenant);  // the whole tenant's audit
+  bool tenant_admin = guard::reach(s) >= guard::Reach::tenant;
+  return http::Response::json(rows(s, q, tenant_admin, user_names(platform, s.tenant.id)));
 }
 
 }  // namespace
@@ -37,7 +37,7 @@ void add_audit_routes(App& app) {
     return http::Param{.name = name, .type = "integer", .required = true, .description = what};
   };
   app.server().add(
-      {.method = "GET", .pattern = "/auditoria/geometrias", .auth = "sessao", .tag = "Auditoria",
+      {.method = "GET", .pattern = "/auditoria/geometrias", .auth = "sessao", .access = http::members("gestão no projeto idProjeto ou na camada idCamada (verificada pelo guarda); sem eles, administrador do município"), .tag = "Auditoria",
        .summary = "Auditoria das geometrias: criações, alterações e exclusões com o estado antes e depois "
                   "(GeoJSON e valores), da mais recente; intervalo de até 366 dias",
        .params = {id("idProjeto", "o projeto (o chamador precisa ser admin dele)"),
@@ -46,7 +46,9 @@ void add_audit_routes(App& app) {
                   ms("dataInicioLong", "início, em milissegundos desde 1970 (incluído)"),
                   ms("dataFinalLong", "fim, em milissegundos desde 1970 (incluído; até 366 dias após o início)"),
                   id("limite", "quantas linhas no máximo (padrão 100, até 1000)")},
-       .answer_schema = schemas::list_of("AuditoriaGeometria"), .handler = service::scoped([&app](const service::Scope& s, http::Request& req) { return audit::list(app, s, req); })});
+       .answer_schema = schemas::list_of("AuditoriaGeometria"), .handler = service::scoped([platform = &app.platform()](const service::Scope& s, http::Request& req) {
+         return audit::list(*platform, s, req);
+       })});
 }
 
 }  // namespace cadastre::platform

@@ -8,7 +8,7 @@
 
 #include "cadastre/valuation.hpp"
 #include "platform/city_reports/store.hpp"
-#include "platform/city_reports/valuation.hpp"
+#include "platform/city_reports/unit_value.hpp"
 #include "report/document.hpp"
 
 namespace cadastre::platform::city_reports {

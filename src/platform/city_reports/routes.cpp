@@ -18,7 +18,7 @@
 #include "platform/city_reports/input.hpp"
 #include "platform/city_reports/map.hpp"
 #include "platform/city_reports/store.hpp"
-#include "platform/city_reports/valuation.hpp"
+#include "platform/city_reports/unit_value.hpp"
 #include "platform/files/storage.hpp"
 #include "report/table.hpp"
 
@@ -106,7 +106,7 @@ void add_city_report_routes(App& app) {
   auto& srv = app.server();
   const auto& o = app.options();
   auto c = std::make_shared<const Context>(Context{o.city_routes, files::Storage(o.files_dir), !o.files_dir.empty()});
-  srv.add({.method = "POST", .pattern = "/reports/{cidade}/avaliacao", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "POST", .pattern = "/reports/{cidade}/avaliacao", .auth = "sessao", .access = http::members("o cadastro do próprio município {cidade}, entre os municípios configurados"), .tag = kTag,
            .summary = "Laudo de avaliação (PDF) de um imóvel do cadastro do município: imóvel, edificações, VVT, VVE, "
                       "VVI e IPTU com a memória de cálculo, pelo perfil de avaliação ativo (municípios configurados)",
            .body = {.description = R"({"idImovel"} ou {"inscricao"} (inscrição cartográfica), "anoReferencia"?)",

@@ -5,6 +5,7 @@
 #include "platform/schemas.hpp"
 #include "platform/companies/input.hpp"
 #include "platform/companies/store.hpp"
+#include "platform/guard/accounts.hpp"
 
 namespace cadastre::platform::companies {
 namespace {
@@ -14,7 +15,7 @@ using http::Response;
 
 // A platform administrator works on every tenant's companies; anyone else on their own.
 std::optional<std::int64_t> bounds(const service::Scope& s) {
-  return s.user.platform_admin ? std::nullopt : std::optional<std::int64_t>(s.tenant.id);
+  return guard::reach(s) == guard::Reach::platform ? std::nullopt : std::optional<std::int64_t>(s.tenant.id);
 }
 
 }  // namespace
@@ -26,7 +27,7 @@ void add_company_routes(App& app) {
   using namespace companies;
   store::Pool* db = &app.platform();
   auto& srv = app.server();
-  srv.add({.method = "GET", .pattern = "/empresas", .auth = "sessao", .tag = "Empresas",
+  srv.add({.method = "GET", .pattern = "/empresas", .auth = "sessao", .access = http::members("a empresa do município (todas, para administradores da plataforma)"), .tag = "Empresas",
            .summary = "A empresa do município (todas, para administradores da plataforma)",
            .answer_schema = schemas::list_of("Empresa"),
            .handler = service::scoped([db](const service::Scope& s, Request&) {

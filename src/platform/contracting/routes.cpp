@@ -102,10 +102,7 @@ namespace cadastre::platform {
 
 void add_contracting_routes(App& app) {
   using namespace contracting;
-  const Contracting c{&app.platform()};
-  auto bind = [c](Response (Contracting::*fn)(const Scope&, Request&) const) {
-    return service::scoped([c, fn](const Scope& s, Request& r) { return (c.*fn)(s, r); });
-  };
+  auto c = std::make_shared<const Contracting>(Contracting{&app.platform()});
   auto& srv = app.server();
   const std::string quote = schemas::ref("Orcamento"), contract = schemas::ref("Contrato");
   const http::Body contract_body{.description = R"({"idOrcamento", "hash"} (o id e o hash do orçamento preparado))",
@@ -120,7 +117,7 @@ void add_contracting_routes(App& app) {
            .summary = "Os planos à venda (preço em centavos por período, cotas), os preços por unidade, os "
                       "adicionais e os impostos aplicados (público)",
            .answer_schema = schemas::ref("CatalogoPlanos"),
-           .handler = [c](Request& r) { return c.plans(r); }});
+           .handler = service::unscoped(c, &Contracting::plans)});
 
   srv.add({.method = "POST", .pattern = "/preparar/contratacao/plano", .auth = "sessao", .access = http::admins(),
            .tag = kTag,
@@ -128,25 +125,25 @@ void add_contracting_routes(App& app) {
                       "ativa) por mais um período",
            .body = {.description = R"({"idPlano"})", .max_bytes = 4 * 1024,
                     .schema = R"({"type":"object","required":["idPlano"],"additionalProperties":false,"properties":{"idPlano":{"type":"integer","minimum":1}}})"},
-           .answer_status = 201, .answer_schema = quote, .handler = bind(&Contracting::prepare_plan)});
+           .answer_status = 201, .answer_schema = quote, .handler = service::scoped(c, &Contracting::prepare_plan)});
   srv.add({.method = "POST", .pattern = "/preparar/contratacao/armazenamento", .auth = "sessao",
            .access = http::admins(), .tag = kTag,
            .summary = "Orçamento de armazenamento na licença atual até o fim dela, pro rata pelos dias de cada mês",
            .body = {.description = R"({"gb" (1 a 100000), "modo"?: "adicional" (gb a mais, padrão) | "upgrade" (gb no total)})",
                     .max_bytes = 4 * 1024,
                     .schema = R"({"type":"object","required":["gb"],"additionalProperties":false,"properties":{"gb":{"type":"integer","minimum":1,"maximum":100000},"modo":{"type":"string","enum":["adicional","upgrade"]}}})"},
-           .answer_status = 201, .answer_schema = quote, .handler = bind(&Contracting::prepare_storage)});
+           .answer_status = 201, .answer_schema = quote, .handler = service::scoped(c, &Contracting::prepare_storage)});
   srv.add({.method = "POST", .pattern = "/preparar/contratacao/usuario", .auth = "sessao", .access = http::admins(),
            .tag = kTag, .summary = "Orçamento de usuários a mais na licença atual até o fim dela, pro rata",
            .body = {.description = R"({"quantidade" (1 a 10000)})", .max_bytes = 4 * 1024,
                     .schema = R"({"type":"object","required":["quantidade"],"additionalProperties":false,"properties":{"quantidade":{"type":"integer","minimum":1,"maximum":10000}}})"},
-           .answer_status = 201, .answer_schema = quote, .handler = bind(&Contracting::prepare_users)});
+           .answer_status = 201, .answer_schema = quote, .handler = service::scoped(c, &Contracting::prepare_users)});
   srv.add({.method = "POST", .pattern = "/preparar/contratacao/adicionais", .auth = "sessao",
            .access = http::admins(), .tag = kTag,
            .summary = "Orçamento de adicionais (módulos, suporte) na licença atual até o fim dela, pro rata",
            .body = {.description = R"({"itens": [{"codigo", "quantidade"}]} (1 a 50 itens))", .max_bytes = 16 * 1024,
                     .schema = R"({"type":"object","required":["itens"],"additionalProperties":false,"properties":{"itens":{"type":"array","minItems":1,"maxItems":50,"items":{"type":"object","required":["codigo","quantidade"],"properties":{"codigo":{"type":"string"},"quantidade":{"type":"integer","minimum":1,"maximum":1000}}}}}})"},
-           .answer_status = 201, .answer_schema = quote, .handler = bind(&Contracting::prepare_addons)});
+           .answer_status = 201, .answer_schema = quote, .handler = service::scoped(c, &Contracting::prepare_addons)});
 
   struct Kind {
     const char* tipo;
@@ -161,19 +158,19 @@ void add_contracting_routes(App& app) {
                         " pelo orçamento (não expirado, hash conferido, licença inalterada): contrato e licença "
                         "numa transação; o mesmo orçamento de novo responde o mesmo contrato (200)",
              .body = contract_body, .answer_status = 201, .answer_schema = contract,
-             .handler = service::scoped([c, tipo](const Scope& s, Request& r) { return c.contract_of(s, r, tipo.c_str()); })});
+             .handler = service::scoped([c, tipo](const Scope& s, Request& r) { return c->contract_of(s, r, tipo.c_str()); })});
   }
 
-  srv.add({.method = "POST", .pattern = "/calculadora/armazenamento/renovacao", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "POST", .pattern = "/calculadora/armazenamento/renovacao", .auth = "sessao", .access = http::members("um cálculo de preço sobre a licença do próprio município; nada é gravado"), .tag = kTag,
            .summary = "Preço da renovação da licença por mais um período do seu plano, com o armazenamento atual "
                       "(ou gb no total), em meses inteiros",
-           .body = calc_body(true), .answer_schema = quote, .handler = bind(&Contracting::renewal)});
-  srv.add({.method = "POST", .pattern = "/calculadora/armazenamento/upgrade", .auth = "sessao", .tag = kTag,
+           .body = calc_body(true), .answer_schema = quote, .handler = service::scoped(c, &Contracting::renewal)});
+  srv.add({.method = "POST", .pattern = "/calculadora/armazenamento/upgrade", .auth = "sessao", .access = http::members("um cálculo de preço sobre a licença do próprio município; nada é gravado"), .tag = kTag,
            .summary = "Preço de levar o armazenamento da licença a gb no total, da data ao fim da licença, pro rata",
-           .body = calc_body(false), .answer_schema = quote, .handler = bind(&Contracting::upgrade)});
-  srv.add({.method = "POST", .pattern = "/calculadora/armazenamento/adicional", .auth = "sessao", .tag = kTag,
+           .body = calc_body(false), .answer_schema = quote, .handler = service::scoped(c, &Contracting::upgrade)});
+  srv.add({.method = "POST", .pattern = "/calculadora/armazenamento/adicional", .auth = "sessao", .access = http::members("um cálculo de preço sobre a licença do próprio município; nada é gravado"), .tag = kTag,
            .summary = "Preço de gb a mais de armazenamento, da data ao fim da licença, pro rata",
-           .body = calc_body(false), .answer_schema = quote, .handler = bind(&Contracting::additional)});
+           .body = calc_body(false), .answer_schema = quote, .handler = service::scoped(c, &Contracting::additional)});
 }
 
 }  // namespace cadastre::platform

@@ -9,7 +9,6 @@
 #include "platform/custom_maps/store.hpp"
 #include "platform/guard/guard.hpp"
 #include "platform/schemas.hpp"
-#include "service/ids.hpp"
 
 namespace cadastre::platform::custom_maps {
 namespace {
@@ -19,8 +18,6 @@ using http::Response;
 using service::Scope;
 
 constexpr const char* kTag = "Mapas personalizados";
-
-using service::path_id;
 
 // The layers must be the project's and readable by the caller (404 for one it cannot see).
 void check_layers(const Scope& s, std::int64_t projeto, const std::vector<MapLayer>& layers) {
@@ -43,30 +40,22 @@ Response listed(const Scope& s, Request& req) {
 
 Response created(const Scope& s, Request& req) {
   MapFields f = parse_map(req.body, true);
-  guard::require(s, "projeto", *f.projeto, "edicao", "idProjeto");
   check_layers(s, *f.projeto, *f.camadas);
   return Response::json(create(*s.db, s.user.user_id, f), 201);
 }
 
-Response shown(const Scope& s, Request& req) {
-  std::int64_t id = path_id(req);
-  guard::require(s, "projeto", project_of(*s.db, id), "leitura");
-  return Response::json(read(*s.db, id));
+Response shown(const Scope& s, Request&) {
+  return Response::json(read(*s.db, s.grant().id));
 }
 
 Response changed(const Scope& s, Request& req) {
-  std::int64_t id = path_id(req);
-  std::int64_t projeto = project_of(*s.db, id);
-  guard::require(s, "projeto", projeto, "edicao");
   MapFields f = parse_map(req.body, false);
-  if (f.camadas) check_layers(s, projeto, *f.camadas);
-  return Response::json(update(*s.db, id, f));
+  if (f.camadas) check_layers(s, s.grant().project_id, *f.camadas);
+  return Response::json(update(*s.db, s.grant().id, f));
 }
 
-Response erased(const Scope& s, Request& req) {
-  std::int64_t id = path_id(req);
-  guard::require(s, "projeto", project_of(*s.db, id), "edicao");
-  remove(*s.db, id);
+Response erased(const Scope& s, Request&) {
+  remove(*s.db, s.grant().id);
   return Response::no_content();
 }
 
@@ -83,24 +72,29 @@ void add_custom_map_routes(App& app) {
       R"("estilo"?: {...}}] (1 a 100), "extensao"?: [minx, miny, maxx, maxy] (graus SIRGAS 2000), "idMapaBase"?})";
   std::vector<http::Param> list = page_params({"id", "nome", "atualizadoEm"});
   list.push_back({.name = "idProjeto", .type = "integer", .description = "só os mapas deste projeto"});
-  srv.add({.method = "GET", .pattern = "/mapas-personalizados", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/mapas-personalizados", .auth = "sessao",
+           .access = http::members("só os mapas dos projetos que o usuário vê"), .tag = kTag,
            .summary = "Os mapas personalizados dos projetos que o usuário vê, paginados",
            .params = list, .answer_schema = schemas::page_of("MapaPersonalizado"), .handler = service::scoped(listed)});
-  srv.add({.method = "POST", .pattern = "/mapas-personalizados", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "POST", .pattern = "/mapas-personalizados", .auth = "sessao",
+           .access = http::on("projeto", "corpo.idProjeto", "edicao"), .tag = kTag,
            .summary = "Salva um mapa personalizado do projeto (papel edicao no projeto; camadas do projeto que o "
                       "usuário lê)",
            .body = {.description = body, .max_bytes = 262144, .schema = schemas::ref("MapaPersonalizadoNovo")},
            .answer_status = 201, .answer_schema = schemas::ref("MapaPersonalizado"), .handler = service::scoped(created)});
-  srv.add({.method = "GET", .pattern = "/mapas-personalizados/{id}", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/mapas-personalizados/{id}", .auth = "sessao",
+           .access = http::on("mapa_personalizado", "{id}", "leitura"), .tag = kTag,
            .summary = "Um mapa personalizado (quem vê o projeto)",
            .answer_schema = schemas::ref("MapaPersonalizado"), .handler = service::scoped(shown)});
-  srv.add({.method = "PUT", .pattern = "/mapas-personalizados/{id}", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "PUT", .pattern = "/mapas-personalizados/{id}", .auth = "sessao",
+           .access = http::on("mapa_personalizado", "{id}", "edicao"), .tag = kTag,
            .summary = "Altera os campos informados do mapa (papel edicao no projeto); extensao e idMapaBase null "
                       "os limpam",
            .body = {.description = "os campos de POST, menos idProjeto", .max_bytes = 262144,
                     .schema = schemas::ref("MapaPersonalizadoAlteracao")},
            .answer_schema = schemas::ref("MapaPersonalizado"), .handler = service::scoped(changed)});
-  srv.add({.method = "DELETE", .pattern = "/mapas-personalizados/{id}", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "DELETE", .pattern = "/mapas-personalizados/{id}", .auth = "sessao",
+           .access = http::on("mapa_personalizado", "{id}", "edicao"), .tag = kTag,
            .summary = "Remove o mapa personalizado (papel edicao no projeto)", .answers = "",
            .answer_status = 204, .handler = service::scoped(erased)});
 }

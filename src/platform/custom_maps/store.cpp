@@ -45,14 +45,6 @@ std::string select_map(soci::session& s, std::int64_t id) {
 
 }  // namespace
 
-std::int64_t project_of(store::Pool& pool, std::int64_t id) {
-  store::Sql q("select projeto_id::text from projeto.mapas_personalizados where id = ");
-  q.bind(id_text(id), "bigint");
-  auto v = pool.with([&](soci::session& s) { return store::fetch_value(s, q); });
-  if (!v) throw Error(errc::not_found, "mapa personalizado " + id_text(id) + " não encontrado", "id");
-  return std::stoll(*v);
-}
-
 std::string read(store::Pool& pool, std::int64_t id) {
   return pool.with([&](soci::session& s) { return select_map(s, id); });
 }

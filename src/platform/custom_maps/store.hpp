@@ -12,9 +12,6 @@
 
 namespace cadastre::platform::custom_maps {
 
-/// The project of map `id` (404 when there is no such map in the tenant).
-std::int64_t project_of(store::Pool& pool, std::int64_t id);
-
 /// The map as JSON: {"id","idProjeto","nome","descricao","camadas","extensao","idMapaBase",
 /// "criadoPor","criadoEm","atualizadoEm"}.
 std::string read(store::Pool& pool, std::int64_t id);

@@ -61,7 +61,6 @@ struct Fields {
   }
   Response create(const service::Scope& s, Request& req) const {
     NewField n = parse_new(req.body);
-    guard::require(s, "formulario", n.formulario, "admin");
     return Response::json(one(*s.db, fields::create(s, n)), 201);
   }
   Response read(const service::Scope& s, Request&) const { return Response::json(one(*s.db, s.grant().id)); }
@@ -121,9 +120,6 @@ namespace cadastre::platform {
 void add_field_routes(App& app) {
   using namespace fields;
   auto f = std::make_shared<const Fields>();
-  auto bind = [f](Response (Fields::*fn)(const service::Scope&, Request&) const) {
-    return service::scoped([f, fn](const service::Scope& s, Request& r) { return ((*f).*fn)(s, r); });
-  };
   const http::Param form{.name = "idFormulario", .type = "integer", .description = "só os campos deste formulário"};
   const http::Param layer{.name = "idCamada", .type = "integer", .description = "só os campos desta camada"};
   std::vector<http::Param> paged = page_params(kOrderColumns);
@@ -134,33 +130,33 @@ void add_field_routes(App& app) {
       R"({"nome", "chave", "tipo", "obrigatorio"?, "unico"?, "minimo"?, "maximo"?, "padrao"?, "opcoes"?, )"
       R"("dominio"?, "formula"?, "avaliacao"?, "ajuda"?, "ordem"?, "ativo"?})";
   auto& srv = app.server();
-  srv.add({.method = "GET", .pattern = "/campos", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/campos", .auth = "sessao", .access = http::members("só os campos das camadas que o usuário vê"), .tag = kTag,
            .summary = "Os campos dos formulários das camadas que o usuário vê", .params = {form},
-           .answer_schema = schemas::list_of("Campo"), .handler = bind(&Fields::list)});
-  srv.add({.method = "POST", .pattern = "/campos", .auth = "sessao", .tag = kTag,
+           .answer_schema = schemas::list_of("Campo"), .handler = service::scoped(f, &Fields::list)});
+  srv.add({.method = "POST", .pattern = "/campos", .auth = "sessao", .access = http::on("formulario", "corpo.idFormulario", "admin"), .tag = kTag,
            .summary = "Cria um campo num formulário (papel admin na camada; chave única na camada)",
            .body = {.description = R"({"idFormulario", )" + body.substr(1), .max_bytes = 262144,
                     .schema = schemas::ref("CampoNovo")},
-           .answer_status = 201, .answer_schema = schemas::ref("Campo"), .handler = bind(&Fields::create)});
-  srv.add({.method = "GET", .pattern = "/campos/resumo", .auth = "sessao", .tag = kTag,
+           .answer_status = 201, .answer_schema = schemas::ref("Campo"), .handler = service::scoped(f, &Fields::create)});
+  srv.add({.method = "GET", .pattern = "/campos/resumo", .auth = "sessao", .access = http::members("leitura na camada idCamada ou no formulário idFormulario (verificada pelo guarda)"), .tag = kTag,
            .summary = "Resumo dos valores de cada campo de uma camada ou formulário: quantidade, preenchidos, "
                       "distintos; mínimo, máximo e média dos números",
-           .params = {layer, form}, .answer_schema = schemas::ref("ResumoCampos"), .handler = bind(&Fields::summary)});
+           .params = {layer, form}, .answer_schema = schemas::ref("ResumoCampos"), .handler = service::scoped(f, &Fields::summary)});
   srv.add({.method = "GET", .pattern = "/campos/parse-formly/{camada}", .auth = "sessao",
            .access = http::on("camada", "{camada}", "leitura"), .tag = kTag,
            .summary = "Os formulários ativos da camada como definição de formulário Formly (FormlyFieldConfig[])",
-           .answer_schema = schemas::list_of("CampoFormly"), .handler = bind(&Fields::formly)});
+           .answer_schema = schemas::list_of("CampoFormly"), .handler = service::scoped(f, &Fields::formly)});
   srv.add({.method = "GET", .pattern = "/campos/avaliacao/{idTenant}/{idProjeto}", .auth = "sessao",
            .access = http::on("projeto", "{idProjeto}", "leitura"), .tag = kTag,
            .summary = "Os campos do projeto marcados como variáveis de avaliação (idTenant: o município da sessão)",
-           .answer_schema = schemas::list_of("VariavelAvaliacao"), .handler = bind(&Fields::valuation)});
-  srv.add({.method = "GET", .pattern = "/campos/v2", .auth = "sessao", .tag = kTag,
+           .answer_schema = schemas::list_of("VariavelAvaliacao"), .handler = service::scoped(f, &Fields::valuation)});
+  srv.add({.method = "GET", .pattern = "/campos/v2", .auth = "sessao", .access = http::members("só os campos das camadas que o usuário vê"), .tag = kTag,
            .summary = "Os campos que o usuário vê, paginados, com camada, projeto e quantidade de valores",
-           .params = paged, .answer_schema = schemas::page_of("CampoV2"), .handler = bind(&Fields::page_v2)});
+           .params = paged, .answer_schema = schemas::page_of("CampoV2"), .handler = service::scoped(f, &Fields::page_v2)});
   srv.add({.method = "GET", .pattern = "/campos/v2/{id}", .auth = "sessao",
            .access = http::on("campo", "{id}", "leitura"), .tag = kTag,
            .summary = "Um campo com camada, projeto e quantidade de valores", .answer_schema = schemas::ref("CampoV2"),
-           .handler = bind(&Fields::read_v2)});
+           .handler = service::scoped(f, &Fields::read_v2)});
   srv.add({.method = "GET", .pattern = "/campos/{id}/converter", .auth = "sessao",
            .access = http::on("campo", "{id}", "admin"), .tag = kTag,
            .summary = "Converte o tipo do campo e todos os seus valores (ou divide um texto em campos novos com "
@@ -170,14 +166,14 @@ void add_field_routes(App& app) {
                       {.name = "split", .description = "separador: divide o texto em campos chave_1, chave_2..."},
                       {.name = "confirmar", .type = "boolean", .description = "true aplica; ausente ou false simula",
                        .values = {"true", "false"}}},
-           .answer_schema = schemas::ref("Conversao"), .handler = bind(&Fields::convert)});
+           .answer_schema = schemas::ref("Conversao"), .handler = service::scoped(f, &Fields::convert)});
   srv.add({.method = "GET", .pattern = "/campos/{id}", .auth = "sessao", .access = http::on("campo", "{id}", "leitura"),
-           .tag = kTag, .summary = "Um campo", .answer_schema = schemas::ref("Campo"), .handler = bind(&Fields::read)});
+           .tag = kTag, .summary = "Um campo", .answer_schema = schemas::ref("Campo"), .handler = service::scoped(f, &Fields::read)});
   srv.add({.method = "PUT", .pattern = "/campos/{id}", .auth = "sessao", .access = http::on("campo", "{id}", "admin"),
            .tag = kTag, .summary = "Altera as regras de um campo (o tipo muda pelo conversor; null apaga uma regra)",
            .body = {.description = "os campos a alterar: " + body, .max_bytes = 262144,
                     .schema = schemas::ref("CampoAlteracao")},
-           .answer_schema = schemas::ref("Campo"), .handler = bind(&Fields::change)});
+           .answer_schema = schemas::ref("Campo"), .handler = service::scoped(f, &Fields::change)});
 }
 
 }  // namespace cadastre::platform

@@ -52,7 +52,10 @@ struct Context {
   Storage storage;
   std::string secret;
   std::size_t max_bytes;
-  App& app;
+  store::Pool* platform;                  // logos and user photos are linked from the platform database
+  const service::Tenancy* tenancy;        // the tenant a signed link names
+  std::function<std::string()> public_url;  // of the service, known once it listens
+  common::FileStore layer_files;          // what the storage quota counts
   limits::RasterLimits image_limits;      // what a photo may declare to be made a thumbnail
   std::shared_ptr<jobs::Runner> previews;  // the lane that makes images' previews
 };
@@ -69,28 +72,16 @@ std::int64_t now_seconds() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-// The caller's right on a record's file: the guard on what it is attached to; a logo or a
-// user's photo is the tenant's (see the header).
-void check(const Scope& s, const Record& r, bool write) {
-  const char* role = write ? "edicao" : "leitura";
-  if (r.geometria) {
-    guard::require(s, "geometria", *r.geometria, role);
-  } else if (r.camada) {
-    guard::require(s, "camada", *r.camada, role);
-  } else if (r.projeto) {
-    guard::require(s, "projeto", *r.projeto, role);
-  } else if (write) {
-    bool own_photo = r.finalidade == "foto_usuario" && r.usuario == s.user.user_id;
-    if (!own_photo && !s.user.admin && !s.user.platform_admin)
-      throw Error(errc::forbidden, "só um administrador do município altera este arquivo");
-  }
-}
+// The caller's right on a file found by its key: the guard's, on the file (see the kind
+// "arquivo" in guard/store.cpp: the record it is attached to, or the tenant's own).
+void check(const Scope& s, const Record& r, bool write) { guard::require(s, "arquivo", r.id, write ? "edicao" : "leitura"); }
 
-Record found(const Scope& s, std::int64_t id, bool write, bool photos_only = false) {
-  auto r = find(*s.db, id);
+// The file the route's permission named (the guard found it and checked the caller's role);
+// `photos_only`: a file that is not a photo is not found.
+Record named(const Scope& s, bool photos_only = false) {
+  auto r = find(*s.db, s.grant().id);
   if (!r || (photos_only && r->finalidade != "foto"))
     throw Error(errc::not_found, std::string(photos_only ? "foto" : "arquivo") + " não encontrado", "id");
-  check(s, *r, write);
   return *r;
 }
 
@@ -181,8 +172,7 @@ Saved save(const Context& c, const Scope& s, const Upload& up, NewRecord rec, bo
       throw Error(errc::unsupported_media_type, "o conteúdo do arquivo não é " + *format, "file");
   }
   // The license limits storage: ended, suspended or full → 403 before any byte is kept.
-  const layers::FileStore layer_files(c.app.options().files_dir);
-  licenses::require_storage(c.app.platform(), {*s.db, layer_files, s.tenant.slug}, s.tenant.id,
+  licenses::require_storage(*c.platform, {*s.db, c.layer_files, s.tenant.slug}, s.tenant.id,
                             static_cast<std::int64_t>(up.bytes->size()));
   rec.file = c.storage.put(s.tenant.slug, Folder{rec.camada, rec.projeto}, *up.bytes, c.max_bytes, images_only, "file");
   rec.nome = up.nome;
@@ -251,7 +241,7 @@ Response platform_image(const Context& c, const Scope& s, Request& req, NewRecor
   std::string link = link_of(saved.key);
   std::optional<std::string> old;
   try {
-    old = logo ? set_logo(c.app.platform(), *rec.empresa, link) : set_user_photo(c.app.platform(), *rec.usuario, link);
+    old = logo ? set_logo(*c.platform, *rec.empresa, link) : set_user_photo(*c.platform, *rec.usuario, link);
   } catch (...) {
     remove_by_key(*s.db, saved.key);
     c.storage.remove(s.tenant.slug, Folder{}, saved.key);
@@ -263,12 +253,10 @@ Response platform_image(const Context& c, const Scope& s, Request& req, NewRecor
 
 Response upload_logo(const Context& c, const Scope& s, Request& req) {
   std::int64_t empresa = path_id(req, "id");
-  auto tenant = company_tenant(c.app.platform(), empresa);
-  // A company of another tenant is out of sight; the caller must administer its tenant.
+  auto tenant = company_tenant(*c.platform, empresa);
+  // A company of another tenant is out of sight (the route's permission: administrators).
   if (!tenant || *tenant != std::optional<std::int64_t>(s.tenant.id))
     throw Error(errc::not_found, "empresa não encontrada", "id");
-  if (!s.user.admin && !s.user.platform_admin)
-    throw Error(errc::forbidden, "só um administrador do município altera o logotipo da empresa");
   NewRecord r;
   r.finalidade = "logo";
   r.empresa = empresa;
@@ -282,22 +270,20 @@ Response upload_user_photo(const Context& c, const Scope& s, Request& req) {
   return platform_image(c, s, req, std::move(r), false);
 }
 
-Response read(const Scope& s, Request& req) {
-  Record r = found(s, path_id(req, "id"), false);
-  return Response::json(json(*s.db, r.id));
+Response read(const Scope& s, Request&) {
+  return Response::json(json(*s.db, named(s).id));
 }
 
 Response change(const Scope& s, Request& req) {
-  std::int64_t id = path_id(req, "id");
+  std::int64_t id = s.grant().id;
   Changes ch = parse_changes(req.body);
-  found(s, id, true);
   return Response::json(update(*s.db, id, ch.nome, ch.descricao));
 }
 
 Response erase(const Context& c, const Scope& s, const Record& r) {
   if (!remove(*s.db, r.id)) throw Error(errc::not_found, "arquivo não encontrado", "id");
   c.storage.remove(s.tenant.slug, r.folder(), r.chave);  // after the commit: a failed delete keeps it
-  if (r.finalidade == "logo" || r.finalidade == "foto_usuario") clear_platform_link(c.app.platform(), link_of(r.chave));
+  if (r.finalidade == "logo" || r.finalidade == "foto_usuario") clear_platform_link(*c.platform, link_of(r.chave));
   return Response::no_content();
 }
 
@@ -330,7 +316,7 @@ Response serve(const Context& c, const std::string& slug, const Record& r, int s
 
 Response photo(const Context& c, const Scope& s, Request& req) {
   int side = parse_thumbnail_side(req);
-  Record r = found(s, path_id(req, "id"), false);
+  Record r = named(s);
   if (r.tipo_midia.rfind("image/", 0) != 0) throw Error(errc::not_found, "o arquivo não é uma foto", "id");
   return serve(c, s.tenant.slug, r, side, &s);
 }
@@ -342,10 +328,10 @@ Response by_key(const Context& c, Request& req) {
   const Scope* s = req.auth.has_value() ? &service::scope(req) : nullptr;
   if (signature) {
     auto area = key.substr(0, key.find('.'));
-    auto tenant = c.app.tenancy().active(area);
+    auto tenant = c.tenancy->active(area);
     if (!tenant || !verify(c.secret, tenant->id, key, signature->expira, signature->assinatura, now_seconds()))
       throw Error(errc::forbidden, "link assinado inválido ou expirado");
-    auto r = find_by_key(c.app.tenancy().pool(*tenant), key);
+    auto r = find_by_key(c.tenancy->pool(*tenant), key);
     if (!r) throw Error(errc::not_found, "arquivo não encontrado", "url");
     return serve(c, tenant->slug, *r, 0);
   }
@@ -367,7 +353,7 @@ Response presign(const Context& c, const Scope& s, Request& req) {
   std::string path = link_of(key) + "&expira=" + std::to_string(expira) + "&assinatura=" +
                      sign(c.secret, s.tenant.id, key, expira);
   JsonWriter w;
-  w.begin_object().key("url").value(c.app.public_url() + path).key("caminho").value(path);
+  w.begin_object().key("url").value(c.public_url() + path).key("caminho").value(path);
   w.key("expira").value(expira).end_object();
   return Response::json(std::move(w).str());
 }
@@ -382,8 +368,10 @@ void add_file_routes(App& app) {
   auto ctx = std::make_shared<const Context>(
       Context{Storage(app.options().files_dir),
               app.options().files_secret.empty() ? cadastre::store::random_token() : app.options().files_secret,
-              app.options().files_max_bytes, app, app.options().decode.image,
-              jobs::runner(app, jobs::Lane::previews)});
+              app.options().files_max_bytes, &app.platform(), &app.tenancy(),
+              [url = app.options().public_url, srv = &app.server()] { return url.empty() ? srv->base_url() : url; },
+              common::FileStore(app.options().files_dir),
+              app.options().decode.image, jobs::runner(app, jobs::Lane::previews)});
   auto& srv = app.server();
   const std::string limit = " Limite de " + std::to_string(ctx->max_bytes) +
                             " bytes (413 acima, antes de ler o corpo); o tipo é lido do conteúdo, não do nome: ";
@@ -399,13 +387,11 @@ void add_file_routes(App& app) {
       {"tipo", "query", "string", false, "formato esperado da imagem (o conteúdo deve sê-lo: 415)",
        {"png", "jpeg", "jpg", "gif", "webp"}}};
   const std::string record = schemas::ref("Arquivo");
-  auto with = [ctx](Response (*fn)(const Context&, const Scope&, Request&)) {
-    return service::scoped([ctx, fn](const Scope& s, Request& r) { return fn(*ctx, s, r); });
-  };
 
   srv.add({.method = "GET",
            .pattern = "/arquivos/fotos",
            .auth = "sessao_opcional",
+           .access = http::holders("a sessão do município da chave, com leitura no registro do arquivo (verificada pelo guarda), ou um link assinado válido"),
            .tag = kTag,
            .summary = "Baixa um arquivo pela chave (url): com a sessão do município da chave e leitura no registro "
                       "a que pertence, ou sem sessão com um link assinado válido (GET "
@@ -419,26 +405,29 @@ void add_file_routes(App& app) {
   srv.add({.method = "GET",
            .pattern = "/arquivos/fotos/presigned-url",
            .auth = "sessao",
+           .access = http::members("leitura no registro do arquivo da chave (verificada pelo guarda)"),
            .tag = kTag,
            .summary = "Um link assinado (HMAC-SHA256 sobre município, chave e validade) que serve o arquivo sem "
                       "sessão por " + std::to_string(kLinkSeconds / 60) +
                       " minutos. Exige leitura no registro do arquivo; outro município ou desconhecido → 404.",
            .params = {{"url", "query", "string", true, "chave do arquivo"}},
            .answer_schema = R"({"type":"object","properties":{"url":{"type":"string"},"caminho":{"type":"string"},"expira":{"type":"integer"}}})",
-           .handler = with(&presign)});
+           .handler = service::scoped(ctx, &presign)});
   srv.add({.method = "GET",
            .pattern = "/arquivos/fotos/{id}",
            .auth = "sessao",
+           .access = http::on("arquivo", "{id}", "leitura"),
            .tag = kTag,
            .summary = "A foto {id} (um arquivo de imagem; outro tipo → 404), ou sua miniatura PNG com "
                       "?miniatura=true (lado maior de 256 px) ou ?tamanho=16..1024. Exige leitura no registro.",
            .params = {{"miniatura", "query", "boolean", false, "true: miniatura de 256 px"},
                       {"tamanho", "query", "integer", false, "lado maior da miniatura, 16 a 1024 px"}},
            .answers = "image/*",
-           .handler = with([](const Context& c, const Scope& s, Request& r) { return photo(c, s, r); })});
+           .handler = service::scoped(ctx, [](const Context& c, const Scope& s, Request& r) { return photo(c, s, r); })});
   srv.add({.method = "GET",
            .pattern = "/arquivos/{id}",
            .auth = "sessao",
+           .access = http::on("arquivo", "{id}", "leitura"),
            .tag = kTag,
            .summary = "O registro do arquivo {id} (metadados: nome, tipo, tamanho, sha256, a que pertence e o "
                       "link 'url' que serve o conteúdo). Exige leitura no registro a que pertence.",
@@ -447,6 +436,7 @@ void add_file_routes(App& app) {
   srv.add({.method = "PUT",
            .pattern = "/arquivos/{id}",
            .auth = "sessao",
+           .access = http::on("arquivo", "{id}", "edicao"),
            .tag = kTag,
            .summary = "Renomeia ou descreve o arquivo {id} (só metadados; o conteúdo não muda). Exige edição.",
            .body = {.description = "{\"nome\"?: \"...\", \"descricao\"?: \"...\" | null}", .max_bytes = 16u << 10,
@@ -456,6 +446,7 @@ void add_file_routes(App& app) {
   srv.add({.method = "POST",
            .pattern = "/arquivos/{id}/files/upload",
            .auth = "sessao",
+           .access = http::members("edição na camada ou geometria {id}, conforme tipo (verificada pelo guarda)"),
            .tag = kTag,
            .summary = "Anexa um arquivo à camada ({id} com tipo=camada) ou à geometria ({id} com tipo=geometria); "
                       "exige edição nela. Responde 201 com o registro." + any_type,
@@ -463,7 +454,7 @@ void add_file_routes(App& app) {
            .body = upload,
            .answer_status = 201,
            .answer_schema = record,
-           .handler = with(&upload_to)});
+           .handler = service::scoped(ctx, &upload_to)});
   srv.add({.method = "POST",
            .pattern = "/arquivos/projeto/{id}/files/upload",
            .auth = "sessao",
@@ -473,10 +464,11 @@ void add_file_routes(App& app) {
            .body = upload,
            .answer_status = 201,
            .answer_schema = record,
-           .handler = with(&upload_to_project)});
+           .handler = service::scoped(ctx, &upload_to_project)});
   srv.add({.method = "POST",
            .pattern = "/arquivos/empresas/{id}/logo",
            .auth = "sessao",
+           .access = http::admins(),
            .tag = kTag,
            .summary = "Troca o logotipo da empresa {id} (plataforma.empresas.logo passa a ser o link; o anterior é "
                       "excluído). Exige ser administrador do município da empresa; outra empresa → 404." + images,
@@ -484,10 +476,11 @@ void add_file_routes(App& app) {
            .body = upload,
            .answer_status = 201,
            .answer_schema = record,
-           .handler = with(&upload_logo)});
+           .handler = service::scoped(ctx, &upload_logo)});
   srv.add({.method = "POST",
            .pattern = "/usuarios/foto",
            .auth = "sessao",
+           .access = http::members("a foto do próprio usuário"),
            .tag = kTag,
            .summary = "Troca a foto do próprio usuário (o campo foto do perfil passa a ser o link; a anterior é "
                       "excluída)." + images,
@@ -495,48 +488,52 @@ void add_file_routes(App& app) {
            .body = upload,
            .answer_status = 201,
            .answer_schema = record,
-           .handler = with(&upload_user_photo)});
+           .handler = service::scoped(ctx, &upload_user_photo)});
   srv.add({.method = "DELETE",
            .pattern = "/arquivos/{idArquivo}",
            .auth = "sessao",
+           .access = http::on("arquivo", "{idArquivo}", "edicao"),
            .tag = kTag,
            .summary = "Exclui o arquivo e seu registro (o link deixa de funcionar). Exige edição no registro a que "
                       "pertence (logotipo: administrador; foto de usuário: o próprio). Responde 204.",
            .answers = "",
            .answer_status = 204,
-           .handler = with([](const Context& c, const Scope& s, Request& r) {
-             return erase(c, s, found(s, path_id(r, "idArquivo"), true));
+           .handler = service::scoped(ctx, [](const Context& c, const Scope& s, Request&) {
+             return erase(c, s, named(s));
            })});
   srv.add({.method = "POST",
            .pattern = "/fotos",
            .auth = "sessao",
+           .access = http::members("edição na geometria idGeometria do formulário (verificada pelo guarda)"),
            .tag = kTag,
            .summary = "Anexa uma foto à geometria idGeometria (parte de texto do formulário; exige edição nela). "
                       "Responde 201 com o registro." + images,
            .body = photo_upload,
            .answer_status = 201,
            .answer_schema = record,
-           .handler = with(&upload_photo)});
+           .handler = service::scoped(ctx, &upload_photo)});
   srv.add({.method = "DELETE",
            .pattern = "/fotos/{midiaId}",
            .auth = "sessao",
+           .access = http::on("arquivo", "{midiaId}", "edicao"),
            .tag = kTag,
            .summary = "Exclui a foto {midiaId} (de uma geometria; outro arquivo → 404) e seu registro. Exige "
                       "edição na geometria. Responde 204.",
            .answers = "",
            .answer_status = 204,
-           .handler = with([](const Context& c, const Scope& s, Request& r) {
-             return erase(c, s, found(s, path_id(r, "midiaId"), true, true));
+           .handler = service::scoped(ctx, [](const Context& c, const Scope& s, Request&) {
+             return erase(c, s, named(s, true));
            })});
   srv.add({.method = "DELETE",
            .pattern = "/fotos/nome/{fileName*}",
            .auth = "sessao",
+           .access = http::members("edição na geometria da foto do nome gravado (verificada pelo guarda)"),
            .tag = kTag,
            .summary = "Exclui a foto pelo nome gravado (a chave do arquivo; caminhos, separadores e '..' → 400). "
                       "Exige edição na geometria. Responde 204.",
            .answers = "",
            .answer_status = 204,
-           .handler = with([](const Context& c, const Scope& s, Request& r) {
+           .handler = service::scoped(ctx, [](const Context& c, const Scope& s, Request& r) {
              std::string key = parse_key_param(r, "fileName");
              auto rec = valid_key(key, s.tenant.slug) ? find_by_key(*s.db, key) : std::nullopt;
              if (!rec || rec->finalidade != "foto") throw Error(errc::not_found, "foto não encontrada", "fileName");
@@ -556,6 +553,7 @@ void add_file_routes(App& app) {
   srv.add({.method = "GET",
            .pattern = "/templates",
            .auth = "sessao",
+           .access = http::members("os modelos oferecidos a todo usuário do município"),
            .tag = kTag,
            .summary = "Os modelos de formulário e de relatório oferecidos a novos projetos, com seus campos (no "
                       "formato de POST /campos).",

@@ -47,7 +47,6 @@ struct Forms {
   }
   Response create(const service::Scope& s, Request& req) const {
     NewForm n = parse_new(req.body);
-    guard::require(s, "camada", n.camada, "admin");
     return Response::json(one(*s.db, forms::create(*s.db, n.camada, n.fields)), 201);
   }
   Response read(const service::Scope& s, Request&) const { return Response::json(one(*s.db, s.grant().id)); }
@@ -87,9 +86,6 @@ namespace cadastre::platform {
 void add_form_routes(App& app) {
   using namespace forms;
   auto f = std::make_shared<const Forms>();
-  auto bind = [f](Response (Forms::*fn)(const service::Scope&, Request&) const) {
-    return service::scoped([f, fn](const service::Scope& s, Request& r) { return ((*f).*fn)(s, r); });
-  };
   const http::Param layer{.name = "idCamada", .type = "integer", .description = "só os formulários desta camada"};
   const http::Param active{.name = "ativo", .type = "boolean", .description = "só ativos ou só inativos",
                            .values = {"true", "false"}};
@@ -98,47 +94,47 @@ void add_form_routes(App& app) {
   paged.push_back(active);
   const std::string body = R"({"nome", "descricao"?, "ordem"?})";
   auto& srv = app.server();
-  srv.add({.method = "GET", .pattern = "/formularios", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/formularios", .auth = "sessao", .access = http::members("só os formulários das camadas que o usuário vê"), .tag = kTag,
            .summary = "Os formulários das camadas que o usuário vê", .params = {layer, active},
-           .answer_schema = schemas::list_of("Formulario"), .handler = bind(&Forms::list)});
-  srv.add({.method = "POST", .pattern = "/formularios", .auth = "sessao", .tag = kTag,
+           .answer_schema = schemas::list_of("Formulario"), .handler = service::scoped(f, &Forms::list)});
+  srv.add({.method = "POST", .pattern = "/formularios", .auth = "sessao", .access = http::on("camada", "corpo.idCamada", "admin"), .tag = kTag,
            .summary = "Cria um formulário numa camada (papel admin na camada)",
            .body = {.description = R"({"idCamada", "nome", "descricao"?, "ordem"?})", .max_bytes = 16384,
                     .schema = schemas::ref("FormularioNovo")},
-           .answer_status = 201, .answer_schema = schemas::ref("Formulario"), .handler = bind(&Forms::create)});
-  srv.add({.method = "GET", .pattern = "/formularios/v2", .auth = "sessao", .tag = kTag,
+           .answer_status = 201, .answer_schema = schemas::ref("Formulario"), .handler = service::scoped(f, &Forms::create)});
+  srv.add({.method = "GET", .pattern = "/formularios/v2", .auth = "sessao", .access = http::members("só os formulários das camadas que o usuário vê"), .tag = kTag,
            .summary = "Os formulários que o usuário vê, paginados, cada um com seus campos", .params = paged,
-           .answer_schema = schemas::page_of("FormularioComCampos"), .handler = bind(&Forms::page_v2)});
+           .answer_schema = schemas::page_of("FormularioComCampos"), .handler = service::scoped(f, &Forms::page_v2)});
   srv.add({.method = "GET", .pattern = "/formularios/v2/{id}", .auth = "sessao",
            .access = http::on("formulario", "{id}", "leitura"), .tag = kTag,
            .summary = "Um formulário com seus campos", .answer_schema = schemas::ref("FormularioComCampos"),
-           .handler = bind(&Forms::read_v2)});
+           .handler = service::scoped(f, &Forms::read_v2)});
   srv.add({.method = "GET", .pattern = "/formularios/pode-excluir/{id}", .auth = "sessao",
            .access = http::on("formulario", "{id}", "leitura"), .tag = kTag,
            .summary = "Se o formulário pode ser excluído e, se não, por quê (valores, variáveis de avaliação, "
                       "rótulo ou categorização da camada, fórmulas de outros formulários)",
-           .answer_schema = schemas::ref("PodeExcluir"), .handler = bind(&Forms::deletable)});
+           .answer_schema = schemas::ref("PodeExcluir"), .handler = service::scoped(f, &Forms::deletable)});
   srv.add({.method = "POST", .pattern = "/formularios/inativar/{id}", .auth = "sessao",
            .access = http::on("formulario", "{id}", "gestao"), .tag = kTag,
            .summary = "Inativa um formulário (409 se já inativo)", .answer_schema = schemas::ref("Formulario"),
-           .handler = bind(&Forms::deactivate)});
+           .handler = service::scoped(f, &Forms::deactivate)});
   srv.add({.method = "POST", .pattern = "/formularios/ativar/{id}", .auth = "sessao",
            .access = http::on("formulario", "{id}", "gestao"), .tag = kTag,
            .summary = "Ativa um formulário (409 se já ativo)", .answer_schema = schemas::ref("Formulario"),
-           .handler = bind(&Forms::activate)});
+           .handler = service::scoped(f, &Forms::activate)});
   srv.add({.method = "GET", .pattern = "/formularios/{id}", .auth = "sessao",
            .access = http::on("formulario", "{id}", "leitura"), .tag = kTag, .summary = "Um formulário",
-           .answer_schema = schemas::ref("Formulario"), .handler = bind(&Forms::read)});
+           .answer_schema = schemas::ref("Formulario"), .handler = service::scoped(f, &Forms::read)});
   srv.add({.method = "PUT", .pattern = "/formularios/{id}", .auth = "sessao",
            .access = http::on("formulario", "{id}", "admin"), .tag = kTag,
            .summary = "Altera nome, descrição ou ordem de um formulário",
            .body = {.description = "os campos a alterar: " + body, .max_bytes = 16384,
                     .schema = schemas::ref("FormularioAlteracao")},
-           .answer_schema = schemas::ref("Formulario"), .handler = bind(&Forms::change)});
+           .answer_schema = schemas::ref("Formulario"), .handler = service::scoped(f, &Forms::change)});
   srv.add({.method = "DELETE", .pattern = "/formularios/{id}", .auth = "sessao",
            .access = http::on("formulario", "{id}", "gestao"), .tag = kTag,
            .summary = "Exclui um formulário e seus campos; 409 com os motivos de pode-excluir quando algo depende dele",
-           .answers = "", .answer_status = 204, .handler = bind(&Forms::erase)});
+           .answers = "", .answer_status = 204, .handler = service::scoped(f, &Forms::erase)});
 }
 
 }  // namespace cadastre::platform

@@ -90,22 +90,22 @@ void add_geography_routes(App& app) {
 
   std::vector<http::Param> list = page_params({"id", "nome"});
   list.push_back({.name = "tipo", .description = "só deste tipo", .values = {"bairro", "distrito", "zona", "ponto"}});
-  srv.add({.method = "GET", .pattern = "/referencias-geograficas", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/referencias-geograficas", .auth = "sessao", .access = http::members("as referências do próprio município"), .tag = kTag,
            .summary = "As referências geográficas do município (bairros, distritos, zonas, pontos), paginadas",
            .params = list, .answer_schema = schemas::page_of("ReferenciaGeografica"),
            .handler = service::scoped(reference_list)});
-  srv.add({.method = "GET", .pattern = "/referencias-geograficas/consulta", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/referencias-geograficas/consulta", .auth = "sessao", .access = http::members("as referências do próprio município"), .tag = kTag,
            .summary = "Busca referências geográficas pelo nome, sem distinção de acentos (no máximo 20)",
            .params = {q}, .answer_schema = schemas::list_of("ReferenciaGeografica"),
            .handler = service::scoped(reference_search)});
-  srv.add({.method = "GET", .pattern = "/municipios/consulta", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/municipios/consulta", .auth = "sessao", .access = http::members("a tabela pública de municípios do IBGE"), .tag = kTag,
            .summary = "Municípios do IBGE pelo nome ou pelo código (no máximo 20)",
            .params = {{.name = "q", .required = true, .description = "nome (2 a 200 caracteres) ou início do código IBGE"}},
            .answer_schema = schemas::list_of("Municipio"),
            .handler = service::scoped([platform](const Scope&, Request& req) {
              return Response::json(find_municipalities(*platform, search::parse_term(req)));
            })});
-  srv.add({.method = "GET", .pattern = "/municipios/setores/consulta", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/municipios/setores/consulta", .auth = "sessao", .access = http::members("a tabela pública de setores censitários do IBGE"), .tag = kTag,
            .summary = "Setores censitários do IBGE pelo código, ou os de um município (código ou nome; no máximo 100)",
            .params = {{.name = "q", .required = true,
                        .description = "início do código do setor, código do município (7 dígitos) ou nome do município"}},
@@ -113,7 +113,7 @@ void add_geography_routes(App& app) {
            .handler = service::scoped([platform](const Scope&, Request& req) {
              return Response::json(find_sectors(*platform, search::parse_term(req)));
            })});
-  srv.add({.method = "GET", .pattern = "/cep", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/cep", .auth = "sessao", .access = http::members("os CEPs do próprio município"), .tag = kTag,
            .summary = "CEPs dos logradouros do município e da tabela de CEPs carregada, por CEP ou nome (no máximo 50)",
            .params = {{.name = "q", .required = true, .description = "início do CEP (5 a 8 dígitos) ou nome do logradouro"},
                       {.name = "cidade", .description = "só desta cidade"}},
@@ -130,7 +130,7 @@ void add_geography_routes(App& app) {
            .params = {{.name = "idGeom", .type = "integer", .required = true, .description = "a geometria"}},
            .answer_schema = schemas::ref("Intersecao"), .handler = service::scoped(overlay_zones)});
 
-  srv.add({.method = "GET", .pattern = "/zonas/{cidade}", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/zonas/{cidade}", .auth = "sessao", .access = http::members("o cadastro do próprio município {cidade}, entre os municípios configurados"), .tag = kTag,
            .summary = "As zonas do zoneamento do município (rota própria dos municípios configurados)",
            .answer_schema = schemas::list_of("Zona"),
            .handler = service::scoped([cities](const Scope& s, Request& req) {
@@ -139,7 +139,7 @@ void add_geography_routes(App& app) {
            })});
   std::vector<http::Param> notes = page_params({"id"});
   notes.push_back({.name = "inscricao", .description = "só as deste imóvel"});
-  srv.add({.method = "GET", .pattern = "/observacoes/{cidade}", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/observacoes/{cidade}", .auth = "sessao", .access = http::members("o cadastro do próprio município {cidade}, entre os municípios configurados"), .tag = kTag,
            .summary = "As observações do município sobre imóveis, das mais novas, paginadas (municípios configurados)",
            .params = notes, .answer_schema = schemas::page_of("Observacao"),
            .handler = service::scoped([cities](const Scope& s, Request& req) {
@@ -149,7 +149,7 @@ void add_geography_routes(App& app) {
              return Response::json(
                  page_json(observations(*s.db, i.empty() ? std::nullopt : std::optional(i), page), page));
            })});
-  srv.add({.method = "GET", .pattern = "/consulta/{cidade}", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/consulta/{cidade}", .auth = "sessao", .access = http::members("o cadastro do próprio município {cidade}, entre os municípios configurados"), .tag = kTag,
            .summary = "Consulta de um imóvel pela inscrição: lote, logradouro, zonas e observações (municípios "
                       "configurados)",
            .params = {{.name = "inscricao", .required = true, .description = "a inscrição imobiliária do lote"}},

@@ -18,13 +18,6 @@ namespace {
 constexpr std::size_t kMaxIds = 1000;
 constexpr std::size_t kMaxOffline = 500;
 
-void only_keys(jsonin::object o, std::initializer_list<std::string_view> allowed) {
-  for (auto [key, value] : o) {
-    bool known = false;
-    for (auto a : allowed) known = known || a == key;
-    if (!known) throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
-  }
-}
 
 using body::optional_id;
 using body::positive_id;
@@ -123,7 +116,7 @@ double coordinate(const http::Request& req, const char* name, double min, double
 NewGeometry parse_new(std::string_view body) {
   simdjson::dom::parser parser;
   auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
-  only_keys(o, {"idCamada", "wkt", "geojson", "srid", "vinculoId", "valores"});
+  body::only_members(o, {"idCamada", "wkt", "geojson", "srid", "vinculoId", "valores"});
   NewGeometry g;
   g.camada = required_id(o, "idCamada");
   g.shape = shape_of(o);
@@ -135,7 +128,7 @@ NewGeometry parse_new(std::string_view body) {
 Change parse_change(const http::Request& req) {
   simdjson::dom::parser parser;
   auto o = jsonin::as_object(jsonin::parse(parser, req.body), "corpo");
-  only_keys(o, {"wkt", "geojson", "srid", "versao"});
+  body::only_members(o, {"wkt", "geojson", "srid", "versao"});
   Change c;
   c.shape = shape_of(o);
   if (auto v = jsonin::find(o, "versao")) c.versao = positive_id(*v, "versao");
@@ -153,7 +146,7 @@ std::int64_t parse_version(const http::Request& req) {
 Union parse_union(std::string_view body) {
   simdjson::dom::parser parser;
   auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
-  only_keys(o, {"ids", "manter", "versoes"});
+  body::only_members(o, {"ids", "manter", "versoes"});
   Union u;
   auto ids = jsonin::find(o, "ids");
   if (!ids) throw Error(errc::missing_field, "informe ids", "ids");
@@ -175,7 +168,7 @@ Union parse_union(std::string_view body) {
 Union parse_delete_many(std::string_view body) {
   simdjson::dom::parser parser;
   auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
-  only_keys(o, {"ids", "versoes"});
+  body::only_members(o, {"ids", "versoes"});
   Union u;
   auto ids = jsonin::find(o, "ids");
   if (!ids) throw Error(errc::missing_field, "informe ids", "ids");
@@ -187,7 +180,7 @@ Union parse_delete_many(std::string_view body) {
 Split parse_split(std::string_view body) {
   simdjson::dom::parser parser;
   auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
-  only_keys(o, {"linha", "srid", "versao"});
+  body::only_members(o, {"linha", "srid", "versao"});
   Split s;
   s.linha = shape_of(o, "linha", false);
   s.versao = required_id(o, "versao");
@@ -257,7 +250,7 @@ Intersect parse_intersect(const http::Request& req) {
 std::vector<std::int64_t> parse_samples(std::string_view body) {
   simdjson::dom::parser parser;
   auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
-  only_keys(o, {"ids"});
+  body::only_members(o, {"ids"});
   auto ids = jsonin::find(o, "ids");
   if (!ids) throw Error(errc::missing_field, "informe ids", "ids");
   return ids_of(*ids, "ids");
@@ -266,7 +259,7 @@ std::vector<std::int64_t> parse_samples(std::string_view body) {
 CopyValues parse_copy_values(std::string_view body) {
   simdjson::dom::parser parser;
   auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
-  only_keys(o, {"origem", "campos"});
+  body::only_members(o, {"origem", "campos"});
   CopyValues c;
   c.origem = required_id(o, "origem");
   if (auto list = jsonin::find(o, "campos")) {
@@ -281,7 +274,7 @@ CopyValues parse_copy_values(std::string_view body) {
 std::int64_t parse_thematic(std::string_view body) {
   simdjson::dom::parser parser;
   auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
-  only_keys(o, {"idCampo"});
+  body::only_members(o, {"idCampo"});
   return required_id(o, "idCampo");
 }
 
@@ -293,7 +286,7 @@ std::vector<OfflineItem> parse_offline(std::string_view body) {
   for (auto e : jsonin::as_array(root, "corpo")) {
     std::string where = "item " + std::to_string(out.size() + 1) + ": ";
     auto o = jsonin::as_object(e, "item");
-    only_keys(o, {"idCliente", "operacao", "idCamada", "id", "versaoBase", "wkt", "geojson", "srid", "valores"});
+    body::only_members(o, {"idCliente", "operacao", "idCamada", "id", "versaoBase", "wkt", "geojson", "srid", "valores"});
     OfflineItem item;
     item.cliente = jsonin::string(o, "idCliente");
     if (item.cliente.empty() || item.cliente.size() > 200)

@@ -148,7 +148,7 @@ Response of_layer(const Scope& s, Request& req) {
 
 Response create(const layers::Announcer& events, const Scope& s, Request& req) {
   NewGeometry g = parse_new(req.body);
-  service::Grant layer = guard::require(s, "camada", g.camada, "edicao", "idCamada");
+  const service::Grant& layer = s.grant();
   if (g.vinculo) {
     service::Grant link = guard::require(s, "geometria", *g.vinculo, "leitura", "vinculoId");
     if (link.project_id != layer.project_id)
@@ -287,9 +287,6 @@ void add_geometry_routes(App& app) {
   using http::on;
   auto& srv = app.server();
   auto events = std::make_shared<const layers::Announcer>(app.events(), app.platform());
-  auto announcing = [events](Response (*w)(const layers::Announcer&, const Scope&, Request&)) {
-    return service::scoped([events, w](const Scope& s, Request& r) { return w(*events, s, r); });
-  };
   const std::string geometry = schemas::ref("Geometria");
   const http::Param bbox{.name = "bbox", .description = "minLon,minLat,maxLon,maxLat (SIRGAS 2000)"};
   const http::Param x = number_param("x", "longitude (SIRGAS 2000)"), y = number_param("y", "latitude (SIRGAS 2000)");
@@ -304,25 +301,25 @@ void add_geometry_routes(App& app) {
   srv.add({.method = "GET", .pattern = "/geometrias", .auth = "sessao", .access = on("camada", "idCamada", "leitura"),
            .tag = kTag, .summary = "Geometrias de uma camada (na caixa bbox, se informada), paginadas",
            .params = list_params, .answer_schema = schemas::page_of("Geometria"), .handler = service::scoped(list)});
-  srv.add({.method = "POST", .pattern = "/geometrias", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "POST", .pattern = "/geometrias", .auth = "sessao", .access = http::on("camada", "corpo.idCamada", "edicao"), .tag = kTag,
            .summary = "Cria uma geometria (WKT ou GeoJSON; SIRGAS 2000 salvo srid; validada pelo GEOS e pelo tipo "
                       "da camada; auditada), com os valores do formulário se enviados (uma transação)",
            .body = {.description = R"({"idCamada", "wkt"|"geojson", "srid"?, "vinculoId"?, "valores"?: [{"idCampo", "valor"}...]} )"
                                    "(valores: gravados com a geometria, tudo ou nada; até 500)",
                     .max_bytes = 4 * 1024 * 1024, .schema = schemas::ref("GeometriaNova")},
-           .answer_status = 201, .answer_schema = schemas::ref("GeometriaCriada"), .handler = announcing(create)});
-  srv.add({.method = "PUT", .pattern = "/geometrias/uniao", .auth = "sessao", .tag = kTag,
+           .answer_status = 201, .answer_schema = schemas::ref("GeometriaCriada"), .handler = service::scoped(events, create)});
+  srv.add({.method = "PUT", .pattern = "/geometrias/uniao", .auth = "sessao", .access = http::members("edição em cada geometria de ids (verificada pelo guarda)"), .tag = kTag,
            .summary = "Une geometrias de uma camada na geometria manter (seus valores ficam; as outras são excluídas), "
                       "cada uma na versão lida (versoes; desatualizada: 409)",
            .body = {.description = R"({"ids": [...], "manter", "versoes": {"id": versão} (de cada id)})",
                     .max_bytes = 64 * 1024, .schema = schemas::ref("GeometriasUniao")},
-           .answer_schema = geometry, .handler = announcing(unite)});
-  srv.add({.method = "PUT", .pattern = "/geometrias/deletar", .auth = "sessao", .tag = kTag,
+           .answer_schema = geometry, .handler = service::scoped(events, unite)});
+  srv.add({.method = "PUT", .pattern = "/geometrias/deletar", .auth = "sessao", .access = http::members("edição em cada geometria de ids (verificada pelo guarda)"), .tag = kTag,
            .summary = "Exclui várias geometrias: todas ou nenhuma",
            .body = {.description = R"({"ids": [...], "versoes"?: {"id": versão}})", .max_bytes = 64 * 1024,
                     .schema = schemas::ref("GeometriasIds")},
-           .answer_status = 204, .handler = announcing(remove_many)});
-  srv.add({.method = "GET", .pattern = "/geometrias/intersect-geom", .auth = "sessao", .tag = kTag,
+           .answer_status = 204, .handler = service::scoped(events, remove_many)});
+  srv.add({.method = "GET", .pattern = "/geometrias/intersect-geom", .auth = "sessao", .access = http::members("leitura em cada geometria de ids (verificada pelo guarda)"), .tag = kTag,
            .summary = "Quais das geometrias intersectam o WKT, com a área da interseção em m²",
            .params = {{.name = "ids", .required = true, .description = "ids separados por vírgula (até 1000)"},
                       {.name = "wkt", .required = true, .description = "a geometria (SIRGAS 2000)"}},
@@ -339,37 +336,37 @@ void add_geometry_routes(App& app) {
            .summary = "Geometrias que tocam o quadrado de meio-lado r metros centrado no ponto",
            .params = {layer, x, y, number_param("r", "meio-lado em metros (padrão 50, até 5000)", false)},
            .answer_schema = near, .handler = service::scoped(square)});
-  srv.add({.method = "POST", .pattern = "/geometrias/offline", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "POST", .pattern = "/geometrias/offline", .auth = "sessao", .access = http::members("edição na camada ou geometria de cada item (verificada pelo guarda)"), .tag = kTag,
            .summary = "Aplica um lote de edições feitas offline, em ordem, numa transação; idempotente por idCliente; "
                       "conflitos de versão e valores recusados relatados por item",
            .body = {.description = R"([{"idCliente", "operacao": "criar|alterar|excluir", "idCamada"|"id", "versaoBase", "wkt", "valores"? (criar)}])",
                     .max_bytes = 8 * 1024 * 1024, .schema = schemas::list_of("GeometriaOfflineItem")},
-           .answer_schema = schemas::ref("GeometriaOfflineRelatorio"), .handler = announcing(offline)});
+           .answer_schema = schemas::ref("GeometriaOfflineRelatorio"), .handler = service::scoped(events, offline)});
   srv.add({.method = "POST", .pattern = "/geometrias/copiar-geometria/{idGeometria}/{idFormularioDestino}",
            .auth = "sessao", .access = on("geometria", "{idGeometria}", "leitura"), .tag = kTag,
            .summary = "Copia a geometria para a camada do formulário destino, com os valores dos campos de mesma chave",
-           .answer_status = 201, .answer_schema = schemas::ref("GeometriasLote"), .handler = announcing(copy_geometry)});
+           .answer_status = 201, .answer_schema = schemas::ref("GeometriasLote"), .handler = service::scoped(events, copy_geometry)});
   srv.add({.method = "POST", .pattern = "/geometrias/copiar-amostras/{idCamada}", .auth = "sessao",
            .access = on("camada", "{idCamada}", "edicao"), .tag = kTag,
            .summary = "Copia geometrias de outras camadas para esta, com os valores dos campos de mesma chave",
            .body = {.description = R"({"ids": [...]})", .max_bytes = 64 * 1024, .schema = schemas::ref("GeometriasIds")},
-           .answer_status = 201, .answer_schema = schemas::ref("GeometriasLote"), .handler = announcing(copy_samples)});
+           .answer_status = 201, .answer_schema = schemas::ref("GeometriasLote"), .handler = service::scoped(events, copy_samples)});
   srv.add({.method = "POST", .pattern = "/geometrias/copiar-valores/{idCamada}", .auth = "sessao",
            .access = on("camada", "{idCamada}", "edicao"), .tag = kTag,
            .summary = "Copia para cada geometria da camada os valores da geometria da camada origem que contém seu "
                       "ponto na superfície (campos de mesma chave e tipo); contagens",
            .body = {.description = R"({"origem", "campos"?: [chaves]})", .max_bytes = 64 * 1024},
-           .answer_schema = R"({"type":"object"})", .handler = announcing(copy_values)});
+           .answer_schema = R"({"type":"object"})", .handler = service::scoped(events, copy_values)});
   srv.add({.method = "PUT", .pattern = "/geometrias/{id}", .auth = "sessao", .access = on("geometria", "{id}", "edicao"),
            .tag = kTag, .summary = "Altera a geometria a partir da versão lida (versao ou If-Match; desatualizada: 409)",
            .body = {.description = R"({"wkt"|"geojson", "srid"?, "versao"})", .max_bytes = 4 * 1024 * 1024,
                     .schema = schemas::ref("GeometriaAlteracao")},
-           .answer_schema = geometry, .handler = announcing(change)});
+           .answer_schema = geometry, .handler = service::scoped(events, change)});
   srv.add({.method = "DELETE", .pattern = "/geometrias/{id}", .auth = "sessao",
            .access = on("geometria", "{id}", "edicao"), .tag = kTag,
            .summary = "Exclui a geometria na versão lida (versao ou If-Match; desatualizada: 409)",
            .params = {id_param("versao", "a versão excluída (ou o cabeçalho If-Match)")}, .answer_status = 204,
-           .handler = announcing(remove)});
+           .handler = service::scoped(events, remove)});
   srv.add({.method = "GET", .pattern = "/geometrias/{id}", .auth = "sessao", .access = on("geometria", "{id}", "leitura"),
            .tag = kTag, .summary = "Uma geometria", .answer_schema = geometry, .handler = service::scoped(read)});
   srv.add({.method = "GET", .pattern = "/geometrias/camada/{id}", .auth = "sessao",
@@ -386,13 +383,13 @@ void add_geometry_routes(App& app) {
                        .values = {"true", "false"}}},
            .body = {.description = R"({"linha": WKT, "srid"?, "versao"})", .max_bytes = 1024 * 1024,
                     .schema = schemas::ref("GeometriaDivisao")},
-           .answer_schema = R"({"type":"object"})", .handler = announcing(split)});
+           .answer_schema = R"({"type":"object"})", .handler = service::scoped(events, split)});
   srv.add({.method = "PUT", .pattern = "/geometrias/{id}/indexMapaTematico", .auth = "sessao",
            .access = on("geometria", "{id}", "edicao"), .tag = kTag,
            .summary = "Grava a classe da categorização da camada (camadas.categorias) em que o valor do campo da "
                       "geometria cai: índice em classes, -1 outros, null sem valor",
            .body = {.description = R"({"idCampo"})", .max_bytes = 4 * 1024},
-           .answer_schema = R"({"type":"object"})", .handler = announcing(thematic)});
+           .answer_schema = R"({"type":"object"})", .handler = service::scoped(events, thematic)});
 }
 
 }  // namespace cadastre::platform

@@ -13,7 +13,7 @@
 #include "platform/geostatistics/prepared.hpp"
 #include "platform/geostatistics/store.hpp"
 #include "platform/guard/guard.hpp"
-#include "platform/layers/files.hpp"
+#include "platform/common/files.hpp"
 #include "platform/schemas.hpp"
 
 namespace cadastre::platform::geostatistics {
@@ -39,7 +39,7 @@ Response list(const Scope& s, Request& req) {
 
 Response create(const Scope& s, Request& req) {
   VariogramInput in = parse_variogram(req.body, true);
-  service::Grant g = guard::require(s, "camada", *in.camada, "admin", "idCamada");
+  const service::Grant& g = s.grant();
   if (in.projeto && *in.projeto != g.project_id)
     throw Error(errc::invalid_argument, "idProjeto: a camada " + std::to_string(*in.camada) + " é de outro projeto",
                 "idProjeto");
@@ -63,9 +63,8 @@ Response create(const Scope& s, Request& req) {
 
 Response change(const Scope& s, Request& req) {
   VariogramInput in = parse_variogram(req.body, false);
-  auto v = find_variogram(s, *in.id);
+  auto v = find_variogram(s, s.grant().id);
   if (!v) throw Error(errc::not_found, "variograma não encontrado", "id");
-  guard::require(s, "projeto", v->projeto, "admin", "id");
   if (in.projeto && *in.projeto != v->projeto)
     throw Error(errc::invalid_argument, "idProjeto: o variograma é de outro projeto", "idProjeto");
   if (in.nome) v->nome = *in.nome;
@@ -148,13 +147,12 @@ std::vector<geostat::Sample> duplicates_handled(const Prepared& p, bool merge) {
 }
 
 struct Kriging {
-  layers::FileStore files;
+  common::FileStore files;
 
   Response run(const Scope& s, Request& req) const {
     KrigingQuery q = parse_kriging(req);
-    auto v = find_variogram(s, q.variograma);
+    auto v = find_variogram(s, s.grant().id);
     if (!v) throw Error(errc::not_found, "variograma não encontrado", "idVariograma");
-    guard::require(s, "projeto", v->projeto, q.salvar ? "admin" : "leitura", "idVariograma");
     guard::require(s, "geometria", q.dominio, "leitura", "idDominioGeografico");
     if (q.salvar && !files.enabled())
       throw Error(errc::unavailable, "o armazenamento de arquivos da plataforma não está configurado");
@@ -212,7 +210,7 @@ namespace cadastre::platform {
 
 void add_geostatistics_routes(App& app) {
   using namespace geostatistics;
-  auto k = std::make_shared<const Kriging>(Kriging{layers::FileStore(app.options().files_dir)});
+  auto k = std::make_shared<const Kriging>(Kriging{common::FileStore(app.options().files_dir)});
   auto& srv = app.server();
   const std::string model_body =
       R"({"nome", "tipo": "esferico"|"exponencial"|"gaussiano", "pepita", "contribuicao", "alcance" (metros), )"
@@ -220,15 +218,18 @@ void add_geostatistics_routes(App& app) {
       R"(das amostras)})";
   std::vector<http::Param> list_params = page_params({"id", "nome", "criadoEm"});
   list_params.push_back({.name = "idProjeto", .type = "integer", .description = "só os variogramas deste projeto"});
-  srv.add({.method = "GET", .pattern = "/variogramas", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/variogramas", .auth = "sessao",
+           .access = http::members("só os variogramas dos projetos que o usuário vê"), .tag = kTag,
            .summary = "Os modelos de variograma dos projetos que o usuário vê, paginados", .params = list_params,
            .answer_schema = schemas::page_of("Variograma"), .handler = service::scoped(list)});
-  srv.add({.method = "POST", .pattern = "/variogramas", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "POST", .pattern = "/variogramas", .auth = "sessao",
+           .access = http::on("camada", "corpo.idCamada", "admin"), .tag = kTag,
            .summary = "Cria um modelo de variograma no projeto da camada de amostras (administrador do projeto); "
                       "o EPSG UTM é o enviado ou o do fuso das amostras",
            .body = {.description = model_body, .max_bytes = 8192}, .answer_status = 201,
            .answer_schema = schemas::ref("Variograma"), .handler = service::scoped(create)});
-  srv.add({.method = "PUT", .pattern = "/variogramas", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "PUT", .pattern = "/variogramas", .auth = "sessao",
+           .access = http::on("variograma", "corpo.id", "admin"), .tag = kTag,
            .summary = "Altera um modelo de variograma: {\"id\", e os campos a alterar (nome, tipo, pepita, "
                       "contribuicao, alcance, log, epsg, idCampoChk)}",
            .body = {.description = R"({"id", "nome"?, "tipo"?, "pepita"?, "contribuicao"?, "alcance"?, "log"?, )"
@@ -249,7 +250,8 @@ void add_geostatistics_routes(App& app) {
                       {.name = "corte", .type = "number", .description = "distância máxima dos pares (metros)"},
                       {.name = "lags", .type = "integer", .description = "número de classes de distância (3 a 100)"}},
            .answer_schema = schemas::ref("AjusteVariograma"), .handler = service::scoped(automatic)});
-  srv.add({.method = "GET", .pattern = "/krigar/{idVariograma}", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/krigar/{idVariograma}", .auth = "sessao",
+           .access = http::on("variograma", "{idVariograma}", "leitura").raised_by("salvar", "admin"), .tag = kTag,
            .summary = "Krigagem ordinária das amostras do variograma sobre um polígono do projeto; salvar=true grava "
                       "o GeoTIFF como camada raster do projeto (administrador); formato=tiff responde o GeoTIFF",
            .params = {{.name = "idDominioGeografico", .type = "integer", .required = true,

@@ -2,6 +2,8 @@
 
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
+#include "platform/body_fields.hpp"
+#include "platform/guard/accounts.hpp"
 #include "platform/guard/store.hpp"
 
 namespace cadastre::platform::guard {
@@ -56,9 +58,29 @@ service::Grant require(const service::Scope& s, std::string_view record, std::in
   return g;
 }
 
-service::Grant resolve(const service::Scope& s, const http::Access& a, const http::Request& req) {
+namespace {
+
+// The id member `name` of the request's JSON body (a route whose record is named by its
+// body): 400 for a body that is not a JSON object or a member that is not an id.
+std::int64_t body_id(const http::Request& req, const std::string& name) {
+  simdjson::dom::parser parser;
+  auto o = jsonin::as_object(jsonin::parse(parser, req.body), "corpo");
+  return body::required_id(o, name);
+}
+
+}  // namespace
+
+service::Grant resolve(store::Pool& platform, const service::Scope& s, const http::Access& a,
+                       const http::Request& req) {
+  const std::string& role = !a.raise_flag.empty() && req.query_value(a.raise_flag) == "true" ? a.raised_role : a.role;
   std::string name = a.param;
   std::string text;
+  if (name.rfind("corpo.", 0) == 0) {
+    name = name.substr(6);
+    std::int64_t id = body_id(req, name);
+    return is_account_record(a.record) ? require_account(platform, s, a.record, id, role, name)
+                                       : require(s, a.record, id, role, name);
+  }
   if (name.size() > 2 && name.front() == '{') {
     name = name.substr(1, name.size() - 2);
     text = req.param(name);
@@ -68,7 +90,8 @@ service::Grant resolve(const service::Scope& s, const http::Access& a, const htt
     text = *v;
   }
   std::int64_t id = query::parse_integer(text, name, 1, INT64_MAX);
-  return require(s, a.record, id, a.role, name);
+  return is_account_record(a.record) ? require_account(platform, s, a.record, id, role, name)
+                                     : require(s, a.record, id, role, name);
 }
 
 }  // namespace cadastre::platform::guard

@@ -11,7 +11,10 @@
 // project, layer or form, or on a superseded version of a project.
 //
 // Records: projeto, camada, formulario, campo, geometria, valor, camada_adicional,
-// camada_usuario (each kind's join up to its project is in guard/store.cpp).
+// camada_usuario, mapa_personalizado, variograma, relatorio_camada, modelo_avaliacao,
+// arquivo (each kind's join up to
+// its project is in guard/store.cpp). A record may be named by the path ("{id}"), a
+// required query parameter ("idCamada") or a member of the JSON body ("corpo.idCamada").
 #pragma once
 
 #include <cstdint>
@@ -37,8 +40,10 @@ struct Standing {
 /// require) and for the answers of /permissoes alike.
 bool allows(const Standing& standing, std::string_view role) noexcept;
 
-/// The grant of the route's permission (installed on the platform's Tenancy).
-service::Grant resolve(const service::Scope& scope, const http::Access& access, const http::Request& req);
+/// The grant of the route's permission (installed on the platform's Tenancy, with the
+/// platform's pool for the records of guard/accounts.hpp).
+service::Grant resolve(store::Pool& platform, const service::Scope& scope, const http::Access& access,
+                       const http::Request& req);
 
 /// The caller's grant on a record named by data (a body's idCamada): the same checks as a
 /// route's permission, for `role` ("leitura", "edicao", "admin", "gestao"). `field` names

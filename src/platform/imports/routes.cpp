@@ -18,7 +18,7 @@
 #include "platform/imports/source.hpp"
 #include "platform/imports/store.hpp"
 #include "platform/jobs/jobs.hpp"
-#include "platform/layers/files.hpp"
+#include "platform/common/files.hpp"
 #include "platform/licenses/store.hpp"
 #include "platform/schemas.hpp"
 
@@ -32,13 +32,7 @@ using service::Scope;
 constexpr const char* kTag = "Importação e conversão";
 
 Response accepted(jobs::Runner& runner, const Scope& s, const jobs::Submitted& sub) {
-  std::string estado = "pendente";
-  if (!sub.novo) {  // the earlier job of this codigo, in its current state
-    if (auto now = runner.status(s, sub.id)) estado = now->estado;
-  }
-  JsonWriter w;
-  w.begin_object().key("idImportacao").value(sub.id).key("estado").value(estado).key("novo").value(sub.novo);
-  return Response::json(std::move(w.end_object()).str(), 202);
+  return Response::json(jobs::accepted_json(runner, s, sub), 202);
 }
 
 std::string layer_properties(std::int64_t job, const std::string& tipo, const std::string& arquivo,
@@ -56,7 +50,7 @@ struct Imports {
   std::shared_ptr<jobs::Runner> runner;
   ImportLimits limits;
   store::Pool* platform;  // the licenses: the storage quota
-  layers::FileStore files;
+  common::FileStore files;
 
   Response file(Format format, const Scope& s, Request& req) const {
     Params p = parse_params(req, true);
@@ -159,11 +153,8 @@ void add_import_routes(App& app) {
   const DecodeLimits& d = app.options().decode;
   auto im = std::make_shared<const Imports>(
       Imports{jobs::runner(app), ImportLimits{.archive = d.archive, .max_kml = d.max_kml, .table = d.table},
-              &app.platform(), layers::FileStore(app.options().files_dir)});
+              &app.platform(), common::FileStore(app.options().files_dir)});
   auto& srv = app.server();
-  auto handler = [im](Response (Imports::*fn)(const Scope&, Request&) const) {
-    return service::scoped([im, fn](const Scope& s, Request& r) { return ((*im).*fn)(s, r); });
-  };
 
   const http::Param codigo{.name = "codigo", .required = true,
                            .description = "chave de idempotência do cliente (1 a 200 caracteres): o mesmo codigo do "
@@ -227,23 +218,23 @@ void add_import_routes(App& app) {
              .params = {codigo, projeto, cadastre_xdzs}, .answer_status = 202, .answer_schema = accepted_schema,
              .handler = service::scoped([im, name](const Scope& s, Request& r) { return im->cadastre(name, s, r); })});
   }
-  srv.add({.method = "GET", .pattern = "/importar/pendentes", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/importar/pendentes", .auth = "sessao", .access = http::members("as importações do próprio usuário (do administrador do município: todas)"), .tag = kTag,
            .summary = "As importações do usuário (não ocultas): estado, progresso, contagens, erros, camadas criadas",
            .params = page_params({"id", "criadoEm", "estado", "tipo"}), .answer_schema = schemas::page_of("Importacao"),
-           .handler = handler(&Imports::pending)});
-  srv.add({.method = "PUT", .pattern = "/importar/pendentes/hide", .auth = "sessao", .tag = kTag,
+           .handler = service::scoped(im, &Imports::pending)});
+  srv.add({.method = "PUT", .pattern = "/importar/pendentes/hide", .auth = "sessao", .access = http::members("uma importação do próprio usuário (do administrador do município: qualquer uma)"), .tag = kTag,
            .summary = "Oculta da lista uma importação terminada (concluída, que falhou ou cancelada)",
            .params = {{.name = "idImportacao", .type = "integer", .required = true, .description = "a importação"}},
-           .answers = "", .answer_status = 204, .handler = handler(&Imports::hide)});
-  srv.add({.method = "PUT", .pattern = "/importar/pendentes/cancelar", .auth = "sessao", .tag = kTag,
+           .answers = "", .answer_status = 204, .handler = service::scoped(im, &Imports::hide)});
+  srv.add({.method = "PUT", .pattern = "/importar/pendentes/cancelar", .auth = "sessao", .access = http::members("uma importação do próprio usuário (do administrador do município: qualquer uma)"), .tag = kTag,
            .summary = "Cancela uma importação do usuário (o administrador do município: qualquer uma): pendente → "
                       "cancelada na hora; em execução → para no próximo passo sem gravar nada; terminada → 409",
            .params = {{.name = "idImportacao", .type = "integer", .required = true, .description = "a importação"}},
-           .answer_schema = schemas::ref("Importacao"), .handler = handler(&Imports::cancel)});
-  srv.add({.method = "GET", .pattern = "/importacoes/dxf/{id}", .auth = "sessao", .tag = kTag,
+           .answer_schema = schemas::ref("Importacao"), .handler = service::scoped(im, &Imports::cancel)});
+  srv.add({.method = "GET", .pattern = "/importacoes/dxf/{id}", .auth = "sessao", .access = http::members("uma importação do próprio usuário (do administrador do município: qualquer uma)"), .tag = kTag,
            .summary = "Uma importação de DXF do usuário, com as camadas criadas por tipo de geometria",
-           .answer_schema = schemas::ref("Importacao"), .handler = handler(&Imports::dxf_job)});
-  srv.add({.method = "POST", .pattern = "/converter/geojson", .auth = "sessao", .tag = kTag,
+           .answer_schema = schemas::ref("Importacao"), .handler = service::scoped(im, &Imports::dxf_job)});
+  srv.add({.method = "POST", .pattern = "/converter/geojson", .auth = "sessao", .access = http::members("uma conversão do corpo enviado; nada é lido nem gravado no município"), .tag = kTag,
            .summary = "Converte um GeoJSON (FeatureCollection) em shapefile (zip), KML, GeoPackage, DXF, CSV ou PVG",
            .params = {{.name = "targetType", .required = true, .description = "o formato de saída",
                        .values = {"shp", "kml", "gpkg", "dxf", "csv", "pvg"}}},

@@ -17,6 +17,7 @@
 
 #include "cadastre/json.hpp"
 #include "platform/app.hpp"
+#include "platform/guard/accounts.hpp"
 #include "platform/jobs/store.hpp"
 #include "platform/layers/store_events.hpp"
 
@@ -43,7 +44,7 @@ Error cancelled_error() { return Error(errc::invalid_transition, kCancelled); }
 
 // A tenant administrator sees and cancels any job of the tenant; others, their own.
 sql::Creator whose(const service::Scope& scope) {
-  return scope.user.admin ? sql::Creator() : sql::Creator(scope.user.user_id);
+  return guard::reach(scope) >= guard::Reach::tenant ? sql::Creator() : sql::Creator(scope.user.user_id);
 }
 
 // CPU time of the calling thread (the worker running the job).
@@ -411,6 +412,16 @@ std::string Runner::cancel(const service::Scope& scope, std::int64_t id) {
     state_->publish(shown, s);
   });
   return estado;
+}
+
+std::string accepted_json(Runner& runner, const service::Scope& s, const Submitted& sub) {
+  std::string estado = "pendente";
+  if (!sub.novo) {  // the earlier job of this codigo, in its current state
+    if (auto now = runner.status(s, sub.id)) estado = now->estado;
+  }
+  JsonWriter w;
+  w.begin_object().key("idImportacao").value(sub.id).key("estado").value(estado).key("novo").value(sub.novo);
+  return std::move(w.end_object()).str();
 }
 
 std::shared_ptr<Runner> runner(App& app, Lane lane) {

@@ -135,6 +135,12 @@ struct Submitted {
   bool novo = true;  ///< false: an earlier job of the same user, tipo and codigo
 };
 
+class Runner;
+
+/// The answer to a submission (202): {"idImportacao", "estado", "novo"}, with the state of
+/// the earlier job when the same codigo came again.
+std::string accepted_json(Runner& runner, const service::Scope& scope, const Submitted& sub);
+
 class Runner {
  public:
   /// `log`: where the text of unexpected failures goes (never to a client).

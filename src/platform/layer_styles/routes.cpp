@@ -99,9 +99,6 @@ namespace cadastre::platform {
 void add_layer_style_routes(App& app) {
   using namespace layer_styles;
   auto events = std::make_shared<const layers::Announcer>(app.events(), app.platform());
-  auto bind = [events](Response (*fn)(const layers::Announcer&, const service::Scope&, Request&)) {
-    return service::scoped([events, fn](const service::Scope& s, Request& r) { return fn(*events, s, r); });
-  };
   const http::Param camada{.name = "idCamada", .type = "integer", .required = true, .description = "a camada"};
   const http::Param campo{.name = "idCampo", .type = "integer", .required = true,
                           .description = "um campo de um formulário da camada"};
@@ -117,29 +114,29 @@ void add_layer_style_routes(App& app) {
            .params = {camada, campo,
                       {.name = "concat", .description = "ids de mais campos, separados por vírgula (até 9)"},
                       {.name = "separador", .description = "o que separa os campos concatenados (padrão espaço)"}},
-           .answer_schema = schemas::ref("Camada"), .handler = bind(label)});
+           .answer_schema = schemas::ref("Camada"), .handler = service::scoped(events, label)});
   srv.add({.method = "POST", .pattern = "/camadas/rotular/rotacao", .auth = "sessao",
            .access = http::on("camada", "idCamada", "admin"), .tag = kTag,
            .summary = "Gira os rótulos da camada pelo valor de um campo numérico (graus)", .params = {camada, campo},
-           .answer_schema = schemas::ref("Camada"), .handler = bind(label_rotation)});
+           .answer_schema = schemas::ref("Camada"), .handler = service::scoped(events, label_rotation)});
   srv.add({.method = "POST", .pattern = "/camadas/rotulargeometria", .auth = "sessao",
            .access = http::on("geometria", "idGeometria", "edicao"), .tag = kTag,
            .summary = "O rótulo de uma geometria: texto, posição ou rotação próprios (null volta à regra da camada)",
            .params = {geometria},
            .body = {.description = R"({"texto"?: string|null, "posicao"?: [lon, lat]|null, "rotacao"?: graus|null})",
                     .max_bytes = 4096, .schema = schemas::ref("RotuloGeometriaCampos")},
-           .answer_schema = schemas::ref("RotuloGeometria"), .handler = bind(geometry_label)});
+           .answer_schema = schemas::ref("RotuloGeometria"), .handler = service::scoped(events, geometry_label)});
   srv.add({.method = "POST", .pattern = "/camadas/rotulargeometria/rotacao", .auth = "sessao",
            .access = http::on("geometria", "idGeometria", "edicao"), .tag = kTag,
            .summary = "Gira o rótulo de uma geometria pelo seu valor de um campo numérico",
            .params = {camada, campo, geometria}, .answer_schema = schemas::ref("RotuloGeometria"),
-           .handler = bind(geometry_label_rotation)});
+           .handler = service::scoped(events, geometry_label_rotation)});
   srv.add({.method = "POST", .pattern = "/camadas/categorizar", .auth = "sessao",
            .access = http::on("camada", "idCamada", "admin"), .tag = kTag,
            .summary = "Classes de cores por um campo: valores distintos (texto, lista, booleano) ou intervalos "
                       "iguais (números), com a contagem de cada uma; guardadas com a camada",
            .params = {camada, campo, classes, paleta}, .answer_schema = schemas::ref("Camada"),
-           .handler = bind(categorize_layer)});
+           .handler = service::scoped(events, categorize_layer)});
   srv.add({.method = "POST", .pattern = "/camadas/categorizarFront", .auth = "sessao",
            .access = http::on("camada", "idCamada", "admin"), .tag = kTag,
            .summary = "As classes do campo como expressão MapLibre (match/step), pintura e legenda; "
@@ -148,7 +145,7 @@ void add_layer_style_routes(App& app) {
                       {.name = "atualizar", .type = "boolean", .description = "recalcula as classes guardadas",
                        .values = {"true", "false"}},
                       classes, paleta},
-           .answer_schema = schemas::ref("CategoriasFront"), .handler = bind(categorize_front)});
+           .answer_schema = schemas::ref("CategoriasFront"), .handler = service::scoped(events, categorize_front)});
 }
 
 }  // namespace cadastre::platform

@@ -4,6 +4,7 @@
 
 #include "cadastre/error.hpp"
 #include "core/json_in.hpp"
+#include "platform/body_fields.hpp"
 
 namespace cadastre::platform::layer_users {
 namespace {
@@ -15,11 +16,6 @@ std::string right(jsonin::object root) {
   return d;
 }
 
-std::int64_t id(jsonin::object root, const char* key) {
-  std::int64_t v = jsonin::integer(root, key);
-  if (v < 1) throw Error(errc::invalid_argument, std::string(key) + " deve ser um id (inteiro positivo)", key);
-  return v;
-}
 
 }  // namespace
 
@@ -29,7 +25,7 @@ NewRight parse_new(std::string_view body) {
   for (auto [key, value] : root)
     if (key != "idCamada" && key != "idUsuario" && key != "direito")
       throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
-  return {id(root, "idCamada"), id(root, "idUsuario"), right(root)};
+  return {body::required_id(root, "idCamada"), body::required_id(root, "idUsuario"), right(root)};
 }
 
 std::string parse_change(std::string_view body) {

@@ -4,7 +4,6 @@
 // tenant (checked in the platform database).
 #include "cadastre/query.hpp"
 #include "platform/app.hpp"
-#include "platform/guard/guard.hpp"
 #include "platform/layer_users/input.hpp"
 #include "platform/layer_users/store.hpp"
 #include "platform/schemas.hpp"
@@ -28,8 +27,6 @@ struct Rights {
   Response read(const service::Scope& s, Request&) const { return Response::json(one(s, *platform, s.grant().id)); }
   Response create(const service::Scope& s, Request& req) const {
     NewRight r = parse_new(req.body);
-    // The layer is named by the body: the same guard as a route's, by hand.
-    guard::require(s, "camada", r.camada, "admin");
     require_tenant_user(s, *platform, r.usuario);
     return Response::json(one(s, *platform, layer_users::create(s, r.camada, r.usuario, r.direito)), 201);
   }
@@ -51,33 +48,30 @@ namespace cadastre::platform {
 void add_layer_user_routes(App& app) {
   using namespace layer_users;
   auto r = std::make_shared<const Rights>(Rights{&app.platform()});
-  auto bind = [r](Response (Rights::*fn)(const service::Scope&, Request&) const) {
-    return service::scoped([r, fn](const service::Scope& s, Request& q) { return ((*r).*fn)(s, q); });
-  };
   const std::string body = R"({"direito": "leitura"|"edicao"})";
   auto& srv = app.server();
-  srv.add({.method = "GET", .pattern = "/camadas-usuarios", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/camadas-usuarios", .auth = "sessao", .access = http::members("só os direitos nas camadas que o usuário administra"), .tag = kTag,
            .summary = "Os direitos de usuários nas camadas que o usuário administra",
            .params = {{.name = "idCamada", .type = "integer", .description = "só os direitos nesta camada"}},
-           .answer_schema = schemas::list_of("CamadaUsuario"), .handler = bind(&Rights::listed)});
+           .answer_schema = schemas::list_of("CamadaUsuario"), .handler = service::scoped(r, &Rights::listed)});
   srv.add({.method = "GET", .pattern = "/camadas-usuarios/{id}", .auth = "sessao",
            .access = http::on("camada_usuario", "{id}", "gestao"), .tag = kTag,
            .summary = "Um direito de usuário numa camada (administradores da camada)",
-           .answer_schema = schemas::ref("CamadaUsuario"), .handler = bind(&Rights::read)});
-  srv.add({.method = "POST", .pattern = "/camadas-usuarios", .auth = "sessao", .tag = kTag,
+           .answer_schema = schemas::ref("CamadaUsuario"), .handler = service::scoped(r, &Rights::read)});
+  srv.add({.method = "POST", .pattern = "/camadas-usuarios", .auth = "sessao", .access = http::on("camada", "corpo.idCamada", "admin"), .tag = kTag,
            .summary = "Dá a um usuário do município direito de leitura ou edição numa camada",
            .body = {.description = R"({"idCamada", "idUsuario", "direito": "leitura"|"edicao"})", .max_bytes = 1024,
                     .schema = schemas::ref("CamadaUsuarioNovo")},
-           .answer_status = 201, .answer_schema = schemas::ref("CamadaUsuario"), .handler = bind(&Rights::create)});
+           .answer_status = 201, .answer_schema = schemas::ref("CamadaUsuario"), .handler = service::scoped(r, &Rights::create)});
   srv.add({.method = "PUT", .pattern = "/camadas-usuarios/{id}", .auth = "sessao",
            .access = http::on("camada_usuario", "{id}", "admin"), .tag = kTag,
            .summary = "Muda o direito de um usuário numa camada",
            .body = {.description = body, .max_bytes = 1024, .schema = schemas::ref("CamadaUsuarioAlteracao")},
-           .answer_schema = schemas::ref("CamadaUsuario"), .handler = bind(&Rights::change)});
+           .answer_schema = schemas::ref("CamadaUsuario"), .handler = service::scoped(r, &Rights::change)});
   srv.add({.method = "DELETE", .pattern = "/camadas-usuarios/{id}", .auth = "sessao",
            .access = http::on("camada_usuario", "{id}", "gestao"), .tag = kTag,
            .summary = "Retira o direito de um usuário numa camada", .answers = "", .answer_status = 204,
-           .handler = bind(&Rights::erase)});
+           .handler = service::scoped(r, &Rights::erase)});
 }
 
 }  // namespace cadastre::platform

@@ -7,10 +7,9 @@
 // (events.hpp: to the sessions that may see the layer only).
 #include "cadastre/query.hpp"
 #include "platform/app.hpp"
-#include "platform/guard/guard.hpp"
 #include "cadastre/palette.hpp"
 #include "platform/layers/events.hpp"
-#include "platform/layers/files.hpp"
+#include "platform/common/files.hpp"
 #include "platform/layers/store_check.hpp"
 #include "platform/layers/input.hpp"
 #include "platform/layers/raster.hpp"
@@ -20,6 +19,10 @@
 namespace cadastre::platform::layers {
 namespace {
 
+using common::FileStore;
+using common::files_json;
+using common::layer_files;
+using common::SetAside;
 using http::Request;
 using http::Response;
 
@@ -56,8 +59,6 @@ struct Layers {
 
   Response create(const service::Scope& s, Request& req) const {
     LayerFields f = parse_new_layer(req.body);
-    // The project is named by the body, so the route's table cannot check it.
-    guard::require(s, "projeto", *f.projeto, "admin");
     std::int64_t id = layers::create(s, f);
     events.changed(s, "criar", id);
     return Response::json(one(s, id), 201);
@@ -181,9 +182,6 @@ void add_layer_routes(App& app) {
   using namespace layers;
   auto l = std::make_shared<const Layers>(
       Layers{FileStore(app.options().files_dir), Announcer(app.events(), app.platform())});
-  auto bind = [l](Response (Layers::*fn)(const service::Scope&, Request&) const) {
-    return service::scoped([l, fn](const service::Scope& s, Request& r) { return ((*l).*fn)(s, r); });
-  };
   auto of_kind = [l](Response (Layers::*fn)(const service::Scope&, const std::string&) const, std::string tipo) {
     return service::scoped([l, fn, tipo](const service::Scope& s, Request&) { return ((*l).*fn)(s, tipo); });
   };
@@ -197,81 +195,81 @@ void add_layer_routes(App& app) {
   const http::Body no_body{};
   auto& srv = app.server();
 
-  srv.add({.method = "GET", .pattern = "/camadas", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/camadas", .auth = "sessao", .access = http::members("só as camadas que o usuário vê"), .tag = kTag,
            .summary = "As camadas que o usuário vê, por projeto e ordem (só as ativas, salvo ativo=false)",
            .params = {{.name = "prop", .description = "só as camadas com esta chave em propriedades"},
                       {.name = "moduloId", .type = "integer", .description = "só as camadas deste módulo"},
                       {.name = "id_camadas", .description = "só estas camadas: ids separados por vírgula (até 1000)"},
                       projeto, ativo},
-           .answer_schema = schemas::list_of("Camada"), .handler = bind(&Layers::listed)});
-  srv.add({.method = "GET", .pattern = "/camadas/all", .auth = "sessao", .tag = kTag,
+           .answer_schema = schemas::list_of("Camada"), .handler = service::scoped(l, &Layers::listed)});
+  srv.add({.method = "GET", .pattern = "/camadas/all", .auth = "sessao", .access = http::members("só as camadas que o usuário vê"), .tag = kTag,
            .summary = "Todas as camadas que o usuário vê, de todos os projetos, com o nome do projeto",
            .params = {ativo}, .answer_schema = schemas::list_of("CamadaComProjeto"),
-           .handler = bind(&Layers::everywhere)});
-  srv.add({.method = "GET", .pattern = "/camadas/prop-valor", .auth = "sessao", .tag = kTag,
+           .handler = service::scoped(l, &Layers::everywhere)});
+  srv.add({.method = "GET", .pattern = "/camadas/prop-valor", .auth = "sessao", .access = http::members("só as camadas que o usuário vê"), .tag = kTag,
            .summary = "As camadas cujas propriedades têm prop igual a valor",
            .params = {{.name = "prop", .required = true, .description = "a chave (letras, dígitos e _)"},
                       {.name = "valor", .required = true, .description = "o valor, comparado como texto"},
                       ativo},
-           .answer_schema = schemas::list_of("Camada"), .handler = bind(&Layers::by_property)});
-  srv.add({.method = "GET", .pattern = "/camadas/previa", .auth = "sessao", .tag = kTag,
+           .answer_schema = schemas::list_of("Camada"), .handler = service::scoped(l, &Layers::by_property)});
+  srv.add({.method = "GET", .pattern = "/camadas/previa", .auth = "sessao", .access = http::members("só as camadas que o usuário vê"), .tag = kTag,
            .summary = "Lista leve para escolher camadas: id, nome, geometria, tipo, número de geometrias e "
                       "extensão (só camadas ativas de projetos ativos)",
            .params = {projeto, {.name = "nome", .description = "parte do nome (sem diferenciar maiúsculas)"},
                       {.name = "limite", .type = "integer", .description = "no máximo (padrão 50, até 200)"}},
-           .answer_schema = schemas::list_of("CamadaPrevia"), .handler = bind(&Layers::picker)});
+           .answer_schema = schemas::list_of("CamadaPrevia"), .handler = service::scoped(l, &Layers::picker)});
   std::vector<http::Param> v2_params = page_params(kOrderColumns);
   v2_params.push_back(projeto);
   v2_params.push_back(ativo);
-  srv.add({.method = "GET", .pattern = "/camadas/v2", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/camadas/v2", .auth = "sessao", .access = http::members("só as camadas que o usuário vê"), .tag = kTag,
            .summary = "As camadas que o usuário vê, paginadas (padrão: pela ordem)", .params = v2_params,
-           .answer_schema = schemas::page_of("Camada"), .handler = bind(&Layers::paged)});
+           .answer_schema = schemas::page_of("Camada"), .handler = service::scoped(l, &Layers::paged)});
   srv.add({.method = "GET", .pattern = "/camadas/v2/{id}", .auth = "sessao", .access = http::on("camada", "{id}", "leitura"),
            .tag = kTag, .summary = "Uma camada com seus formulários e os campos de cada um",
-           .answer_schema = schemas::ref("CamadaV2"), .handler = bind(&Layers::read_nested)});
+           .answer_schema = schemas::ref("CamadaV2"), .handler = service::scoped(l, &Layers::read_nested)});
 
-  srv.add({.method = "POST", .pattern = "/camadas", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "POST", .pattern = "/camadas", .auth = "sessao", .access = http::on("projeto", "corpo.idProjeto", "admin"), .tag = kTag,
            .summary = "Cria uma camada vetorial num projeto (administrador do projeto)",
            .body = {.description = R"({"idProjeto", )" + fields.substr(1), .max_bytes = 512 * 1024,
                     .schema = schemas::ref("CamadaNova")},
-           .answer_status = 201, .answer_schema = schemas::ref("Camada"), .handler = bind(&Layers::create)});
+           .answer_status = 201, .answer_schema = schemas::ref("Camada"), .handler = service::scoped(l, &Layers::create)});
   srv.add({.method = "GET", .pattern = "/camadas/{id}", .auth = "sessao", .access = http::on("camada", "{id}", "leitura"),
            .tag = kTag, .summary = "Uma camada, com estilo, rótulo e categorias",
-           .answer_schema = schemas::ref("Camada"), .handler = bind(&Layers::read)});
+           .answer_schema = schemas::ref("Camada"), .handler = service::scoped(l, &Layers::read)});
   srv.add({.method = "PUT", .pattern = "/camadas/{id}", .auth = "sessao", .access = http::on("camada", "{id}", "admin"),
            .tag = kTag, .summary = "Altera uma camada (rotulo: null e categorias: null os removem)",
            .body = {.description = "os campos a alterar: " + fields + R"(, "rotulo"?: null, "categorias"?: null)",
                     .max_bytes = 512 * 1024, .schema = schemas::ref("CamadaAlteracao")},
-           .answer_schema = schemas::ref("Camada"), .handler = bind(&Layers::change)});
+           .answer_schema = schemas::ref("Camada"), .handler = service::scoped(l, &Layers::change)});
   srv.add({.method = "DELETE", .pattern = "/camadas/{id}", .auth = "sessao", .access = http::on("camada", "{id}", "gestao"),
            .tag = kTag, .summary = "Exclui uma camada com formulários, geometrias, valores e arquivos",
-           .answers = "", .answer_status = 204, .handler = bind(&Layers::erase)});
+           .answers = "", .answer_status = 204, .handler = service::scoped(l, &Layers::erase)});
   srv.add({.method = "GET", .pattern = "/camadas/{id}/extent", .auth = "sessao",
            .access = http::on("camada", "{id}", "leitura"), .tag = kTag,
            .summary = "A extensão da camada em longitude/latitude (das geometrias; a registrada para tiff, dxf e wms)",
-           .answer_schema = schemas::ref("ExtensaoCamada"), .handler = bind(&Layers::bounds)});
+           .answer_schema = schemas::ref("ExtensaoCamada"), .handler = service::scoped(l, &Layers::bounds)});
   srv.add({.method = "GET", .pattern = "/camadas/{id}/check", .auth = "sessao",
            .access = http::on("camada", "{id}", "leitura"), .tag = kTag,
            .summary = "Relatório de validade das geometrias: inválidas (motivo do GEOS), vazias, vértices repetidos, "
                       "SRID e tipo errados",
            .params = {{.name = "limite", .type = "integer", .description = "exemplos por problema (padrão 100, até 1000)"}},
-           .answer_schema = schemas::ref("VerificacaoCamada"), .handler = bind(&Layers::check)});
+           .answer_schema = schemas::ref("VerificacaoCamada"), .handler = service::scoped(l, &Layers::check)});
   srv.add({.method = "GET", .pattern = "/camadas/arquivos/{id}", .auth = "sessao",
            .access = http::on("camada", "{id}", "leitura"), .tag = kTag,
            .summary = "Os arquivos da camada no armazenamento: nome, tamanho, sha256 e tipo",
-           .answer_schema = schemas::ref("ArquivosCamada"), .handler = bind(&Layers::attached)});
+           .answer_schema = schemas::ref("ArquivosCamada"), .handler = service::scoped(l, &Layers::attached)});
   srv.add({.method = "POST", .pattern = "/camadas/inativar/{id}", .auth = "sessao",
            .access = http::on("camada", "{id}", "gestao"), .tag = kTag,
            .summary = "Inativa uma camada (some das listas e recusa edições)", .body = no_body,
-           .answer_schema = schemas::ref("Camada"), .handler = bind(&Layers::deactivate)});
+           .answer_schema = schemas::ref("Camada"), .handler = service::scoped(l, &Layers::deactivate)});
   srv.add({.method = "POST", .pattern = "/camadas/ativar/{id}", .auth = "sessao",
            .access = http::on("camada", "{id}", "gestao"), .tag = kTag, .summary = "Ativa uma camada inativa",
-           .body = no_body, .answer_schema = schemas::ref("Camada"), .handler = bind(&Layers::activate)});
+           .body = no_body, .answer_schema = schemas::ref("Camada"), .handler = service::scoped(l, &Layers::activate)});
   srv.add({.method = "PUT", .pattern = "/camadas/privada/{id}", .auth = "sessao",
            .access = http::on("camada", "{id}", "admin"), .tag = kTag,
            .summary = "Torna a camada privada (só quem tem direito nela a vê) ou pública no projeto",
            .body = {.description = R"({"privada": true|false})", .max_bytes = 1024, .schema = schemas::ref("Privacidade")},
-           .answer_schema = schemas::ref("Camada"), .handler = bind(&Layers::privacy)});
+           .answer_schema = schemas::ref("Camada"), .handler = service::scoped(l, &Layers::privacy)});
 
   for (const std::string tipo : {"tiff", "dxf"})
     srv.add({.method = "GET", .pattern = "/camadas/" + tipo + "/{id}/extent", .auth = "sessao",
@@ -296,7 +294,7 @@ void add_layer_routes(App& app) {
                       {.name = "banda", .type = "integer", .description = "a banda colorida (padrão 1)"},
                       {.name = "min", .type = "number", .description = "o valor do início da rampa (padrão: o mínimo da banda)"},
                       {.name = "max", .type = "number", .description = "o valor do fim da rampa (padrão: o máximo da banda)"}},
-           .answers = "image/png", .handler = bind(&Layers::styled_raster)});
+           .answers = "image/png", .handler = service::scoped(l, &Layers::styled_raster)});
 }
 
 }  // namespace cadastre::platform

@@ -9,6 +9,7 @@
 
 #include "cadastre/error.hpp"
 #include "core/json_in.hpp"
+#include "platform/body_fields.hpp"
 
 namespace cadastre::platform::licenses {
 namespace {
@@ -38,11 +39,6 @@ std::int64_t quota(jsonin::object root, const char* field) {
   return v;
 }
 
-std::int64_t positive_id(jsonin::object root, const char* field) {
-  std::int64_t v = jsonin::integer(root, field);
-  if (v <= 0) throw Error(errc::invalid_argument, std::string(field) + " deve ser um id (1 ou mais)", field);
-  return v;
-}
 
 LicenseFields fields(jsonin::object root, bool allow_tenant) {
   LicenseFields f;
@@ -57,7 +53,7 @@ LicenseFields fields(jsonin::object root, bool allow_tenant) {
     else if (k == "maxUsuarios") f.max_usuarios = quota(root, "maxUsuarios");
     else if (k == "maxArmazenamentoMb") f.max_armazenamento_mb = quota(root, "maxArmazenamentoMb");
     else if (k == "pagamentoConfirmado" && !allow_tenant)
-      f.pagamento_confirmado = positive_id(root, "pagamentoConfirmado");
+      f.pagamento_confirmado = body::required_id(root, "pagamentoConfirmado");
     else throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
   }
   if (f.status && std::none_of(std::begin(kStoredStatuses), std::end(kStoredStatuses),

@@ -19,7 +19,7 @@ using service::path_id;
 
 struct Licenses {
   store::Pool* platform;
-  layers::FileStore files;  ///< the layers' own files count in the storage in use
+  common::FileStore files;  ///< the layers' own files count in the storage in use
 
   Response create(const service::Scope&, Request& req) const {
     NewLicense in = parse_new(req.body);
@@ -60,39 +60,36 @@ namespace cadastre::platform {
 
 void add_license_routes(App& app) {
   using namespace licenses;
-  const Licenses l{&app.platform(), layers::FileStore(app.options().files_dir)};
-  auto bind = [l](Response (Licenses::*fn)(const service::Scope&, Request&) const) {
-    return service::scoped([l, fn](const service::Scope& s, Request& r) { return (l.*fn)(s, r); });
-  };
+  auto l = std::make_shared<const Licenses>(Licenses{&app.platform(), common::FileStore(app.options().files_dir)});
   const std::string fields = R"({"plano", "fim" (AAAA-MM-DD), "maxUsuarios", "maxArmazenamentoMb", )"
                              R"("status"? (teste|ativa|suspensa|cancelada), "inicio"?, "observacao"?})";
   auto& srv = app.server();
   srv.add({.method = "POST", .pattern = "/licencas", .auth = "sessao", .access = http::platform_admins(), .tag = kTag,
            .summary = "Cria uma licença para um município",
            .body = {.description = R"({"idTenant", )" + fields.substr(1), .schema = schemas::ref("LicencaNova")},
-           .answer_status = 201, .answer_schema = schemas::ref("Licenca"), .handler = bind(&Licenses::create)});
-  srv.add({.method = "GET", .pattern = "/licencas/meu-plano", .auth = "sessao", .tag = kTag,
+           .answer_status = 201, .answer_schema = schemas::ref("Licenca"), .handler = service::scoped(l, &Licenses::create)});
+  srv.add({.method = "GET", .pattern = "/licencas/meu-plano", .auth = "sessao", .access = http::members("o plano do próprio município"), .tag = kTag,
            .summary = "O plano do município: licença, status, cotas de usuários e de armazenamento e seu uso",
-           .answer_schema = schemas::ref("MeuPlano"), .handler = bind(&Licenses::my_plan)});
+           .answer_schema = schemas::ref("MeuPlano"), .handler = service::scoped(l, &Licenses::my_plan)});
   srv.add({.method = "GET", .pattern = "/licencas/tokens", .auth = "sessao", .access = http::admins(), .tag = kTag,
            .summary = "Os tokens de API da licença, sem os segredos",
-           .answer_schema = schemas::list_of("TokenApi"), .handler = bind(&Licenses::tokens)});
+           .answer_schema = schemas::list_of("TokenApi"), .handler = service::scoped(l, &Licenses::tokens)});
   srv.add({.method = "PUT", .pattern = "/licencas/tokens", .auth = "sessao", .access = http::admins(), .tag = kTag,
            .summary = "Gira o segredo de um token de API (ou emite um novo); o token aparece só nesta resposta",
            .body = {.description = R"({"id"} para girar; {"nome", "escopo": "integracao"|"avaliacao"} para emitir)",
                     .schema = schemas::ref("TokenApiPedido")},
-           .answer_schema = schemas::ref("TokenApiEmitido"), .handler = bind(&Licenses::rotate)});
+           .answer_schema = schemas::ref("TokenApiEmitido"), .handler = service::scoped(l, &Licenses::rotate)});
   srv.add({.method = "GET", .pattern = "/adm/licencas", .auth = "sessao", .access = http::platform_admins(),
            .tag = kTag, .summary = "Todas as licenças, paginadas",
            .params = page_params({"id", "tenant", "plano", "status", "fim"}),
-           .answer_schema = schemas::page_of("Licenca"), .handler = bind(&Licenses::all)});
+           .answer_schema = schemas::page_of("Licenca"), .handler = service::scoped(l, &Licenses::all)});
   srv.add({.method = "GET", .pattern = "/adm/licencas/tenant/{id}", .auth = "sessao",
            .access = http::platform_admins(), .tag = kTag, .summary = "As licenças de um município, da mais nova",
-           .answer_schema = schemas::list_of("Licenca"), .handler = bind(&Licenses::tenant)});
+           .answer_schema = schemas::list_of("Licenca"), .handler = service::scoped(l, &Licenses::tenant)});
   srv.add({.method = "PUT", .pattern = "/adm/licencas/{id}", .auth = "sessao", .access = http::platform_admins(),
            .tag = kTag, .summary = "Altera uma licença (plano, status, datas, cotas) ou confirma o pagamento de um contrato dela",
            .body = {.description = "os campos a alterar: " + fields + R"(; ou {"pagamentoConfirmado": idContrato})", .schema = schemas::ref("LicencaAlteracao")},
-           .answer_schema = schemas::ref("Licenca"), .handler = bind(&Licenses::change)});
+           .answer_schema = schemas::ref("Licenca"), .handler = service::scoped(l, &Licenses::change)});
 }
 
 }  // namespace cadastre::platform

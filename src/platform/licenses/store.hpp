@@ -10,7 +10,7 @@
 
 #include <soci/soci.h>
 
-#include "platform/layers/files.hpp"
+#include "platform/common/files.hpp"
 #include "platform/paging.hpp"
 #include "store/pool.hpp"
 
@@ -44,7 +44,7 @@ std::string update(store::Pool& pool, std::int64_t id, const LicenseFields& f);
 /// Cloud Optimized GeoTIFF, a saved kriging: projeto.camadas.arquivo), sized on disk.
 struct TenantStorage {
   store::Pool& db;
-  const layers::FileStore& files;
+  const common::FileStore& files;
   std::string slug;
 };
 

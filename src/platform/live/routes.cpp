@@ -45,7 +45,7 @@ http::Response open_socket(service::EventBus& bus, const service::Scope& s, http
 
 void add_live_routes(App& app) {
   service::EventBus* bus = &app.events();
-  app.server().add({.method = "GET", .pattern = "/socket", .auth = "sessao_socket", .tag = "Sistema",
+  app.server().add({.method = "GET", .pattern = "/socket", .auth = "sessao_socket", .access = http::members("os eventos das camadas que o usuário vê e os das suas próprias tarefas"), .tag = "Sistema",
                     .summary = "WebSocket de eventos do município (fechado com 1008 quando a sessão é encerrada)",
                     .params = {{.name = "x_auth_token", .description = "o authToken, para navegadores"},
                                {.name = "x_tn_token", .description = "o tnToken, para navegadores"}},

@@ -15,7 +15,7 @@
 #include "platform/app.hpp"
 #include "platform/geostatistics/kriging.hpp"
 #include "platform/guard/guard.hpp"
-#include "platform/layers/files.hpp"
+#include "platform/common/files.hpp"
 #include "platform/mass_appraisal/input.hpp"
 #include "platform/mass_appraisal/plot.hpp"
 #include "platform/mass_appraisal/regression.hpp"
@@ -36,7 +36,6 @@ constexpr const char* kTag = "Avaliação em massa";
 
 Response rlm(const Scope& s, Request& req) {
   FitSpec spec = parse_fit(req.body, {});
-  guard::require(s, "camada", spec.camada, "leitura", "idCamada");
   return Response::json(regression_json(fit_spec(s, spec)));
 }
 
@@ -61,8 +60,8 @@ Response rlm_final(const Scope& s, Request& req) {
   FitSpec spec = parse_fit(req.body, {"nome"}, &extras);
   std::string nome = extra_text(extras, "nome", "");
   if (nome.empty()) throw Error(errc::missing_field, "informe nome", "nome");
-  service::Grant layer = guard::require(s, "camada", spec.camada, "leitura", "idCamada");
-  guard::require(s, "projeto", layer.project_id, "admin", "idCamada");
+  const service::Grant& layer = s.grant();
+  guard::require(s, "projeto", layer.project_id, "admin", "idCamada");  // the model is the project's
   Fitted f = fit_spec(s, spec);
   NewModel m{layer.project_id, spec.camada, nome, specification_json(f), coefficients_json(f), regression_json(f),
              f.geometries, f.data.dependent.values, f.regression.fitted, f.regression.residuals};
@@ -167,7 +166,7 @@ Estimates estimate(const Scope& s, const StoredModel& model, std::int64_t layer,
 }
 
 Response rlm_apply(const Scope& s, Request& req) {
-  StoredModel m = model_of(s, query::parse_integer(req.param("idModelo"), "idModelo", 1, INT64_MAX));
+  StoredModel m = model_of(s, s.grant().id);
   ApplyInput in = parse_apply(req.body);
   guard::require(s, "camada", in.camada, in.destino ? "edicao" : "leitura", "idCamada");
   if (in.destino && !is_decimal_field(s, in.camada, *in.destino))
@@ -188,7 +187,7 @@ Response rlm_apply(const Scope& s, Request& req) {
 // ------------------------------------------------------------------ the value map
 
 struct Pvg {
-  layers::FileStore files;
+  common::FileStore files;
 
   Response generate(const Scope& s, Request& req) const {
     PvgInput in = parse_pvg(req.body);
@@ -239,7 +238,6 @@ struct Pvg {
 Response residuals(const std::string& kind, const Scope& s, Request& req) {
   ResidualsInput in = parse_residuals(req.body);
   StoredModel m = model_of(s, in.modelo);
-  guard::require(s, "camada", in.camada, "edicao", "idCamada");
   LayerFile layer = layer_file(s, in.camada);
   if (layer.projeto != m.projeto)
     throw Error(errc::invalid_argument, "idCamada: a camada não é do projeto do modelo", "idCamada");
@@ -289,29 +287,29 @@ void add_mass_appraisal_routes(App& app) {
   const std::string fit =
       R"({"idCamada", "dependente": {"idCampo", "transformacao"?}, "independentes": [{"idCampo", "transformacao"?}], )"
       R"("idChk"?, "nivel"?} — transformacao: nenhuma, ln, inversa, quadrado, raiz)";
-  srv.add({.method = "POST", .pattern = "/rlm", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "POST", .pattern = "/rlm", .auth = "sessao", .access = http::on("camada", "corpo.idCamada", "leitura"), .tag = kTag,
            .summary = "Regressão linear múltipla sobre as amostras de uma camada: coeficientes, t, p, F, R², R² "
                       "ajustado, resíduos, outliers, intervalos, graus da NBR 14653-2 e estudo de razão IAAO",
            .body = {.description = fit, .max_bytes = 16384}, .answer_schema = schemas::ref("Regressao"),
            .handler = service::scoped(rlm)});
-  srv.add({.method = "POST", .pattern = "/rlm/final", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "POST", .pattern = "/rlm/final", .auth = "sessao", .access = http::on("camada", "corpo.idCamada", "leitura"), .tag = kTag,
            .summary = "Ajusta e grava o modelo escolhido no projeto da camada (administrador do projeto)",
            .body = {.description = "o corpo de /rlm e \"nome\"", .max_bytes = 16384}, .answer_status = 201,
            .answer_schema = schemas::ref("ModeloAvaliacao"), .handler = service::scoped(rlm_final)});
-  srv.add({.method = "POST", .pattern = "/rlm/grafico", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "POST", .pattern = "/rlm/grafico", .auth = "sessao", .access = http::members("leitura na camada do ajuste, ou no projeto e na camada do modelo idModelo (verificada pelo guarda)"), .tag = kTag,
            .summary = "Gráfico de um ajuste ou de um modelo gravado (idModelo): tipo residuos (padronizados × "
                       "ajustados), observado_ajustado ou qq (normal); formato png ou svg",
            .body = {.description = "o corpo de /rlm, ou {\"idModelo\"} (modelo gravado; leitura no seu projeto e "
                                    "camada), e \"tipo\"?, \"formato\"?, \"largura\"?, \"altura\"?",
                     .max_bytes = 16384},
            .answers = "image/png", .handler = service::scoped(rlm_graph)});
-  srv.add({.method = "POST", .pattern = "/rlm/{idModelo}", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "POST", .pattern = "/rlm/{idModelo}", .auth = "sessao", .access = http::on("modelo_avaliacao", "{idModelo}", "leitura"), .tag = kTag,
            .summary = "Aplica um modelo gravado às geometrias de uma camada: a estimativa de cada uma (e a grava "
                       "num campo decimal com idCampoDestino)",
            .body = {.description = R"({"idCamada", "campos"?: {"chave do regressor": idCampo}, "idCampoDestino"?})",
                     .max_bytes = 16384},
            .answer_schema = schemas::ref("EstimativasModelo"), .handler = service::scoped(rlm_apply)});
-  auto pvg = std::make_shared<const Pvg>(Pvg{layers::FileStore(app.options().files_dir)});
+  auto pvg = std::make_shared<const Pvg>(Pvg{common::FileStore(app.options().files_dir)});
   srv.add({.method = "POST", .pattern = "/gerarPVGEO", .auth = "sessao", .access = http::admins(), .tag = kTag,
            .summary = "Gera uma nova versão da planta genérica de valores (valor do m² por face de quadra do "
                       "cadastro) de uma camada krigada ou de um modelo gravado; o IPTU passa a usá-la",
@@ -322,7 +320,8 @@ void add_mass_appraisal_routes(App& app) {
            .handler = service::scoped([pvg](const Scope& s, Request& r) { return pvg->generate(s, r); })});
   for (auto [route, kind] : {std::pair{"line", "linha"}, {"polygon", "poligono"}, {"point", "ponto"}}) {
     std::string k = kind;
-    srv.add({.method = "POST", .pattern = std::string("/update/pvg/residuos/") + route, .auth = "sessao", .tag = kTag,
+    srv.add({.method = "POST", .pattern = std::string("/update/pvg/residuos/") + route, .auth = "sessao",
+             .access = http::on("camada", "corpo.idCamada", "edicao"), .tag = kTag,
              .summary = "Grava os resíduos de um modelo gravado como feições (" + k +
                         ") de uma camada do projeto, uma por amostra, substituindo as anteriores",
              .body = {.description = R"({"idModelo", "idCamada", "idCampo", "feicoes": [{"idAmostra", "geometria": )"

@@ -78,7 +78,10 @@ std::optional<StoredModel> find_model(const service::Scope& s, std::int64_t id) 
   q.bind(n(id), "bigint");
   auto rows = s.db->with([&](soci::session& db) { return store::fetch(db, q); });
   if (rows.empty()) return std::nullopt;
-  return StoredModel{std::stoll(*rows[0][0]), std::stoll(*rows[0][1]), std::stoll(*rows[0][2]), *rows[0][3]};
+  // A model /rlm/final did not write has no predictor: "{}" reads as one with nothing in it
+  // (a 400 naming the member), never as a null.
+  return StoredModel{std::stoll(*rows[0][0]), std::stoll(*rows[0][1]), std::stoll(*rows[0][2]),
+                     rows[0][3].value_or("{}")};
 }
 
 StoredFit model_fit(const service::Scope& s, std::int64_t modelo) {

@@ -16,7 +16,7 @@
 #include "platform/ombudsman/input.hpp"
 #include "platform/ombudsman/store.hpp"
 #include "platform/schemas.hpp"
-#include "platform/sessions/throttle.hpp"
+#include "platform/common/throttle.hpp"
 
 namespace cadastre::platform::ombudsman {
 namespace {
@@ -32,7 +32,7 @@ constexpr int kFilingsPerHour = 10;
 struct Ombudsman {
   store::Identity* identity;
   store::TenantPools* tenants;
-  std::unique_ptr<sessions::Throttle> filings;
+  std::unique_ptr<common::Throttle> filings;
 
   // The municipality a public caller names: 404 for an unknown, inactive or not enabled one.
   store::Pool& city(Request& req) const {
@@ -112,14 +112,7 @@ Response import_requests(jobs::Runner& runner, const service::Scope& s, Request&
       });
     });
   });
-  std::string estado = "pendente";
-  if (!sub.novo) {  // the earlier job of this codigo, in its current state
-    if (auto now = runner.status(s, sub.id)) estado = now->estado;
-  }
-  JsonWriter w;
-  w.begin_object().key("idImportacao").value(sub.id).key("estado").value(estado).key("novo").value(sub.novo);
-  w.end_object();
-  return Response::json(std::move(w).str(), 202);
+  return Response::json(jobs::accepted_json(runner, s, sub), 202);
 }
 
 }  // namespace
@@ -131,11 +124,8 @@ void add_ombudsman_routes(App& app) {
   using namespace ombudsman;
   auto o = std::make_shared<const Ombudsman>(Ombudsman{
       &app.identity(), &app.tenants(),
-      std::make_unique<sessions::Throttle>(ThrottleOptions{
+      std::make_unique<common::Throttle>(ThrottleOptions{
           .max_failures = kFilingsPerHour, .window = std::chrono::hours(1), .lockout = std::chrono::hours(1)})});
-  auto bind = [o](Response (Ombudsman::*fn)(Request&) const) {
-    return [o, fn](Request& r) { return ((*o).*fn)(r); };
-  };
   const http::Param cidade{.name = "cidade", .required = true,
                            .description = "o município (slug, como em /ouv/cidades)"};
   std::vector<http::Param> list_params = page_params(kOrderColumns);
@@ -148,29 +138,29 @@ void add_ombudsman_routes(App& app) {
   auto& srv = app.server();
   srv.add({.method = "GET", .pattern = "/ouv/cidades", .auth = "none", .tag = kTag,
            .summary = "Os municípios com ouvidoria (sem conta)", .answer_schema = schemas::list_of("CidadeOuvidoria"),
-           .handler = bind(&Ombudsman::cities)});
+           .handler = service::unscoped(o, &Ombudsman::cities)});
   srv.add({.method = "GET", .pattern = "/ouv/legenda", .auth = "none", .tag = kTag,
            .summary = "As categorias de pedido do município (sem conta)", .params = {cidade},
-           .answer_schema = schemas::list_of("CategoriaOuvidoria"), .handler = bind(&Ombudsman::legend)});
+           .answer_schema = schemas::list_of("CategoriaOuvidoria"), .handler = service::unscoped(o, &Ombudsman::legend)});
   srv.add({.method = "GET", .pattern = "/ouv/", .auth = "none", .tag = kTag,
            .summary = "Os pedidos do município, sem dados pessoais (sem conta), paginados", .params = list_params,
-           .answer_schema = schemas::page_of("PedidoOuvidoria"), .handler = bind(&Ombudsman::list)});
+           .answer_schema = schemas::page_of("PedidoOuvidoria"), .handler = service::unscoped(o, &Ombudsman::list)});
   srv.add({.method = "GET", .pattern = "/ouv/camadas/{id}/geometrias", .auth = "none", .tag = kTag,
            .summary = "Os pedidos copiados para uma camada, em GeoJSON, sem dados pessoais (sem conta)",
            .params = {cidade}, .answers = "application/geo+json",
-           .answer_schema = schemas::ref("PedidosOuvidoriaGeoJson"), .handler = bind(&Ombudsman::layer)});
+           .answer_schema = schemas::ref("PedidosOuvidoriaGeoJson"), .handler = service::unscoped(o, &Ombudsman::layer)});
   srv.add({.method = "POST", .pattern = "/ouv/contato", .auth = "none", .tag = kTag,
            .summary = "Registra um pedido do cidadão (sem conta; limitado por endereço): protocolo e token de "
                       "acompanhamento, mostrado uma vez",
            .params = {cidade},
            .body = {.description = report, .max_bytes = (3u << 20) + 65536, .schema = schemas::ref("PedidoOuvidoriaNovo")},
-           .answer_status = 201, .answer_schema = schemas::ref("ProtocoloOuvidoria"), .handler = bind(&Ombudsman::file)});
+           .answer_status = 201, .answer_schema = schemas::ref("ProtocoloOuvidoria"), .handler = service::unscoped(o, &Ombudsman::file)});
   srv.add({.method = "POST", .pattern = "/ouv/pedir/{id}", .auth = "none", .tag = kTag,
            .summary = "Pede informação sobre um pedido (protocolo ou número, com o token): status e histórico público",
            .params = {cidade},
            .body = {.description = R"({"token", "mensagem"?})", .max_bytes = 8192,
                     .schema = schemas::ref("PedidoInformacaoOuvidoria")},
-           .answer_schema = schemas::ref("AcompanhamentoOuvidoria"), .handler = bind(&Ombudsman::ask)});
+           .answer_schema = schemas::ref("AcompanhamentoOuvidoria"), .handler = service::unscoped(o, &Ombudsman::ask)});
   srv.add({.method = "POST", .pattern = "/importar/add/ouv", .auth = "sessao",
            .access = http::on("camada", "idCamada", "edicao"), .tag = "Importação e conversão",
            .summary = "Copia os pedidos da ouvidoria para uma camada de pontos (e traz de volta os status mudados nela), "

@@ -24,7 +24,7 @@ void add_permission_routes(App& app) {
   using service::Scope;
   store::Pool* platform = &app.platform();
   auto& srv = app.server();
-  srv.add({.method = "GET", .pattern = "/permissoes/projetos", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/permissoes/projetos", .auth = "sessao", .access = http::members("o papel do próprio usuário em cada projeto que ele vê"), .tag = kTag,
            .summary = "O papel do usuário em cada projeto que ele vê e o que esse papel permite",
            .answer_schema = schemas::list_of("PermissaoProjeto"),
            .handler = service::scoped([](const Scope& s, Request&) { return Response::json(projects(s)); })});
@@ -34,7 +34,7 @@ void add_permission_routes(App& app) {
            .answer_schema = schemas::ref("PermissaoProjetoDetalhe"),
            .handler = service::scoped(
                [](const Scope& s, Request&) { return Response::json(project(s, s.grant().id)); })});
-  srv.add({.method = "GET", .pattern = "/permissoes/camadas", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/permissoes/camadas", .auth = "sessao", .access = http::members("o papel do próprio usuário em cada camada que ele vê"), .tag = kTag,
            .summary = "O papel do usuário em cada camada que ele vê e o que esse papel permite",
            .answer_schema = schemas::list_of("PermissaoCamada"),
            .handler = service::scoped([](const Scope& s, Request&) { return Response::json(layers(s)); })});

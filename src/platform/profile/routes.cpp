@@ -1,7 +1,7 @@
 // /minha-conta: the caller's own profile. A new e-mail takes effect only once confirmed
 // from the new address; a new password needs the current one and ends the caller's other
 // sessions.
-#include "platform/accounts/links.hpp"
+#include "platform/common/links.hpp"
 #include "platform/app.hpp"
 #include "platform/schemas.hpp"
 #include "platform/profile/input.hpp"
@@ -18,7 +18,7 @@ using http::Request;
 using http::Response;
 
 struct Profile {
-  accounts::Links links;
+  common::Links links;
   store::Identity* identity;
   service::EventBus* events;
   store::SecretChecks* checks;
@@ -65,13 +65,13 @@ namespace cadastre::platform {
 
 void add_profile_routes(App& app) {
   using namespace profile;
-  auto p = std::make_shared<const Profile>(Profile{accounts::links_of(app), &app.identity(), &app.events(), &app.secret_checks()});
+  auto p = std::make_shared<const Profile>(Profile{common::links_of(app), &app.identity(), &app.events(), &app.secret_checks()});
   auto& srv = app.server();
-  srv.add({.method = "GET", .pattern = "/minha-conta", .auth = "sessao", .tag = "Minha conta",
+  srv.add({.method = "GET", .pattern = "/minha-conta", .auth = "sessao", .access = http::members("o próprio perfil"), .tag = "Minha conta",
            .summary = "O perfil de quem chama",
            .answer_schema = schemas::ref("Perfil"),
            .handler = service::scoped([p](const service::Scope& s, Request& r) { return p->read(s, r); })});
-  srv.add({.method = "PUT", .pattern = "/minha-conta", .auth = "sessao", .tag = "Minha conta",
+  srv.add({.method = "PUT", .pattern = "/minha-conta", .auth = "sessao", .access = http::members("o próprio perfil"), .tag = "Minha conta",
            .summary = "Altera o próprio perfil; um e-mail novo vale depois de confirmado pelo link enviado a ele; "
                       "a troca de senha pede a atual e encerra as outras sessões",
            .body = {.description = R"({"nome"?, "telefone"?, "cargo"?, "email"?, "senhaAtual"?, "novaSenha"?})",

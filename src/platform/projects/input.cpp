@@ -8,6 +8,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
+#include "platform/body_fields.hpp"
 
 namespace cadastre::platform::projects {
 namespace {
@@ -21,11 +22,6 @@ std::string text(jsonin::element value, const std::string& field, std::size_t ma
   return v;
 }
 
-std::int64_t id_of(jsonin::object root, const char* field) {
-  std::int64_t v = jsonin::integer(root, field);
-  if (v < 1) throw Error(errc::invalid_argument, std::string(field) + " deve ser um id positivo", field);
-  return v;
-}
 
 jsonin::object object_of(simdjson::dom::parser& parser, std::string_view body) {
   return jsonin::as_object(jsonin::parse(parser, body), "corpo");
@@ -55,7 +51,7 @@ std::int64_t parse_project_ref(std::string_view body) {
   auto root = object_of(parser, body);
   for (auto [key, value] : root)
     if (key != "idProjeto") throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
-  return id_of(root, "idProjeto");
+  return body::required_id(root, "idProjeto");
 }
 
 CopyRequest parse_copy(std::string_view body) {
@@ -64,7 +60,7 @@ CopyRequest parse_copy(std::string_view body) {
   CopyRequest c;
   for (auto [key, value] : root) {
     std::string k(key);
-    if (k == "idProjeto") c.id = id_of(root, "idProjeto");
+    if (k == "idProjeto") c.id = body::required_id(root, "idProjeto");
     else if (k == "nome") c.nome = text(value, k, 200, true);
     else if (k == "geometrias") c.geometrias = jsonin::opt_bool(root, "geometrias").value_or(false);
     else if (k == "valores") c.valores = jsonin::opt_bool(root, "valores").value_or(false);
@@ -94,7 +90,7 @@ Share parse_share(std::string_view body) {
   for (auto [key, value] : root)
     if (key != "idProjeto" && key != "idUsuario" && key != "papel")
       throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
-  Share s{id_of(root, "idProjeto"), id_of(root, "idUsuario"), jsonin::string(root, "papel")};
+  Share s{body::required_id(root, "idProjeto"), body::required_id(root, "idUsuario"), jsonin::string(root, "papel")};
   if (s.papel != "leitura" && s.papel != "edicao" && s.papel != "admin")
     throw Error(errc::invalid_argument, "papel deve ser leitura, edicao ou admin", "papel");
   return s;

@@ -8,6 +8,7 @@
 #include "cadastre/html.hpp"
 #include "cadastre/json.hpp"
 #include "platform/app.hpp"
+#include "platform/guard/accounts.hpp"
 #include "platform/guard/guard.hpp"
 #include "platform/projects/input.hpp"
 #include "platform/projects/store_shares.hpp"
@@ -32,7 +33,7 @@ struct Projects {
   const service::Tenancy* tenancy;
   store::Pool* platform;
   std::ostream* log_stream;  ///< the server's log stream (options.http.log, else std::cerr)
-  layers::FileStore files;   ///< the layers' files, which follow their rows
+  common::FileStore files;   ///< the layers' files, which follow their rows
 
   store::Pool* pool_of(std::int64_t tenant_id) const {
     auto t = tenancy->identity().tenant_by_id(tenant_id);
@@ -51,14 +52,12 @@ struct Projects {
     return Response::json(list(s, parse_active(req)));
   }
   Response create(const service::Scope& s, Request& req) const {
-    if (is_public_user(*platform, s.user.user_id))
-      throw Error(errc::forbidden, "usuários públicos não criam projetos");
+    guard::require_not_public(*platform, s, "usuários públicos não criam projetos");
     ProjectFields f = parse_project(req.body, true);
     return Response::json(one(s, projects::create(s, f)), 201);
   }
   Response new_version(const service::Scope& s, Request& req) const {
     std::int64_t id = parse_project_ref(req.body);
-    guard::require(s, "projeto", id, "admin");
     return Response::json(one(s, projects::new_version(s, id, files)), 201);
   }
   Response read(const service::Scope& s, Request& req) const {
@@ -108,7 +107,6 @@ struct Projects {
   }
   Response copy(const service::Scope& s, Request& req) const {
     CopyRequest r = parse_copy(req.body);
-    guard::require(s, "projeto", r.id, "leitura");
     return Response::json(one(s, copy_project(s, r, files)), 201);
   }
   Response counts(const service::Scope& s, Request&) const { return Response::json(info(s, s.grant().id)); }
@@ -140,8 +138,7 @@ struct Projects {
   }
   Response of_domain(const service::Scope& s, Request& req) const {
     std::string domain = parse_domain(req);
-    if (!administers_any(s))
-      throw Error(errc::forbidden, "só quem administra um projeto (ou o município) consulta os usuários por domínio");
+    guard::require_administers_a_project(s, "só quem administra um projeto (ou o município) consulta os usuários por domínio");
     return Response::json(users_of_domain(s, *platform, domain));
   }
   Response paged(const service::Scope& s, Request& req) const {
@@ -157,7 +154,6 @@ struct Projects {
   }
   Response share(const service::Scope& s, Request& req) const {
     Share sh = parse_share(req.body);
-    guard::require(s, "projeto", sh.project, "admin");
     auto [created, row] = upsert_share(s, *platform, sh);
     return Response::json(row, created ? 201 : 200);
   }
@@ -176,10 +172,7 @@ void add_project_routes(App& app) {
   using namespace projects;
   auto p = std::make_shared<const Projects>(Projects{&app.tenancy(), &app.platform(),
                                                           app.options().http.log ? app.options().http.log : &std::cerr,
-                                                          layers::FileStore(app.options().files_dir)});
-  auto bind = [p](Response (Projects::*fn)(const service::Scope&, Request&) const) {
-    return service::scoped([p, fn](const service::Scope& s, Request& r) { return ((*p).*fn)(s, r); });
-  };
+                                                          common::FileStore(app.options().files_dir)});
   // A transfer interrupted by a crash left prepared transactions: settle them now. A
   // database that does not answer only delays it to the next start or transfer.
   try {
@@ -195,65 +188,65 @@ void add_project_routes(App& app) {
   const std::string ref_body = R"({"idProjeto": n})";
   const std::string nested = schemas::ref("ProjetoDetalhe");
   auto& srv = app.server();
-  srv.add({.method = "GET", .pattern = "/projetos/listar", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/projetos/listar", .auth = "sessao", .access = http::members("só os projetos que o usuário vê"), .tag = kTag,
            .summary = "Os projetos que o usuário vê (os inativos só com ativo=false)", .params = {active},
-           .answer_schema = schemas::list_of("Projeto"), .handler = bind(&Projects::listed)});
-  srv.add({.method = "POST", .pattern = "/projetos", .auth = "sessao", .tag = kTag,
+           .answer_schema = schemas::list_of("Projeto"), .handler = service::scoped(p, &Projects::listed)});
+  srv.add({.method = "POST", .pattern = "/projetos", .auth = "sessao", .access = http::members("um projeto novo, do qual quem cria é o administrador (usuários públicos não criam; verificado pelo guarda)"), .tag = kTag,
            .summary = "Cria um projeto; quem cria é o seu administrador (usuários públicos não criam)",
            .body = {.description = R"({"nome", "descricao"?, "tipo"?: "geral"|"cadastro_imobiliario"})",
                     .max_bytes = 16384, .schema = schemas::ref("ProjetoNovo")},
-           .answer_status = 201, .answer_schema = schemas::ref("Projeto"), .handler = bind(&Projects::create)});
-  srv.add({.method = "POST", .pattern = "/projetos/cadastro-imobiliario/nova-versao", .auth = "sessao", .tag = kTag,
+           .answer_status = 201, .answer_schema = schemas::ref("Projeto"), .handler = service::scoped(p, &Projects::create)});
+  srv.add({.method = "POST", .pattern = "/projetos/cadastro-imobiliario/nova-versao", .auth = "sessao", .access = http::on("projeto", "corpo.idProjeto", "admin"), .tag = kTag,
            .summary = "Nova versão de um projeto de cadastro imobiliário: cópia completa (estrutura, geometrias, "
                       "valores, compartilhamentos); a anterior fica somente leitura",
            .body = {.description = ref_body, .max_bytes = 1024, .schema = schemas::ref("ReferenciaProjeto")},
-           .answer_status = 201, .answer_schema = schemas::ref("Projeto"), .handler = bind(&Projects::new_version)});
+           .answer_status = 201, .answer_schema = schemas::ref("Projeto"), .handler = service::scoped(p, &Projects::new_version)});
   srv.add({.method = "GET", .pattern = "/projetos/{id}", .auth = "sessao", .access = http::on("projeto", "{id}", "leitura"),
            .tag = kTag, .summary = "O projeto com as camadas que o usuário vê e os formulários de cada uma",
            .params = {{.name = "noForms", .type = "boolean", .description = "true: sem os formulários",
                        .values = {"true", "false"}}},
-           .answer_schema = nested, .handler = bind(&Projects::read)});
+           .answer_schema = nested, .handler = service::scoped(p, &Projects::read)});
   srv.add({.method = "PUT", .pattern = "/projetos/{id}", .auth = "sessao", .access = http::on("projeto", "{id}", "admin"),
            .tag = kTag, .summary = "Altera nome e descrição do projeto (estado e tipo têm rotas próprias)",
            .body = {.description = R"({"nome"?, "descricao"?})", .max_bytes = 16384,
                     .schema = schemas::ref("ProjetoAlteracao")},
-           .answer_schema = schemas::ref("Projeto"), .handler = bind(&Projects::change)});
+           .answer_schema = schemas::ref("Projeto"), .handler = service::scoped(p, &Projects::change)});
   srv.add({.method = "DELETE", .pattern = "/projetos/{id}", .auth = "sessao",
            .access = http::on("projeto", "{id}", "gestao"), .tag = kTag,
            .summary = "Exclui o projeto com tudo o que há nele (camadas, formulários, geometrias, valores)",
-           .answers = "", .answer_status = 204, .handler = bind(&Projects::erase)});
+           .answers = "", .answer_status = 204, .handler = service::scoped(p, &Projects::erase)});
   srv.add({.method = "GET", .pattern = "/projetos/{id}/extent", .auth = "sessao",
            .access = http::on("projeto", "{id}", "leitura"), .tag = kTag,
            .summary = "Extensão (lon/lat, SIRGAS 2000) das camadas visíveis do projeto; 204 quando não há nada",
-           .answer_schema = schemas::ref("Extensao"), .handler = bind(&Projects::bounds)});
+           .answer_schema = schemas::ref("Extensao"), .handler = service::scoped(p, &Projects::bounds)});
   srv.add({.method = "GET", .pattern = "/projetos/{id}/notas", .auth = "sessao",
            .access = http::on("projeto", "{id}", "leitura"), .tag = kTag, .summary = "As notas (HTML saneado) do projeto",
-           .answer_schema = schemas::ref("NotasProjeto"), .handler = bind(&Projects::read_notes)});
+           .answer_schema = schemas::ref("NotasProjeto"), .handler = service::scoped(p, &Projects::read_notes)});
   srv.add({.method = "PUT", .pattern = "/projetos/{id}/notas", .auth = "sessao",
            .access = http::on("projeto", "{id}", "admin"), .tag = kTag,
            .summary = "Grava as notas do projeto: HTML saneado por lista de permissões (p, br, b, strong, i, em, u, "
                       "ul, ol, li, h1-h4, blockquote, a com href http/https/mailto); até 200 kB",
            .body = {.description = R"({"notas": "<p>...</p>"})", .max_bytes = 1 << 20,
                     .schema = schemas::ref("NotasProjeto")},
-           .answer_schema = schemas::ref("NotasProjeto"), .handler = bind(&Projects::write_notes)});
+           .answer_schema = schemas::ref("NotasProjeto"), .handler = service::scoped(p, &Projects::write_notes)});
   srv.add({.method = "POST", .pattern = "/projetos/inativar/{id}", .auth = "sessao",
            .access = http::on("projeto", "{id}", "gestao"), .tag = kTag,
            .summary = "Inativa o projeto (some das listas e recusa edições); 409 se já inativo",
-           .answer_schema = schemas::ref("Projeto"), .handler = bind(&Projects::deactivate)});
+           .answer_schema = schemas::ref("Projeto"), .handler = service::scoped(p, &Projects::deactivate)});
   srv.add({.method = "POST", .pattern = "/projetos/ativar/{id}", .auth = "sessao",
            .access = http::on("projeto", "{id}", "gestao"), .tag = kTag, .summary = "Ativa o projeto; 409 se já ativo",
-           .answer_schema = schemas::ref("Projeto"), .handler = bind(&Projects::activate)});
-  srv.add({.method = "POST", .pattern = "/projetos/copiar-projeto", .auth = "sessao", .tag = kTag,
+           .answer_schema = schemas::ref("Projeto"), .handler = service::scoped(p, &Projects::activate)});
+  srv.add({.method = "POST", .pattern = "/projetos/copiar-projeto", .auth = "sessao", .access = http::on("projeto", "corpo.idProjeto", "leitura"), .tag = kTag,
            .summary = "Copia o projeto (camadas visíveis, formulários, campos, estilos e, se pedido, geometrias e "
                       "valores) num projeto novo do usuário, numa só transação",
            .body = {.description = R"({"idProjeto", "nome", "geometrias"?: bool, "valores"?: bool})", .max_bytes = 4096,
                     .schema = schemas::ref("CopiaProjeto")},
-           .answer_status = 201, .answer_schema = schemas::ref("Projeto"), .handler = bind(&Projects::copy)});
+           .answer_status = 201, .answer_schema = schemas::ref("Projeto"), .handler = service::scoped(p, &Projects::copy)});
   srv.add({.method = "GET", .pattern = "/projetos/info/{idProjeto}", .auth = "sessao",
            .access = http::on("projeto", "{idProjeto}", "leitura"), .tag = kTag,
            .summary = "Contagens do projeto: camadas, formulários, campos, geometrias, valores, compartilhamentos e "
                       "última alteração",
-           .answer_schema = schemas::ref("ProjetoInfo"), .handler = bind(&Projects::counts)});
+           .answer_schema = schemas::ref("ProjetoInfo"), .handler = service::scoped(p, &Projects::counts)});
   srv.add({.method = "GET", .pattern = "/projetos/transferir", .auth = "sessao", .access = http::platform_admins(),
            .tag = kTag,
            .summary = "Transfere o projeto, com tudo o que há nele, para o banco de outro município (tudo ou nada, "
@@ -262,41 +255,41 @@ void add_project_routes(App& app) {
                       {.name = "tenant", .required = true, .description = "o município de destino: nome (slug) ou id"},
                       {.name = "idUsuario", .type = "integer", .required = true,
                        .description = "o novo dono, usuário ativo do município de destino"}},
-           .answer_schema = schemas::ref("Transferencia"), .handler = bind(&Projects::move)});
-  srv.add({.method = "GET", .pattern = "/projetos/usuariospvgeo", .auth = "sessao", .tag = kTag,
+           .answer_schema = schemas::ref("Transferencia"), .handler = service::scoped(p, &Projects::move)});
+  srv.add({.method = "GET", .pattern = "/projetos/usuariospvgeo", .auth = "sessao", .access = http::members("quem administra algum projeto ou o município (verificado pelo guarda)"), .tag = kTag,
            .summary = "Usuários ativos do município com e-mail no domínio, com o papel de cada um nos projetos que "
                       "o usuário administra",
            .params = {{.name = "dominio", .required = true, .description = "domínio de e-mail, como prefeitura.gov.br"}},
-           .answer_schema = schemas::list_of("UsuarioDoDominio"), .handler = bind(&Projects::of_domain)});
-  srv.add({.method = "GET", .pattern = "/projetos/v2", .auth = "sessao", .tag = kTag,
+           .answer_schema = schemas::list_of("UsuarioDoDominio"), .handler = service::scoped(p, &Projects::of_domain)});
+  srv.add({.method = "GET", .pattern = "/projetos/v2", .auth = "sessao", .access = http::members("só os projetos que o usuário vê"), .tag = kTag,
            .summary = "Os projetos que o usuário vê, paginados, com o resumo das camadas", .params = page_ps,
-           .answer_schema = schemas::page_of("ProjetoComCamadas"), .handler = bind(&Projects::paged)});
+           .answer_schema = schemas::page_of("ProjetoComCamadas"), .handler = service::scoped(p, &Projects::paged)});
   srv.add({.method = "GET", .pattern = "/projetos/v2/{id}", .auth = "sessao",
            .access = http::on("projeto", "{id}", "leitura"), .tag = kTag,
            .summary = "O projeto com as camadas visíveis, seus formulários e os campos de cada formulário",
-           .answer_schema = nested, .handler = bind(&Projects::nested)});
+           .answer_schema = nested, .handler = service::scoped(p, &Projects::nested)});
 
   const std::string share_body = R"({"idProjeto", "idUsuario", "papel": "leitura"|"edicao"|"admin"})";
   srv.add({.method = "GET", .pattern = "/projetos/{idProjeto}/usuarios", .auth = "sessao",
            .access = http::on("projeto", "{idProjeto}", "gestao"), .tag = kTag,
            .summary = "Os compartilhamentos do projeto, com nome e e-mail de cada usuário (administradores do projeto)",
-           .answer_schema = schemas::list_of("Compartilhamento"), .handler = bind(&Projects::shared_with)});
-  srv.add({.method = "POST", .pattern = "/projetos/usuarios", .auth = "sessao", .tag = kTag,
+           .answer_schema = schemas::list_of("Compartilhamento"), .handler = service::scoped(p, &Projects::shared_with)});
+  srv.add({.method = "POST", .pattern = "/projetos/usuarios", .auth = "sessao", .access = http::on("projeto", "corpo.idProjeto", "admin"), .tag = kTag,
            .summary = "Compartilha o projeto com um usuário ativo do município, ou muda o seu papel (auditado)",
            .body = {.description = share_body, .max_bytes = 4096, .schema = schemas::ref("CompartilhamentoNovo")},
-           .answer_status = 201, .answer_schema = schemas::ref("Compartilhamento"), .handler = bind(&Projects::share)});
+           .answer_status = 201, .answer_schema = schemas::ref("Compartilhamento"), .handler = service::scoped(p, &Projects::share)});
   srv.add({.method = "DELETE", .pattern = "/projetos/{idProjeto}/usuarios/{idUsuario}", .auth = "sessao",
            .access = http::on("projeto", "{idProjeto}", "admin"), .tag = kTag,
            .summary = "Desfaz o compartilhamento do projeto com o usuário (auditado)", .answers = "",
-           .answer_status = 204, .handler = bind(&Projects::unshare)});
+           .answer_status = 204, .handler = service::scoped(p, &Projects::unshare)});
   srv.add({.method = "POST", .pattern = "/projetos/{idProjeto}/publicar", .auth = "sessao",
            .access = http::on("projeto", "{idProjeto}", "gestao"), .tag = kTag,
            .summary = "Publica o projeto (leitura para todo o município); 409 se já publicado ou inativo",
-           .answer_schema = schemas::ref("Projeto"), .handler = bind(&Projects::publish)});
+           .answer_schema = schemas::ref("Projeto"), .handler = service::scoped(p, &Projects::publish)});
   srv.add({.method = "POST", .pattern = "/projetos/{idProjeto}/despublicar", .auth = "sessao",
            .access = http::on("projeto", "{idProjeto}", "gestao"), .tag = kTag,
            .summary = "Despublica o projeto; 409 se não está publicado",
-           .answer_schema = schemas::ref("Projeto"), .handler = bind(&Projects::unpublish)});
+           .answer_schema = schemas::ref("Projeto"), .handler = service::scoped(p, &Projects::unpublish)});
 }
 
 }  // namespace cadastre::platform

@@ -133,7 +133,7 @@ void update(const service::Scope& scope, std::int64_t id, const ProjectFields& f
   });
 }
 
-void remove(const service::Scope& scope, std::int64_t id, const layers::FileStore& files) {
+void remove(const service::Scope& scope, std::int64_t id, const common::FileStore& files) {
   scope.db->run([&](soci::session& s) {
     soci::transaction tx(s);
     // The files go aside first and are erased once the rows are gone; a failure puts them back.

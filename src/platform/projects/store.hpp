@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "platform/layers/files.hpp"
+#include "platform/common/files.hpp"
 #include "platform/paging.hpp"
 #include "platform/projects/input.hpp"
 #include "service/scope.hpp"
@@ -45,7 +45,7 @@ std::int64_t create(const service::Scope& scope, const ProjectFields& f);
 void update(const service::Scope& scope, std::int64_t id, const ProjectFields& f);
 /// Deletes the project and everything under it, its layers' files in `files` too (the
 /// event row stays).
-void remove(const service::Scope& scope, std::int64_t id, const layers::FileStore& files);
+void remove(const service::Scope& scope, std::int64_t id, const common::FileStore& files);
 
 /// The state moves: 409 naming the current state when the project is already there, and
 /// when publishing an inactive project.

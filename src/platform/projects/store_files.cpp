@@ -16,7 +16,7 @@ bool present(const fs::path& p) {
 
 }  // namespace
 
-FileCopies::FileCopies(const layers::FileStore& store, const std::string& from_slug, const std::string& to_slug,
+FileCopies::FileCopies(const common::FileStore& store, const std::string& from_slug, const std::string& to_slug,
                        const std::vector<LayerCopy>& layers) {
   if (!store.enabled()) {
     // Without a store no layer has files; one that names a file cannot be copied without it.
@@ -74,13 +74,13 @@ void FileCopies::record(soci::session& s) const {
   }
 }
 
-ProjectFilesAside::ProjectFilesAside(const layers::FileStore& store, soci::session& s, const std::string& slug,
+ProjectFilesAside::ProjectFilesAside(const common::FileStore& store, soci::session& s, const std::string& slug,
                                      std::int64_t project) {
   store::Sql q("select id::text, arquivo from projeto.camadas where projeto_id = " + std::to_string(project));
   for (const store::Row& r : store::fetch(s, q))
-    layers_.push_back(std::make_unique<layers::SetAside>(store, slug, std::stoll(*r[0]), r[1]));
+    layers_.push_back(std::make_unique<common::SetAside>(store, slug, std::stoll(*r[0]), r[1]));
   // The project's own attachments (projetos/<id>/) go with it too.
-  layers_.push_back(std::make_unique<layers::SetAside>(
+  layers_.push_back(std::make_unique<common::SetAside>(
       store, slug, fs::path("projetos") / std::to_string(project), "projeto-" + std::to_string(project)));
 }
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/layers/files.hpp"
+#include "platform/common/files.hpp"
 #include "platform/projects/store_copy.hpp"
 
 namespace soci {
@@ -30,7 +30,7 @@ class FileCopies {
   /// followed), and a main file kept outside that directory into the new one. 503 when a
   /// file cannot be copied (nothing stays copied), or when a layer names a file and the
   /// platform has no file store.
-  FileCopies(const layers::FileStore& store, const std::string& from_slug, const std::string& to_slug,
+  FileCopies(const common::FileStore& store, const std::string& from_slug, const std::string& to_slug,
              const std::vector<LayerCopy>& layers);
   FileCopies(const FileCopies&) = delete;
   FileCopies& operator=(const FileCopies&) = delete;
@@ -50,14 +50,14 @@ class FileCopies {
 };
 
 /// Every layer's files of project `project`, set aside while its rows are deleted (see
-/// layers::SetAside): commit() once the deletion committed, or let them go back.
+/// common::SetAside): commit() once the deletion committed, or let them go back.
 class ProjectFilesAside {
  public:
-  ProjectFilesAside(const layers::FileStore& store, soci::session& s, const std::string& slug, std::int64_t project);
+  ProjectFilesAside(const common::FileStore& store, soci::session& s, const std::string& slug, std::int64_t project);
   void commit() noexcept;
 
  private:
-  std::vector<std::unique_ptr<layers::SetAside>> layers_;
+  std::vector<std::unique_ptr<common::SetAside>> layers_;
 };
 
 }  // namespace cadastre::platform::projects

@@ -38,11 +38,6 @@ bool is_active_user(store::Pool& platform, std::int64_t tenant, std::int64_t use
   return platform.with([&](soci::session& s) { return store::fetch_value(s, q).has_value(); });
 }
 
-bool is_public_user(store::Pool& platform, std::int64_t user) {
-  store::Sql q("select publico::text from plataforma.usuarios where id = " + std::to_string(user));
-  return platform.with([&](soci::session& s) { return store::fetch_value(s, q) == "true"; });
-}
-
 std::string shares(const service::Scope& scope, store::Pool& platform, std::int64_t project) {
   store::Sql ids_q("select coalesce(string_agg(usuario_id::text, ','), '') from projeto.projeto_usuarios "
                    "where projeto_id = " + std::to_string(project));
@@ -115,10 +110,5 @@ std::string users_of_domain(const service::Scope& scope, store::Pool& platform, 
   return scope.db->with([&](soci::session& s) { return store::fetch_value(s, q).value_or("[]"); });
 }
 
-bool administers_any(const service::Scope& scope) {
-  if (scope.user.admin || scope.user.platform_admin) return true;
-  store::Sql q("select 1 from projeto.projetos p where " + guard::project_role_sql(scope, "p.id") + " = 'admin' limit 1");
-  return scope.db->with([&](soci::session& s) { return store::fetch_value(s, q).has_value(); });
-}
 
 }  // namespace cadastre::platform::projects

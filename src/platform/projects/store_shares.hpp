@@ -16,8 +16,6 @@ namespace cadastre::platform::projects {
 
 /// Whether `user` is an active user of `tenant` (platform database).
 bool is_active_user(store::Pool& platform, std::int64_t tenant, std::int64_t user);
-/// Whether `user` is a public user (read-only visitor account).
-bool is_public_user(store::Pool& platform, std::int64_t user);
 
 /// The project's shares: [{"idUsuario","nome","email","papel","concedidoPor","concedidoEm"}].
 std::string shares(const service::Scope& scope, store::Pool& platform, std::int64_t project);
@@ -31,8 +29,5 @@ void remove_share(const service::Scope& scope, std::int64_t project, std::int64_
 /// The tenant's active users whose e-mail is at `domain`, each with "projetos": their role
 /// on every project the caller administers ([{"id","nome","papel"}], papel null: none).
 std::string users_of_domain(const service::Scope& scope, store::Pool& platform, const std::string& domain);
-
-/// Whether the caller administers at least one project (or the tenant).
-bool administers_any(const service::Scope& scope);
 
 }  // namespace cadastre::platform::projects

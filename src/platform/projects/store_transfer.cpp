@@ -69,7 +69,7 @@ bool resolve(const Gid& gid, const PoolOf& pool_of, const Log& log) {
 
 Transferred transfer(const service::Scope& scope, std::int64_t id, const store::Tenant& target,
                      store::Pool& target_pool, std::int64_t owner, const PoolOf& pool_of,
-                     const layers::FileStore& files, const Log& log) {
+                     const common::FileStore& files, const Log& log) {
   Gid origin{store::random_token().substr(0, 24), 'o', scope.tenant.id, target.id};
   Gid dest = origin;
   dest.side = 'd';
@@ -168,7 +168,7 @@ Transferred transfer(const service::Scope& scope, std::int64_t id, const store::
   // The origin's files, now of no layer: erased (a failure leaves them as spare files only).
   for (const LayerCopy& l : moved) {
     try {
-      layers::SetAside gone(files, scope.tenant.slug, l.from, l.arquivo);
+      common::SetAside gone(files, scope.tenant.slug, l.from, l.arquivo);
       gone.commit();
     } catch (const std::exception& e) {
       log("transferência " + origin.token + ": arquivos da camada " + std::to_string(l.from) + " ficaram na origem: " + e.what());

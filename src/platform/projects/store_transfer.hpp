@@ -19,7 +19,7 @@
 #include <functional>
 #include <string>
 
-#include "platform/layers/files.hpp"
+#include "platform/common/files.hpp"
 #include "service/scope.hpp"
 #include "store/identity.hpp"
 #include "store/pool.hpp"
@@ -48,7 +48,7 @@ using Log = std::function<void(const std::string&)>;
 /// the whole exported project.
 Transferred transfer(const service::Scope& scope, std::int64_t id, const store::Tenant& target,
                      store::Pool& target_pool, std::int64_t owner, const PoolOf& pool_of,
-                     const layers::FileStore& files, const Log& log);
+                     const common::FileStore& files, const Log& log);
 
 /// Resolves the transfers' prepared transactions left by a crash that PostgreSQL server of
 /// `any` shows (pg_prepared_xacts lists every database of the server), older than

@@ -9,13 +9,14 @@
 // - the provider's users sign in with /login-provider into a tenant that granted access,
 //   and see only what that grant allows.
 #include "cadastre/json.hpp"
-#include "platform/accounts/links.hpp"
+#include "platform/common/links.hpp"
 #include "platform/app.hpp"
+#include "platform/guard/accounts.hpp"
 #include "platform/schemas.hpp"
 #include "platform/providers/input.hpp"
 #include "platform/providers/store.hpp"
 #include "platform/revocation.hpp"
-#include "platform/sessions/throttle.hpp"
+#include "platform/common/throttle.hpp"
 
 namespace cadastre::platform::providers {
 namespace {
@@ -26,10 +27,10 @@ using http::Response;
 constexpr const char* kTag = "Prestadores";
 
 struct Providers {
-  accounts::Links links;
+  common::Links links;
   store::Identity* identity;
   service::EventBus* events;
-  std::unique_ptr<sessions::Throttle> registrations;  ///< per address
+  std::unique_ptr<common::Throttle> registrations;  ///< per address
 
   store::Pool& db() const { return *links.platform; }
 
@@ -49,7 +50,7 @@ struct Providers {
   // those of a CNPJ.
   Response pre_of_caller(const service::Scope& s, Request& req) const {
     if (s.user.provider_id) return Response::json(pre_of(db(), std::nullopt, s.user.provider_id));
-    if (!s.user.platform_admin) throw Error(errc::forbidden, "somente prestadores e administradores da plataforma");
+    guard::require_reach(s, guard::Reach::platform);
     auto cnpj = cnpj_query(req);
     if (!cnpj) throw Error(errc::missing_field, "informe cnpj", "cnpj");
     return Response::json(pre_of(db(), cnpj, std::nullopt));
@@ -80,13 +81,14 @@ struct Providers {
   // those serving their tenant.
   Response list(const service::Scope& s, Request&) const {
     if (s.user.provider_id) return Response::json("[" + one(db(), s.user.provider_id) + "]");
-    return Response::json(providers::list(db(), s.user.platform_admin ? std::nullopt
-                                                                     : std::optional<std::int64_t>(s.tenant.id)));
+    return Response::json(providers::list(
+        db(), guard::reach(s) == guard::Reach::platform ? std::nullopt : std::optional<std::int64_t>(s.tenant.id)));
   }
   Response users(const service::Scope& s, Request& req) const {
     if (s.user.provider_id) return Response::json(users_of(db(), s.user.provider_id));
     std::int64_t id = id_field(req, "idProvedor", false);
-    if (!s.user.platform_admin && !(s.user.admin && granted(db(), id, s.tenant.id)))
+    const guard::Reach reach = guard::reach(s);
+    if (reach != guard::Reach::platform && !(reach == guard::Reach::tenant && granted(db(), id, s.tenant.id)))
       throw Error(errc::not_found, "prestador não encontrado neste município", "idProvedor");
     return Response::json(users_of(db(), id));
   }
@@ -106,7 +108,7 @@ struct Providers {
   // administrator deactivates the provider altogether. Either way its sessions there end.
   Response remove(const service::Scope& s, Request& req) const {
     std::int64_t id = id_field(req, "idProvedor", true);
-    if (s.user.platform_admin) {
+    if (guard::reach(s) == guard::Reach::platform) {
       for (std::int64_t user : deactivate(db(), id))
         publish_revoked(*events, identity->revoke_user_sessions(user), "prestador_inativado");
     } else {
@@ -126,14 +128,11 @@ namespace cadastre::platform {
 void add_provider_routes(App& app) {
   using namespace providers;
   auto p = std::make_shared<Providers>();
-  p->links = accounts::links_of(app);
+  p->links = common::links_of(app);
   p->identity = &app.identity();
   p->events = &app.events();
-  p->registrations = std::make_unique<sessions::Throttle>(
+  p->registrations = std::make_unique<common::Throttle>(
       ThrottleOptions{.max_failures = 5, .window = std::chrono::hours(1), .lockout = std::chrono::hours(1)});
-  auto bind = [p](Response (Providers::*fn)(const service::Scope&, Request&) const) {
-    return service::scoped([p, fn](const service::Scope& s, Request& r) { return ((*p).*fn)(s, r); });
-  };
   std::vector<http::Param> pre_list_params = page_params(kPreOrderColumns);
   pre_list_params.push_back(
       {.name = "estado", .description = "filtra pelo estado", .values = {"pendente", "aprovado", "recusado"}});
@@ -148,30 +147,30 @@ void add_provider_routes(App& app) {
   srv.add({.method = "GET", .pattern = "/preprovider", .auth = "sessao", .access = http::platform_admins(),
            .tag = kTag, .summary = "Os pré-cadastros, paginados (do mais novo, sem direction)",
            .params = pre_list_params, .answer_schema = schemas::page_of("PreProvedor"),
-           .handler = bind(&Providers::pre_list)});
-  srv.add({.method = "GET", .pattern = "/preprovider/provider-user", .auth = "sessao", .tag = kTag,
+           .handler = service::scoped(p, &Providers::pre_list)});
+  srv.add({.method = "GET", .pattern = "/preprovider/provider-user", .auth = "sessao", .access = http::members("o pré-cadastro do próprio prestador; administradores da plataforma: os de um CNPJ"), .tag = kTag,
            .summary = "O pré-cadastro do prestador de quem chama (administradores da plataforma: os de um CNPJ)",
            .params = {{.name = "cnpj", .description = "administradores da plataforma"}},
-           .answer_schema = schemas::list_of("PreProvedor"), .handler = bind(&Providers::pre_of_caller)});
+           .answer_schema = schemas::list_of("PreProvedor"), .handler = service::scoped(p, &Providers::pre_of_caller)});
   srv.add({.method = "DELETE", .pattern = "/preprovider/delete", .auth = "sessao", .access = http::platform_admins(),
            .tag = kTag, .summary = "Descarta um pré-cadastro não aprovado",
            .params = {{.name = "id", .type = "integer", .required = true, .description = "o pré-cadastro"}},
-           .answers = "", .answer_status = 204, .handler = bind(&Providers::pre_delete)});
+           .answers = "", .answer_status = 204, .handler = service::scoped(p, &Providers::pre_delete)});
   srv.add({.method = "POST", .pattern = "/provider/create", .auth = "sessao", .access = http::platform_admins(),
            .tag = kTag,
            .summary = "Cria um prestador (aprovando um pré-cadastro, ou com os dados dados) e o seu primeiro usuário, "
                       "que recebe o link para criar a senha",
            .body = {.description = R"({"idPreProvedor"} ou )" + pre_body, .max_bytes = 16384,
                     .schema = schemas::ref("ProvedorNovo")},
-           .answer_status = 201, .answer_schema = schemas::ref("ProvedorCriado"), .handler = bind(&Providers::create)});
-  srv.add({.method = "GET", .pattern = "/provider", .auth = "sessao", .tag = kTag,
+           .answer_status = 201, .answer_schema = schemas::ref("ProvedorCriado"), .handler = service::scoped(p, &Providers::create)});
+  srv.add({.method = "GET", .pattern = "/provider", .auth = "sessao", .access = http::members("os prestadores que atendem o município (o próprio, para o usuário de um prestador; todos, para administradores da plataforma)"), .tag = kTag,
            .summary = "Prestadores: os que atendem o município (todos, para administradores da plataforma; o "
                       "próprio, para o usuário de um prestador)",
-           .answer_schema = schemas::list_of("Provedor"), .handler = bind(&Providers::list)});
-  srv.add({.method = "GET", .pattern = "/provider/provider-user", .auth = "sessao", .tag = kTag,
+           .answer_schema = schemas::list_of("Provedor"), .handler = service::scoped(p, &Providers::list)});
+  srv.add({.method = "GET", .pattern = "/provider/provider-user", .auth = "sessao", .access = http::members("os usuários do próprio prestador; administradores: os de um prestador com acesso ao município"), .tag = kTag,
            .summary = "Os usuários de um prestador (o próprio, para o usuário de um prestador)",
            .params = {{.name = "idProvedor", .type = "integer", .description = "o prestador"}},
-           .answer_schema = schemas::list_of("UsuarioDoProvedor"), .handler = bind(&Providers::users)});
+           .answer_schema = schemas::list_of("UsuarioDoProvedor"), .handler = service::scoped(p, &Providers::users)});
   srv.add({.method = "POST",
            .pattern = "/provider",
            .auth = "sessao",
@@ -180,12 +179,12 @@ void add_provider_routes(App& app) {
            .summary = "Concede a um prestador acesso ao município (leitura, ou leitura e escrita); "
                       "retirar a escrita encerra as sessões do prestador no município",
            .body = {.description = R"({"idProvedor", "escrita"?: false})", .schema = schemas::ref("Concessao")},
-           .answer_schema = schemas::list_of("Provedor"), .handler = bind(&Providers::give)});
+           .answer_schema = schemas::list_of("Provedor"), .handler = service::scoped(p, &Providers::give)});
   srv.add({.method = "DELETE", .pattern = "/provider/delete/{idProvedor}", .auth = "sessao", .access = http::admins(),
            .tag = kTag,
            .summary = "Retira o acesso do prestador ao município e encerra as suas sessões nele (administradores da "
                       "plataforma: inativa o prestador)",
-           .answers = "", .answer_status = 204, .handler = bind(&Providers::remove)});
+           .answers = "", .answer_status = 204, .handler = service::scoped(p, &Providers::remove)});
 }
 
 }  // namespace cadastre::platform

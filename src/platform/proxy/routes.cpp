@@ -132,7 +132,9 @@ void add_proxy_routes(App& app) {
     auto target = it == app.options().services.end() ? nullptr : std::make_shared<const Internal>(internal(it->second));
     std::string service = name;
     for (const char* method : {"GET", "POST", "PUT", "DELETE"}) {
-      srv.add({.method = method, .pattern = "/" + service + "/{endpoint*}", .auth = "sessao", .tag = kTag,
+      srv.add({.method = method, .pattern = "/" + service + "/{endpoint*}", .auth = "sessao",
+               .access = http::members("encaminha ao serviço interno com a sessão, e ele aplica as suas permissões"),
+               .tag = kTag,
                .summary = "Encaminha ao serviço interno " + service + " (configurado), com os cabeçalhos da sessão",
                .params = {{.name = "consulta", .type = "object", .description = "repassada ao serviço"}},
                .body = {.description = std::string(method) == "POST" || std::string(method) == "PUT"
@@ -145,21 +147,18 @@ void add_proxy_routes(App& app) {
                })});
     }
   }
-  const External external{&app.options()};
-  auto bind = [external](http::Response (External::*fn)(const service::Scope&, http::Request&) const) {
-    return service::scoped([external, fn](const service::Scope& s, http::Request& r) { return (external.*fn)(s, r); });
-  };
+  auto external = std::make_shared<const External>(External{&app.options()});
   const std::vector<http::Param> url = {{.name = "url", .required = true, .description = "URL http(s) de um servidor da lista de permitidos"}};
-  srv.add({.method = "GET", .pattern = "/proxy", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/proxy", .auth = "sessao", .access = http::members("uma URL externa da lista de permitidos; as credenciais do usuário não saem"), .tag = kTag,
            .summary = "Busca uma URL externa permitida (403 fora da lista ou para endereços internos; 502/504 em falha)",
-           .params = url, .answers = "*/*", .handler = bind(&External::get)});
-  srv.add({.method = "POST", .pattern = "/proxyR", .auth = "sessao", .tag = kTag,
+           .params = url, .answers = "*/*", .handler = service::scoped(external, &External::get)});
+  srv.add({.method = "POST", .pattern = "/proxyR", .auth = "sessao", .access = http::members("uma URL externa da lista de permitidos; as credenciais do usuário não saem"), .tag = kTag,
            .summary = "Envia o corpo a uma URL externa permitida, por POST", .params = url,
-           .body = {.description = "repassado ao servidor externo"}, .answers = "*/*", .handler = bind(&External::post)});
-  srv.add({.method = "GET", .pattern = "/proxy-v2/{cidade}/auth", .auth = "sessao", .tag = kTag,
+           .body = {.description = "repassado ao servidor externo"}, .answers = "*/*", .handler = service::scoped(external, &External::post)});
+  srv.add({.method = "GET", .pattern = "/proxy-v2/{cidade}/auth", .auth = "sessao", .access = http::members("o serviço de autenticação do município, da lista de permitidos"), .tag = kTag,
            .summary = "O serviço de autenticação próprio de um município, pela lista de permitidos",
            .params = {{.name = "consulta", .type = "object", .description = "repassada ao serviço"}}, .answers = "*/*",
-           .handler = bind(&External::city_auth)});
+           .handler = service::scoped(external, &External::city_auth)});
 }
 
 }  // namespace cadastre::platform

@@ -49,7 +49,7 @@ void sweep(const fs::path& folder) {
 
 // The job: convert, then (in one transaction) the layer's row, its file moved into the
 // layer's folder, and the job's final row.
-void run(jobs::Context& ctx, const layers::FileStore& files, const fs::path& staging, std::int64_t projeto,
+void run(jobs::Context& ctx, const common::FileStore& files, const fs::path& staging, std::int64_t projeto,
          const std::string& nome) {
   Doomed doomed{{staging, fs::path(staging).replace_extension(".cog.tif")}};
   const fs::path cog = doomed.paths[1];
@@ -83,7 +83,7 @@ void run(jobs::Context& ctx, const layers::FileStore& files, const fs::path& sta
 
 }  // namespace
 
-std::string submit(jobs::Runner& runner, const layers::FileStore& files, const service::Scope& scope,
+std::string submit(jobs::Runner& runner, const common::FileStore& files, const service::Scope& scope,
                    const Upload& up, const std::string& bytes) {
   if (bytes.empty()) throw Error(errc::invalid_argument, "o arquivo está vazio", "file");
   fs::path staging = staging_folder(files, scope.tenant.slug) / (store::random_token() + ".tif");
@@ -93,14 +93,14 @@ std::string submit(jobs::Runner& runner, const layers::FileStore& files, const s
   return submit_file(runner, files, scope, up, staging);
 }
 
-fs::path staging_folder(const layers::FileStore& files, const std::string& slug) {
+fs::path staging_folder(const common::FileStore& files, const std::string& slug) {
   fs::path folder = files.tenant_dir(slug) / "importacoes" / "tiff";
   fs::create_directories(folder);
   sweep(folder);
   return folder;
 }
 
-std::string submit_file(jobs::Runner& runner, const layers::FileStore& files, const service::Scope& scope,
+std::string submit_file(jobs::Runner& runner, const common::FileStore& files, const service::Scope& scope,
                         const Upload& up, const fs::path& file) {
   fs::path staging = staging_folder(files, scope.tenant.slug) / (store::random_token() + ".tif");
   // Owned by the job's work once submitted: the file goes when the work is destroyed —

@@ -13,7 +13,7 @@
 #include "service/events.hpp"  // jobs.hpp names EventBus without including it
 #include "platform/jobs/jobs.hpp"
 #include "cadastre/limits.hpp"
-#include "platform/layers/files.hpp"
+#include "platform/common/files.hpp"
 
 namespace cadastre::platform::rasters {
 
@@ -27,13 +27,13 @@ struct Upload {
 
 /// Checks `bytes` and submits the job as `scope`'s user; the caller has checked admin on
 /// the project. Returns the job's JSON (its id in "idImportacao").
-std::string submit(jobs::Runner& runner, const layers::FileStore& files, const service::Scope& scope,
+std::string submit(jobs::Runner& runner, const common::FileStore& files, const service::Scope& scope,
                    const Upload& up, const std::string& bytes);
 /// The same for a file already on disk (an upload that came in parts): it is moved into the
 /// staging folder, so it is the job's (or gone, when the check refuses it).
-std::string submit_file(jobs::Runner& runner, const layers::FileStore& files, const service::Scope& scope,
+std::string submit_file(jobs::Runner& runner, const common::FileStore& files, const service::Scope& scope,
                         const Upload& up, const std::filesystem::path& file);
 /// <tenant>/importacoes/tiff/, created, with the uploads older than a day swept away.
-std::filesystem::path staging_folder(const layers::FileStore& files, const std::string& slug);
+std::filesystem::path staging_folder(const common::FileStore& files, const std::string& slug);
 
 }  // namespace cadastre::platform::rasters

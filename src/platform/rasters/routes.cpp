@@ -23,7 +23,7 @@
 #include "platform/files/signing.hpp"
 #include "platform/guard/guard.hpp"
 #include "platform/jobs/jobs.hpp"
-#include "platform/layers/files.hpp"
+#include "platform/common/files.hpp"
 #include "platform/layers/store.hpp"
 #include "platform/licenses/store.hpp"
 #include "platform/rasters/importer.hpp"
@@ -62,17 +62,20 @@ struct JobView {
 };
 
 struct Rasters {
-  App* app;
   std::shared_ptr<jobs::Runner> runner;
-  layers::FileStore files;
+  common::FileStore files;
   std::string secret;
+  store::Pool* platform;                    // the licenses the storage quota reads
+  const service::Tenancy* tenancy;          // the tenant a signed upload link names
+  std::function<std::string()> public_url;  // of the service, known once it listens
+  limits::RasterLimits raster_limits;       // what a GeoTIFF may declare
 
   Response import(const service::Scope& s, Request& req) const {
     ImportQuery q = parse_import_query(req);
     const http::FilePart& f = file_part(req);
-    Upload up{q.projeto, q.nome, f.filename, q.codigo, app->options().decode.raster};
+    Upload up{q.projeto, q.nome, f.filename, q.codigo, raster_limits};
     // What the license limits (its end, its storage quota), as for any upload.
-    licenses::require_storage(app->platform(), {*s.db, files, s.tenant.slug}, s.tenant.id,
+    licenses::require_storage(*platform, {*s.db, files, s.tenant.slug}, s.tenant.id,
                               static_cast<std::int64_t>(f.content.size()));
     return Response::json(submit(*runner, files, s, up, f.content), 202);
   }
@@ -86,7 +89,7 @@ struct Rasters {
     std::string path = "/importar/tiff/envio?municipio=" + s.tenant.slug + "&chave=" + chave + "&expira=" +
                        std::to_string(expira) + "&assinatura=" + files::sign(secret, s.tenant.id, signed_key(chave), expira);
     JsonWriter w;
-    w.begin_object().key("url").value(app->public_url() + path).key("caminho").value(path).key("metodo").value("PUT");
+    w.begin_object().key("url").value(public_url() + path).key("caminho").value(path).key("metodo").value("PUT");
     w.key("tipoConteudo").value("image/tiff").key("tamanhoMaximo").value(static_cast<std::int64_t>(kMaxUpload));
     w.key("tamanhoMaximoEmPartes").value(kMaxSigned);
     w.key("expira").value(expira).key("idProjeto").value(q.projeto).key("nomeCamada").value(q.nome).end_object();
@@ -97,21 +100,21 @@ struct Rasters {
   // file in this request, or one part of it (see the header).
   Response signed_upload(Request& req) const {
     Signed sg = parse_signed(req);
-    auto tenant = app->tenancy().active(sg.municipio);
+    auto tenant = tenancy->active(sg.municipio);
     if (!tenant || !files::verify(secret, tenant->id, signed_key(sg.chave), sg.expira, sg.assinatura, now_seconds()))
       throw Error(errc::forbidden, "link assinado inválido ou expirado");
     if (req.body.empty()) throw Error(errc::invalid_argument, "o corpo (o GeoTIFF) está vazio", "file");
-    store::Pool& db = app->tenancy().pool(*tenant);
+    store::Pool& db = tenancy->pool(*tenant);
     const auto size = static_cast<std::int64_t>(req.body.size());
     // What the license limits, before anything is stored (the total again on the last part).
-    licenses::require_storage(app->platform(), {db, files, tenant->slug}, tenant->id, size);
+    licenses::require_storage(*platform, {db, files, tenant->slug}, tenant->id, size);
     if (!sg.parte) {
       // Checked before the link is spent, so a wrong file does not waste it.
       check_file(tenant->slug, req.body);
       auto cred = consume(db, sg.chave);
       if (!cred) throw Error(errc::forbidden, "link assinado já usado ou expirado");
       service::Scope s = issuer_scope(*tenant, *cred);
-      Upload up{cred->projeto, cred->nome, "envio-assinado.tif", std::nullopt, app->options().decode.raster};
+      Upload up{cred->projeto, cred->nome, "envio-assinado.tif", std::nullopt, raster_limits};
       return Response::json(submit(*runner, files, s, up, req.body), 202);
     }
 
@@ -126,12 +129,12 @@ struct Rasters {
       return Response::json(std::move(w).str());
     }
     // The whole file is checked before the link is spent: a wrong last part may be sent again.
-    licenses::require_storage(app->platform(), {db, files, tenant->slug}, tenant->id, got.recebidos);
-    inspect(partial.string(), app->options().decode.raster);
+    licenses::require_storage(*platform, {db, files, tenant->slug}, tenant->id, got.recebidos);
+    inspect(partial.string(), raster_limits);
     auto cred = consume(db, sg.chave);
     if (!cred) throw Error(errc::forbidden, "link assinado já usado ou expirado");
     service::Scope s = issuer_scope(*tenant, *cred);
-    Upload up{cred->projeto, cred->nome, "envio-assinado.tif", std::nullopt, app->options().decode.raster};
+    Upload up{cred->projeto, cred->nome, "envio-assinado.tif", std::nullopt, raster_limits};
     return Response::json(submit_file(*runner, files, s, up, partial), 202);
   }
 
@@ -142,7 +145,7 @@ struct Rasters {
     who.tenant_id = tenant.id;
     who.tenant_slug = tenant.slug;
     who.admin = cred.admin;
-    service::Scope s = app->tenancy().scope(std::move(who), tenant);
+    service::Scope s = tenancy->scope(std::move(who), tenant);
     guard::require(s, "projeto", cred.projeto, "admin", "idProjeto");
     return s;
   }
@@ -180,7 +183,7 @@ struct Rasters {
       std::ofstream out(p, std::ios::binary);
       out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     }
-    inspect(p.string(), app->options().decode.raster);
+    inspect(p.string(), raster_limits);
   }
 
   JobView job(const service::Scope& s, std::int64_t id) const {
@@ -246,11 +249,11 @@ namespace cadastre::platform {
 void add_raster_routes(App& app) {
   using namespace rasters;
   auto r = std::make_shared<const Rasters>(Rasters{
-      &app, jobs::runner(app), layers::FileStore(app.options().files_dir),
-      app.options().files_secret.empty() ? cadastre::store::random_token() : app.options().files_secret});
-  auto bind = [r](Response (Rasters::*fn)(const service::Scope&, Request&) const) {
-    return service::scoped([r, fn](const service::Scope& s, Request& q) { return ((*r).*fn)(s, q); });
-  };
+      jobs::runner(app), common::FileStore(app.options().files_dir),
+      app.options().files_secret.empty() ? cadastre::store::random_token() : app.options().files_secret,
+      &app.platform(), &app.tenancy(),
+      [url = app.options().public_url, srv = &app.server()] { return url.empty() ? srv->base_url() : url; },
+      app.options().decode.raster});
   auto& srv = app.server();
   const std::vector<http::Param> import_params = {
       {.name = "idProjeto", .type = "integer", .required = true, .description = "o projeto da nova camada"},
@@ -265,13 +268,13 @@ void add_raster_routes(App& app) {
            .params = import_params,
            .body = {.description = "multipart/form-data: file (o GeoTIFF, até " + limit + ")",
                     .content_type = "multipart/form-data", .max_bytes = kMaxUpload + (64u << 10)},
-           .answer_status = 202, .answer_schema = schemas::ref("ImportacaoTiff"), .handler = bind(&Rasters::import)});
+           .answer_status = 202, .answer_schema = schemas::ref("ImportacaoTiff"), .handler = service::scoped(r, &Rasters::import)});
   srv.add({.method = "GET", .pattern = "/importar/tiff/credentials", .auth = "sessao",
            .access = http::on("projeto", "idProjeto", "admin"), .tag = kTag,
            .summary = "Um link assinado de envio de um GeoTIFF (PUT, sem sessão, uma vez, por " +
                       std::to_string(kLinkSeconds / 60) + " minutos) que cria a mesma importação",
            .params = {import_params[0], import_params[1]},
-           .answer_schema = schemas::ref("CredencialTiff"), .handler = bind(&Rasters::credentials)});
+           .answer_schema = schemas::ref("CredencialTiff"), .handler = service::scoped(r, &Rasters::credentials)});
   srv.add({.method = "PUT", .pattern = "/importar/tiff/envio", .auth = "none", .tag = kTag,
            .summary = "O envio por link assinado (GET /importar/tiff/credentials): o corpo é o GeoTIFF; link alterado, "
                       "vencido ou já usado → 403",
@@ -292,26 +295,26 @@ void add_raster_routes(App& app) {
            .handler = [r](Request& q) { return r->signed_upload(q); }});
 
   std::vector<http::Param> paging = page_params(kJobOrder);
-  srv.add({.method = "GET", .pattern = "/importacoes-tiff", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/importacoes-tiff", .auth = "sessao", .access = http::members("as importações do próprio usuário (do administrador do município: todas)"), .tag = kTag,
            .summary = "As importações de GeoTIFF do usuário (não ocultas), as mais novas primeiro", .params = paging,
-           .answer_schema = schemas::page_of("ImportacaoTiff"), .handler = bind(&Rasters::jobs_list)});
-  srv.add({.method = "GET", .pattern = "/importacoes-tiff/{id}", .auth = "sessao", .tag = kTag,
+           .answer_schema = schemas::page_of("ImportacaoTiff"), .handler = service::scoped(r, &Rasters::jobs_list)});
+  srv.add({.method = "GET", .pattern = "/importacoes-tiff/{id}", .auth = "sessao", .access = http::members("uma importação do próprio usuário (do administrador do município: qualquer uma)"), .tag = kTag,
            .summary = "Uma importação de GeoTIFF do usuário: estado, progresso, erros e a camada criada",
-           .answer_schema = schemas::ref("ImportacaoTiff"), .handler = bind(&Rasters::job_one)});
-  srv.add({.method = "PUT", .pattern = "/importacoes-tiff/{id}", .auth = "sessao", .tag = kTag,
+           .answer_schema = schemas::ref("ImportacaoTiff"), .handler = service::scoped(r, &Rasters::job_one)});
+  srv.add({.method = "PUT", .pattern = "/importacoes-tiff/{id}", .auth = "sessao", .access = http::members("uma importação do próprio usuário (do administrador do município: qualquer uma); renomear a camada pede admin nela (verificado pelo guarda)"), .tag = kTag,
            .summary = "Renomeia a camada de uma importação concluída (nomeCamada; 409 antes disso) e/ou oculta uma "
                       "importação terminada (oculta: true); ou, com cancelar: true sozinho, cancela uma importação "
                       "pendente (cancelada na hora) ou em execução (para no próximo passo sem gravar nada)",
            .body = {.description = R"({"nomeCamada"?, "oculta"?: true} ou {"cancelar": true})", .max_bytes = 4096,
                     .schema = schemas::ref("ImportacaoTiffAlteracao")},
-           .answer_schema = schemas::ref("ImportacaoTiff"), .handler = bind(&Rasters::job_change)});
+           .answer_schema = schemas::ref("ImportacaoTiff"), .handler = service::scoped(r, &Rasters::job_change)});
   srv.add({.method = "GET", .pattern = "/valorPixel/{idTiff}", .auth = "sessao",
            .access = http::on("camada", "{idTiff}", "leitura"), .tag = kTag,
            .summary = "O valor de cada banda de uma camada tiff num ponto (longitude/latitude, EPSG:4674); sem dado → "
                       "null; fora do raster → 404",
            .params = {{.name = "x", .type = "number", .required = true, .description = "longitude"},
                       {.name = "y", .type = "number", .required = true, .description = "latitude"}},
-           .answer_schema = schemas::ref("ValorPixel"), .handler = bind(&Rasters::pixel_value)});
+           .answer_schema = schemas::ref("ValorPixel"), .handler = service::scoped(r, &Rasters::pixel_value)});
 }
 
 }  // namespace cadastre::platform

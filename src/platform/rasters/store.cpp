@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "cadastre/error.hpp"
+#include "platform/guard/accounts.hpp"
 #include "store/sql.hpp"
 
 namespace cadastre::platform::rasters {
@@ -55,7 +56,7 @@ void issue(const service::Scope& scope, const std::string& chave, std::int64_t p
                "expira_em) values (");
   q.bind(chave) << ", " << id_text(projeto) << ", ";
   q.bind(nome) << ", " << id_text(scope.user.user_id) << ", "
-               << (scope.user.admin || scope.user.platform_admin ? "true" : "false") << ", to_timestamp("
+               << (guard::reach(scope) >= guard::Reach::tenant ? "true" : "false") << ", to_timestamp("
                << id_text(expira) << "))";
   // Spent and expired links are of no use to anyone: each new one sweeps the old ones.
   store::Sql sweep("delete from projeto.tiff_credenciais where expira_em < now() - interval '1 day'");

@@ -9,6 +9,7 @@
 #include "core/json_in.hpp"
 #include "cadastre/palette.hpp"
 #include "cadastre/classify.hpp"
+#include "platform/body_fields.hpp"
 #include "platform/text.hpp"
 
 namespace cadastre::platform::search {
@@ -23,21 +24,7 @@ std::string trim(std::string_view s) {
   return std::string(s);
 }
 
-std::int64_t positive_id(jsonin::object o, const std::string& key) {
-  auto e = jsonin::find(o, key);
-  if (!e) throw Error(errc::missing_field, "informe " + key, key);
-  std::int64_t id = 0;
-  if (e->get(id) || id < 1) throw Error(errc::invalid_argument, key + " deve ser um id (inteiro positivo)", key);
-  return id;
-}
 
-void only_keys(jsonin::object o, std::initializer_list<std::string_view> allowed, const std::string& where) {
-  for (auto [key, value] : o) {
-    bool known = false;
-    for (auto a : allowed) known = known || key == a;
-    if (!known) throw Error(errc::invalid_argument, "campo desconhecido em " + where + ": " + std::string(key), std::string(key));
-  }
-}
 
 // A scalar condition value as text, with its JSON kind.
 void scalar(jsonin::element e, Condition& c) {
@@ -89,10 +76,10 @@ std::vector<std::int64_t> parse_id_list(const http::Request& req, std::string_vi
 ThematicOrder parse_thematic(std::string_view body) {
   simdjson::dom::parser parser;
   auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
-  only_keys(o, {"idCamada", "idCampo", "metodo", "classes", "paleta"}, "corpo");
+  body::only_members(o, {"idCamada", "idCampo", "metodo", "classes", "paleta"});
   ThematicOrder t;
-  t.camada = positive_id(o, "idCamada");
-  t.campo = positive_id(o, "idCampo");
+  t.camada = body::required_id(o, "idCamada");
+  t.campo = body::required_id(o, "idCampo");
   t.metodo = jsonin::string(o, "metodo");
   if (!classify::known_method(t.metodo))
     throw Error(errc::invalid_argument, "metodo deve ser intervalos_iguais, quantis ou jenks", "metodo");
@@ -112,9 +99,9 @@ FeatureQuery parse_feature_query(std::string_view body) {
   static const std::set<std::string> kOperators = {"=", "<>", "<", "<=", ">", ">=", "contem", "entre", "vazio"};
   simdjson::dom::parser parser;
   auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
-  only_keys(o, {"idCamada", "condicoes", "todas"}, "corpo");
+  body::only_members(o, {"idCamada", "condicoes", "todas"});
   FeatureQuery q;
-  q.camada = positive_id(o, "idCamada");
+  q.camada = body::required_id(o, "idCamada");
   q.todas = jsonin::opt_bool(o, "todas").value_or(true);
   auto list = jsonin::find(o, "condicoes");
   if (!list) throw Error(errc::missing_field, "informe condicoes", "condicoes");
@@ -123,9 +110,9 @@ FeatureQuery parse_feature_query(std::string_view body) {
     if (q.condicoes.size() == kMaxConditions)
       throw Error(errc::invalid_argument, "condicoes: no máximo 20", "condicoes");
     auto c = jsonin::as_object(item, "condicoes[]");
-    only_keys(c, {"idCampo", "operador", "valor"}, "condicoes[]");
+    body::only_members(c, {"idCampo", "operador", "valor"}, "condicoes[]");
     Condition cond;
-    cond.campo = positive_id(c, "idCampo");
+    cond.campo = body::required_id(c, "idCampo");
     cond.operador = jsonin::string(c, "operador");
     if (!kOperators.count(cond.operador))
       throw Error(errc::invalid_argument, "operador deve ser =, <>, <, <=, >, >=, contem, entre ou vazio", "operador");

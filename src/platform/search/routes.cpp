@@ -5,7 +5,6 @@
 // layers the caller may read; the other two need leitura on the layer their body names.
 #include "cadastre/json.hpp"
 #include "platform/app.hpp"
-#include "platform/guard/guard.hpp"
 #include "cadastre/palette.hpp"
 #include "platform/schemas.hpp"
 #include "cadastre/classify.hpp"
@@ -41,7 +40,6 @@ std::string number(double d) {
 
 Response thematic(const Scope& s, Request& req) {
   ThematicOrder t = parse_thematic(req.body);
-  guard::require(s, "camada", t.camada, "leitura", "idCamada");
   Numbers n = numbers(*s.db, t.camada, t.campo);
   JsonWriter w;
   w.begin_object().key("idCamada").value(t.camada).key("idCampo").value(t.campo).key("chave").value(n.chave);
@@ -70,7 +68,6 @@ Response thematic(const Scope& s, Request& req) {
 
 Response feature_query(const Scope& s, Request& req) {
   FeatureQuery q = parse_feature_query(req.body);
-  guard::require(s, "camada", q.camada, "leitura", "idCamada");
   Page page = parse_page(req, "id");
   return Response::json(page_json(features(*s.db, q, page), page));
 }
@@ -114,7 +111,7 @@ void add_search_routes(App& app) {
            .access = http::on("projeto", "idProjeto", "leitura"), .tag = kTag,
            .summary = "A busca restrita aos campos de logradouro (chave com 'logradouro', ou 'rua', 'endereco')",
            .params = narrow_params, .answer_schema = hits, .handler = bounded(logradouros)});
-  srv.add({.method = "POST", .pattern = "/mapa-tematico", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "POST", .pattern = "/mapa-tematico", .auth = "sessao", .access = http::on("camada", "corpo.idCamada", "leitura"), .tag = kTag,
            .summary = "Classes de um campo numérico de uma camada (intervalos iguais, quantis ou quebras naturais de "
                       "Jenks), com contagens e cores",
            .body = {.description = R"({"idCamada", "idCampo", "metodo": "intervalos_iguais|quantis|jenks", )"
@@ -122,14 +119,14 @@ void add_search_routes(App& app) {
                     .max_bytes = 4096, .schema = schemas::ref("PedidoMapaTematico")},
            .answer_schema = schemas::ref("MapaTematico"), .handler = bounded(thematic)});
   std::vector<http::Param> page = page_params({"id"});
-  srv.add({.method = "POST", .pattern = "/pesquisa-caracteristicas", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "POST", .pattern = "/pesquisa-caracteristicas", .auth = "sessao", .access = http::on("camada", "corpo.idCamada", "leitura"), .tag = kTag,
            .summary = "As geometrias de uma camada cujos valores atendem às condições (todas ou alguma), paginadas",
            .params = page,
            .body = {.description = R"({"idCamada", "condicoes": [{"idCampo", "operador": )"
                                    R"("=|<>|<|<=|>|>=|contem|entre|vazio", "valor"}...] (1 a 20), "todas"?: true})",
                     .max_bytes = 65536, .schema = schemas::ref("PesquisaCaracteristicas")},
            .answer_schema = schemas::page_of("FeicaoComValores"), .handler = bounded(feature_query)});
-  srv.add({.method = "GET", .pattern = "/basemap", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/basemap", .auth = "sessao", .access = http::members("os mapas de fundo do próprio município"), .tag = kTag,
            .summary = "Os mapas de fundo configurados do município (OpenStreetMap, satélite...)",
            .answer_schema = schemas::list_of("MapaBase"), .handler = service::scoped(basemaps)});
 }

@@ -10,6 +10,7 @@
 #include "cadastre/json.hpp"
 #include "directory/login.hpp"
 #include "platform/app.hpp"
+#include "platform/guard/accounts.hpp"
 #include "platform/revocation.hpp"
 #include "platform/schemas.hpp"
 #include "platform/sessions/input.hpp"
@@ -134,7 +135,7 @@ struct Logins {
     std::string email = parse_email_query(req);
     std::vector<std::string> found;
     const auto* scope = std::any_cast<service::Scope>(&req.auth);
-    bool may_see = scope && (scope->user.admin || scope->user.platform_admin ||
+    bool may_see = scope && (guard::reach(*scope) >= guard::Reach::tenant ||
                              http::lower_ascii(scope->user.email) == email);
     if (may_see) found = sign_in_methods(*platform, email, scope->tenant.id);
     else {
@@ -176,9 +177,6 @@ void add_session_routes(App& app) {
       throw std::invalid_argument("o provedor OpenID Connect pede emissor (iss) e audiência (aud)");
     logins->oidc = std::make_unique<jwt::JwtVerifier>(app.options().oidc);
   }
-  auto bind = [logins](Response (Logins::*fn)(Request&) const) {
-    return [logins, fn](Request& r) { return ((*logins).*fn)(r); };
-  };
   auto& srv = app.server();
   const std::string login_answer = "a resposta de login: statusLicenca, authToken, tnToken, usuarioPublico, "
                                    "idEmpresa, idUsuario, adm";
@@ -186,28 +184,28 @@ void add_session_routes(App& app) {
            .summary = "Entra com e-mail e senha; devolve " + login_answer + " (429 com Retry-After após falhas repetidas)",
            .body = {.description = "email e senha", .content_type = "application/x-www-form-urlencoded",
                     .max_bytes = 8192, .schema = schemas::ref("LoginSenha")},
-           .answer_schema = schemas::ref("RespostaLogin"), .handler = bind(&Logins::password)});
+           .answer_schema = schemas::ref("RespostaLogin"), .handler = service::unscoped(logins, &Logins::password)});
   srv.add({.method = "POST", .pattern = "/login-provider", .auth = "none", .tag = kTag,
            .summary = "Entra como usuário de um prestador de serviços, em um município que o prestador atende",
            .body = {.description = "email, senha e idTenant (quando o prestador atende mais de um município)",
                     .content_type = "application/x-www-form-urlencoded", .max_bytes = 8192,
                     .schema = schemas::ref("LoginPrestador")},
-           .answer_schema = schemas::ref("RespostaLogin"), .handler = bind(&Logins::provider)});
+           .answer_schema = schemas::ref("RespostaLogin"), .handler = service::unscoped(logins, &Logins::provider)});
   srv.add({.method = "POST", .pattern = "/login/LDAP", .auth = "none", .tag = kTag,
            .summary = "Entra com as credenciais do diretório LDAP (o diretório indica o município)",
            .body = {.description = R"({"username", "password", "municipio"?})", .max_bytes = 8192,
                     .schema = schemas::ref("LoginDiretorio")},
-           .answer_schema = schemas::ref("RespostaLogin"), .handler = bind(&Logins::ldap)});
+           .answer_schema = schemas::ref("RespostaLogin"), .handler = service::unscoped(logins, &Logins::ldap)});
   srv.add({.method = "POST", .pattern = "/login/oAuth", .auth = "none", .tag = kTag,
            .summary = "Entra com um id_token OpenID Connect do provedor configurado (sub = uid, email = email)",
            .body = {.description = R"({"email", "uid", "id_token"})", .max_bytes = 16384,
                     .schema = schemas::ref("LoginOidc")},
-           .answer_schema = schemas::ref("RespostaLogin"), .handler = bind(&Logins::oauth)});
-  srv.add({.method = "GET", .pattern = "/oAuth", .auth = "sessao_opcional", .tag = kTag,
+           .answer_schema = schemas::ref("RespostaLogin"), .handler = service::unscoped(logins, &Logins::oauth)});
+  srv.add({.method = "GET", .pattern = "/oAuth", .auth = "sessao_opcional", .access = http::members("com a sessão de um administrador, ou do próprio e-mail, as formas de entrada da conta; sem ela, as que a plataforma oferece"), .tag = kTag,
            .summary = "Formas de entrada de um e-mail (a quem não é administrador, as que a plataforma oferece)",
            .params = {{.name = "email", .required = true, .description = "o e-mail"}},
-           .answer_schema = schemas::ref("FormasDeEntrada"), .handler = bind(&Logins::methods)});
-  srv.add({.method = "POST", .pattern = "/logout", .auth = "sessao", .tag = kTag,
+           .answer_schema = schemas::ref("FormasDeEntrada"), .handler = service::unscoped(logins, &Logins::methods)});
+  srv.add({.method = "POST", .pattern = "/logout", .auth = "sessao", .access = http::members("a própria sessão"), .tag = kTag,
            .summary = "Encerra a sessão (o token deixa de valer na hora, e o socket da sessão é fechado)",
            .answers = "", .answer_status = 204,
            .handler = service::scoped([logins](const service::Scope& s, Request& r) { return logins->logout(s, r); })});

@@ -106,10 +106,10 @@ void add_system_routes(App& app) {
            .answer_schema = schemas::ref("Versao"), .handler = probe(&Probes::version)});
   srv.add({.method = "GET", .pattern = "/teste", .auth = "none", .tag = kTag, .summary = "Teste de fumaça",
            .handler = &smoke});
-  srv.add({.method = "GET", .pattern = "/teste/geom", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/teste/geom", .auth = "sessao", .access = http::members("um teste do banco do próprio município; nada é gravado"), .tag = kTag,
            .summary = "Ida e volta de uma geometria pelo GEOS e pelo PostGIS do município",
            .answer_schema = schemas::ref("TesteGeometria"), .handler = service::scoped(&geom_round_trip)});
-  srv.add({.method = "GET", .pattern = "/teste/tenant", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/teste/tenant", .auth = "sessao", .access = http::members("o próprio município"), .tag = kTag,
            .summary = "O município da sessão",
            .answer_schema = schemas::ref("MunicipioDaSessao"), .handler = service::scoped(&caller_tenant)});
 }

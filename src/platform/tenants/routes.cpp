@@ -11,7 +11,7 @@ void add_tenant_routes(App& app) {
   store::Pool* db = &app.platform();
   store::Identity* identity = &app.identity();
   auto& srv = app.server();
-  srv.add({.method = "GET", .pattern = "/tenants/config", .auth = "sessao", .tag = "Municípios",
+  srv.add({.method = "GET", .pattern = "/tenants/config", .auth = "sessao", .access = http::members("o próprio município, sem credenciais"), .tag = "Municípios",
            .summary = "O município da sessão e a sua configuração",
            .answer_schema = schemas::ref("ConfiguracaoMunicipio"),
            .handler = service::scoped([db](const service::Scope& s, http::Request&) {

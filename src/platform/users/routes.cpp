@@ -5,13 +5,13 @@
 // administrators change, inactivate or send links to a platform administrator.
 #include "cadastre/json.hpp"
 #include "cadastre/query.hpp"
-#include "platform/accounts/links.hpp"
+#include "platform/common/links.hpp"
+#include "platform/accounts/store.hpp"
 #include "platform/app.hpp"
 #include "platform/schemas.hpp"
 #include "platform/revocation.hpp"
 #include "platform/users/input.hpp"
 #include "platform/users/store.hpp"
-#include "service/ids.hpp"
 
 namespace cadastre::platform::users {
 namespace {
@@ -21,10 +21,8 @@ using http::Response;
 
 constexpr const char* kTag = "Usuários";
 
-using service::path_id;
-
 struct Users {
-  accounts::Links links;
+  common::Links links;
   store::Identity* identity;
   service::EventBus* events;
 
@@ -38,11 +36,8 @@ struct Users {
     Page page = parse_page(req, "id");
     return Response::json(page_json(list(db(), s.tenant.id, page, parse_active_filter(req)), page));
   }
-  Response read(const service::Scope& s, Request& req) const {
-    std::int64_t id = path_id(req);
-    if (id != s.user.user_id && !s.user.admin && !s.user.platform_admin)
-      throw Error(errc::forbidden, "somente administradores veem outros usuários");
-    return Response::json(one(db(), s.tenant.id, id));
+  Response read(const service::Scope& s, Request&) const {
+    return Response::json(one(db(), s.tenant.id, s.grant().id));
   }
   Response create(const service::Scope& s, Request& req) const {
     Fields f = parse_fields(req.body, true);
@@ -59,26 +54,23 @@ struct Users {
     return Response::json(std::move(w).str(), 201);
   }
   Response change(const service::Scope& s, Request& req) const {
-    std::int64_t id = path_id(req);
+    std::int64_t id = s.grant().id;
     Fields f = parse_fields(req.body, false);
     if (id == s.user.user_id && f.adm && !*f.adm)
       throw Error(errc::conflict, "um administrador não tira de si mesmo a administração", "adm");
-    check_manageable(db(), s.tenant.id, id, s.user.platform_admin);
     update(db(), s.tenant.id, id, f);
     identity->reload();  // layer rules and flags, at once
     return Response::json(one(db(), s.tenant.id, id));
   }
-  Response deactivate(const service::Scope& s, Request& req) const {
-    std::int64_t id = path_id(req);
+  Response deactivate(const service::Scope& s, Request&) const {
+    std::int64_t id = s.grant().id;
     if (id == s.user.user_id) throw Error(errc::conflict, "um administrador não inativa a si mesmo", "id");
-    check_manageable(db(), s.tenant.id, id, s.user.platform_admin);
     users::deactivate(db(), s.tenant.id, id);
     publish_revoked(*events, identity->revoke_user_sessions(id), "inativacao");
     return Response::json(one(db(), s.tenant.id, id));
   }
-  Response new_password(const service::Scope& s, Request& req) const {
-    std::int64_t id = path_id(req);
-    check_manageable(db(), s.tenant.id, id, s.user.platform_admin);
+  Response new_password(const service::Scope& s, Request&) const {
+    std::int64_t id = s.grant().id;
     auto who = accounts::contact_in_tenant(db(), id, s.tenant.id);
     if (!who) throw Error(errc::not_found, "usuário ativo não encontrado", "id");
     links.send_password_reset(*who);
@@ -95,10 +87,7 @@ namespace cadastre::platform {
 
 void add_user_routes(App& app) {
   using namespace users;
-  auto u = std::make_shared<const Users>(Users{accounts::links_of(app), &app.identity(), &app.events()});
-  auto bind = [u](Response (Users::*fn)(const service::Scope&, Request&) const) {
-    return service::scoped([u, fn](const service::Scope& s, Request& r) { return ((*u).*fn)(s, r); });
-  };
+  auto u = std::make_shared<const Users>(Users{common::links_of(app), &app.identity(), &app.events()});
   std::vector<http::Param> list_params = page_params(kOrderColumns);
   list_params.push_back({.name = "ativo", .type = "boolean", .description = "só ativos ou só inativos",
                          .values = {"true", "false"}});
@@ -107,28 +96,32 @@ void add_user_routes(App& app) {
   auto& srv = app.server();
   srv.add({.method = "GET", .pattern = "/usuarios/all", .auth = "sessao", .access = http::platform_admins(),
            .tag = kTag, .summary = "Todos os usuários da plataforma, paginados", .params = list_params,
-           .answer_schema = schemas::page_of("Usuario"), .handler = bind(&Users::everyone)});
+           .answer_schema = schemas::page_of("Usuario"), .handler = service::scoped(u, &Users::everyone)});
   srv.add({.method = "GET", .pattern = "/usuarios", .auth = "sessao", .access = http::admins(), .tag = kTag,
            .summary = "Os usuários do município, paginados", .params = list_params,
-           .answer_schema = schemas::page_of("Usuario"), .handler = bind(&Users::of_tenant)});
+           .answer_schema = schemas::page_of("Usuario"), .handler = service::scoped(u, &Users::of_tenant)});
   srv.add({.method = "POST", .pattern = "/usuarios", .auth = "sessao", .access = http::admins(), .tag = kTag,
            .summary = "Cria um usuário (dentro da cota da licença) e envia a ele o link para criar a senha",
            .body = {.description = fields, .max_bytes = 65536, .schema = schemas::ref("UsuarioCampos")},
-           .answer_status = 201, .answer_schema = schemas::ref("UsuarioCriado"), .handler = bind(&Users::create)});
-  srv.add({.method = "GET", .pattern = "/usuarios/{id}", .auth = "sessao", .tag = kTag,
+           .answer_status = 201, .answer_schema = schemas::ref("UsuarioCriado"), .handler = service::scoped(u, &Users::create)});
+  srv.add({.method = "GET", .pattern = "/usuarios/{id}", .auth = "sessao",
+           .access = http::on("usuario", "{id}", "proprio"), .tag = kTag,
            .summary = "Um usuário do município com suas permissões (administradores; ou o próprio usuário)",
-           .answer_schema = schemas::ref("Usuario"), .handler = bind(&Users::read)});
-  srv.add({.method = "PUT", .pattern = "/usuarios/{id}", .auth = "sessao", .access = http::admins(), .tag = kTag,
+           .answer_schema = schemas::ref("Usuario"), .handler = service::scoped(u, &Users::read)});
+  srv.add({.method = "PUT", .pattern = "/usuarios/{id}", .auth = "sessao",
+           .access = http::on("usuario", "{id}", "admin"), .tag = kTag,
            .summary = "Altera um usuário do município (permissoes substitui todas as regras)",
            .body = {.description = "os campos a alterar: " + fields, .max_bytes = 65536,
                     .schema = schemas::ref("UsuarioCampos")},
-           .answer_schema = schemas::ref("Usuario"), .handler = bind(&Users::change)});
-  srv.add({.method = "PUT", .pattern = "/usuarios/{id}/inativar", .auth = "sessao", .access = http::admins(),
+           .answer_schema = schemas::ref("Usuario"), .handler = service::scoped(u, &Users::change)});
+  srv.add({.method = "PUT", .pattern = "/usuarios/{id}/inativar", .auth = "sessao",
+           .access = http::on("usuario", "{id}", "admin"),
            .tag = kTag, .summary = "Inativa um usuário e encerra na hora as suas sessões",
-           .answer_schema = schemas::ref("Usuario"), .handler = bind(&Users::deactivate)});
-  srv.add({.method = "POST", .pattern = "/usuarios/{id}/gerar-senha", .auth = "sessao", .access = http::admins(),
+           .answer_schema = schemas::ref("Usuario"), .handler = service::scoped(u, &Users::deactivate)});
+  srv.add({.method = "POST", .pattern = "/usuarios/{id}/gerar-senha", .auth = "sessao",
+           .access = http::on("usuario", "{id}", "admin"),
            .tag = kTag, .summary = "Envia ao usuário um link para criar nova senha (a senha nunca vem na resposta)",
-           .answer_status = 202, .answer_schema = schemas::ref("Mensagem"), .handler = bind(&Users::new_password)});
+           .answer_status = 202, .answer_schema = schemas::ref("Mensagem"), .handler = service::scoped(u, &Users::new_password)});
 }
 
 }  // namespace cadastre::platform

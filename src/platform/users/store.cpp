@@ -134,21 +134,6 @@ void update(store::Pool& pool, std::int64_t tenant_id, std::int64_t id, const Fi
   });
 }
 
-void check_manageable(store::Pool& pool, std::int64_t tenant_id, std::int64_t id,
-                      bool caller_platform_admin) {
-  pool.run([&](soci::session& s) {
-    long long uid = id, tid = tenant_id;
-    int platform_admin = 0;
-    s << "select adm_plataforma::int from plataforma.usuarios where id = :i and tenant_id = :t",
-        soci::use(uid), soci::use(tid), soci::into(platform_admin);
-    if (!s.got_data()) throw Error(errc::not_found, "usuário não encontrado", "id");
-    if (platform_admin && !caller_platform_admin)
-      throw Error(errc::forbidden,
-                  "somente administradores da plataforma alteram um administrador da plataforma",
-                  "id");
-  });
-}
-
 void deactivate(store::Pool& pool, std::int64_t tenant_id, std::int64_t id) {
   pool.run([&](soci::session& s) {
     long long uid = id, tid = tenant_id;

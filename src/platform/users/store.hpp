@@ -31,12 +31,6 @@ struct Fields {
   std::optional<std::vector<store::LayerPermission>> permissoes;
 };
 
-/// 404 unless `id` is a user of the tenant; 403 when it is a platform administrator and the
-/// caller is not: a tenant's administrator could otherwise take that account over (set its
-/// e-mail to one they read, then send it a reset link).
-void check_manageable(store::Pool& pool, std::int64_t tenant_id, std::int64_t id,
-                      bool caller_platform_admin);
-
 /// Creates a user without a password in the tenant, within the license's user quota
 /// (403 when full; 409 when the e-mail has a user). Returns the new id.
 std::int64_t create(store::Pool& pool, std::int64_t tenant_id, const Fields& f);

@@ -28,20 +28,13 @@ std::string value_text(jsonin::object o, const std::string& where) {
   return simdjson::minify(e);
 }
 
-void only_keys(jsonin::object o, std::initializer_list<std::string_view> allowed) {
-  for (auto [key, value] : o) {
-    bool known = false;
-    for (auto a : allowed) known = known || a == key;
-    if (!known) throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
-  }
-}
 
 }  // namespace
 
 NewValue parse_new_value(std::string_view body) {
   simdjson::dom::parser parser;
   auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
-  only_keys(o, {"idGeometria", "idCampo", "valor"});
+  body::only_members(o, {"idGeometria", "idCampo", "valor"});
   NewValue v;
   v.geometria = required_id(o, "idGeometria");
   v.entry.campo = required_id(o, "idCampo");
@@ -52,14 +45,14 @@ NewValue parse_new_value(std::string_view body) {
 std::string parse_change(std::string_view body) {
   simdjson::dom::parser parser;
   auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
-  only_keys(o, {"valor"});
+  body::only_members(o, {"valor"});
   return value_text(o, "");
 }
 
 Batch parse_batch(std::string_view body) {
   simdjson::dom::parser parser;
   auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
-  only_keys(o, {"idGeometria", "valores"});
+  body::only_members(o, {"idGeometria", "valores"});
   Batch b;
   b.geometria = required_id(o, "idGeometria");
   auto list = jsonin::find(o, "valores");
@@ -69,7 +62,7 @@ Batch parse_batch(std::string_view body) {
     if (b.valores.size() == kMaxBatch)
       throw Error(errc::invalid_argument, "no máximo " + std::to_string(kMaxBatch) + " valores por vez", "valores");
     auto entry = jsonin::as_object(item, "valores");
-    only_keys(entry, {"idCampo", "valor"});
+    body::only_members(entry, {"idCampo", "valor"});
     Entry e{required_id(entry, "idCampo"), ""};
     e.valor = value_text(entry, " do campo " + std::to_string(e.campo));
     // Twice the same field would leave which value wins to the order of the list.
@@ -84,7 +77,7 @@ Batch parse_batch(std::string_view body) {
 CopyOrder parse_copy(std::string_view body) {
   simdjson::dom::parser parser;
   auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
-  only_keys(o, {"idGeometriaOrigem", "idGeometriaDestino", "idCampos"});
+  body::only_members(o, {"idGeometriaOrigem", "idGeometriaDestino", "idCampos"});
   CopyOrder c;
   c.origem = required_id(o, "idGeometriaOrigem");
   c.destino = required_id(o, "idGeometriaDestino");

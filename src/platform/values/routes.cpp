@@ -59,7 +59,7 @@ Response list(const Scope& s, Request& req) {
 
 Response create(const layers::Announcer& events, const Scope& s, Request& req) {
   NewValue v = parse_new_value(req.body);
-  service::Grant g = guard::require(s, "geometria", v.geometria, "edicao");
+  const service::Grant& g = s.grant();
   std::string out = values::create(*s.db, s.user.user_id, g, v.entry);
   announce(events, s, g.layer_id, g.id);
   return Response::json(std::move(out), 201);
@@ -67,7 +67,7 @@ Response create(const layers::Announcer& events, const Scope& s, Request& req) {
 
 Response create_many(const layers::Announcer& events, const Scope& s, Request& req) {
   Batch b = parse_batch(req.body);
-  service::Grant g = guard::require(s, "geometria", b.geometria, "edicao");
+  const service::Grant& g = s.grant();
   BatchResult r = write_batch(*s.db, s.user.user_id, g, b.valores);
   if (!r.problems.empty()) {
     // The error shape, with the report of every refused field: nothing was written.
@@ -161,9 +161,6 @@ void add_value_routes(App& app) {
   using http::on;
   auto& srv = app.server();
   auto events = std::make_shared<const layers::Announcer>(app.events(), app.platform());
-  auto announcing = [events](Response (*write)(const layers::Announcer&, const Scope&, Request&)) {
-    return service::scoped([events, write](const Scope& s, Request& r) { return write(*events, s, r); });
-  };
   const std::string value = schemas::ref("Valor");
   std::vector<http::Param> list_params = page_params({"id"});
   list_params.push_back(id_param("idGeometria", "os valores de uma geometria"));
@@ -175,23 +172,23 @@ void add_value_routes(App& app) {
   pg_params[2].description = "id ou a chave de um campo da camada (sem valor por último)";
   pg_params.push_back(id_param("idCampo", "só os valores deste campo em cada linha"));
 
-  srv.add({.method = "GET", .pattern = "/valores", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/valores", .auth = "sessao", .access = http::members("leitura na geometria, no campo ou na camada do filtro (verificada pelo guarda)"), .tag = kTag,
            .summary = "Valores de uma geometria, de um campo ou de uma camada (um dos filtros), paginados",
            .params = list_params, .answer_schema = schemas::page_of("Valor"), .handler = service::scoped(list)});
-  srv.add({.method = "POST", .pattern = "/valores", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "POST", .pattern = "/valores", .auth = "sessao", .access = http::on("geometria", "corpo.idGeometria", "edicao"), .tag = kTag,
            .summary = "Cria o valor de um campo em uma geometria (validado pelo tipo e regras do campo; auditado)",
            .body = {.description = R"({"idGeometria", "idCampo", "valor"})", .max_bytes = 256 * 1024,
                     .schema = schemas::ref("ValorNovo")},
-           .answer_status = 201, .answer_schema = value, .handler = announcing(create)});
-  srv.add({.method = "POST", .pattern = "/v2/valores", .auth = "sessao", .tag = kTag,
+           .answer_status = 201, .answer_schema = value, .handler = service::scoped(events, create)});
+  srv.add({.method = "POST", .pattern = "/v2/valores", .auth = "sessao", .access = http::on("geometria", "corpo.idGeometria", "edicao"), .tag = kTag,
            .summary = "Grava vários valores de uma geometria de uma vez: tudo ou nada, com o relatório por campo",
            .body = {.description = R"({"idGeometria", "valores": [{"idCampo", "valor"}...]} (até 500))",
                     .max_bytes = 2 * 1024 * 1024, .schema = schemas::ref("ValoresLote")},
-           .answer_schema = schemas::ref("ValoresGravados"), .handler = announcing(create_many)});
+           .answer_schema = schemas::ref("ValoresGravados"), .handler = service::scoped(events, create_many)});
   srv.add({.method = "PUT", .pattern = "/valores/{id}", .auth = "sessao", .access = on("valor", "{id}", "edicao"),
            .tag = kTag, .summary = "Altera um valor (validado e auditado)",
            .body = {.description = R"({"valor"})", .max_bytes = 256 * 1024, .schema = schemas::ref("ValorAlteracao")},
-           .answer_schema = value, .handler = announcing(change)});
+           .answer_schema = value, .handler = service::scoped(events, change)});
   srv.add({.method = "GET", .pattern = "/valores/{id}", .auth = "sessao", .access = on("valor", "{id}", "leitura"),
            .tag = kTag, .summary = "Um valor", .answer_schema = value, .handler = service::scoped(read)});
   srv.add({.method = "GET", .pattern = "/valores/geometria/{id}", .auth = "sessao",
@@ -228,12 +225,12 @@ void add_value_routes(App& app) {
              auto slot = heavy->enter(s.db);  // an expensive read: the tenant's bulkhead
              return search(s, r);
            })});
-  srv.add({.method = "POST", .pattern = "/copiar-valores", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "POST", .pattern = "/copiar-valores", .auth = "sessao", .access = http::members("leitura na geometria idGeometriaOrigem e edição em idGeometriaDestino (verificadas pelo guarda)"), .tag = kTag,
            .summary = "Copia os valores de uma geometria para outra da mesma camada, ou de outra camada do projeto "
                       "pelos campos de mesma chave (uma transação; auditado como copiar)",
            .body = {.description = R"({"idGeometriaOrigem", "idGeometriaDestino", "idCampos"?: [...]})",
                     .max_bytes = 64 * 1024, .schema = schemas::ref("CopiaDeValores")},
-           .answer_schema = schemas::ref("ValoresCopiados"), .handler = announcing(copy)});
+           .answer_schema = schemas::ref("ValoresCopiados"), .handler = service::scoped(events, copy)});
   srv.add({.method = "GET", .pattern = "/valores/edificacao/{id}", .auth = "sessao",
            .access = on("geometria", "{id}", "leitura"), .tag = kTag,
            .summary = "Edificações de um lote com seus valores: vinculado=true as vinculadas ao lote; false as das "

@@ -99,14 +99,8 @@ struct WikiMap {
     published(id);
     return Response::json(add_comment(db(), id, s.user.user_id, texto), 201);
   }
-  Response uncomment(const service::Scope& s, Request& req) const {
-    std::int64_t id = path_id(req);
-    CommentRef ref = comment_ref(db(), id);
-    bool allowed = ref.author_id == s.user.user_id || s.user.platform_admin ||
-                   (s.user.admin && ref.map_tenant_id == s.tenant.id);
-    if (!allowed)
-      throw Error(errc::forbidden, "somente o autor ou um administrador exclui o comentário", "id");
-    delete_comment(db(), id);
+  Response uncomment(const service::Scope& s, Request&) const {
+    delete_comment(db(), s.grant().id);
     return Response::no_content();
   }
 };
@@ -119,9 +113,6 @@ namespace cadastre::platform {
 void add_wikimap_routes(App& app) {
   using namespace wikimap;
   auto w = std::make_shared<const WikiMap>(WikiMap{&app.platform(), &app.identity(), &app.tenants()});
-  auto bind = [w](Response (WikiMap::*fn)(const service::Scope&, Request&) const) {
-    return service::scoped([w, fn](const service::Scope& s, Request& r) { return ((*w).*fn)(s, r); });
-  };
   const std::vector<http::Param> paging = page_params(kOrderColumns);
   const http::Param id_param{.name = "id", .type = "integer", .required = true, .description = "o mapa do catálogo"};
   std::vector<http::Param> search_params = paging;
@@ -135,45 +126,45 @@ void add_wikimap_routes(App& app) {
                            .description = "um mapa: a sua média, contagem e distribuição; sem id: as avaliações do usuário"});
   const std::string entry_body = R"({"titulo"?, "descricao"?, "temaGeral"?, "temaEspecifico"? (juntos), "organizacao"?})";
   auto& srv = app.server();
-  srv.add({.method = "GET", .pattern = "/wikimap", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/wikimap", .auth = "sessao", .access = http::members("o catálogo público de mapas publicados, de todos os municípios"), .tag = kTag,
            .summary = "O catálogo de mapas publicados de todos os municípios, paginado", .params = paging,
-           .answer_schema = schemas::page_of("MapaWiki"), .handler = bind(&WikiMap::list)});
-  srv.add({.method = "GET", .pattern = "/wikimap/consulta", .auth = "sessao", .tag = kTag,
+           .answer_schema = schemas::page_of("MapaWiki"), .handler = service::scoped(w, &WikiMap::list)});
+  srv.add({.method = "GET", .pattern = "/wikimap/consulta", .auth = "sessao", .access = http::members("o catálogo público de mapas publicados, de todos os municípios"), .tag = kTag,
            .summary = "Busca no catálogo por texto (sem acentos), temas e organização", .params = search_params,
-           .answer_schema = schemas::page_of("MapaWiki"), .handler = bind(&WikiMap::search)});
-  srv.add({.method = "GET", .pattern = "/wikimap/cfgs", .auth = "sessao", .tag = kTag,
+           .answer_schema = schemas::page_of("MapaWiki"), .handler = service::scoped(w, &WikiMap::search)});
+  srv.add({.method = "GET", .pattern = "/wikimap/cfgs", .auth = "sessao", .access = http::members("o catálogo público de mapas publicados, de todos os municípios"), .tag = kTag,
            .summary = "Os temas, as organizações e as opções do catálogo", .answer_schema = schemas::ref("ConfiguracaoWiki"),
-           .handler = bind(&WikiMap::cfgs)});
-  srv.add({.method = "GET", .pattern = "/wikimap/minha-lista", .auth = "sessao", .tag = kTag,
+           .handler = service::scoped(w, &WikiMap::cfgs)});
+  srv.add({.method = "GET", .pattern = "/wikimap/minha-lista", .auth = "sessao", .access = http::members("a própria lista"), .tag = kTag,
            .summary = "Os mapas da lista do usuário, paginados", .params = paging,
-           .answer_schema = schemas::page_of("MapaWiki"), .handler = bind(&WikiMap::mine)});
-  srv.add({.method = "POST", .pattern = "/wikimap/minha-lista", .auth = "sessao", .tag = kTag,
+           .answer_schema = schemas::page_of("MapaWiki"), .handler = service::scoped(w, &WikiMap::mine)});
+  srv.add({.method = "POST", .pattern = "/wikimap/minha-lista", .auth = "sessao", .access = http::members("a própria lista"), .tag = kTag,
            .summary = "Põe um mapa na lista do usuário (201; 200 se já estava)", .params = {id_param},
-           .answer_status = 201, .answer_schema = schemas::ref("MapaWiki"), .handler = bind(&WikiMap::add_mine)});
-  srv.add({.method = "GET", .pattern = "/wikimap/avaliacoes", .auth = "sessao", .tag = kTag,
+           .answer_status = 201, .answer_schema = schemas::ref("MapaWiki"), .handler = service::scoped(w, &WikiMap::add_mine)});
+  srv.add({.method = "GET", .pattern = "/wikimap/avaliacoes", .auth = "sessao", .access = http::members("o catálogo público de mapas publicados, de todos os municípios; sem id, as próprias avaliações"), .tag = kTag,
            .summary = "As avaliações de um mapa (com id) ou as do usuário (sem id)", .params = rating_params,
            .answer_schema = R"({"oneOf":[)" + schemas::ref("AvaliacoesDoMapaWiki") + "," +
                             schemas::page_of("MinhaAvaliacaoWiki") + "]}",
-           .handler = bind(&WikiMap::ratings)});
-  srv.add({.method = "POST", .pattern = "/wikimap/avaliar", .auth = "sessao", .tag = kTag,
+           .handler = service::scoped(w, &WikiMap::ratings)});
+  srv.add({.method = "POST", .pattern = "/wikimap/avaliar", .auth = "sessao", .access = http::members("a própria avaliação de um mapa do catálogo"), .tag = kTag,
            .summary = "Avalia um mapa de 1 a 5 (uma avaliação por usuário: a nova substitui a anterior)",
            .params = {id_param},
            .body = {.description = R"({"nota": 1..5})", .max_bytes = 1024, .schema = schemas::ref("AvaliacaoWikiNova")},
-           .answer_schema = schemas::ref("AvaliacaoWiki"), .handler = bind(&WikiMap::rate)});
-  srv.add({.method = "DELETE", .pattern = "/wikimap/comentario/{id}", .auth = "sessao", .tag = kTag,
+           .answer_schema = schemas::ref("AvaliacaoWiki"), .handler = service::scoped(w, &WikiMap::rate)});
+  srv.add({.method = "DELETE", .pattern = "/wikimap/comentario/{id}", .auth = "sessao", .access = http::on("comentario", "{id}", "proprio"), .tag = kTag,
            .summary = "Exclui um comentário (o autor ou um administrador)", .answers = "", .answer_status = 204,
-           .handler = bind(&WikiMap::uncomment)});
-  srv.add({.method = "GET", .pattern = "/wikimap/{id}", .auth = "sessao", .tag = kTag,
+           .handler = service::scoped(w, &WikiMap::uncomment)});
+  srv.add({.method = "GET", .pattern = "/wikimap/{id}", .auth = "sessao", .access = http::members("o catálogo público de mapas publicados, de todos os municípios"), .tag = kTag,
            .summary = "Um mapa do catálogo com os seus comentários mais recentes",
-           .answer_schema = schemas::ref("MapaWiki"), .handler = bind(&WikiMap::read)});
-  srv.add({.method = "PUT", .pattern = "/wikimap/{id}", .auth = "sessao", .tag = kTag,
+           .answer_schema = schemas::ref("MapaWiki"), .handler = service::scoped(w, &WikiMap::read)});
+  srv.add({.method = "PUT", .pattern = "/wikimap/{id}", .auth = "sessao", .access = http::members("admin no projeto do mapa, no município do mapa (verificado pelo guarda)"), .tag = kTag,
            .summary = "Altera o verbete de um mapa (administrador do projeto, no município do mapa)",
            .body = {.description = entry_body, .max_bytes = 16384, .schema = schemas::ref("MapaWikiAlteracao")},
-           .answer_schema = schemas::ref("MapaWiki"), .handler = bind(&WikiMap::change)});
-  srv.add({.method = "POST", .pattern = "/wikimap/{id}/comentario", .auth = "sessao", .tag = kTag,
+           .answer_schema = schemas::ref("MapaWiki"), .handler = service::scoped(w, &WikiMap::change)});
+  srv.add({.method = "POST", .pattern = "/wikimap/{id}/comentario", .auth = "sessao", .access = http::members("um comentário próprio num mapa do catálogo"), .tag = kTag,
            .summary = "Comenta um mapa do catálogo",
            .body = {.description = R"({"texto"})", .max_bytes = 8192, .schema = schemas::ref("ComentarioWikiNovo")},
-           .answer_status = 201, .answer_schema = schemas::ref("ComentarioWiki"), .handler = bind(&WikiMap::comment)});
+           .answer_status = 201, .answer_schema = schemas::ref("ComentarioWiki"), .handler = service::scoped(w, &WikiMap::comment)});
 }
 
 }  // namespace cadastre::platform

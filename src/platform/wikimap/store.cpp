@@ -284,17 +284,6 @@ std::string add_comment(store::Pool& platform, std::int64_t id, std::int64_t use
   });
 }
 
-CommentRef comment_ref(store::Pool& platform, std::int64_t id) {
-  return platform.with([&](soci::session& s) {
-    long long i = id, author = 0, tenant = 0;
-    s << "select c.usuario_id, m.tenant_id from plataforma.wikimap_comentarios c join plataforma.wikimap_mapas m "
-         "on m.id = c.mapa_id where c.id = :i",
-        soci::use(i), soci::into(author), soci::into(tenant);
-    if (!s.got_data()) throw Error(errc::not_found, "comentário não encontrado", "id");
-    return CommentRef{author, tenant};
-  });
-}
-
 void delete_comment(store::Pool& platform, std::int64_t id) {
   platform.with([&](soci::session& s) {
     long long i = id;

@@ -58,13 +58,9 @@ std::string ratings_of(store::Pool& platform, std::int64_t id, std::int64_t user
 /// The caller's ratings, newest first.
 store::PageRows my_ratings(store::Pool& platform, std::int64_t user_id, const Page& page);
 
-/// Comments: add one to a published entry (answers it); who wrote one and on which
-/// tenant's map (404 unknown); delete one.
+/// Comments: add one to a published entry (answers it); delete one (who may: the guard's
+/// record "comentario", platform/guard/accounts.hpp).
 std::string add_comment(store::Pool& platform, std::int64_t id, std::int64_t user_id, const std::string& texto);
-struct CommentRef {
-  std::int64_t author_id = 0, map_tenant_id = 0;
-};
-CommentRef comment_ref(store::Pool& platform, std::int64_t id);
 void delete_comment(store::Pool& platform, std::int64_t id);
 
 }  // namespace cadastre::platform::wikimap

@@ -7,7 +7,6 @@
 #include "cadastre/json.hpp"
 #include "platform/layers/store.hpp"
 #include "platform/app.hpp"
-#include "platform/guard/guard.hpp"
 #include "platform/schemas.hpp"
 #include "platform/wms/client.hpp"
 #include "platform/wms/input.hpp"
@@ -50,7 +49,6 @@ struct Wms {
 
   Response import(const service::Scope& s, Request& req) const {
     WmsImport in = parse_import(req.body);
-    guard::require(s, "projeto", in.projeto, "admin", "idProjeto");
     Read r = read_source(policy(), in.url);
     const Layer* l = r.caps.find(in.camada);
     if (!l) throw Error(errc::invalid_argument, "o serviço WMS não oferece a camada " + in.camada, "camada");
@@ -124,51 +122,48 @@ namespace cadastre::platform {
 void add_wms_routes(App& app) {
   using namespace wms;
   auto w = std::make_shared<const Wms>(Wms{&app.options()});
-  auto bind = [w](Response (Wms::*fn)(const service::Scope&, Request&) const) {
-    return service::scoped([w, fn](const service::Scope& s, Request& r) { return ((*w).*fn)(s, r); });
-  };
   auto& srv = app.server();
   const std::string source_body =
       R"~({"nome", "url": "http(s) do serviço, na lista de permitidos", "descricao"?})~";
 
-  srv.add({.method = "GET", .pattern = "/proxy/wms/capabilities", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/proxy/wms/capabilities", .auth = "sessao", .access = http::members("um serviço WMS da lista de permitidos"), .tag = kTag,
            .summary = "Lê as capacidades de um serviço WMS pela lista de permitidos e responde as camadas (nome, "
                       "título, sistemas, extensão) e os formatos; url fora da lista ou interna → 400",
            .params = {{.name = "url", .required = true, .description = "URL http(s) do serviço WMS"}},
-           .answer_schema = schemas::ref("CapacidadesWms"), .handler = bind(&Wms::capabilities)});
-  srv.add({.method = "POST", .pattern = "/importar/wms", .auth = "sessao", .tag = kTag,
+           .answer_schema = schemas::ref("CapacidadesWms"), .handler = service::scoped(w, &Wms::capabilities)});
+  srv.add({.method = "POST", .pattern = "/importar/wms", .auth = "sessao", .access = http::on("projeto", "corpo.idProjeto", "admin"), .tag = kTag,
            .summary = "Cria uma camada wms num projeto a partir das capacidades de um serviço e do nome de uma de "
                       "suas camadas (administrador do projeto)",
            .body = {.description = R"({"idProjeto", "url": "capacidades", "camada": "nome no WMS", "nome"?, "formato"?})",
                     .max_bytes = 16 * 1024, .schema = schemas::ref("ImportacaoWms")},
-           .answer_status = 201, .answer_schema = schemas::ref("Camada"), .handler = bind(&Wms::import)});
+           .answer_status = 201, .answer_schema = schemas::ref("Camada"), .handler = service::scoped(w, &Wms::import)});
 
-  srv.add({.method = "GET", .pattern = "/fonteswms", .auth = "sessao", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/fonteswms", .auth = "sessao", .access = http::members("as fontes WMS do próprio município"), .tag = kTag,
            .summary = "As fontes WMS do município, com as camadas e formatos lidos das capacidades",
-           .answer_schema = schemas::list_of("FonteWms"), .handler = bind(&Wms::sources)});
+           .answer_schema = schemas::list_of("FonteWms"), .handler = service::scoped(w, &Wms::sources)});
   srv.add({.method = "POST", .pattern = "/fonteswms", .auth = "sessao", .access = http::admins(), .tag = kTag,
            .summary = "Registra uma fonte WMS: lê suas capacidades pela lista de permitidos (administradores)",
            .body = {.description = source_body, .max_bytes = 16 * 1024, .schema = schemas::ref("FonteWmsNova")},
-           .answer_status = 201, .answer_schema = schemas::ref("FonteWms"), .handler = bind(&Wms::source_create)});
-  srv.add({.method = "GET", .pattern = "/fonteswms/{id}", .auth = "sessao", .tag = kTag, .summary = "Uma fonte WMS",
-           .answer_schema = schemas::ref("FonteWms"), .handler = bind(&Wms::source_one)});
+           .answer_status = 201, .answer_schema = schemas::ref("FonteWms"), .handler = service::scoped(w, &Wms::source_create)});
+  srv.add({.method = "GET", .pattern = "/fonteswms/{id}", .auth = "sessao", .access = http::members("as fontes WMS do próprio município"), .tag = kTag, .summary = "Uma fonte WMS",
+           .answer_schema = schemas::ref("FonteWms"), .handler = service::scoped(w, &Wms::source_one)});
   srv.add({.method = "PUT", .pattern = "/fonteswms/{id}", .auth = "sessao", .access = http::admins(), .tag = kTag,
            .summary = "Altera uma fonte WMS; uma nova url (ou recarregar: true) lê as capacidades de novo "
                       "(administradores)",
            .body = {.description = R"({"nome"?, "url"?, "descricao"?, "recarregar"?: true})", .max_bytes = 16 * 1024,
                     .schema = schemas::ref("FonteWmsAlteracao")},
-           .answer_schema = schemas::ref("FonteWms"), .handler = bind(&Wms::source_change)});
+           .answer_schema = schemas::ref("FonteWms"), .handler = service::scoped(w, &Wms::source_change)});
   srv.add({.method = "DELETE", .pattern = "/fonteswms/{id}", .auth = "sessao", .access = http::admins(), .tag = kTag,
            .summary = "Exclui uma fonte WMS (administradores)", .answers = "", .answer_status = 204,
-           .handler = bind(&Wms::source_delete)});
-  srv.add({.method = "POST", .pattern = "/fonteswms/{id}/imagem", .auth = "sessao", .tag = kTag,
+           .handler = service::scoped(w, &Wms::source_delete)});
+  srv.add({.method = "POST", .pattern = "/fonteswms/{id}/imagem", .auth = "sessao", .access = http::members("as fontes WMS do próprio município"), .tag = kTag,
            .summary = "Busca no serviço uma imagem GetMap de camadas da fonte (até " + std::to_string(kMaxSide) +
                       " pixels por lado e " + std::to_string(kMaxImageBytes >> 20) +
                       " MB, no tempo limite das chamadas externas) e a responde com o tipo verificado",
            .body = {.description = R"({"bbox": [minx, miny, maxx, maxy], "camadas": ["..."], "width"?, "height"?, )"
                                    R"("formato"?: "image/png", "crs"?: "EPSG:4674", "estilos"?: [...], "transparente"?})",
                     .max_bytes = 16 * 1024, .schema = schemas::ref("ImagemWms")},
-           .answers = "image/*", .handler = bind(&Wms::image)});
+           .answers = "image/*", .handler = service::scoped(w, &Wms::image)});
 }
 
 }  // namespace cadastre::platform

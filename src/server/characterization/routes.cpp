@@ -109,6 +109,7 @@ void add_characterization_routes(App& app) {
   srv.add({.method = "POST",
            .pattern = "/caracterizacao/{municipio}/lookups/batch",
            .auth = "bearer",
+           .access = http::members("leitura em cada tabela que o corpo nomeia (verificada pelo guarda)"),
            .tag = tag,
            .summary = "Várias listas de opções (valor, rotulo) de tabelas do catálogo em uma ida "
                       "ao banco: {resultados: [[...], "

@@ -76,6 +76,7 @@ void add_dbrest_routes(App& app) {
   srv.add({.method = "POST",
            .pattern = "/dbrest/tipos/valores/geometrias/",
            .auth = "bearer",
+           .access = http::members("leitura na camada de cada geometria (verificada pelo guarda)"),
            .tag = tag,
            .summary = "Tipos de valor de uma lista de geometrias: para cada id (na ordem enviada, sem repetições), "
                       "os formulários que têm valores para ele e seus campos tipados com o valor: {geometrias: "

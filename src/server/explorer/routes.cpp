@@ -258,6 +258,7 @@ void add_explorer_routes(App& app) {
   srv.add({.method = "GET",
            .pattern = "/explorer/{municipio}/tabelas/",
            .auth = "bearer",
+           .access = http::members("só as tabelas e visões que o usuário pode ler"),
            .tag = tag,
            .summary = "Catálogo do município: tabelas e visões do esquema cadastro que o usuário "
                       "pode ler, com colunas "
@@ -268,6 +269,7 @@ void add_explorer_routes(App& app) {
   srv.add({.method = "POST",
            .pattern = "/explorer/{municipio}/query/preview",
            .auth = "bearer",
+           .access = http::members("leitura em cada tabela da consulta (verificada pelo guarda)"),
            .tag = tag,
            .summary = "Gera o texto SQL de uma descrição de consulta, com identificadores entre "
                       "aspas e valores como literais "
@@ -280,6 +282,7 @@ void add_explorer_routes(App& app) {
   srv.add({.method = "POST",
            .pattern = "/explorer/{municipio}/query/preview2",
            .auth = "bearer",
+           .access = http::members("leitura em cada tabela da consulta (verificada pelo guarda)"),
            .tag = tag,
            .summary = "Como preview, e executa a consulta com valores vinculados (não o texto) "
                       "numa transação somente leitura "

@@ -187,6 +187,7 @@ void add_geo_routes(App& app) {
   srv.add({.method = "POST",
            .pattern = "/geo/{municipio}/camadas/intersect/",
            .auth = "bearer",
+           .access = http::members("leitura em cada camada que o corpo nomeia (verificada pelo guarda)"),
            .tag = tag,
            .summary = "Interseção de uma geometria GeoJSON com várias camadas: responde {camadas: "
                       "{<camada>: {total, "

@@ -112,18 +112,19 @@ Response page(Request& req) {
 }
 
 // Every route passes the caller's query string on as it came: free-form fields.
-void add(App& app, const char* method, const char* pattern, const char* summary, const char* body,
+void add(http::Server& srv, const char* method, const char* pattern, const char* summary, const char* body,
          http::Handler h) {
   std::vector<http::Param> params = {
       {"consulta", "query", "object", false, "query string repassada ao destino"}};
-  app.server().add({.method = method,
-                    .pattern = pattern,
-                    .auth = "integracao",
-                    .tag = kTag,
-                    .summary = summary,
-                    .params = std::move(params),
-                    .body = {.description = body ? body : ""},
-                    .handler = std::move(h)});
+  srv.add({.method = method,
+           .pattern = pattern,
+           .auth = "integracao",
+           .access = http::holders("o token de integração do município"),
+           .tag = kTag,
+           .summary = summary,
+           .params = std::move(params),
+           .body = {.description = body ? body : ""},
+           .handler = std::move(h)});
 }
 
 }  // namespace
@@ -131,19 +132,19 @@ void add(App& app, const char* method, const char* pattern, const char* summary,
 void add_integracao_routes(App& app) {
   add_integracao_auth_scheme(app);
 
-  add(app, "GET", "/integracao-rest/{query_path*}",
+  add(app.server(), "GET", "/integracao-rest/{query_path*}",
       "Consulta repassada ao serviço REST externo do município (caminho e query string como "
       "enviados)",
       nullptr, query);
-  add(app, "POST", "/integracao-rest/{camada}/",
+  add(app.server(), "POST", "/integracao-rest/{camada}/",
       "Insere um registro da camada no serviço REST externo", "registro JSON repassado ao destino",
       insert);
-  add(app, "GET", "/integracao-rest/{camada}/getall/",
+  add(app.server(), "GET", "/integracao-rest/{camada}/getall/",
       "Lista todos os registros da camada no serviço REST externo", nullptr, get_all);
-  add(app, "POST", "/integracao-rest/{query_path*}",
+  add(app.server(), "POST", "/integracao-rest/{query_path*}",
       "Atualização: repassada ao destino como PUT no mesmo caminho, com a query string enviada",
       "dados da atualização, repassados ao destino", update);
-  add(app, "GET", "/integracao-rest/pagination/{camada}/{limit}/",
+  add(app.server(), "GET", "/integracao-rest/pagination/{camada}/{limit}/",
       "Paginação simples da camada no serviço REST externo; limit é um inteiro de 1 a 10000",
       nullptr, page);
 }

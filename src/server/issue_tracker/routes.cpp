@@ -30,13 +30,14 @@ using tracker::Delivery;
 Response failed(std::int64_t id, const Delivery& d) {
   bool kept = d.state == Delivery::State::pending;
   errc code = d.timed_out ? errc::upstream_timeout : errc::upstream_failed;
-  Response res = Response::error(
-      code, kept ? "o rastreador de issues externo falhou (" + d.erro +
-                       "); a issue foi guardada e será reenviada na próxima chamada"
-                 : "o rastreador de issues externo recusou a issue (" + d.erro + "); ela ficou registrada");
-  res.body.pop_back();  // the error object's closing brace
-  res.body += ",\"id\":" + std::to_string(id) + ",\"situacao\":\"" + (kept ? "pendente" : "falhou") + "\"}";
-  return res;
+  std::string message = kept ? "o rastreador de issues externo falhou (" + d.erro +
+                                   "); a issue foi guardada e será reenviada na próxima chamada"
+                             : "o rastreador de issues externo recusou a issue (" + d.erro + "); ela ficou registrada";
+  return Response::json(http::error_body(code, message,
+                                         [&](JsonWriter& w) {
+                                           w.key("id").value(id).key("situacao").value(kept ? "pendente" : "falhou");
+                                         }),
+                        http_status(code));
 }
 
 Response create_issue(const service::Scope& s, Request& req) {
@@ -60,6 +61,7 @@ void add_issue_tracker_routes(App& app) {
       {.method = "POST",
        .pattern = "/aplicativo/criar-issue-externo",
        .auth = "bearer",
+       .access = http::members("um chamado próprio, enviado ao rastreador do município"),
        .tag = "Aplicativo de campo",
        .summary =
            "Cria uma issue no rastreador externo do município do usuário (guardada antes do envio; "

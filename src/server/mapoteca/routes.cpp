@@ -22,10 +22,8 @@ using http::Response;
 using service::Scope;
 
 Response collection(const Request& req, const mapoteca::Page& page, const query::Paging& paging) {
-  Response res = feature_collection(req, page.features, page.returned, paging);
-  res.body.pop_back();  // the closing brace of the collection object
-  res.body += ",\"numberMatched\":" + std::to_string(page.total) + "}";
-  return res;
+  return feature_collection(req, page.features, page.returned, paging,
+                            [&](JsonWriter& w) { w.key("numberMatched").value(static_cast<std::int64_t>(page.total)); });
 }
 
 Response search_box(const Scope& s, Request& req) {

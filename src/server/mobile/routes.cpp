@@ -48,10 +48,8 @@ Response bbox_features(const Scope& s, Request& req) {
   auto fq = store::resolve(layer, q);  // paging capped at query::max_page_size, as every /geo list
   fq.bbox = box;
   BoxPage page = s.db->with([&](soci::session& ss) { return bbox_page(ss, fq); });
-  auto res = feature_collection(req, page.features, page.returned, fq.paging);
-  res.body.pop_back();  // feature_collection writes an object: add numberMatched
-  res.body += ",\"numberMatched\":" + page.total + "}";
-  return res;
+  return feature_collection(req, page.features, page.returned, fq.paging,
+                            [&](JsonWriter& w) { w.key("numberMatched").raw(page.total); });
 }
 
 // ---------------------------------------------------------------- get-tiles-from-lote
@@ -170,6 +168,7 @@ void add_mobile_routes(App& app) {
   srv.add({.method = "POST",
            .pattern = "/aplicativo/{municipio}/aplicativo/process-logs-v2/",
            .auth = "bearer",
+           .access = http::members("escrita na camada de cada log (verificada pelo guarda)"),
            .tag = tag,
            .summary = "Aplica os logs de edição offline do aplicativo, em ordem, de forma "
                       "idempotente: cada entrada é "

@@ -174,6 +174,7 @@ void add_portal_routes(App& app) {
   srv.add({.method = "POST",
            .pattern = "/portal/{municipio}/avaliacao/construcao",
            .auth = "bearer",
+           .access = http::members("um cálculo com o perfil de avaliação do município sobre os dados enviados; nada é lido do cadastro"),
            .tag = tag,
            .summary = "Valor venal de uma construção com o perfil do município: {perfil, "
                       "avaliacao}. Entrada inválida → 400 "

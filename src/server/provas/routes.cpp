@@ -81,6 +81,7 @@ void add_provas_routes(App& app) {
   srv.add({.method = "GET",
            .pattern = "/cad/provas-digitais/{numero_cadastro}/",
            .auth = "basic",
+           .access = http::holders("uma credencial de integração com escopo provas_digitais do município"),
            .tag = tag,
            .summary = "Provas digitais de um imóvel pelo numero_cadastro (id de integração), mais "
                       "recentes primeiro: "
@@ -90,6 +91,7 @@ void add_provas_routes(App& app) {
   srv.add({.method = "GET",
            .pattern = "/cad/provas-digitais/",
            .auth = "basic",
+           .access = http::holders("uma credencial de integração com escopo provas_digitais do município"),
            .tag = tag,
            .summary = "Lista as provas digitais do município da credencial por id: {total, pagina, "
                       "limite, registros}. "
@@ -104,6 +106,7 @@ void add_provas_routes(App& app) {
   srv.add({.method = "POST",
            .pattern = "/cad/provas-digitais/",
            .auth = "basic",
+           .access = http::holders("uma credencial de integração com escopo provas_digitais do município"),
            .tag = tag,
            .summary = "Cria uma prova digital; responde 201 com o registro. Campo desconhecido ou "
                       "inválido → 400; imóvel "
@@ -114,6 +117,7 @@ void add_provas_routes(App& app) {
   srv.add({.method = "PUT",
            .pattern = "/cad/provas-digitais/{id}/",
            .auth = "basic",
+           .access = http::holders("uma credencial de integração com escopo provas_digitais do município"),
            .tag = tag,
            .summary = "Altera os campos informados da prova {id}; 404 quando não existe." + record,
            .body = {.description = body},
@@ -121,6 +125,7 @@ void add_provas_routes(App& app) {
   srv.add({.method = "DELETE",
            .pattern = "/cad/provas-digitais/{id}/",
            .auth = "basic",
+           .access = http::holders("uma credencial de integração com escopo provas_digitais do município"),
            .tag = tag,
            .summary = "Remove a prova {id} e responde o registro removido; 404 quando não existe." +
                       record,

@@ -41,11 +41,8 @@ Response inspections(const Scope& s, Request& req) {
 Response create(const Scope& s, Request& req) {
   auto in = desk::parse_vistoria(req.body, std::nullopt);
   const std::string token = store::random_token();  // outside the transaction: a retry keeps it
-  std::string answer = desk::create_inspection(*s.db, s.tenant, s.user, in, token);
   // The token is shown this once: only its hash was stored.
-  answer.pop_back();
-  answer += ",\"token\":" + json_quote(token) + "}";
-  return Response::json(std::move(answer), 201);
+  return Response::json(desk::create_inspection(*s.db, s.tenant, s.user, in, token), 201);
 }
 
 Response read(const Scope& s, Request& req) {
@@ -174,6 +171,7 @@ void add_service_desk_routes(App& app) {
       {.method = "GET",
        .pattern = "/atendimento/{municipio}/public/vistoria/{agendamento_id}",
        .auth = "vistoria_token",
+       .access = http::holders("o token de acesso da vistoria agendada {agendamento_id}"),
        .tag = tag,
        .summary =
            "Leitura pelo cidadão, sem bearer: token de acesso em ?token=. Token ausente ou errado "
@@ -187,6 +185,7 @@ void add_service_desk_routes(App& app) {
       {.method = "PUT",
        .pattern = "/atendimento/{municipio}/public/vistoria/{agendamento_id}",
        .auth = "vistoria_token",
+       .access = http::holders("o token de acesso da vistoria agendada {agendamento_id}"),
        .tag = tag,
        .summary =
            "Atualização pelo cidadão, sem bearer: token no corpo (token) ou em ?token=. Só "

@@ -53,8 +53,18 @@ void use_tenant_zone(soci::session& s, const store::Tenant& tenant) {
                               : tenant.fuso_horario);
 }
 
-std::optional<std::string> vistoria_json(soci::session& s, const std::string& id) {
-  store::Sql sql("select " + vistoria_json_expr() + kFrom + " where v.agendamento_id = ");
+// With `shown_token`, the answer also carries the access token (shown once, at creation:
+// only its hash is stored).
+std::optional<std::string> vistoria_json(soci::session& s, const std::string& id,
+                                         const std::string* shown_token = nullptr) {
+  store::Sql sql("select ");
+  if (shown_token) {
+    (sql << "((" << vistoria_json_expr() << ")::jsonb || jsonb_build_object('token', ").bind(*shown_token, "text")
+        << "))::text";
+  } else {
+    sql << vistoria_json_expr();
+  }
+  sql << kFrom << " where v.agendamento_id = ";
   sql.bind(id, "bigint");
   return store::fetch_value(s, sql);
 }
@@ -183,8 +193,8 @@ std::string create_inspection(store::Pool& db, const store::Tenant& tenant,
       for (const auto& c : in.columns) (sql << ", ").bind(c.value, c.cast);
       sql << ")";
       store::execute(s, sql);
-      answer = vistoria_json(s, id).value();
-      store::record_audit(s, kTable, id, store::Operation::insert, user, std::nullopt, answer);
+      store::record_audit(s, kTable, id, store::Operation::insert, user, std::nullopt, vistoria_json(s, id).value());
+      answer = vistoria_json(s, id, &token).value();
     });
   });
   return answer;

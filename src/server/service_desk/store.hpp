@@ -23,7 +23,8 @@ store::PageRows list_inspections(store::Pool& db, const store::Tenant& tenant,
                                  const InspectionFilter& filter);
 
 /// Creates the inspection of reservation `in.agendamento_id` storing only the SHA-256 of
-/// `token`; returns the staff JSON. No reservation → 404; one already inspected → 409;
+/// `token`; returns the staff JSON with "token" (its one showing: only the hash is kept).
+/// No reservation → 404; one already inspected → 409;
 /// a photo or protocol that does not exist → 400.
 std::string create_inspection(store::Pool& db, const store::Tenant& tenant,
                               const store::Principal& user, const VistoriaInput& in,

@@ -131,6 +131,7 @@ void add_tile_routes(App& app) {
   srv.add({.method = "GET",
            .pattern = "/tiles/{municipio}/index.json",
            .auth = "bearer",
+           .access = http::members("só as camadas que o usuário pode ler"),
            .tag = tag,
            .summary = "Camadas com geometria que o usuário pode ler, com as URLs dos seus TileJSON",
            .handler = scoped(&tiles::index)});
@@ -138,6 +139,7 @@ void add_tile_routes(App& app) {
   srv.add({.method = "GET",
            .pattern = "/tiles/{municipio}/{file}",
            .auth = "bearer",
+           .access = http::members("leitura na camada de {file} (verificada pelo guarda)"),
            .tag = tag,
            .summary = "TileJSON 3.0.0 da camada: o segmento é <camada>.json (URL dos tiles, zooms, "
                       "limites e campos)",

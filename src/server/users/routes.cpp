@@ -29,6 +29,7 @@ void add_user_routes(App& app) {
   app.server().add({.method = "GET",
                     .pattern = "/geo/{municipio}/usuarios/permissoes/",
                     .auth = "bearer",
+                    .access = http::members("as próprias permissões"),
                     .tag = "Geoespacial avançado",
                     .summary = "Usuário autenticado, município e permissões de leitura/escrita por camada",
                     .handler = service::scoped(&users::permissions)});

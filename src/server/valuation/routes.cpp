@@ -34,7 +34,7 @@ const ValuationContext& valuation_context(const Request& req) {
   return *c;
 }
 
-void authenticate(App& app, store::ApiClients& clients, Request& req) {
+void authenticate(const service::Tenancy& tenancy, store::ApiClients& clients, Request& req) {
   auto token = req.bearer_token();
   if (!token)
     throw Error(errc::unauthenticated,
@@ -42,13 +42,13 @@ void authenticate(App& app, store::ApiClients& clients, Request& req) {
   auto client = clients.authenticate_bearer(*token, "avaliacao");
   if (!client) throw Error(errc::unauthenticated, "token de avaliação inválido ou revogado");
   const std::string& slug = req.param("municipio");
-  auto tenant = app.tenancy().active(slug);
+  auto tenant = tenancy.active(slug);
   if (!tenant)
     throw Error(errc::tenant_forbidden, "município desconhecido ou inativo: " + slug);
   if (tenant->id != client->tenant_id)
     throw Error(errc::tenant_forbidden, "o token de avaliação não pertence ao município " + slug);
   ValuationContext ctx{std::move(*client), std::move(*tenant), nullptr};
-  ctx.db = &app.tenancy().pool(ctx.tenant);
+  ctx.db = &tenancy.pool(ctx.tenant);
   req.tenant = ctx.tenant.slug;
   req.auth = std::move(ctx);
 }
@@ -75,7 +75,9 @@ void add_valuation_routes(App& app) {
   app.server().add_auth_scheme(
       {"valuation",
        R"json({"type":"http","scheme":"bearer","description":"token de cliente de API com escopo avaliacao, emitido por cadastre-admin client add --scope avaliacao (tokens de usuário não valem aqui)"})json",
-       [&app, clients](Request& req, const http::Route&) { authenticate(app, *clients, req); }});
+       [tenancy = &app.tenancy(), clients](Request& req, const http::Route&) {
+         authenticate(*tenancy, *clients, req);
+       }});
 
   auto& srv = app.server();
   ValuationProfiles* profiles = &app.valuation_profiles();
@@ -91,6 +93,7 @@ void add_valuation_routes(App& app) {
   srv.add({.method = "POST",
            .pattern = "/equacao/calculo/{municipio}/terreno/calcularvalor/",
            .auth = "valuation",
+           .access = http::holders("um token de cliente de API com escopo avaliacao do município"),
            .tag = tag,
            .summary = "Valor venal do terreno: VVT = area × valor_m2 × Ft × Fp × Ftopo × Fped × "
                       "Fsit (Fg no lugar de Ft × Fp "
@@ -104,6 +107,7 @@ void add_valuation_routes(App& app) {
   srv.add({.method = "POST",
            .pattern = "/equacao/calculo/{municipio}/construcao/calcularvalor/",
            .auth = "valuation",
+           .access = http::holders("um token de cliente de API com escopo avaliacao do município"),
            .tag = tag,
            .summary = "Valor venal da construção: VVE = area_construida × CUB(padrao) × Foc, "
                       "depreciação de Ross–Heidecke." +

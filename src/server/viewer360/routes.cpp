@@ -310,6 +310,7 @@ void add_viewer360_routes(App& app) {
       {.method = "GET",
        .pattern = base + "formularios/{schema_table}",
        .auth = "bearer",
+       .access = http::members("leitura na camada de {schema_table} (verificada pelo guarda)"),
        .tag = tag,
        .summary =
            "Campos do formulário de uma tabela do catálogo (cadastro.<camada> ou dominio.<tabela>; "
@@ -322,6 +323,7 @@ void add_viewer360_routes(App& app) {
   srv.add({.method = "GET",
            .pattern = base + "valores/{schema_table}/{id}",
            .auth = "bearer",
+           .access = http::members("leitura na camada de {schema_table} (verificada pelo guarda)"),
            .tag = tag,
            .summary = "Valores de um registro de uma tabela do catálogo, como Feature GeoJSON; "
                       "inexistente → 404.",
@@ -330,6 +332,7 @@ void add_viewer360_routes(App& app) {
   srv.add({.method = "GET",
            .pattern = base + "ultima-alteracao/{schema_table}/{id}",
            .auth = "bearer",
+           .access = http::members("leitura na camada de {schema_table} (verificada pelo guarda)"),
            .tag = tag,
            .summary = "Última alteração registrada na auditoria: {schema_table, registro_id, "
                       "operacao (insercao, "
@@ -340,6 +343,7 @@ void add_viewer360_routes(App& app) {
   srv.add({.method = "POST",
            .pattern = base + "atts",
            .auth = "bearer",
+           .access = http::members("escrita na camada de schema_table do corpo (verificada pelo guarda)"),
            .tag = tag,
            .summary = "Inserções e atualizações de atributos de uma camada do cadastro em uma "
                       "transação, auditadas: "
@@ -353,6 +357,7 @@ void add_viewer360_routes(App& app) {
   srv.add({.method = "GET",
            .pattern = base + "tenant-config/{id_tenants}",
            .auth = "bearer",
+           .access = http::members("o próprio município da credencial"),
            .tag = tag,
            .summary = "Configuração do município {id, slug, nome, uf, codigo_ibge, fuso_horario, "
                       "config}; só o "
@@ -362,6 +367,7 @@ void add_viewer360_routes(App& app) {
       {.method = "GET",
        .pattern = "/visualizador360/auth",
        .auth = "bearer",
+       .access = http::members("o próprio usuário e o seu município"),
        .tag = tag,
        .summary =
            "Usuário do token (id, email, nome, adm, regras e permissões efetivas por camada) e a "

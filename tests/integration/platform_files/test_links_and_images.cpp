@@ -180,7 +180,11 @@ TEST_CASE_FIXTURE(FilesFixture, "a company logo and a user photo are images link
   refused(*upload(logo + "?tipo=png", test::image(8, 8, "JPEG"), "logo.png", chefe), 415, "tipo_de_midia_nao_suportado");
   refused(*upload(logo + "?tipo=bmp", test::image(8, 8), "logo.png", chefe), 400, "parametro_invalido", "tipo");
   refused(*upload(logo, test::image(8, 8), "logo.png", c.owner), 403, "acesso_negado");
-  refused(*upload(logo, test::image(8, 8), "logo.png", headers(c.beta)), 404, "nao_encontrado");
+  // Only administrators change a logo (the route's permission), and another tenant's
+  // company is out of even their sight.
+  refused(*upload(logo, test::image(8, 8), "logo.png", headers(c.beta)), 403, "acesso_negado");
+  refused(*upload(logo, test::image(8, 8), "logo.png", headers(admin("beta", "chefe@beta.gov.br"))), 404,
+          "nao_encontrado");
   refused(*upload(logo, test::image(8, 8), "logo.png", httplib::Headers{}), 401, "nao_autenticado");
   refused(*upload("/arquivos/empresas/999999/logo", test::image(8, 8), "logo.png", chefe), 404, "nao_encontrado");
   refused(*del("/arquivos/" + n(int64_t(b->json()["id"])), c.owner), 403, "acesso_negado");

@@ -167,7 +167,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "POST /pesquisa-caracteristicas refuses bad c
   bad(query(w, cond(w, "vistoria", "=", R"("10/05/2024")")), "parametro_invalido", "data");
   bad(query(w, cond(w, "nome_quadra", "=", R"("A")")), "parametro_invalido", "idCampo");
   bad(query(w, ""), "campo_obrigatorio", "condicoes");
-  bad(R"({"idCamada":1,"condicoes":[],"extra":1})", "parametro_invalido", "extra");
+  bad(R"({"idCamada":1,"condicoes":[],"extra":1})", "campo_desconhecido", "extra");  // as every body
   std::string many;
   for (int i = 0; i < 21; ++i) many += (i ? "," : "") + cond(w, "area", ">", "1");
   bad(query(w, many), "parametro_invalido", "condicoes");

@@ -8,6 +8,7 @@
 // "*", "*endpoint") is "*", the query ("?id={id}", "?filtros=...") and a trailing slash
 // are dropped (the router ignores both); the spec's "{query_path}" spans segments: "*".
 #include <doctest/doctest.h>
+#include <simdjson.h>
 
 #include <fstream>
 #include <map>
@@ -202,4 +203,65 @@ TEST_CASE("the route tables of the three services are the documented routes") {
     CHECK_MESSAGE((platform_documented.count(k) || kPlatformExtras.count(k)),
                   "in the platform's table but not documented: " << k);
   CHECK(platform.size() == kPlatformRows);
+}
+
+namespace {
+
+/// Signed-in routes that may declare no permission, each with its reason. Empty: every route
+/// behind a credential says, in its table entry, what the caller needs.
+const std::map<std::string, std::string> kUndeclaredOnPurpose = {};
+
+/// "METHOD pattern (service)" of every route of `routes` behind a credential that declares
+/// no permission and is not an exception.
+std::vector<std::string> undeclared(const std::vector<http::Route>& routes, const std::string& service) {
+  std::vector<std::string> out;
+  for (const auto& r : routes) {
+    if (r.auth == "none" || r.access.kind != http::Access::Kind::anyone) continue;
+    std::string k = r.method + " " + r.pattern;
+    if (!kUndeclaredOnPurpose.count(k)) out.push_back(k + " (" + service + ", auth " + r.auth + ")");
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every route behind a credential declares its permission in the route table") {
+  test::Stack stack({"alfa"});
+  gateway::AppOptions g;
+  g.config = gateway::parse_config(gateway::demo_config_json(stack.app().server().base_url(), ""));
+  g.config.platform_dsn = stack.platform_dsn();
+  g.http.port = 0;
+  g.http.access_log = false;
+  g.pool.size = 1;
+  gateway::App gw(std::move(g));
+  platform::AppOptions po;
+  po.platform_dsn = stack.platform_dsn();
+  po.http.port = 0;
+  po.pool.size = 1;
+  platform::App plat(po);
+
+  std::vector<std::string> missing = undeclared(stack.app().server().router().routes(), "cadastre-server");
+  for (auto& m : undeclared(gw.server().router().routes(), "cadastre-gateway")) missing.push_back(m);
+  for (auto& m : undeclared(plat.server().router().routes(), "cadastre-platform")) missing.push_back(m);
+  for (const auto& m : missing) FAIL_CHECK("signed-in route without .access: " << m);
+  CHECK(missing.empty());
+
+  // The OpenAPI documents carry it: every operation with a security requirement has its
+  // x-permissao, the text of the same table entry the dispatcher enforces.
+  for (const http::Server* srv : {&stack.app().server(), &gw.server(), &plat.server()}) {
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc = parser.parse(srv->openapi());
+    std::size_t operations = 0;
+    simdjson::dom::object paths = doc["paths"].get_object();
+    for (auto [path, item] : paths) {
+      simdjson::dom::object operations_of_path = item.get_object();
+      for (auto [method, op] : operations_of_path) {
+        simdjson::dom::array security;
+        if (op["security"].get(security) || security.size() == 0) continue;
+        ++operations;
+        CHECK_MESSAGE(!op["x-permissao"].error(), method << " " << path << " has no x-permissao");
+      }
+    }
+    CHECK(operations > 0);
+  }
 }

@@ -1,10 +1,10 @@
-#include "platform/accounts/links.hpp"
+#include "platform/common/links.hpp"
 
 #include "cadastre/error.hpp"
 #include "mail/templates.hpp"
 #include "store/one_time.hpp"
 
-namespace cadastre::platform::accounts {
+namespace cadastre::platform::common {
 
 void Links::require_mailer() const {
   if (!mailer->enabled()) throw Error(errc::unavailable, "envio de e-mail não configurado neste servidor");
@@ -35,4 +35,4 @@ Links links_of(App& app) {
           app.options().one_time_token_ttl};
 }
 
-}  // namespace cadastre::platform::accounts
+}  // namespace cadastre::platform::common

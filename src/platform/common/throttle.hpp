@@ -14,7 +14,7 @@
 
 #include "platform/app.hpp"
 
-namespace cadastre::platform::sessions {
+namespace cadastre::platform::common {
 
 class Throttle {
  public:
@@ -40,4 +40,4 @@ class Throttle {
   std::unordered_map<std::string, Entry> entries_;
 };
 
-}  // namespace cadastre::platform::sessions
+}  // namespace cadastre::platform::common

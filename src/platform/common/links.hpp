@@ -7,9 +7,15 @@
 #include <string>
 
 #include "mail/smtp.hpp"
-#include "platform/accounts/store.hpp"
+#include "platform/app.hpp"
 
-namespace cadastre::platform::accounts {
+namespace cadastre::platform::common {
+
+/// Who an e-mail goes to: a user of the platform.
+struct Contact {
+  std::int64_t id = 0;
+  std::string email, nome;
+};
 
 struct Links {
   store::Pool* platform;
@@ -29,4 +35,4 @@ struct Links {
 /// Links of an App.
 Links links_of(App& app);
 
-}  // namespace cadastre::platform::accounts
+}  // namespace cadastre::platform::common

@@ -1,4 +1,4 @@
-#include "platform/layers/files.hpp"
+#include "platform/common/files.hpp"
 
 #include <openssl/evp.h>
 
@@ -12,7 +12,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
 
-namespace cadastre::platform::layers {
+namespace cadastre::platform::common {
 namespace fs = std::filesystem;
 namespace {
 
@@ -195,4 +195,4 @@ void SetAside::restore() noexcept {
   if (!bin_.empty()) fs::remove(bin_, ec);  // only when empty
 }
 
-}  // namespace cadastre::platform::layers
+}  // namespace cadastre::platform::common

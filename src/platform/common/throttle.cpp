@@ -1,8 +1,8 @@
-#include "platform/sessions/throttle.hpp"
+#include "platform/common/throttle.hpp"
 
 #include <algorithm>
 
-namespace cadastre::platform::sessions {
+namespace cadastre::platform::common {
 namespace {
 // Bound on the keys kept: past it, entries that neither lock nor count any more go first.
 constexpr std::size_t kMaxKeys = 200000;
@@ -45,4 +45,4 @@ void Throttle::prune(Clock::time_point now) {
   if (entries_.size() >= kMaxKeys) std::erase_if(entries_, [&](const auto& kv) { return kv.second.locked_until <= now; });
 }
 
-}  // namespace cadastre::platform::sessions
+}  // namespace cadastre::platform::common

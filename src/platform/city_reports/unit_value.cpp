@@ -1,4 +1,4 @@
-#include "platform/city_reports/valuation.hpp"
+#include "platform/city_reports/unit_value.hpp"
 
 #include "cadastre/error.hpp"
 #include "property/unit.hpp"

@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-namespace cadastre::platform::layers {
+namespace cadastre::platform::common {
 
 class FileStore {
  public:
@@ -82,4 +82,4 @@ class SetAside {
   bool committed_ = false;
 };
 
-}  // namespace cadastre::platform::layers
+}  // namespace cadastre::platform::common
