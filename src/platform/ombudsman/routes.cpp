@@ -29,19 +29,30 @@ constexpr const char* kTag = "Ouvidoria";
 // an address, too few for a flood. In memory, per process, like the login throttle.
 constexpr int kFilingsPerHour = 10;
 
+// The municipality a public caller names in `cidade`, resolved by the auth scheme "cidade"
+// (as cadastre-server's schemes resolve theirs) before the handler runs.
+struct City {
+  store::Pool* db;
+};
+
+// The scheme's hook: 404 for an unknown, inactive or not enabled municipality.
+void resolve_city(store::Identity& identity, store::TenantPools& tenants, Request& req) {
+  std::string slug = city_param(req);
+  auto t = identity.tenant(slug);
+  if (!t || !t->ativo || !ombudsman_enabled(t->config_json))
+    throw Error(errc::not_found, "cidade sem ouvidoria: " + slug, "cidade");
+  req.tenant = slug;
+  req.auth = City{&tenants.pool(*t)};
+}
+
 struct Ombudsman {
   store::Identity* identity;
-  store::TenantPools* tenants;
   std::unique_ptr<common::Throttle> filings;
 
-  // The municipality a public caller names: 404 for an unknown, inactive or not enabled one.
-  store::Pool& city(Request& req) const {
-    std::string slug = city_param(req);
-    auto t = identity->tenant(slug);
-    if (!t || !t->ativo || !ombudsman_enabled(t->config_json))
-      throw Error(errc::not_found, "cidade sem ouvidoria: " + slug, "cidade");
-    req.tenant = slug;
-    return tenants->pool(*t);
+  // The municipality the scheme resolved (a route without the scheme fails closed: 500).
+  static store::Pool& city(const Request& req) {
+    if (const auto* c = std::any_cast<City>(&req.auth)) return *c->db;
+    throw std::logic_error("rota da ouvidoria sem o esquema cidade");
   }
 
   Response cities(Request&) const {
@@ -122,8 +133,14 @@ namespace cadastre::platform {
 
 void add_ombudsman_routes(App& app) {
   using namespace ombudsman;
+  app.server().add_auth_scheme(
+      {"cidade",
+       R"({"type":"apiKey","in":"query","name":"cidade","description":"não é uma credencial: o município (slug, como em /ouv/cidades) com a ouvidoria habilitada; outro → 404"})",
+       [identity = &app.identity(), tenants = &app.tenants()](Request& req, const http::Route&) {
+         resolve_city(*identity, *tenants, req);
+       }});
   auto o = std::make_shared<const Ombudsman>(Ombudsman{
-      &app.identity(), &app.tenants(),
+      &app.identity(),
       std::make_unique<common::Throttle>(ThrottleOptions{
           .max_failures = kFilingsPerHour, .window = std::chrono::hours(1), .lockout = std::chrono::hours(1)})});
   const http::Param cidade{.name = "cidade", .required = true,
@@ -139,23 +156,28 @@ void add_ombudsman_routes(App& app) {
   srv.add({.method = "GET", .pattern = "/ouv/cidades", .auth = "none", .tag = kTag,
            .summary = "Os municípios com ouvidoria (sem conta)", .answer_schema = schemas::list_of("CidadeOuvidoria"),
            .handler = service::unscoped(o, &Ombudsman::cities)});
-  srv.add({.method = "GET", .pattern = "/ouv/legenda", .auth = "none", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/ouv/legenda", .auth = "cidade",
+           .access = http::holders("nenhuma conta: o município de cidade, com a ouvidoria habilitada"), .tag = kTag,
            .summary = "As categorias de pedido do município (sem conta)", .params = {cidade},
            .answer_schema = schemas::list_of("CategoriaOuvidoria"), .handler = service::unscoped(o, &Ombudsman::legend)});
-  srv.add({.method = "GET", .pattern = "/ouv/", .auth = "none", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/ouv/", .auth = "cidade",
+           .access = http::holders("nenhuma conta: o município de cidade, com a ouvidoria habilitada"), .tag = kTag,
            .summary = "Os pedidos do município, sem dados pessoais (sem conta), paginados", .params = list_params,
            .answer_schema = schemas::page_of("PedidoOuvidoria"), .handler = service::unscoped(o, &Ombudsman::list)});
-  srv.add({.method = "GET", .pattern = "/ouv/camadas/{id}/geometrias", .auth = "none", .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/ouv/camadas/{id}/geometrias", .auth = "cidade",
+           .access = http::holders("nenhuma conta: o município de cidade, com a ouvidoria habilitada"), .tag = kTag,
            .summary = "Os pedidos copiados para uma camada, em GeoJSON, sem dados pessoais (sem conta)",
            .params = {cidade}, .answers = "application/geo+json",
            .answer_schema = schemas::ref("PedidosOuvidoriaGeoJson"), .handler = service::unscoped(o, &Ombudsman::layer)});
-  srv.add({.method = "POST", .pattern = "/ouv/contato", .auth = "none", .tag = kTag,
+  srv.add({.method = "POST", .pattern = "/ouv/contato", .auth = "cidade",
+           .access = http::holders("nenhuma conta: o município de cidade, com a ouvidoria habilitada"), .tag = kTag,
            .summary = "Registra um pedido do cidadão (sem conta; limitado por endereço): protocolo e token de "
                       "acompanhamento, mostrado uma vez",
            .params = {cidade},
            .body = {.description = report, .max_bytes = (3u << 20) + 65536, .schema = schemas::ref("PedidoOuvidoriaNovo")},
            .answer_status = 201, .answer_schema = schemas::ref("ProtocoloOuvidoria"), .handler = service::unscoped(o, &Ombudsman::file)});
-  srv.add({.method = "POST", .pattern = "/ouv/pedir/{id}", .auth = "none", .tag = kTag,
+  srv.add({.method = "POST", .pattern = "/ouv/pedir/{id}", .auth = "cidade",
+           .access = http::holders("nenhuma conta: o município de cidade, com a ouvidoria habilitada"), .tag = kTag,
            .summary = "Pede informação sobre um pedido (protocolo ou número, com o token): status e histórico público",
            .params = {cidade},
            .body = {.description = R"({"token", "mensagem"?})", .max_bytes = 8192,
