@@ -61,6 +61,12 @@ struct JobView {
   std::optional<std::int64_t> camada;
 };
 
+// A signed upload link the scheme "link_tiff" verified: what it says, and its municipality.
+struct SignedLink {
+  Signed sg;
+  store::Tenant tenant;
+};
+
 struct Rasters {
   std::shared_ptr<jobs::Runner> runner;
   common::FileStore files;
@@ -96,13 +102,25 @@ struct Rasters {
     return Response::json(std::move(w).str());
   }
 
-  // The upload through a signed link: no session; the link stands for its issuer. The whole
-  // file in this request, or one part of it (see the header).
-  Response signed_upload(Request& req) const {
+  // The auth scheme "link_tiff": the signed link's own check, before the handler. Its
+  // municipality must be active and its signature valid and current (403 otherwise); the
+  // handler receives both, resolved.
+  void verify_link(Request& req) const {
     Signed sg = parse_signed(req);
     auto tenant = tenancy->active(sg.municipio);
     if (!tenant || !files::verify(secret, tenant->id, signed_key(sg.chave), sg.expira, sg.assinatura, now_seconds()))
       throw Error(errc::forbidden, "link assinado inválido ou expirado");
+    req.tenant = tenant->slug;
+    req.auth = SignedLink{std::move(sg), std::move(*tenant)};
+  }
+
+  // The upload through a signed link: no session; the link stands for its issuer. The whole
+  // file in this request, or one part of it (see the header).
+  Response signed_upload(Request& req) const {
+    const auto* link = std::any_cast<SignedLink>(&req.auth);
+    if (!link) throw std::logic_error("envio sem o esquema link_tiff");
+    const Signed& sg = link->sg;
+    const store::Tenant* tenant = &link->tenant;
     if (req.body.empty()) throw Error(errc::invalid_argument, "o corpo (o GeoTIFF) está vazio", "file");
     store::Pool& db = tenancy->pool(*tenant);
     const auto size = static_cast<std::int64_t>(req.body.size());
@@ -275,7 +293,12 @@ void add_raster_routes(App& app) {
                       std::to_string(kLinkSeconds / 60) + " minutos) que cria a mesma importação",
            .params = {import_params[0], import_params[1]},
            .answer_schema = schemas::ref("CredencialTiff"), .handler = service::scoped(r, &Rasters::credentials)});
-  srv.add({.method = "PUT", .pattern = "/importar/tiff/envio", .auth = "none", .tag = kTag,
+  srv.add_auth_scheme({"link_tiff",
+                       R"({"type":"apiKey","in":"query","name":"assinatura","description":"o link assinado de GET /importar/tiff/credentials (municipio, chave, expira e assinatura); alterado ou vencido → 403"})",
+                       [r](Request& q, const http::Route&) { r->verify_link(q); }});
+  srv.add({.method = "PUT", .pattern = "/importar/tiff/envio", .auth = "link_tiff",
+           .access = http::holders("um link assinado de GET /importar/tiff/credentials, que vale pelo usuário que o pediu"),
+           .tag = kTag,
            .summary = "O envio por link assinado (GET /importar/tiff/credentials): o corpo é o GeoTIFF; link alterado, "
                       "vencido ou já usado → 403",
            .params = {{.name = "municipio", .required = true, .description = "do link"},
