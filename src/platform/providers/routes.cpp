@@ -163,7 +163,10 @@ void add_provider_routes(App& app) {
            .body = {.description = R"({"idPreProvedor"} ou )" + pre_body, .max_bytes = 16384,
                     .schema = schemas::ref("ProvedorNovo")},
            .answer_status = 201, .answer_schema = schemas::ref("ProvedorCriado"), .handler = service::scoped(p, &Providers::create)});
-  srv.add({.method = "GET", .pattern = "/provider", .auth = "sessao", .access = http::members("os prestadores que atendem o município (o próprio, para o usuário de um prestador; todos, para administradores da plataforma)"), .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/provider", .auth = "sessao",
+           .access = http::members("os prestadores que atendem o município (o próprio, para o usuário de um "
+                                   "prestador; todos, para administradores da plataforma)"),
+           .tag = kTag,
            .summary = "Prestadores: os que atendem o município (todos, para administradores da plataforma; o "
                       "próprio, para o usuário de um prestador)",
            .answer_schema = schemas::list_of("Provedor"), .handler = service::scoped(p, &Providers::list)});

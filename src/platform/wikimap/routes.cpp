@@ -113,6 +113,8 @@ namespace cadastre::platform {
 void add_wikimap_routes(App& app) {
   using namespace wikimap;
   auto w = std::make_shared<const WikiMap>(WikiMap{&app.platform(), &app.identity(), &app.tenants()});
+  // The catalog is every municipality's published maps: any signed-in user reads it.
+  const http::Access catalog = http::members("o catálogo público de mapas publicados, de todos os municípios");
   const std::vector<http::Param> paging = page_params(kOrderColumns);
   const http::Param id_param{.name = "id", .type = "integer", .required = true, .description = "o mapa do catálogo"};
   std::vector<http::Param> search_params = paging;
@@ -126,13 +128,13 @@ void add_wikimap_routes(App& app) {
                            .description = "um mapa: a sua média, contagem e distribuição; sem id: as avaliações do usuário"});
   const std::string entry_body = R"({"titulo"?, "descricao"?, "temaGeral"?, "temaEspecifico"? (juntos), "organizacao"?})";
   auto& srv = app.server();
-  srv.add({.method = "GET", .pattern = "/wikimap", .auth = "sessao", .access = http::members("o catálogo público de mapas publicados, de todos os municípios"), .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/wikimap", .auth = "sessao", .access = catalog, .tag = kTag,
            .summary = "O catálogo de mapas publicados de todos os municípios, paginado", .params = paging,
            .answer_schema = schemas::page_of("MapaWiki"), .handler = service::scoped(w, &WikiMap::list)});
-  srv.add({.method = "GET", .pattern = "/wikimap/consulta", .auth = "sessao", .access = http::members("o catálogo público de mapas publicados, de todos os municípios"), .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/wikimap/consulta", .auth = "sessao", .access = catalog, .tag = kTag,
            .summary = "Busca no catálogo por texto (sem acentos), temas e organização", .params = search_params,
            .answer_schema = schemas::page_of("MapaWiki"), .handler = service::scoped(w, &WikiMap::search)});
-  srv.add({.method = "GET", .pattern = "/wikimap/cfgs", .auth = "sessao", .access = http::members("o catálogo público de mapas publicados, de todos os municípios"), .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/wikimap/cfgs", .auth = "sessao", .access = catalog, .tag = kTag,
            .summary = "Os temas, as organizações e as opções do catálogo", .answer_schema = schemas::ref("ConfiguracaoWiki"),
            .handler = service::scoped(w, &WikiMap::cfgs)});
   srv.add({.method = "GET", .pattern = "/wikimap/minha-lista", .auth = "sessao", .access = http::members("a própria lista"), .tag = kTag,
@@ -154,7 +156,7 @@ void add_wikimap_routes(App& app) {
   srv.add({.method = "DELETE", .pattern = "/wikimap/comentario/{id}", .auth = "sessao", .access = http::on("comentario", "{id}", "proprio"), .tag = kTag,
            .summary = "Exclui um comentário (o autor ou um administrador)", .answers = "", .answer_status = 204,
            .handler = service::scoped(w, &WikiMap::uncomment)});
-  srv.add({.method = "GET", .pattern = "/wikimap/{id}", .auth = "sessao", .access = http::members("o catálogo público de mapas publicados, de todos os municípios"), .tag = kTag,
+  srv.add({.method = "GET", .pattern = "/wikimap/{id}", .auth = "sessao", .access = catalog, .tag = kTag,
            .summary = "Um mapa do catálogo com os seus comentários mais recentes",
            .answer_schema = schemas::ref("MapaWiki"), .handler = service::scoped(w, &WikiMap::read)});
   srv.add({.method = "PUT", .pattern = "/wikimap/{id}", .auth = "sessao", .access = http::members("admin no projeto do mapa, no município do mapa (verificado pelo guarda)"), .tag = kTag,
