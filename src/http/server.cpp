@@ -95,6 +95,12 @@ Server::~Server() { stop(); }
 
 void Server::add_auth_scheme(AuthScheme scheme) { schemes_.push_back(std::move(scheme)); }
 
+AuthHook Server::auth_hook(std::string_view name) const {
+  for (const AuthScheme& s : schemes_)
+    if (s.name == name) return s.hook;
+  throw std::invalid_argument("unknown auth scheme '" + std::string(name) + "'");
+}
+
 void Server::add(Route route) {
   bool known = std::any_of(schemes_.begin(), schemes_.end(),
                            [&](const AuthScheme& s) { return s.name == route.auth; });

@@ -48,6 +48,9 @@ class Server {
 
   /// Registers an auth scheme before any route that names it.
   void add_auth_scheme(AuthScheme scheme);
+  /// The hook of a registered scheme, for a scheme that accepts another's credential as one
+  /// of its forms (std::invalid_argument when none is registered under `name`).
+  AuthHook auth_hook(std::string_view name) const;
   /// Registers a route; throws std::invalid_argument for unknown auth schemes or duplicates.
   void add(Route route);
 

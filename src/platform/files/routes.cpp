@@ -17,10 +17,12 @@
 // administrator of the company's tenant, a user's photo by that user (or an administrator).
 // Files of another tenant, or attached to what the caller may not see, are unknown (404).
 //
-// GET /arquivos/fotos serves a file by its key ("sessao_opcional"): with a session of the
-// key's tenant and leitura on the record, or with no session and a valid presigned
-// signature (signing.hpp, from GET /arquivos/fotos/presigned-url): a tampered or expired
-// link → 403; neither → 401.
+// GET /arquivos/fotos serves a file by its key under the auth scheme "link_arquivo": a
+// presigned link (signing.hpp, from GET /arquivos/fotos/presigned-url) is verified by the
+// scheme, which resolves the key's municipality (tampered or expired → 403); without one,
+// the scheme is "sessao" (no session → 401) and the handler asks the guard for leitura on
+// the key's record.
+#include <any>
 #include <chrono>
 #include <future>
 #include <memory>
@@ -321,26 +323,39 @@ Response photo(const Context& c, const Scope& s, Request& req) {
   return serve(c, s.tenant.slug, r, side, &s);
 }
 
-// By key: a session of the key's tenant with leitura, or a valid signature (see the header).
-Response by_key(const Context& c, Request& req) {
-  std::string key = parse_key_query(req, "url");
+// A presigned link the scheme "link_arquivo" verified: the key and its municipality.
+struct SignedFile {
+  std::string key;
+  store::Tenant tenant;
+};
+
+// The scheme "link_arquivo" (see the header): a signed link is checked here, before the
+// handler; any other request is the session scheme's.
+void verify_link(const Context& c, const http::AuthHook& session, Request& req, const http::Route& route) {
   auto signature = parse_signature(req);
-  const Scope* s = req.auth.has_value() ? &service::scope(req) : nullptr;
-  if (signature) {
-    auto area = key.substr(0, key.find('.'));
-    auto tenant = c.tenancy->active(area);
-    if (!tenant || !verify(c.secret, tenant->id, key, signature->expira, signature->assinatura, now_seconds()))
-      throw Error(errc::forbidden, "link assinado inválido ou expirado");
-    auto r = find_by_key(c.tenancy->pool(*tenant), key);
+  if (!signature) return session(req, route);
+  std::string key = parse_key_query(req, "url");
+  auto tenant = c.tenancy->active(key.substr(0, key.find('.')));
+  if (!tenant || !verify(c.secret, tenant->id, key, signature->expira, signature->assinatura, now_seconds()))
+    throw Error(errc::forbidden, "link assinado inválido ou expirado");
+  req.tenant = tenant->slug;
+  req.auth = SignedFile{std::move(key), std::move(*tenant)};
+}
+
+// By key: through the link the scheme verified, or a session with leitura on the record.
+Response by_key(const Context& c, Request& req) {
+  if (const auto* link = std::any_cast<SignedFile>(&req.auth)) {
+    auto r = find_by_key(c.tenancy->pool(link->tenant), link->key);
     if (!r) throw Error(errc::not_found, "arquivo não encontrado", "url");
-    return serve(c, tenant->slug, *r, 0);
+    return serve(c, link->tenant.slug, *r, 0);
   }
-  if (!s) throw Error(errc::unauthenticated, "credencial ausente: envie a sessão ou use um link assinado");
-  if (!valid_key(key, s->tenant.slug)) throw Error(errc::not_found, "arquivo não encontrado", "url");
-  auto r = find_by_key(*s->db, key);
+  const Scope& s = service::scope(req);
+  std::string key = parse_key_query(req, "url");
+  if (!valid_key(key, s.tenant.slug)) throw Error(errc::not_found, "arquivo não encontrado", "url");
+  auto r = find_by_key(*s.db, key);
   if (!r) throw Error(errc::not_found, "arquivo não encontrado", "url");
-  check(*s, *r, false);
-  return serve(c, s->tenant.slug, *r, 0);
+  check(s, *r, false);
+  return serve(c, s.tenant.slug, *r, 0);
 }
 
 Response presign(const Context& c, const Scope& s, Request& req) {
@@ -388,9 +403,14 @@ void add_file_routes(App& app) {
        {"png", "jpeg", "jpg", "gif", "webp"}}};
   const std::string record = schemas::ref("Arquivo");
 
+  srv.add_auth_scheme({"link_arquivo",
+                       R"j({"type":"apiKey","in":"query","name":"assinatura","description":"o link assinado de GET /arquivos/fotos/presigned-url (url, expira e assinatura; alterado ou vencido → 403); sem ele, a sessão (X-AUTH-TOKEN e X-TN-TOKEN)"})j",
+                       [ctx, session = srv.auth_hook("sessao")](Request& q, const http::Route& route) {
+                         verify_link(*ctx, session, q, route);
+                       }});
   srv.add({.method = "GET",
            .pattern = "/arquivos/fotos",
-           .auth = "sessao_opcional",
+           .auth = "link_arquivo",
            .access = http::holders("a sessão do município da chave, com leitura no registro do arquivo (verificada pelo guarda), ou um link assinado válido"),
            .tag = kTag,
            .summary = "Baixa um arquivo pela chave (url): com a sessão do município da chave e leitura no registro "
