@@ -17,6 +17,16 @@ Scope::Scope(store::Principal u, store::Tenant t, store::Pool& pool, store::Iden
       catalogs_(&catalogs),
       records_(records) {}
 
+Caller::Caller(const Scope& s) : db(s.db), user(s.user), tenant(s.tenant), catalogs_(s.catalogs_) {}
+
+std::shared_ptr<const store::Catalog> Caller::catalog(std::string_view schema) const {
+  return catalogs_->get(tenant, *db, schema);
+}
+
+std::shared_ptr<const store::Catalog> Caller::reload_catalog(std::string_view schema) const {
+  return catalogs_->reload(tenant, *db, schema);
+}
+
 std::shared_ptr<const store::Catalog> Scope::catalog(std::string_view schema) const {
   return catalogs_->get(tenant, *db, schema);
 }

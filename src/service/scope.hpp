@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "http/http.hpp"
+#include "service/caller.hpp"
 #include "store/catalog.hpp"
 #include "store/identity.hpp"
 #include "store/pool.hpp"
@@ -83,6 +84,7 @@ class Scope {
   void enforce(const http::Access& access, const http::Request& req);
 
  private:
+  friend class Caller;  // a store's view of this request
   store::Identity* identity_;
   store::CatalogCache* catalogs_;
   const RecordGuard* records_;

@@ -11,7 +11,7 @@ namespace cadastre::platform::additional_layers {
 
 namespace shapes = projects::shapes;
 
-std::string list(const service::Scope& scope, const std::optional<std::vector<std::int64_t>>& ids, bool grouped) {
+std::string list(const service::Caller& scope, const std::optional<std::vector<std::int64_t>>& ids, bool grouped) {
   store::Sql projects("select p.id, p.nome from projeto.projetos p where " + guard::project_role_sql(scope, "p.id") +
                       " is not null and ");
   if (ids) {
@@ -34,7 +34,7 @@ std::string list(const service::Scope& scope, const std::optional<std::vector<st
   return scope.db->with([&](soci::session& s) { return store::fetch_value(s, sql).value_or("[]"); });
 }
 
-std::string create(const service::Scope& scope, const NewLayer& n) {
+std::string create(const service::Caller& scope, const NewLayer& n) {
   store::Sql q("insert into projeto.camadas_adicionais as a (projeto_id, nome, tipo, url, camadas, opcoes, ordem) values (" +
                std::to_string(n.project) + ", ");
   q.bind(n.nome) << ", ";
@@ -45,7 +45,7 @@ std::string create(const service::Scope& scope, const NewLayer& n) {
   return *scope.db->with([&](soci::session& s) { return store::fetch_value(s, q); });
 }
 
-void remove(const service::Scope& scope, std::int64_t id) {
+void remove(const service::Caller& scope, std::int64_t id) {
   store::Sql q("delete from projeto.camadas_adicionais where id = " + std::to_string(id));
   scope.db->run([&](soci::session& s) {
     if (store::execute(s, q) == 0) throw Error(errc::not_found, "camada adicional não encontrada", "id");

@@ -9,19 +9,19 @@
 #include <vector>
 
 #include "platform/additional_layers/input.hpp"
-#include "service/scope.hpp"
+#include "service/caller.hpp"
 
 namespace cadastre::platform::additional_layers {
 
 /// The additional layers of the projects `ids` the caller may see (the others are left
 /// out, as if they had none); without ids, of every active project the caller may see.
 /// `grouped`: [{"idProjeto","nome","camadas":[...]}] instead of a flat list.
-std::string list(const service::Scope& scope, const std::optional<std::vector<std::int64_t>>& ids, bool grouped);
+std::string list(const service::Caller& scope, const std::optional<std::vector<std::int64_t>>& ids, bool grouped);
 
 /// Adds one; returns it.
-std::string create(const service::Scope& scope, const NewLayer& n);
+std::string create(const service::Caller& scope, const NewLayer& n);
 
 /// Deletes one (404 when gone).
-void remove(const service::Scope& scope, std::int64_t id);
+void remove(const service::Caller& scope, std::int64_t id);
 
 }  // namespace cadastre::platform::additional_layers

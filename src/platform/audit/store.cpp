@@ -11,7 +11,7 @@ std::string user_names(store::Pool& platform, std::int64_t tenant_id) {
   return platform.with([&](soci::session& db) { return store::fetch_value(db, q).value_or("{}"); });
 }
 
-std::string rows(const service::Scope& s, const AuditQuery& q, bool whole_tenant, const std::string& names) {
+std::string rows(const service::Caller& s, const AuditQuery& q, bool whole_tenant, const std::string& names) {
   auto ms = [](store::Sql& sql, std::int64_t v) {
     sql << "(timestamptz 'epoch' + ";
     sql.bind(std::to_string(v), "bigint") << " * interval '1 millisecond')";

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "platform/audit/input.hpp"
-#include "service/scope.hpp"
+#include "service/caller.hpp"
 #include "store/pool.hpp"
 
 namespace cadastre::platform::audit {
@@ -18,6 +18,6 @@ std::string user_names(store::Pool& platform, std::int64_t tenant_id);
 /// "idProjeto","operacao","versao","antes","depois","idUsuario","nomeUsuario","em","emLong"}
 /// (`names`: user_names(); a user no longer there has a null name). Unless `whole_tenant` (a
 /// tenant administrator), only rows of layers the caller may see.
-std::string rows(const service::Scope& s, const AuditQuery& q, bool whole_tenant, const std::string& names);
+std::string rows(const service::Caller& s, const AuditQuery& q, bool whole_tenant, const std::string& names);
 
 }  // namespace cadastre::platform::audit

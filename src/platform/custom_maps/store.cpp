@@ -49,7 +49,7 @@ std::string read(store::Pool& pool, std::int64_t id) {
   return pool.with([&](soci::session& s) { return select_map(s, id); });
 }
 
-store::PageRows list(const service::Scope& scope, std::optional<std::int64_t> projeto, const Page& page) {
+store::PageRows list(const service::Caller& scope, std::optional<std::int64_t> projeto, const Page& page) {
   std::string where = guard::project_role_sql(scope, "m.projeto_id") + " is not null";
   if (projeto) where += " and m.projeto_id = " + id_text(*projeto);  // a parsed number
   store::Sql q("select (select count(*) from projeto.mapas_personalizados m where " + where +

@@ -7,7 +7,7 @@
 
 #include "platform/custom_maps/input.hpp"
 #include "platform/paging.hpp"
-#include "service/scope.hpp"
+#include "service/caller.hpp"
 #include "store/pool.hpp"
 
 namespace cadastre::platform::custom_maps {
@@ -17,7 +17,7 @@ namespace cadastre::platform::custom_maps {
 std::string read(store::Pool& pool, std::int64_t id);
 
 /// A page of the maps of the projects the caller sees (only `projeto`'s when given).
-store::PageRows list(const service::Scope& scope, std::optional<std::int64_t> projeto, const Page& page);
+store::PageRows list(const service::Caller& scope, std::optional<std::int64_t> projeto, const Page& page);
 
 /// Inserts the map (400 idMapaBase for an unknown base map); the new map's JSON.
 std::string create(store::Pool& pool, std::int64_t user, const MapFields& f);

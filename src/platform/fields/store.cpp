@@ -164,7 +164,7 @@ void check_variable_free(soci::session& s, std::int64_t projeto, const Definitio
 }
 
 // 400 unless `name` is a table of the tenant's `dominio` schema.
-void require_domain(const service::Scope& s, const std::string& name) {
+void require_domain(const service::Caller& s, const std::string& name) {
   if (s.catalog("dominio")->find(name) || s.reload_catalog("dominio")->find(name)) return;
   throw Error(errc::invalid_argument, "dominio: não há a tabela dominio." + name, "dominio");
 }
@@ -332,7 +332,7 @@ std::string field_json_sql(const std::string& k) {
   return out + ")";
 }
 
-std::string list(const service::Scope& s, std::optional<std::int64_t> formulario) {
+std::string list(const service::Caller& s, std::optional<std::int64_t> formulario) {
   Sql q("select coalesce(jsonb_agg(" + field_json_sql("k") +
         " order by c.projeto_id, c.id, f.ordem, f.id, k.ordem, k.id), '[]')::text from projeto.campos k "
         "join projeto.formularios f on f.id = k.formulario_id join projeto.camadas c on c.id = f.camada_id where " +
@@ -341,7 +341,7 @@ std::string list(const service::Scope& s, std::optional<std::int64_t> formulario
   return s.db->with([&](soci::session& db) { return store::fetch_value(db, q).value_or("[]"); });
 }
 
-store::PageRows page(const service::Scope& s, std::optional<std::int64_t> formulario,
+store::PageRows page(const service::Caller& s, std::optional<std::int64_t> formulario,
                      std::optional<std::int64_t> camada, const Page& page) {
   std::string where = guard::layer_role_sql(s, "c.id") + " is not null";
   if (formulario) where += " and f.id = " + std::to_string(*formulario);
@@ -371,7 +371,7 @@ std::string one(store::Pool& pool, std::int64_t id, bool v2) {
   return *json;
 }
 
-std::int64_t create(const service::Scope& s, const NewField& n) {
+std::int64_t create(const service::Caller& s, const NewField& n) {
   Definition d;
   d.formulario = n.formulario;
   d = apply(d, n.attributes);
@@ -388,7 +388,7 @@ std::int64_t create(const service::Scope& s, const NewField& n) {
   });
 }
 
-void update(const service::Scope& s, std::int64_t id, const Changes& c) {
+void update(const service::Caller& s, std::int64_t id, const Changes& c) {
   // A domain named by the change is checked before the transaction (the catalog has its
   // own connection); one already stored was checked when it was set.
   if (c.dominio && *c.dominio) require_domain(s, **c.dominio);
@@ -446,7 +446,7 @@ std::string summary(store::Pool& pool, std::int64_t camada, std::optional<std::i
   return pool.with([&](soci::session& s) { return *store::fetch_value(s, q); });
 }
 
-std::string formly(const service::Scope& s, std::int64_t camada) {
+std::string formly(const service::Caller& s, std::int64_t camada) {
   Sql q("select " + kDefinitionColumns +
         " from projeto.campos k join projeto.formularios f on f.id = k.formulario_id where f.camada_id = ");
   q.bind(std::to_string(camada), "bigint") << " and f.ativo and k.ativo order by f.ordem, f.id, k.ordem, k.id";
@@ -471,7 +471,7 @@ std::string formly(const service::Scope& s, std::int64_t camada) {
   return formly_json(fields, domains);
 }
 
-std::string valuation(const service::Scope& s, std::int64_t projeto) {
+std::string valuation(const service::Caller& s, std::int64_t projeto) {
   Sql q("select coalesce(jsonb_agg(jsonb_build_object('variavel', k.avaliacao, 'idCampo', k.id, 'chave', k.chave, "
         "'nome', k.nome, 'tipo', k.tipo, 'idFormulario', f.id, 'idCamada', c.id, 'camada', c.nome) "
         "order by k.avaliacao, k.id), '[]')::text from projeto.campos k "
@@ -481,7 +481,7 @@ std::string valuation(const service::Scope& s, std::int64_t projeto) {
   return s.db->with([&](soci::session& db) { return store::fetch_value(db, q).value_or("[]"); });
 }
 
-Converted convert_values(const service::Scope& s, std::int64_t id, const Conversion& c) {
+Converted convert_values(const service::Caller& s, std::int64_t id, const Conversion& c) {
   return s.db->with([&](soci::session& db) {
     soci::transaction tx(db);
     // The field's row too: its type and its values do not move under the plan.

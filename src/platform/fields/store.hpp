@@ -12,7 +12,7 @@
 #include "platform/fields/definition.hpp"
 #include "platform/fields/input.hpp"
 #include "platform/paging.hpp"
-#include "service/scope.hpp"
+#include "service/caller.hpp"
 
 namespace cadastre::platform::fields {
 
@@ -24,9 +24,9 @@ std::string field_json_sql(const std::string& k);
 inline const std::vector<std::string> kOrderColumns = {"id", "nome", "chave", "ordem"};
 
 /// The fields the caller may see, of one form or all.
-std::string list(const service::Scope& s, std::optional<std::int64_t> formulario);
+std::string list(const service::Caller& s, std::optional<std::int64_t> formulario);
 /// A page of them in the v2 shape (with idCamada, idProjeto, quantidadeValores).
-store::PageRows page(const service::Scope& s, std::optional<std::int64_t> formulario,
+store::PageRows page(const service::Caller& s, std::optional<std::int64_t> formulario,
                      std::optional<std::int64_t> camada, const Page& page);
 /// One field (404 when gone); `v2` adds idCamada, idProjeto and quantidadeValores.
 std::string one(store::Pool& pool, std::int64_t id, bool v2 = false);
@@ -34,10 +34,10 @@ std::string one(store::Pool& pool, std::int64_t id, bool v2 = false);
 /// Creates a field after the checks that need the database: the key free in the layer
 /// (409), the formula's keys numeric fields of the layer (400), the domain table in the
 /// tenant's `dominio` schema (400), the valuation variable free in the project (409).
-std::int64_t create(const service::Scope& s, const NewField& f);
+std::int64_t create(const service::Caller& s, const NewField& f);
 /// Changes a field under the same checks; its type changes only through the converter
 /// (400), and a key a formula reads keeps its name (409).
-void update(const service::Scope& s, std::int64_t id, const Changes& c);
+void update(const service::Caller& s, std::int64_t id, const Changes& c);
 
 /// GET /campos/resumo: per field of the layer (or of one of its forms) in one grouped
 /// statement: quantidade, preenchidos, distintos and, for numbers and dates, minimo,
@@ -45,10 +45,10 @@ void update(const service::Scope& s, std::int64_t id, const Changes& c);
 std::string summary(store::Pool& pool, std::int64_t camada, std::optional<std::int64_t> formulario);
 
 /// The active fields of the layer's active forms, in order, as Formly JSON.
-std::string formly(const service::Scope& s, std::int64_t camada);
+std::string formly(const service::Caller& s, std::int64_t camada);
 
 /// The project's fields marked as valuation variables, of the layers the caller may see.
-std::string valuation(const service::Scope& s, std::int64_t projeto);
+std::string valuation(const service::Caller& s, std::int64_t projeto);
 
 struct Converted {
   Plan plan;
@@ -59,6 +59,6 @@ struct Converted {
 /// and nothing fails, applies it in one transaction: values rewritten, the field retyped
 /// (or the new fields created), one audit row per value written, the layer's tile
 /// generation bumped. The field's row is locked meanwhile.
-Converted convert_values(const service::Scope& s, std::int64_t id, const Conversion& c);
+Converted convert_values(const service::Caller& s, std::int64_t id, const Conversion& c);
 
 }  // namespace cadastre::platform::fields

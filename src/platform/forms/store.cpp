@@ -29,7 +29,7 @@ std::string nested_json() {
 }
 
 // SQL: the forms the caller may see (and the filters asked), over f and c.
-std::string visible(const service::Scope& s, std::optional<std::int64_t> camada, std::optional<bool> ativo) {
+std::string visible(const service::Caller& s, std::optional<std::int64_t> camada, std::optional<bool> ativo) {
   std::string where = guard::layer_role_sql(s, "c.id") + " is not null";
   if (camada) where += " and c.id = " + std::to_string(*camada);
   if (ativo) where += std::string(" and f.ativo = ") + (*ativo ? "true" : "false");
@@ -93,13 +93,13 @@ std::vector<Reason> reasons_in(soci::session& s, std::int64_t id) {
 
 }  // namespace
 
-std::string list(const service::Scope& s, std::optional<std::int64_t> camada, std::optional<bool> ativo) {
+std::string list(const service::Caller& s, std::optional<std::int64_t> camada, std::optional<bool> ativo) {
   Sql q("select coalesce(jsonb_agg(" + kFormJson + " order by c.projeto_id, c.id, f.ordem, f.id), '[]')::text" +
         visible(s, camada, ativo));
   return s.db->with([&](soci::session& db) { return store::fetch_value(db, q).value_or("[]"); });
 }
 
-store::PageRows page(const service::Scope& s, std::optional<std::int64_t> camada, std::optional<bool> ativo,
+store::PageRows page(const service::Caller& s, std::optional<std::int64_t> camada, std::optional<bool> ativo,
                      const Page& page) {
   std::string from = visible(s, camada, ativo);
   Sql q("select (select count(*)" + from + ")::text, coalesce(json_agg(r), '[]')::text from (select " +

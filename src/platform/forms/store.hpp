@@ -9,7 +9,7 @@
 
 #include "platform/forms/input.hpp"
 #include "platform/paging.hpp"
-#include "service/scope.hpp"
+#include "service/caller.hpp"
 
 namespace cadastre::platform::forms {
 
@@ -17,9 +17,9 @@ namespace cadastre::platform::forms {
 inline const std::vector<std::string> kOrderColumns = {"id", "nome", "ordem"};
 
 /// The forms the caller may see, of one layer or all; `ativo` filters when set.
-std::string list(const service::Scope& s, std::optional<std::int64_t> camada, std::optional<bool> ativo);
+std::string list(const service::Caller& s, std::optional<std::int64_t> camada, std::optional<bool> ativo);
 /// A page of them, each with its fields nested ("campos").
-store::PageRows page(const service::Scope& s, std::optional<std::int64_t> camada, std::optional<bool> ativo,
+store::PageRows page(const service::Caller& s, std::optional<std::int64_t> camada, std::optional<bool> ativo,
                      const Page& page);
 /// One form; `nested` adds its fields.
 std::string one(store::Pool& pool, std::int64_t id, bool nested = false);

@@ -25,7 +25,7 @@ void check_in_zone(double lon, int epsg, const std::string& what, const std::str
                 field);
 }
 
-Prepared prepare_samples(const service::Scope& s, std::int64_t layer, const FieldParam& field,
+Prepared prepare_samples(const service::Caller& s, std::int64_t layer, const FieldParam& field,
                          const std::optional<FieldParam>& check, bool log, std::optional<int> epsg) {
   check_fields(s, layer, {field}, check);
   std::vector<geostat::Sample> lonlat;

@@ -20,7 +20,7 @@ struct Prepared {
 /// parameter and the first geometries with one. Without `epsg` the samples go to the UTM
 /// zone of their centroid; with it (a model's zone) to that CRS, each checked by
 /// check_in_zone (422 naming the farthest geometry).
-Prepared prepare_samples(const service::Scope& s, std::int64_t layer, const FieldParam& field,
+Prepared prepare_samples(const service::Caller& s, std::int64_t layer, const FieldParam& field,
                          const std::optional<FieldParam>& check, bool log, std::optional<int> epsg = std::nullopt);
 
 /// How far (degrees of longitude) a sample or a kriging domain may lie from the central

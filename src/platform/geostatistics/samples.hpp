@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "service/scope.hpp"
+#include "service/caller.hpp"
 
 namespace cadastre::platform::geostatistics {
 
@@ -36,12 +36,12 @@ constexpr std::size_t kMaxSamples = 5000;
 
 /// Checks that each field is a numeric field (inteiro, decimal, calculado) of `layer`, and
 /// `check` (when given) a booleano field of it; 400 naming the parameter otherwise.
-std::vector<FieldInfo> check_fields(const service::Scope& s, std::int64_t layer, const std::vector<FieldParam>& fields,
+std::vector<FieldInfo> check_fields(const service::Caller& s, std::int64_t layer, const std::vector<FieldParam>& fields,
                                     const std::optional<FieldParam>& check);
 
 /// The geometries of `layer` (ordered by id) with their centroid and the fields' numbers;
 /// with `check`, only those whose check value is true. More than kMaxSamples → 413.
-std::vector<SampleRow> load_rows(const service::Scope& s, std::int64_t layer, const std::vector<FieldParam>& fields,
+std::vector<SampleRow> load_rows(const service::Caller& s, std::int64_t layer, const std::vector<FieldParam>& fields,
                                  const std::optional<FieldParam>& check);
 
 /// A numeric column read as text, as a double (0 when it does not read as one).

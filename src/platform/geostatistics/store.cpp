@@ -30,7 +30,7 @@ std::string d(double v) { return fmt::format("{:.17g}", v); }
 
 }  // namespace
 
-std::string variogram_json(const service::Scope& s, std::int64_t id) {
+std::string variogram_json(const service::Caller& s, std::int64_t id) {
   store::Sql q("select " + kJson + "::text from projeto.variogramas v where v.id = ");
   q.bind(n(id), "bigint");
   auto v = s.db->with([&](soci::session& db) { return store::fetch_value(db, q); });
@@ -38,7 +38,7 @@ std::string variogram_json(const service::Scope& s, std::int64_t id) {
   return *v;
 }
 
-std::optional<Variogram> find_variogram(const service::Scope& s, std::int64_t id) {
+std::optional<Variogram> find_variogram(const service::Caller& s, std::int64_t id) {
   store::Sql q("select id::text, projeto_id::text, camada_id::text, campo_id::text, campo_chk_id::text, nome, tipo, "
                "pepita::text, contribuicao::text, alcance::text, log::text, epsg::text "
                "from projeto.variogramas where id = ");
@@ -59,7 +59,7 @@ std::optional<Variogram> find_variogram(const service::Scope& s, std::int64_t id
   return v;
 }
 
-std::int64_t insert_variogram(const service::Scope& s, const Variogram& v) {
+std::int64_t insert_variogram(const service::Caller& s, const Variogram& v) {
   store::Sql q("insert into projeto.variogramas (projeto_id, nome, tipo, pepita, contribuicao, alcance, log, "
                "camada_id, campo_id, campo_chk_id, epsg, criado_por) values (");
   q.bind(n(v.projeto), "bigint") << ", ";
@@ -77,7 +77,7 @@ std::int64_t insert_variogram(const service::Scope& s, const Variogram& v) {
   return std::stoll(*s.db->with([&](soci::session& db) { return store::fetch_value(db, q); }));
 }
 
-void update_variogram(const service::Scope& s, const Variogram& v) {
+void update_variogram(const service::Caller& s, const Variogram& v) {
   store::Sql q("update projeto.variogramas set nome = ");
   q.bind(v.nome) << ", tipo = ";
   q.bind(std::string(type_name(v.model.type))) << ", pepita = ";
@@ -92,7 +92,7 @@ void update_variogram(const service::Scope& s, const Variogram& v) {
   s.db->with([&](soci::session& db) { store::execute(db, q); });
 }
 
-store::PageRows list_variograms(const service::Scope& s, std::optional<std::int64_t> projeto, const Page& page) {
+store::PageRows list_variograms(const service::Caller& s, std::optional<std::int64_t> projeto, const Page& page) {
   // The caller's id and flag are numbers we write (guard::project_role_sql); the project id is bound.
   store::Sql cte("with sel as (select v.* from projeto.variogramas v where " + guard::project_role_sql(s, "v.projeto_id") +
                  " is not null");
@@ -107,7 +107,7 @@ store::PageRows list_variograms(const service::Scope& s, std::optional<std::int6
   return s.db->with([&](soci::session& db) { return store::fetch_page(db, cte); });
 }
 
-Domain load_domain(const service::Scope& s, std::int64_t id, std::int64_t projeto, int epsg) {
+Domain load_domain(const service::Caller& s, std::int64_t id, std::int64_t projeto, int epsg) {
   store::Sql q("select st_astext(t.g), st_xmin(t.g)::text, st_ymin(t.g)::text, st_xmax(t.g)::text, st_ymax(t.g)::text, "
                "(geometrytype(g.geom) in ('POLYGON', 'MULTIPOLYGON'))::text, st_xmin(g.geom)::text, st_xmax(g.geom)::text "
                "from projeto.geometrias g "
@@ -125,7 +125,7 @@ Domain load_domain(const service::Scope& s, std::int64_t id, std::int64_t projet
   return {*r[0], number_of(*r[1]), number_of(*r[2]), number_of(*r[3]), number_of(*r[4]), number_of(*r[6]), number_of(*r[7])};
 }
 
-std::int64_t create_raster_layer(const service::Scope& s, std::int64_t projeto, const std::string& nome,
+std::int64_t create_raster_layer(const service::Caller& s, std::int64_t projeto, const std::string& nome,
                                  const Domain& box, int epsg,
                                  const std::function<void(const std::string& relative, std::int64_t id)>& write) {
   return s.db->with([&](soci::session& db) {

@@ -27,7 +27,7 @@ FieldInfo field_of(soci::session& db, std::int64_t layer, const FieldParam& f) {
 
 }  // namespace
 
-std::vector<FieldInfo> check_fields(const service::Scope& s, std::int64_t layer, const std::vector<FieldParam>& fields,
+std::vector<FieldInfo> check_fields(const service::Caller& s, std::int64_t layer, const std::vector<FieldParam>& fields,
                                     const std::optional<FieldParam>& check) {
   return s.db->with([&](soci::session& db) {
     std::vector<FieldInfo> out;
@@ -44,7 +44,7 @@ std::vector<FieldInfo> check_fields(const service::Scope& s, std::int64_t layer,
   });
 }
 
-std::vector<SampleRow> load_rows(const service::Scope& s, std::int64_t layer, const std::vector<FieldParam>& fields,
+std::vector<SampleRow> load_rows(const service::Caller& s, std::int64_t layer, const std::vector<FieldParam>& fields,
                                  const std::optional<FieldParam>& check) {
   store::Sql q("select g.id::text, st_x(c.p)::text, st_y(c.p)::text");
   for (std::size_t i = 0; i < fields.size(); ++i) q << ", v" << std::to_string(i) << ".numero::float8::text";

@@ -7,7 +7,7 @@
 
 namespace cadastre::platform::guard {
 
-Reach reach(const service::Scope& s) noexcept {
+Reach reach(const service::Caller& s) noexcept {
   if (s.user.platform_admin) return Reach::platform;
   return s.user.admin ? Reach::tenant : Reach::own;
 }

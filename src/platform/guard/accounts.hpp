@@ -24,7 +24,7 @@ namespace cadastre::platform::guard {
 enum class Reach { own, tenant, platform };
 
 /// The caller's reach.
-Reach reach(const service::Scope& scope) noexcept;
+Reach reach(const service::Caller& scope) noexcept;
 
 /// 403 acesso_negado unless the caller's reach is at least `needed`.
 void require_reach(const service::Scope& scope, Reach needed);

@@ -52,13 +52,13 @@ service::Grant require(const service::Scope& scope, std::string_view record, std
                        std::string_view field = "id");
 
 /// The caller's role on a project / layer (nullopt: none, or no such record in the tenant).
-std::optional<std::string> project_role(const service::Scope& scope, std::int64_t project_id);
-std::optional<std::string> layer_role(const service::Scope& scope, std::int64_t layer_id);
+std::optional<std::string> project_role(const service::Caller& scope, std::int64_t project_id);
+std::optional<std::string> layer_role(const service::Caller& scope, std::int64_t layer_id);
 
 /// SQL text of the caller's role on the project / layer whose id is the SQL expression
 /// `id_sql` (for lists that show only what the caller may see). The caller's id and flag
 /// are numbers written by us, never request text.
-std::string project_role_sql(const service::Scope& scope, std::string_view id_sql);
-std::string layer_role_sql(const service::Scope& scope, std::string_view id_sql);
+std::string project_role_sql(const service::Caller& scope, std::string_view id_sql);
+std::string layer_role_sql(const service::Caller& scope, std::string_view id_sql);
 
 }  // namespace cadastre::platform::guard

@@ -77,18 +77,18 @@ const Kind* kind_of(std::string_view record) noexcept {
   return nullptr;
 }
 
-std::string caller_args(const service::Scope& s) {
+std::string caller_args(const service::Caller& s) {
   return std::to_string(s.user.user_id) + ", " +
          (s.user.admin || s.user.platform_admin ? "true" : "false");
 }
 
 }  // namespace
 
-std::string project_role_sql(const service::Scope& s, std::string_view id_sql) {
+std::string project_role_sql(const service::Caller& s, std::string_view id_sql) {
   return "projeto.papel_projeto(" + std::string(id_sql) + ", " + caller_args(s) + ")";
 }
 
-std::string layer_role_sql(const service::Scope& s, std::string_view id_sql) {
+std::string layer_role_sql(const service::Caller& s, std::string_view id_sql) {
   return "projeto.papel_camada(" + std::string(id_sql) + ", " + caller_args(s) + ")";
 }
 
@@ -118,12 +118,12 @@ std::optional<Located> locate(const service::Scope& s, std::string_view record, 
   return at;
 }
 
-std::optional<std::string> project_role(const service::Scope& s, std::int64_t project_id) {
+std::optional<std::string> project_role(const service::Caller& s, std::int64_t project_id) {
   store::Sql q("select " + project_role_sql(s, std::to_string(project_id)));
   return s.db->with([&](soci::session& db) { return store::fetch_value(db, q); });
 }
 
-std::optional<std::string> layer_role(const service::Scope& s, std::int64_t layer_id) {
+std::optional<std::string> layer_role(const service::Caller& s, std::int64_t layer_id) {
   store::Sql q("select " + layer_role_sql(s, std::to_string(layer_id)));
   return s.db->with([&](soci::session& db) { return store::fetch_value(db, q); });
 }
@@ -133,7 +133,7 @@ bool is_public(store::Pool& platform, std::int64_t user) {
   return platform.with([&](soci::session& s) { return store::fetch_value(s, q) == "true"; });
 }
 
-bool administers_a_project(const service::Scope& s) {
+bool administers_a_project(const service::Caller& s) {
   store::Sql q("select 1 from projeto.projetos p where " + project_role_sql(s, "p.id") + " = 'admin' limit 1");
   return s.db->with([&](soci::session& db) { return store::fetch_value(db, q).has_value(); });
 }

@@ -32,7 +32,7 @@ struct Account {
 bool is_public(store::Pool& platform, std::int64_t user);
 
 /// Whether the caller holds the admin role on at least one project of the tenant.
-bool administers_a_project(const service::Scope& scope);
+bool administers_a_project(const service::Caller& scope);
 
 /// The platform record `id` of kind "usuario" or "comentario" (nullopt: none).
 std::optional<Account> locate_account(store::Pool& platform, std::string_view record, std::int64_t id);

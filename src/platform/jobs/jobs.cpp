@@ -43,7 +43,7 @@ constexpr const char* kCancelled = "cancelada a pedido do usuário durante a exe
 Error cancelled_error() { return Error(errc::invalid_transition, kCancelled); }
 
 // A tenant administrator sees and cancels any job of the tenant; others, their own.
-sql::Creator whose(const service::Scope& scope) {
+sql::Creator whose(const service::Caller& scope) {
   return guard::reach(scope) >= guard::Reach::tenant ? sql::Creator() : sql::Creator(scope.user.user_id);
 }
 
@@ -347,15 +347,15 @@ Submitted Runner::submit(const service::Scope& scope, Job job, Work work) {
   return out;
 }
 
-std::optional<std::string> Runner::find(const service::Scope& scope, std::int64_t id, std::string_view tipo) {
+std::optional<std::string> Runner::find(const service::Caller& scope, std::int64_t id, std::string_view tipo) {
   return scope.db->with([&](soci::session& s) { return sql::one(s, id, whose(scope), tipo); });
 }
 
-std::optional<Status> Runner::status(const service::Scope& scope, std::int64_t id) {
+std::optional<Status> Runner::status(const service::Caller& scope, std::int64_t id) {
   return scope.db->with([&](soci::session& s) { return sql::status(s, id, whose(scope)); });
 }
 
-store::PageRows Runner::list(const service::Scope& scope, const std::vector<std::string>& tipos, const Page& page) {
+store::PageRows Runner::list(const service::Caller& scope, const std::vector<std::string>& tipos, const Page& page) {
   bool first_touch;
   {
     std::lock_guard lock(state_->mutex);
@@ -367,7 +367,7 @@ store::PageRows Runner::list(const service::Scope& scope, const std::vector<std:
   });
 }
 
-void Runner::hide(const service::Scope& scope, std::int64_t id) {
+void Runner::hide(const service::Caller& scope, std::int64_t id) {
   scope.db->with([&](soci::session& s) {
     auto estado = sql::state_of(s, id, scope.user.user_id);
     if (!estado) throw Error(errc::not_found, "importação " + std::to_string(id) + " não encontrada", "idImportacao");
@@ -380,7 +380,7 @@ void Runner::hide(const service::Scope& scope, std::int64_t id) {
   });
 }
 
-std::string Runner::cancel(const service::Scope& scope, std::int64_t id) {
+std::string Runner::cancel(const service::Caller& scope, std::int64_t id) {
   std::string estado = scope.db->with([&](soci::session& s) {
     if (auto now = sql::cancel(s, id, whose(scope))) return *now;
     auto was = sql::state_of(s, id, whose(scope));
@@ -414,7 +414,7 @@ std::string Runner::cancel(const service::Scope& scope, std::int64_t id) {
   return estado;
 }
 
-std::string accepted_json(Runner& runner, const service::Scope& s, const Submitted& sub) {
+std::string accepted_json(Runner& runner, const service::Caller& s, const Submitted& sub) {
   std::string estado = "pendente";
   if (!sub.novo) {  // the earlier job of this codigo, in its current state
     if (auto now = runner.status(s, sub.id)) estado = now->estado;

@@ -139,7 +139,7 @@ class Runner;
 
 /// The answer to a submission (202): {"idImportacao", "estado", "novo"}, with the state of
 /// the earlier job when the same codigo came again.
-std::string accepted_json(Runner& runner, const service::Scope& scope, const Submitted& sub);
+std::string accepted_json(Runner& runner, const service::Caller& scope, const Submitted& sub);
 
 class Runner {
  public:
@@ -160,23 +160,23 @@ class Runner {
   /// "criadoPor","criadoEm","atualizadoEm","mensagem"}) when it is the caller's (any job
   /// of the tenant for a tenant administrator) and, when `tipo` is given, of that tipo;
   /// nullopt otherwise.
-  std::optional<std::string> find(const service::Scope& scope, std::int64_t id, std::string_view tipo = {});
+  std::optional<std::string> find(const service::Caller& scope, std::int64_t id, std::string_view tipo = {});
   /// The job's estado and failure message, under find()'s rule.
-  std::optional<Status> status(const service::Scope& scope, std::int64_t id);
+  std::optional<Status> status(const service::Caller& scope, std::int64_t id);
   /// One page of the caller's jobs not hidden (tipos empty: every type), ordered by
   /// page.order_by ("id", "criadoEm", "estado", "tipo"; page_params()/parse_page()):
   /// answer it with page_json(rows, page).
-  store::PageRows list(const service::Scope& scope, const std::vector<std::string>& tipos, const Page& page);
+  store::PageRows list(const service::Caller& scope, const std::vector<std::string>& tipos, const Page& page);
   /// Hides a finished job (concluida, falhou, cancelada) of the caller from list(): 404
   /// unknown, 409 still pendente or executando.
-  void hide(const service::Scope& scope, std::int64_t id);
+  void hide(const service::Caller& scope, std::int64_t id);
   /// Cancels a job of the caller, or any job of the tenant when the caller is its
   /// administrator (see the header): returns its state afterwards, cancelada (was pendente)
   /// or executando (asked to stop; "cancelamentoPedido" true in its JSON, and asking again
   /// changes nothing). 404 when it is not the caller's (another user's, another tenant's,
   /// unknown); 409 transicao_invalida naming the state when it has ended
   /// (concluida, falhou, cancelada). Publishes the job's new JSON.
-  std::string cancel(const service::Scope& scope, std::int64_t id);
+  std::string cancel(const service::Caller& scope, std::int64_t id);
 
   struct State;  ///< the queue and the worker (jobs.cpp)
 

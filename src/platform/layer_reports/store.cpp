@@ -80,7 +80,7 @@ std::string read(store::Pool& pool, std::int64_t id) {
   return pool.with([&](soci::session& s) { return select_report(s, id); });
 }
 
-store::PageRows list(const service::Scope& scope, std::optional<std::int64_t> camada, const Page& page) {
+store::PageRows list(const service::Caller& scope, std::optional<std::int64_t> camada, const Page& page) {
   std::string where = guard::layer_role_sql(scope, "r.camada_id") + " is not null";
   if (camada) where += " and r.camada_id = " + id_text(*camada);  // a parsed number
   const std::string from = " from projeto.relatorios_camada r join projeto.camadas c on c.id = r.camada_id where ";

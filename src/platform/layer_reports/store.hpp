@@ -8,7 +8,7 @@
 
 #include "platform/layer_reports/input.hpp"
 #include "platform/paging.hpp"
-#include "service/scope.hpp"
+#include "service/caller.hpp"
 #include "store/pool.hpp"
 
 namespace cadastre::platform::layer_reports {
@@ -27,7 +27,7 @@ Stored load(store::Pool& pool, std::int64_t id);
 /// "agrupamento","criadoPor","criadoEm","atualizadoEm"}.
 std::string read(store::Pool& pool, std::int64_t id);
 /// A page of the reports on the layers the caller sees (only `camada`'s when given).
-store::PageRows list(const service::Scope& scope, std::optional<std::int64_t> camada, const Page& page);
+store::PageRows list(const service::Caller& scope, std::optional<std::int64_t> camada, const Page& page);
 
 /// Checks the fields, the grouping field and the filter against layer `camada` (400 naming
 /// campos, agrupamento, or the filter's idCampo/valor, as /pesquisa-caracteristicas does).

@@ -44,7 +44,7 @@ std::string field_ref(const Field& f) {
 
 // Upserts the override row: `values` appends the texto, posicao, rotacao and
 // campo_rotacao_id values; `sets` are the SQL assignments (ours) of a row that exists.
-void upsert_label(soci::session& db, const service::Scope& s, std::int64_t geometry_id,
+void upsert_label(soci::session& db, const service::Caller& s, std::int64_t geometry_id,
                   const std::function<void(store::Sql&)>& values, const std::string& sets) {
   store::Sql q("insert into projeto.rotulos_geometria as r (geometria_id, texto, posicao, rotacao, "
                "campo_rotacao_id, atualizado_por) values (");
@@ -62,7 +62,7 @@ void upsert_label(soci::session& db, const service::Scope& s, std::int64_t geome
 
 }  // namespace
 
-Field layer_field(const service::Scope& s, std::int64_t layer_id, std::int64_t id, const std::string& param) {
+Field layer_field(const service::Caller& s, std::int64_t layer_id, std::int64_t id, const std::string& param) {
   store::Sql q("select k.chave, k.nome, k.tipo from projeto.campos k join projeto.formularios f "
                "on f.id = k.formulario_id where k.id = ");
   q.bind(id_text(id), "bigint"), q << " and f.camada_id = ", q.bind(id_text(layer_id), "bigint");
@@ -73,7 +73,7 @@ Field layer_field(const service::Scope& s, std::int64_t layer_id, std::int64_t i
   return {id, *rows[0][0], *rows[0][1], *rows[0][2]};
 }
 
-void set_label(const service::Scope& s, std::int64_t layer_id, const std::vector<Field>& fields,
+void set_label(const service::Caller& s, std::int64_t layer_id, const std::vector<Field>& fields,
                const std::string& separator) {
   std::string campos = "[";
   for (std::size_t i = 0; i < fields.size(); ++i) campos += (i ? "," : "") + field_ref(fields[i]);
@@ -89,7 +89,7 @@ void set_label(const service::Scope& s, std::int64_t layer_id, const std::vector
   });
 }
 
-void set_label_rotation(const service::Scope& s, std::int64_t layer_id, const Field& f) {
+void set_label_rotation(const service::Caller& s, std::int64_t layer_id, const Field& f) {
   if (!numeric(f.tipo))
     throw Error(errc::invalid_argument, "idCampo: a rotação vem de um campo numérico; " + f.chave + " é " + f.tipo,
                 "idCampo");
@@ -103,7 +103,7 @@ void set_label_rotation(const service::Scope& s, std::int64_t layer_id, const Fi
   });
 }
 
-void set_geometry_label(const service::Scope& s, std::int64_t layer_id, std::int64_t geometry_id,
+void set_geometry_label(const service::Caller& s, std::int64_t layer_id, std::int64_t geometry_id,
                         const GeometryLabel& l) {
   auto values = [&](store::Sql& q) {
     q.bind(l.texto, "text"), q << ", ";
@@ -130,7 +130,7 @@ void set_geometry_label(const service::Scope& s, std::int64_t layer_id, std::int
   });
 }
 
-void set_geometry_label_rotation(const service::Scope& s, std::int64_t layer_id, std::int64_t geometry_id,
+void set_geometry_label_rotation(const service::Caller& s, std::int64_t layer_id, std::int64_t geometry_id,
                                  const Field& f) {
   if (!numeric(f.tipo))
     throw Error(errc::invalid_argument, "idCampo: a rotação vem de um campo numérico; " + f.chave + " é " + f.tipo,
@@ -144,7 +144,7 @@ void set_geometry_label_rotation(const service::Scope& s, std::int64_t layer_id,
   });
 }
 
-std::string geometry_label_json(const service::Scope& s, std::int64_t geometry_id) {
+std::string geometry_label_json(const service::Caller& s, std::int64_t geometry_id) {
   store::Sql q(
       "select jsonb_build_object('idGeometria', g.id, 'idCamada', g.camada_id, 'texto', r.texto, 'posicao', "
       "case when r.posicao is null then null else jsonb_build_array(st_x(r.posicao), st_y(r.posicao)) end, "
@@ -156,7 +156,7 @@ std::string geometry_label_json(const service::Scope& s, std::int64_t geometry_i
   return *out;
 }
 
-Classes categorize(const service::Scope& s, std::int64_t layer_id, const Field& f, int intervals,
+Classes categorize(const service::Caller& s, std::int64_t layer_id, const Field& f, int intervals,
                    const std::string& ramp) {
   Classes c;
   c.campo = f.id;
@@ -234,7 +234,7 @@ Classes categorize(const service::Scope& s, std::int64_t layer_id, const Field& 
   return c;
 }
 
-Stored stored_classes(const service::Scope& s, std::int64_t layer_id) {
+Stored stored_classes(const service::Caller& s, std::int64_t layer_id) {
   store::Sql q("select categorias::text, geometria from projeto.camadas where id = ");
   q.bind(id_text(layer_id), "bigint");
   auto rows = s.db->with([&](soci::session& db) { return store::fetch(db, q); });

@@ -21,7 +21,7 @@ const std::string kRightJson =
 
 // Adds "usuario": {"nome","email"} to each right, from the platform database (one query
 // for the whole list, bounded to the caller's tenant).
-std::string with_users(const service::Scope& s, store::Pool& platform, const std::vector<store::Row>& rows,
+std::string with_users(const service::Caller& s, store::Pool& platform, const std::vector<store::Row>& rows,
                        bool as_list) {
   std::string ids = "{";
   for (std::size_t i = 0; i < rows.size(); ++i) ids += (i ? "," : "") + *rows[i][1];
@@ -51,7 +51,7 @@ std::string with_users(const service::Scope& s, store::Pool& platform, const std
 
 }  // namespace
 
-std::string list(const service::Scope& s, store::Pool& platform, std::optional<std::int64_t> layer) {
+std::string list(const service::Caller& s, store::Pool& platform, std::optional<std::int64_t> layer) {
   store::Sql q("select " + kRightJson + "::text, cu.usuario_id::text from projeto.camada_usuarios cu "
                "join projeto.camadas c on c.id = cu.camada_id where " +
                guard::layer_role_sql(s, "c.id") + " = 'admin'");
@@ -61,7 +61,7 @@ std::string list(const service::Scope& s, store::Pool& platform, std::optional<s
   return with_users(s, platform, rows, true);
 }
 
-std::string one(const service::Scope& s, store::Pool& platform, std::int64_t id) {
+std::string one(const service::Caller& s, store::Pool& platform, std::int64_t id) {
   store::Sql q("select " + kRightJson + "::text, cu.usuario_id::text from projeto.camada_usuarios cu where cu.id = ");
   q.bind(id_text(id), "bigint");
   auto rows = s.db->with([&](soci::session& db) { return store::fetch(db, q); });
@@ -69,7 +69,7 @@ std::string one(const service::Scope& s, store::Pool& platform, std::int64_t id)
   return with_users(s, platform, rows, false);
 }
 
-void require_tenant_user(const service::Scope& s, store::Pool& platform, std::int64_t user_id) {
+void require_tenant_user(const service::Caller& s, store::Pool& platform, std::int64_t user_id) {
   store::Sql q("select 1 from plataforma.usuarios where ativo and id = ");
   q.bind(id_text(user_id), "bigint"), q << " and tenant_id = ", q.bind(id_text(s.tenant.id), "bigint");
   if (!platform.with([&](soci::session& db) { return store::fetch_value(db, q); }))
@@ -77,7 +77,7 @@ void require_tenant_user(const service::Scope& s, store::Pool& platform, std::in
                 "idUsuario");
 }
 
-std::int64_t create(const service::Scope& s, std::int64_t layer_id, std::int64_t user_id, const std::string& direito) {
+std::int64_t create(const service::Caller& s, std::int64_t layer_id, std::int64_t user_id, const std::string& direito) {
   return s.db->with([&](soci::session& db) {
     soci::transaction tx(db);
     store::Sql taken("select id::text from projeto.camada_usuarios where camada_id = ");
@@ -96,7 +96,7 @@ std::int64_t create(const service::Scope& s, std::int64_t layer_id, std::int64_t
   });
 }
 
-void update(const service::Scope& s, std::int64_t id, const std::string& direito) {
+void update(const service::Caller& s, std::int64_t id, const std::string& direito) {
   store::Sql q("update projeto.camada_usuarios set direito = ");
   q.bind(direito), q << ", concedido_por = ", q.bind(id_text(s.user.user_id), "bigint");
   q << ", concedido_em = now() where id = ", q.bind(id_text(id), "bigint");
@@ -104,7 +104,7 @@ void update(const service::Scope& s, std::int64_t id, const std::string& direito
     throw Error(errc::not_found, "direito " + id_text(id) + " não encontrado", "id");
 }
 
-void remove(const service::Scope& s, std::int64_t id) {
+void remove(const service::Caller& s, std::int64_t id) {
   store::Sql q("delete from projeto.camada_usuarios where id = ");
   q.bind(id_text(id), "bigint");
   if (s.db->with([&](soci::session& db) { return store::execute(db, q); }) == 0)

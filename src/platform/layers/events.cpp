@@ -17,7 +17,7 @@ JsonWriter& head(JsonWriter& w, std::string_view operacao, std::int64_t id, std:
 
 }  // namespace
 
-std::vector<std::int64_t> Announcer::audience(const service::Scope& s, std::int64_t id) const {
+std::vector<std::int64_t> Announcer::audience(const service::Caller& s, std::int64_t id) const {
   // Taken before a write, or after one has committed: a failure to learn who to tell must
   // not refuse the write nor turn its success into an error (those who lose sight of the
   // layer, or miss an edit, then learn it on their next reload).
@@ -28,7 +28,7 @@ std::vector<std::int64_t> Announcer::audience(const service::Scope& s, std::int6
   }
 }
 
-void Announcer::changed(const service::Scope& s, std::string_view operacao, std::int64_t id,
+void Announcer::changed(const service::Caller& s, std::string_view operacao, std::int64_t id,
                         const std::vector<std::int64_t>& before, std::optional<std::int64_t> geometry) const {
   // The write has committed: an announcement that cannot be made (a database gone in the
   // meantime) must not turn its answer into an error the client would retry. Open maps then
@@ -47,19 +47,19 @@ void Announcer::changed(const service::Scope& s, std::string_view operacao, std:
   }
 }
 
-void Announcer::deleted(const service::Scope& s, std::int64_t id, std::int64_t project,
+void Announcer::deleted(const service::Caller& s, std::int64_t id, std::int64_t project,
                         const std::vector<std::int64_t>& before) const {
   JsonWriter w;
   head(w, "excluir", id, project).end_object();
   send(s, "camada", std::move(w).str(), before);
 }
 
-void Announcer::to_layer(const service::Scope& s, std::int64_t id, std::string_view type,
+void Announcer::to_layer(const service::Caller& s, std::int64_t id, std::string_view type,
                          const std::string& json) const {
   send(s, type, json, audience(s, id));
 }
 
-void Announcer::send(const service::Scope& s, std::string_view type, const std::string& json,
+void Announcer::send(const service::Caller& s, std::string_view type, const std::string& json,
                      std::vector<std::int64_t> sessions) const {
   std::sort(sessions.begin(), sessions.end());
   sessions.erase(std::unique(sessions.begin(), sessions.end()), sessions.end());

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "service/events.hpp"
-#include "service/scope.hpp"
+#include "service/caller.hpp"
 #include "store/pool.hpp"
 
 namespace cadastre::platform::layers {
@@ -38,24 +38,24 @@ class Announcer {
   /// The open sessions that see layer `id` now: taken before a write that may hide it
   /// from some of them (privacy, delete), and handed to changed() / deleted() after; or
   /// once for a batch of data events of the layer (send()). Empty when it cannot be read.
-  std::vector<std::int64_t> audience(const service::Scope& s, std::int64_t id) const;
+  std::vector<std::int64_t> audience(const service::Caller& s, std::int64_t id) const;
 
   /// After the committed write: {"operacao": `operacao`} with the layer's project and
   /// new generation, to the sessions that see it now and to `before`.
-  void changed(const service::Scope& s, std::string_view operacao, std::int64_t id,
+  void changed(const service::Caller& s, std::string_view operacao, std::int64_t id,
                const std::vector<std::int64_t>& before = {}, std::optional<std::int64_t> geometry = {}) const;
 
   /// After the committed delete: {"operacao":"excluir"} to `before`.
-  void deleted(const service::Scope& s, std::int64_t id, std::int64_t project,
+  void deleted(const service::Caller& s, std::int64_t id, std::int64_t project,
                const std::vector<std::int64_t>& before) const;
 
   /// After a committed write of layer `id`'s data: the event `json` (of `type`) to the
   /// sessions that see the layer now. Never throws (see audience()).
-  void to_layer(const service::Scope& s, std::int64_t id, std::string_view type, const std::string& json) const;
+  void to_layer(const service::Caller& s, std::int64_t id, std::string_view type, const std::string& json) const;
 
   /// The event `json` (of `type`) once to each of `sessions` (an audience() taken once for
   /// several events of one layer: a batch's geometries cost one audience, not one each).
-  void send(const service::Scope& s, std::string_view type, const std::string& json,
+  void send(const service::Caller& s, std::string_view type, const std::string& json,
             std::vector<std::int64_t> sessions) const;
 
  private:

@@ -20,7 +20,7 @@ std::string id_text(std::int64_t id) { return std::to_string(id); }
 
 // FROM and WHERE of the layers the caller sees (`r.papel`: the caller's role), with the
 // filter's conditions (values bound). Called once per use of the clause in a statement.
-void visible(store::Sql& q, const service::Scope& s, const ListFilter& f) {
+void visible(store::Sql& q, const service::Caller& s, const ListFilter& f) {
   q << " from projeto.camadas c join projeto.projetos p on p.id = c.projeto_id"
        " cross join lateral (select "
     << guard::layer_role_sql(s, "c.id") << " as papel) r where r.papel is not null";
@@ -38,7 +38,7 @@ void visible(store::Sql& q, const service::Scope& s, const ListFilter& f) {
   if (f.nome) q << " and strpos(lower(c.nome), lower(", q.bind(*f.nome), q << ")) > 0";
 }
 
-std::string fetch_text(const service::Scope& s, const store::Sql& q) {
+std::string fetch_text(const service::Caller& s, const store::Sql& q) {
   return s.db->with([&](soci::session& db) { return store::fetch_value(db, q).value_or(""); });
 }
 
@@ -73,7 +73,7 @@ std::string geometry_types_sql(const std::string& geometria) {
   return {};
 }
 
-std::string list(const service::Scope& s, const ListFilter& f, bool with_project) {
+std::string list(const service::Caller& s, const ListFilter& f, bool with_project) {
   store::Sql q("select coalesce(jsonb_agg(" + layer_json_sql("r.papel") +
                (with_project ? " || jsonb_build_object('nomeProjeto', p.nome)" : "") +
                " order by c.projeto_id, c.ordem, c.id), '[]')::text");
@@ -81,7 +81,7 @@ std::string list(const service::Scope& s, const ListFilter& f, bool with_project
   return fetch_text(s, q);
 }
 
-store::PageRows page(const service::Scope& s, const ListFilter& f, const Page& pg) {
+store::PageRows page(const service::Caller& s, const ListFilter& f, const Page& pg) {
   store::Sql q("select (select count(*)");
   visible(q, s, f);
   q << ")::text, coalesce(json_agg(x.j), '[]')::text from (select " << layer_json_sql("r.papel") << " as j";
@@ -92,7 +92,7 @@ store::PageRows page(const service::Scope& s, const ListFilter& f, const Page& p
   return s.db->with([&](soci::session& db) { return store::fetch_page(db, q); });
 }
 
-std::string preview(const service::Scope& s, const ListFilter& f, int limit) {
+std::string preview(const service::Caller& s, const ListFilter& f, int limit) {
   // The limit applies before the counts and extents, each an index scan of one layer.
   store::Sql q(
       "select coalesce(jsonb_agg(jsonb_build_object('id', c.id, 'idProjeto', c.projeto_id, 'nome', c.nome, "
@@ -106,7 +106,7 @@ std::string preview(const service::Scope& s, const ListFilter& f, int limit) {
   return fetch_text(s, q);
 }
 
-std::string one(const service::Scope& s, std::int64_t id) {
+std::string one(const service::Caller& s, std::int64_t id) {
   store::Sql q("select " + layer_json_sql(guard::layer_role_sql(s, "c.id")) + "::text from projeto.camadas c where c.id = ");
   q.bind(id_text(id), "bigint");
   std::string out = fetch_text(s, q);
@@ -114,7 +114,7 @@ std::string one(const service::Scope& s, std::int64_t id) {
   return out;
 }
 
-std::string one_nested(const service::Scope& s, std::int64_t id) {
+std::string one_nested(const service::Caller& s, std::int64_t id) {
   store::Sql q("select (" + layer_json_sql(guard::layer_role_sql(s, "c.id")) +
                " || jsonb_build_object('formularios', coalesce((select jsonb_agg(" + kFormJson +
                " || jsonb_build_object('campos', coalesce((select jsonb_agg(" + kFieldJson +
@@ -127,7 +127,7 @@ std::string one_nested(const service::Scope& s, std::int64_t id) {
   return out;
 }
 
-std::int64_t create(const service::Scope& s, const LayerFields& f) {
+std::int64_t create(const service::Caller& s, const LayerFields& f) {
   std::string projeto = id_text(*f.projeto);
   store::Sql q(
       "insert into projeto.camadas (projeto_id, nome, descricao, geometria, privada, modulo_id, propriedades, "
@@ -144,7 +144,7 @@ std::int64_t create(const service::Scope& s, const LayerFields& f) {
   return std::stoll(fetch_text(s, q));
 }
 
-void update(const service::Scope& s, std::int64_t id, const LayerFields& f) {
+void update(const service::Caller& s, std::int64_t id, const LayerFields& f) {
   s.db->run([&](soci::session& db) {
     soci::transaction tx(db);
     if (f.geometria && *f.geometria != "qualquer") {
@@ -174,7 +174,7 @@ void update(const service::Scope& s, std::int64_t id, const LayerFields& f) {
   });
 }
 
-void set_active(const service::Scope& s, std::int64_t id, bool active) {
+void set_active(const service::Caller& s, std::int64_t id, bool active) {
   const char* to = active ? "true" : "false";
   store::Sql q("update projeto.camadas set ativo = " + std::string(to) +
                ", geracao = geracao + 1, atualizado_em = now() where ativo <> " + to + " and id = ");
@@ -185,7 +185,7 @@ void set_active(const service::Scope& s, std::int64_t id, bool active) {
                 "a camada " + id_text(id) + " já está " + (active ? "ativa" : "inativa"), "id");
 }
 
-void set_private(const service::Scope& s, std::int64_t id, bool privada) {
+void set_private(const service::Caller& s, std::int64_t id, bool privada) {
   store::Sql q("update projeto.camadas set privada = " + std::string(privada ? "true" : "false") +
                ", geracao = geracao + 1, atualizado_em = now() where id = ");
   q.bind(id_text(id), "bigint");
@@ -193,7 +193,7 @@ void set_private(const service::Scope& s, std::int64_t id, bool privada) {
     throw Error(errc::not_found, "camada " + id_text(id) + " não encontrada", "id");
 }
 
-Kind kind_of(const service::Scope& s, std::int64_t id) {
+Kind kind_of(const service::Caller& s, std::int64_t id) {
   store::Sql q("select tipo, arquivo from projeto.camadas where id = ");
   q.bind(id_text(id), "bigint");
   auto rows = s.db->with([&](soci::session& db) { return store::fetch(db, q); });
@@ -201,14 +201,14 @@ Kind kind_of(const service::Scope& s, std::int64_t id) {
   return {*rows[0][0], rows[0][1]};
 }
 
-void remove(const service::Scope& s, std::int64_t id) {
+void remove(const service::Caller& s, std::int64_t id) {
   store::Sql q("delete from projeto.camadas where id = ");
   q.bind(id_text(id), "bigint");
   if (s.db->with([&](soci::session& db) { return store::execute(db, q); }) == 0)
     throw Error(errc::not_found, "camada " + id_text(id) + " não encontrada", "id");
 }
 
-Extent extent(const service::Scope& s, std::int64_t id) {
+Extent extent(const service::Caller& s, std::int64_t id) {
   store::Sql q(
       "select c.tipo, c.arquivo, st_xmin(x.e)::text, st_ymin(x.e)::text, st_xmax(x.e)::text, st_ymax(x.e)::text "
       "from projeto.camadas c cross join lateral (select case when c.tipo = 'vetor' then (select st_extent(g.geom) "

@@ -12,7 +12,7 @@
 
 #include "platform/layers/input.hpp"
 #include "platform/paging.hpp"
-#include "service/scope.hpp"
+#include "service/caller.hpp"
 
 namespace cadastre::platform::layers {
 
@@ -25,34 +25,34 @@ std::string layer_json_sql(const std::string& papel_sql);
 
 /// The layers the caller sees, filtered (active ones unless filter.inactive), ordered by
 /// project, ordem, id; `with_project` adds "nomeProjeto".
-std::string list(const service::Scope& s, const ListFilter& filter, bool with_project);
+std::string list(const service::Caller& s, const ListFilter& filter, bool with_project);
 /// A page of the layers the caller sees (idProjeto, ativo filters).
-store::PageRows page(const service::Scope& s, const ListFilter& filter, const Page& page);
+store::PageRows page(const service::Caller& s, const ListFilter& filter, const Page& page);
 /// The light list of a layer picker: {"id","idProjeto","nome","geometria","tipo",
 /// "geometrias" (count), "bbox"} of active layers of active projects, at most `limit`.
-std::string preview(const service::Scope& s, const ListFilter& filter, int limit);
+std::string preview(const service::Caller& s, const ListFilter& filter, int limit);
 
 /// One layer (the guard has shown it to the caller).
-std::string one(const service::Scope& s, std::int64_t id);
+std::string one(const service::Caller& s, std::int64_t id);
 /// One layer with its forms, each with its fields (GET /camadas/v2/:id).
-std::string one_nested(const service::Scope& s, std::int64_t id);
+std::string one_nested(const service::Caller& s, std::int64_t id);
 
 /// Creates a vector layer in the project (admin checked by the caller); returns its id.
-std::int64_t create(const service::Scope& s, const LayerFields& f);
+std::int64_t create(const service::Caller& s, const LayerFields& f);
 /// Changes a layer; 409 when the new geometria excludes geometries the layer holds.
-void update(const service::Scope& s, std::int64_t id, const LayerFields& f);
+void update(const service::Caller& s, std::int64_t id, const LayerFields& f);
 /// ativo := `active`; 409 naming the current state when it already is.
-void set_active(const service::Scope& s, std::int64_t id, bool active);
-void set_private(const service::Scope& s, std::int64_t id, bool privada);
+void set_active(const service::Caller& s, std::int64_t id, bool active);
+void set_private(const service::Caller& s, std::int64_t id, bool privada);
 
 /// What deleting a layer needs to know about it.
 struct Kind {
   std::string tipo;
   std::optional<std::string> arquivo;
 };
-Kind kind_of(const service::Scope& s, std::int64_t id);
+Kind kind_of(const service::Caller& s, std::int64_t id);
 /// Deletes the row (its forms, fields, geometries and values go with it).
-void remove(const service::Scope& s, std::int64_t id);
+void remove(const service::Caller& s, std::int64_t id);
 
 /// The stored extent: the geometries' (vetor) or the one recorded at creation (extensao).
 struct Extent {
@@ -60,7 +60,7 @@ struct Extent {
   std::optional<std::string> arquivo;
   std::optional<std::array<double, 4>> bbox;
 };
-Extent extent(const service::Scope& s, std::int64_t id);
+Extent extent(const service::Caller& s, std::int64_t id);
 /// {"idCamada","tipo","bbox":[minx,miny,maxx,maxy]|null,"srid":4674}.
 std::string extent_json(std::int64_t id, const std::string& tipo, const std::optional<std::array<double, 4>>& bbox);
 

@@ -19,7 +19,7 @@ struct Problem {
 
 }  // namespace
 
-std::string check_report(const service::Scope& s, std::int64_t layer_id, int limit) {
+std::string check_report(const service::Caller& s, std::int64_t layer_id, int limit) {
   std::string geometria;
   {
     store::Sql q("select geometria from projeto.camadas where id = ");

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "service/scope.hpp"
+#include "service/caller.hpp"
 
 namespace cadastre::platform::layers {
 
@@ -16,6 +16,6 @@ namespace cadastre::platform::layers {
 ///  "invalidas":{"total","exemplos":[{"id","motivo","local":[x,y]}]},
 ///  "vazias":{"total","exemplos":[{"id"}]}, "verticesRepetidos":{...[{"id","vertices"}]},
 ///  "sridErrado":{...[{"id","srid"}]}, "tipoErrado":{...[{"id","tipo"}]}}.
-std::string check_report(const service::Scope& s, std::int64_t layer_id, int limit);
+std::string check_report(const service::Caller& s, std::int64_t layer_id, int limit);
 
 }  // namespace cadastre::platform::layers

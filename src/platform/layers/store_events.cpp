@@ -34,7 +34,7 @@ std::vector<Viewer> open_sessions(store::Pool& platform, std::int64_t tenant_id,
   return out;
 }
 
-std::vector<std::int64_t> sessions_seeing(const service::Scope& s, std::int64_t layer_id,
+std::vector<std::int64_t> sessions_seeing(const service::Caller& s, std::int64_t layer_id,
                                           const std::vector<Viewer>& viewers) {
   if (viewers.empty()) return {};
   // One papel_camada call per distinct (user, admin), not per session: a user often holds
@@ -59,7 +59,7 @@ std::vector<std::int64_t> sessions_seeing(const service::Scope& s, std::int64_t 
   return out;
 }
 
-std::optional<LayerStamp> layer_stamp(const service::Scope& s, std::int64_t layer_id) {
+std::optional<LayerStamp> layer_stamp(const service::Caller& s, std::int64_t layer_id) {
   store::Sql q("select projeto_id::text, geracao::text from projeto.camadas where id = ");
   q.bind(std::to_string(layer_id), "bigint");
   auto rows = s.db->with([&](soci::session& db) { return store::fetch(db, q); });

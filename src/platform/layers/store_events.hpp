@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "service/scope.hpp"
+#include "service/caller.hpp"
 #include "store/pool.hpp"
 
 namespace cadastre::platform::layers {
@@ -25,13 +25,13 @@ std::vector<Viewer> open_sessions(store::Pool& platform, std::int64_t tenant_id,
 
 /// The sessions among `viewers` whose user has a role on layer `layer_id`
 /// (projeto.papel_camada: project share, per-user right, privacy). One query for all.
-std::vector<std::int64_t> sessions_seeing(const service::Scope& s, std::int64_t layer_id,
+std::vector<std::int64_t> sessions_seeing(const service::Caller& s, std::int64_t layer_id,
                                           const std::vector<Viewer>& viewers);
 
 /// A layer's project and tile generation; nullopt when the layer is gone.
 struct LayerStamp {
   std::int64_t project = 0, generation = 0;
 };
-std::optional<LayerStamp> layer_stamp(const service::Scope& s, std::int64_t layer_id);
+std::optional<LayerStamp> layer_stamp(const service::Caller& s, std::int64_t layer_id);
 
 }  // namespace cadastre::platform::layers

@@ -28,7 +28,7 @@ appraisal::Transform transform_of(std::string_view name) {
 
 }  // namespace
 
-Fitted fit_spec(const service::Scope& s, const FitSpec& spec) {
+Fitted fit_spec(const service::Caller& s, const FitSpec& spec) {
   Fitted f;
   f.spec = spec;
   std::vector<FieldParam> params{{spec.dependente.campo, spec.dependente.param}};

@@ -11,7 +11,7 @@
 #include "cadastre/appraisal.hpp"
 #include "platform/geostatistics/samples.hpp"
 #include "platform/mass_appraisal/input.hpp"
-#include "service/scope.hpp"
+#include "service/caller.hpp"
 
 namespace cadastre::platform::mass_appraisal {
 
@@ -28,7 +28,7 @@ struct Fitted {
 };
 
 /// Loads the samples (geometries with every field's value) and fits the model.
-Fitted fit_spec(const service::Scope& s, const FitSpec& spec);
+Fitted fit_spec(const service::Caller& s, const FitSpec& spec);
 
 /// The /rlm answer (docs/platform-geostatistics.md).
 std::string regression_json(const Fitted& f);

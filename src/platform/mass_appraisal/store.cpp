@@ -38,7 +38,7 @@ const std::string kModelJson =
 
 }  // namespace
 
-std::int64_t insert_model(const service::Scope& s, const NewModel& m) {
+std::int64_t insert_model(const service::Caller& s, const NewModel& m) {
   return s.db->with([&](soci::session& db) {
     soci::transaction tx(db);
     store::Sql q("insert into projeto.modelos_avaliacao (projeto_id, camada_id, nome, especificacao, coeficientes, "
@@ -64,7 +64,7 @@ std::int64_t insert_model(const service::Scope& s, const NewModel& m) {
   });
 }
 
-std::string model_json(const service::Scope& s, std::int64_t id) {
+std::string model_json(const service::Caller& s, std::int64_t id) {
   store::Sql q("select " + kModelJson + "::text from projeto.modelos_avaliacao m where m.id = ");
   q.bind(n(id), "bigint");
   auto v = s.db->with([&](soci::session& db) { return store::fetch_value(db, q); });
@@ -72,7 +72,7 @@ std::string model_json(const service::Scope& s, std::int64_t id) {
   return *v;
 }
 
-std::optional<StoredModel> find_model(const service::Scope& s, std::int64_t id) {
+std::optional<StoredModel> find_model(const service::Caller& s, std::int64_t id) {
   store::Sql q("select id::text, projeto_id::text, camada_id::text, (especificacao -> 'preditor')::text "
                "from projeto.modelos_avaliacao where id = ");
   q.bind(n(id), "bigint");
@@ -84,7 +84,7 @@ std::optional<StoredModel> find_model(const service::Scope& s, std::int64_t id) 
                      rows[0][3].value_or("{}")};
 }
 
-StoredFit model_fit(const service::Scope& s, std::int64_t modelo) {
+StoredFit model_fit(const service::Caller& s, std::int64_t modelo) {
   // float8 is printed in its shortest exact form: the numbers read back are the ones stored.
   store::Sql q("select ajustado::text, residuo::text from projeto.modelo_amostras where modelo_id = ");
   q.bind(n(modelo), "bigint") << " order by geometria_id";
@@ -96,7 +96,7 @@ StoredFit model_fit(const service::Scope& s, std::int64_t modelo) {
   return out;
 }
 
-std::map<std::string, std::int64_t> numeric_fields_by_key(const service::Scope& s, std::int64_t layer,
+std::map<std::string, std::int64_t> numeric_fields_by_key(const service::Caller& s, std::int64_t layer,
                                                           const std::vector<std::string>& chaves) {
   std::string list = "{";
   for (std::size_t i = 0; i < chaves.size(); ++i) list += (i ? "," : "") + chaves[i];  // chaves match [a-z0-9_]
@@ -111,7 +111,7 @@ std::map<std::string, std::int64_t> numeric_fields_by_key(const service::Scope& 
   return out;
 }
 
-bool is_decimal_field(const service::Scope& s, std::int64_t layer, std::int64_t campo) {
+bool is_decimal_field(const service::Caller& s, std::int64_t layer, std::int64_t campo) {
   store::Sql q("select count(*)::text from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
                "where k.tipo = 'decimal' and k.id = ");
   q.bind(n(campo), "bigint") << " and f.camada_id = ";
@@ -119,7 +119,7 @@ bool is_decimal_field(const service::Scope& s, std::int64_t layer, std::int64_t 
   return s.db->with([&](soci::session& db) { return store::fetch_value(db, q); }) != "0";
 }
 
-std::map<std::int64_t, double> model_residuals(const service::Scope& s, std::int64_t modelo) {
+std::map<std::int64_t, double> model_residuals(const service::Caller& s, std::int64_t modelo) {
   store::Sql q("select geometria_id::text, residuo::text from projeto.modelo_amostras where modelo_id = ");
   q.bind(n(modelo), "bigint");
   std::map<std::int64_t, double> out;
@@ -128,7 +128,7 @@ std::map<std::int64_t, double> model_residuals(const service::Scope& s, std::int
   return out;
 }
 
-std::vector<std::int64_t> write_residuals(const service::Scope& s, const ResidualWrite& w) {
+std::vector<std::int64_t> write_residuals(const service::Caller& s, const ResidualWrite& w) {
   return s.db->with([&](soci::session& db) {
     soci::transaction tx(db);
     auto previous = [&](const std::string& head, const std::string& tail) {
@@ -189,7 +189,7 @@ std::vector<std::int64_t> write_residuals(const service::Scope& s, const Residua
   });
 }
 
-LayerFile layer_file(const service::Scope& s, std::int64_t layer) {
+LayerFile layer_file(const service::Caller& s, std::int64_t layer) {
   store::Sql q("select tipo, arquivo, projeto_id::text, geometria from projeto.camadas where id = ");
   q.bind(n(layer), "bigint");
   auto rows = s.db->with([&](soci::session& db) { return store::fetch(db, q); });
@@ -197,7 +197,7 @@ LayerFile layer_file(const service::Scope& s, std::int64_t layer) {
   return {*rows[0][0], rows[0][1], std::stoll(*rows[0][2]), *rows[0][3]};
 }
 
-std::vector<FacePoint> face_points(const service::Scope& s) {
+std::vector<FacePoint> face_points(const service::Caller& s) {
   store::Sql q("select f.id::text, st_x(x.p)::text, st_y(x.p)::text from cadastro.face_quadra f "
                "cross join lateral (select st_lineinterpolatepoint(f.geom, 0.5) as p) x order by f.id");
   std::vector<FacePoint> out;
@@ -206,7 +206,7 @@ std::vector<FacePoint> face_points(const service::Scope& s) {
   return out;
 }
 
-std::vector<std::pair<std::int64_t, double>> face_medians(const service::Scope& s,
+std::vector<std::pair<std::int64_t, double>> face_medians(const service::Caller& s,
                                                           const std::vector<std::pair<std::int64_t, double>>& values,
                                                           double raio) {
   auto [ids, nums] = split(values);
@@ -223,7 +223,7 @@ std::vector<std::pair<std::int64_t, double>> face_medians(const service::Scope& 
   return out;
 }
 
-std::string write_pvg_version(const service::Scope& s, const PvgVersion& v) {
+std::string write_pvg_version(const service::Caller& s, const PvgVersion& v) {
   auto [ids, nums] = split(v.valores);
   return s.db->with([&](soci::session& db) {
     soci::transaction tx(db);

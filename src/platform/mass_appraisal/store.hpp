@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "service/scope.hpp"
+#include "service/caller.hpp"
 
 namespace cadastre::platform::mass_appraisal {
 
@@ -22,31 +22,31 @@ struct NewModel {
   std::vector<double> observado, ajustado, residuo;
 };
 /// Stores the model and its samples in one transaction; the new id.
-std::int64_t insert_model(const service::Scope& s, const NewModel& m);
+std::int64_t insert_model(const service::Caller& s, const NewModel& m);
 /// {"id","idProjeto","idCamada","nome","especificacao","coeficientes","resultado","criadoPor","criadoEm"}.
-std::string model_json(const service::Scope& s, std::int64_t id);
+std::string model_json(const service::Caller& s, std::int64_t id);
 
 struct StoredModel {
   std::int64_t id = 0, projeto = 0, camada = 0;
   std::string preditor;  ///< especificacao.preditor (regression.hpp's predictor_json)
 };
-std::optional<StoredModel> find_model(const service::Scope& s, std::int64_t id);
+std::optional<StoredModel> find_model(const service::Caller& s, std::int64_t id);
 
 /// The fit stored with a model (projeto.modelo_amostras): per sample, ordered by geometry id
 /// as /rlm fits them, the fitted value and the residual on the transformed scale of y.
 struct StoredFit {
   std::vector<double> ajustado, residuo;
 };
-StoredFit model_fit(const service::Scope& s, std::int64_t modelo);
+StoredFit model_fit(const service::Caller& s, std::int64_t modelo);
 
 /// The numeric fields of `layer` whose chave is in `chaves`: chave → id.
-std::map<std::string, std::int64_t> numeric_fields_by_key(const service::Scope& s, std::int64_t layer,
+std::map<std::string, std::int64_t> numeric_fields_by_key(const service::Caller& s, std::int64_t layer,
                                                           const std::vector<std::string>& chaves);
 /// Whether `campo` is a decimal field of `layer`.
-bool is_decimal_field(const service::Scope& s, std::int64_t layer, std::int64_t campo);
+bool is_decimal_field(const service::Caller& s, std::int64_t layer, std::int64_t campo);
 
 /// The residual of each sample of a model: geometry → residual (transformed scale).
-std::map<std::int64_t, double> model_residuals(const service::Scope& s, std::int64_t modelo);
+std::map<std::int64_t, double> model_residuals(const service::Caller& s, std::int64_t modelo);
 
 struct ResidualWrite {
   std::int64_t modelo = 0, camada = 0, campo = 0;
@@ -58,7 +58,7 @@ struct ResidualWrite {
 /// Replaces the model's residual features of that kind: the previous ones deleted, the new
 /// geometries (checked: readable, valid, of the kind) created with their residual value,
 /// audited. 400 naming feicoes[i].geometria for a bad geometry. The new geometry ids.
-std::vector<std::int64_t> write_residuals(const service::Scope& s, const ResidualWrite& w);
+std::vector<std::int64_t> write_residuals(const service::Caller& s, const ResidualWrite& w);
 
 /// A layer's type, file, project and geometry type (404 for none).
 struct LayerFile {
@@ -67,18 +67,18 @@ struct LayerFile {
   std::int64_t projeto = 0;
   std::string geometria;
 };
-LayerFile layer_file(const service::Scope& s, std::int64_t layer);
+LayerFile layer_file(const service::Caller& s, std::int64_t layer);
 
 /// The midpoint (lon/lat) of every block face of the municipality's cadastre.
 struct FacePoint {
   std::int64_t id = 0;
   double lon = 0, lat = 0;
 };
-std::vector<FacePoint> face_points(const service::Scope& s);
+std::vector<FacePoint> face_points(const service::Caller& s);
 
 /// Per block face, the median of `values` (by geometry) of the geometries within `raio`
 /// metres of it.
-std::vector<std::pair<std::int64_t, double>> face_medians(const service::Scope& s,
+std::vector<std::pair<std::int64_t, double>> face_medians(const service::Caller& s,
                                                           const std::vector<std::pair<std::int64_t, double>>& values,
                                                           double raio);
 
@@ -92,6 +92,6 @@ struct PvgVersion {
 /// was, version 1 'inicial') and sets face_quadra.valor_m2 to it, in one transaction.
 /// The version's JSON: {"id","numero","origem","idProjeto","idCamada","idModelo","descricao",
 /// "facesAlteradas","criadoPor","criadoEm","versaoAnterior"}.
-std::string write_pvg_version(const service::Scope& s, const PvgVersion& v);
+std::string write_pvg_version(const service::Caller& s, const PvgVersion& v);
 
 }  // namespace cadastre::platform::mass_appraisal

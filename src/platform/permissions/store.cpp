@@ -33,12 +33,12 @@ void write_actions(JsonWriter& w, const guard::Standing& st, const Action (&acti
 bool yes(const store::Value& v) { return v && *v == "true"; }
 
 // Columns shared by the project queries: id, nome, ativo, publicado, somente_leitura, papel.
-std::string project_columns(const service::Scope& s) {
+std::string project_columns(const service::Caller& s) {
   return "p.id::text, p.nome, p.ativo::text, p.publicado::text, p.somente_leitura::text, " +
          guard::project_role_sql(s, "p.id");
 }
 // And the layer queries: id, projeto_id, nome, privada, ativo, project ativo, somente_leitura, papel.
-std::string layer_columns(const service::Scope& s) {
+std::string layer_columns(const service::Caller& s) {
   return "c.id::text, c.projeto_id::text, c.nome, c.privada::text, c.ativo::text, p.ativo::text, "
          "p.somente_leitura::text, " +
          guard::layer_role_sql(s, "c.id");
@@ -58,11 +58,11 @@ void write_layer(JsonWriter& w, const store::Row& r) {
   write_actions(w, st, kLayerActions);
 }
 
-std::vector<store::Row> fetch(const service::Scope& s, const store::Sql& q) {
+std::vector<store::Row> fetch(const service::Caller& s, const store::Sql& q) {
   return s.db->with([&](soci::session& db) { return store::fetch(db, q); });
 }
 
-std::string layers_where(const service::Scope& s, const std::string& where) {
+std::string layers_where(const service::Caller& s, const std::string& where) {
   store::Sql q("select " + layer_columns(s) +
                " from projeto.camadas c join projeto.projetos p on p.id = c.projeto_id where " + where +
                " and " + guard::layer_role_sql(s, "c.id") + " is not null order by c.projeto_id, c.ordem, c.id");
@@ -79,7 +79,7 @@ std::string layers_where(const service::Scope& s, const std::string& where) {
 
 }  // namespace
 
-std::string projects(const service::Scope& s) {
+std::string projects(const service::Caller& s) {
   store::Sql q("select " + project_columns(s) + " from projeto.projetos p where " +
                guard::project_role_sql(s, "p.id") + " is not null order by p.nome, p.id");
   JsonWriter w;
@@ -93,7 +93,7 @@ std::string projects(const service::Scope& s) {
   return std::move(w).str();
 }
 
-std::string project(const service::Scope& s, std::int64_t id) {
+std::string project(const service::Caller& s, std::int64_t id) {
   store::Sql q("select " + project_columns(s) + " from projeto.projetos p where p.id = ");
   q.bind(std::to_string(id), "bigint");
   auto rows = fetch(s, q);
@@ -106,9 +106,9 @@ std::string project(const service::Scope& s, std::int64_t id) {
   return std::move(w).str();
 }
 
-std::string layers(const service::Scope& s) { return layers_where(s, "true"); }
+std::string layers(const service::Caller& s) { return layers_where(s, "true"); }
 
-std::string layer(const service::Scope& s, std::int64_t id) {
+std::string layer(const service::Caller& s, std::int64_t id) {
   std::string one = layers_where(s, "c.id = " + std::to_string(id));
   if (one == "[]") throw Error(errc::not_found, "não encontrado: camada " + std::to_string(id), "camadaId");
   return one.substr(1, one.size() - 2);
@@ -123,7 +123,7 @@ std::vector<Member> members(store::Pool& platform, std::int64_t tenant_id) {
   return out;
 }
 
-std::string table(const service::Scope& s, std::int64_t project_id, const std::vector<Member>& members) {
+std::string table(const service::Caller& s, std::int64_t project_id, const std::vector<Member>& members) {
   std::string ids = "{", admins = "{";
   for (std::size_t i = 0; i < members.size(); ++i) {
     ids += (i ? "," : "") + std::to_string(members[i].id);

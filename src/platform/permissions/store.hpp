@@ -8,19 +8,19 @@
 #include <string>
 #include <vector>
 
-#include "service/scope.hpp"
+#include "service/caller.hpp"
 #include "store/pool.hpp"
 
 namespace cadastre::platform::permissions {
 
 /// Every project the caller may see: [{"idProjeto","nome","ativo","publicado","papel","pode":{...}}].
-std::string projects(const service::Scope& scope);
+std::string projects(const service::Caller& scope);
 /// One project with the caller's standing on it and on each of its layers it may see.
-std::string project(const service::Scope& scope, std::int64_t project_id);
+std::string project(const service::Caller& scope, std::int64_t project_id);
 /// Every layer the caller may see: [{"idCamada","idProjeto","nome","privada","papel","pode":{...}}].
-std::string layers(const service::Scope& scope);
+std::string layers(const service::Caller& scope);
 /// One layer with the caller's standing on it.
-std::string layer(const service::Scope& scope, std::int64_t layer_id);
+std::string layer(const service::Caller& scope, std::int64_t layer_id);
 
 /// A user of the tenant as the permission table needs them.
 struct Member {
@@ -32,6 +32,6 @@ struct Member {
 std::vector<Member> members(store::Pool& platform, std::int64_t tenant_id);
 /// Who may do what on a project: every member holding a role on it, with their role on the
 /// project and on each of its layers, and where the role comes from.
-std::string table(const service::Scope& scope, std::int64_t project_id, const std::vector<Member>& members);
+std::string table(const service::Caller& scope, std::int64_t project_id, const std::vector<Member>& members);
 
 }  // namespace cadastre::platform::permissions

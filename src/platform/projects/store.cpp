@@ -18,12 +18,12 @@ const std::map<std::string, std::string> kColumns = {
     {"id", "p.id"}, {"nome", "p.nome"}, {"criadoEm", "p.criado_em"}, {"atualizadoEm", "p.atualizado_em"}};
 
 // The caller's visible layers of project `project_sql` (a number or a column we wrote).
-std::string visible_layers(const service::Scope& s, const std::string& project_sql) {
+std::string visible_layers(const service::Caller& s, const std::string& project_sql) {
   return "(select c.*, " + guard::layer_role_sql(s, "c.id") + " as papel_c from projeto.camadas c where c.projeto_id = " +
          project_sql + ") c where c.papel_c is not null";
 }
 
-std::string fetch_text(const service::Scope& s, const store::Sql& q) {
+std::string fetch_text(const service::Caller& s, const store::Sql& q) {
   auto v = s.db->with([&](soci::session& db) { return store::fetch_value(db, q); });
   if (!v) throw Error(errc::not_found, "projeto não encontrado", "id");
   return *v;
@@ -37,7 +37,7 @@ bool locked_flag(soci::session& s, std::int64_t id, const char* column) {
   return *v == "true";
 }
 
-void move(const service::Scope& scope, std::int64_t id, const char* column, bool to, const char* operation,
+void move(const service::Caller& scope, std::int64_t id, const char* column, bool to, const char* operation,
           const char* state_on, const char* state_off) {
   scope.db->run([&](soci::session& s) {
     soci::transaction tx(s);
@@ -63,13 +63,13 @@ void record_event(soci::session& s, std::int64_t project, std::string_view opera
   store::execute(s, q);
 }
 
-std::string one(const service::Scope& scope, std::int64_t id) {
+std::string one(const service::Caller& scope, std::int64_t id) {
   store::Sql q("select " + shapes::project(guard::project_role_sql(scope, "p.id")) +
                "::text from projeto.projetos p where p.id = " + std::to_string(id));
   return fetch_text(scope, q);
 }
 
-std::string list(const service::Scope& scope, bool ativo) {
+std::string list(const service::Caller& scope, bool ativo) {
   store::Sql q("select coalesce(jsonb_agg(" + shapes::project("p.r") +
                " order by p.nome, p.id), '[]')::text from (select p.*, " + guard::project_role_sql(scope, "p.id") +
                " as r from projeto.projetos p where p.ativo = " + (ativo ? "true" : "false") +
@@ -77,7 +77,7 @@ std::string list(const service::Scope& scope, bool ativo) {
   return fetch_text(scope, q);
 }
 
-store::PageRows page(const service::Scope& scope, const Page& pg, bool ativo) {
+store::PageRows page(const service::Caller& scope, const Page& pg, bool ativo) {
   std::string from = "(select p.*, " + guard::project_role_sql(scope, "p.id") +
                      " as r from projeto.projetos p where p.ativo = " + (ativo ? "true" : "false") +
                      ") p where p.r is not null";
@@ -92,7 +92,7 @@ store::PageRows page(const service::Scope& scope, const Page& pg, bool ativo) {
   return scope.db->with([&](soci::session& s) { return store::fetch_page(s, q); });
 }
 
-std::string detail(const service::Scope& scope, std::int64_t id, Depth depth) {
+std::string detail(const service::Caller& scope, std::int64_t id, Depth depth) {
   std::string fields = depth == Depth::fields
                            ? " || jsonb_build_object('campos', coalesce((select jsonb_agg(" + std::string(shapes::kField) +
                                  " order by k.ordem, k.id) from projeto.campos k where k.formulario_id = f.id), '[]'))"
@@ -109,7 +109,7 @@ std::string detail(const service::Scope& scope, std::int64_t id, Depth depth) {
   return fetch_text(scope, q);
 }
 
-std::int64_t create(const service::Scope& scope, const ProjectFields& f) {
+std::int64_t create(const service::Caller& scope, const ProjectFields& f) {
   return scope.db->with([&](soci::session& s) {
     soci::transaction tx(s);
     store::Sql q("insert into projeto.projetos (nome, descricao, tipo, criado_por) values (");
@@ -123,7 +123,7 @@ std::int64_t create(const service::Scope& scope, const ProjectFields& f) {
   });
 }
 
-void update(const service::Scope& scope, std::int64_t id, const ProjectFields& f) {
+void update(const service::Caller& scope, std::int64_t id, const ProjectFields& f) {
   store::Sql q("update projeto.projetos set atualizado_em = now()");
   if (f.nome) q << ", nome = ", q.bind(*f.nome);
   if (f.descricao) q << ", descricao = nullif(", q.bind(*f.descricao), q << ", '')";
@@ -133,7 +133,7 @@ void update(const service::Scope& scope, std::int64_t id, const ProjectFields& f
   });
 }
 
-void remove(const service::Scope& scope, std::int64_t id, const common::FileStore& files) {
+void remove(const service::Caller& scope, std::int64_t id, const common::FileStore& files) {
   scope.db->run([&](soci::session& s) {
     soci::transaction tx(s);
     // The files go aside first and are erased once the rows are gone; a failure puts them back.
@@ -147,15 +147,15 @@ void remove(const service::Scope& scope, std::int64_t id, const common::FileStor
   });
 }
 
-void set_active(const service::Scope& scope, std::int64_t id, bool ativo) {
+void set_active(const service::Caller& scope, std::int64_t id, bool ativo) {
   move(scope, id, "ativo", ativo, ativo ? "ativar" : "inativar", "ativo", "inativo");
 }
 
-void set_published(const service::Scope& scope, std::int64_t id, bool publicado) {
+void set_published(const service::Caller& scope, std::int64_t id, bool publicado) {
   move(scope, id, "publicado", publicado, publicado ? "publicar" : "despublicar", "publicado", "despublicado");
 }
 
-std::optional<std::string> extent(const service::Scope& scope, std::int64_t id) {
+std::optional<std::string> extent(const service::Caller& scope, std::int64_t id) {
   // Vector layers: the box of their geometries; the others: the extent recorded with them.
   std::string layers = visible_layers(scope, std::to_string(id));
   store::Sql q("select case when e is not null then jsonb_build_object('xmin', st_xmin(e), 'ymin', st_ymin(e), "
@@ -166,19 +166,19 @@ std::optional<std::string> extent(const service::Scope& scope, std::int64_t id) 
   return scope.db->with([&](soci::session& s) { return store::fetch_value(s, q); });
 }
 
-std::string notes(const service::Scope& scope, std::int64_t id) {
+std::string notes(const service::Caller& scope, std::int64_t id) {
   store::Sql q("select jsonb_build_object('id', id, 'notas', notas)::text from projeto.projetos where id = " + std::to_string(id));
   return fetch_text(scope, q);
 }
 
-std::string set_notes(const service::Scope& scope, std::int64_t id, const std::string& clean) {
+std::string set_notes(const service::Caller& scope, std::int64_t id, const std::string& clean) {
   store::Sql q("update projeto.projetos set notas = ");
   q.bind(clean) << ", atualizado_em = now() where id = " << std::to_string(id)
                 << " returning jsonb_build_object('id', id, 'notas', notas)::text";
   return fetch_text(scope, q);
 }
 
-std::string info(const service::Scope& scope, std::int64_t id) {
+std::string info(const service::Caller& scope, std::int64_t id) {
   std::string p = std::to_string(id);
   store::Sql q(
       "with c as materialized (select c.id, c.atualizado_em from " + visible_layers(scope, p) +

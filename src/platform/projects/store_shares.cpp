@@ -38,7 +38,7 @@ bool is_active_user(store::Pool& platform, std::int64_t tenant, std::int64_t use
   return platform.with([&](soci::session& s) { return store::fetch_value(s, q).has_value(); });
 }
 
-std::string shares(const service::Scope& scope, store::Pool& platform, std::int64_t project) {
+std::string shares(const service::Caller& scope, store::Pool& platform, std::int64_t project) {
   store::Sql ids_q("select coalesce(string_agg(usuario_id::text, ','), '') from projeto.projeto_usuarios "
                    "where projeto_id = " + std::to_string(project));
   std::string ids = scope.db->with([&](soci::session& s) { return store::fetch_value(s, ids_q).value_or(""); });
@@ -46,7 +46,7 @@ std::string shares(const service::Scope& scope, store::Pool& platform, std::int6
   return scope.db->with([&](soci::session& s) { return compose(s, project, 0, who); });
 }
 
-std::pair<bool, std::string> upsert_share(const service::Scope& scope, store::Pool& platform, const Share& sh) {
+std::pair<bool, std::string> upsert_share(const service::Caller& scope, store::Pool& platform, const Share& sh) {
   if (sh.user == scope.user.user_id)
     throw Error(errc::conflict, "ninguém altera o próprio papel no projeto", "idUsuario");
   if (!is_active_user(platform, scope.tenant.id, sh.user))
@@ -78,7 +78,7 @@ std::pair<bool, std::string> upsert_share(const service::Scope& scope, store::Po
   });
 }
 
-void remove_share(const service::Scope& scope, std::int64_t project, std::int64_t user) {
+void remove_share(const service::Caller& scope, std::int64_t project, std::int64_t user) {
   scope.db->run([&](soci::session& s) {
     soci::transaction tx(s);
     auto before = store::fetch_value(
@@ -93,7 +93,7 @@ void remove_share(const service::Scope& scope, std::int64_t project, std::int64_
   });
 }
 
-std::string users_of_domain(const service::Scope& scope, store::Pool& platform, const std::string& domain) {
+std::string users_of_domain(const service::Caller& scope, store::Pool& platform, const std::string& domain) {
   store::Sql uq("select coalesce(jsonb_agg(jsonb_build_object('id', id, 'nome', nome, 'email', email, 'adm', adm) "
                 "order by nome, id), '[]')::text from plataforma.usuarios where ativo and tenant_id = " +
                 std::to_string(scope.tenant.id) + " and lower(split_part(email, '@', 2)) = ");

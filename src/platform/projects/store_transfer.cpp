@@ -67,7 +67,7 @@ bool resolve(const Gid& gid, const PoolOf& pool_of, const Log& log) {
 
 }  // namespace
 
-Transferred transfer(const service::Scope& scope, std::int64_t id, const store::Tenant& target,
+Transferred transfer(const service::Caller& scope, std::int64_t id, const store::Tenant& target,
                      store::Pool& target_pool, std::int64_t owner, const PoolOf& pool_of,
                      const common::FileStore& files, const Log& log) {
   Gid origin{store::random_token().substr(0, 24), 'o', scope.tenant.id, target.id};

@@ -20,7 +20,7 @@
 #include <string>
 
 #include "platform/common/files.hpp"
-#include "service/scope.hpp"
+#include "service/caller.hpp"
 #include "store/identity.hpp"
 #include "store/pool.hpp"
 
@@ -46,7 +46,7 @@ using Log = std::function<void(const std::string&)>;
 /// failure of the target's database that is not the caller's (a 4xx) is logged in short
 /// on `log` and answered as an internal error: the database's own message would carry
 /// the whole exported project.
-Transferred transfer(const service::Scope& scope, std::int64_t id, const store::Tenant& target,
+Transferred transfer(const service::Caller& scope, std::int64_t id, const store::Tenant& target,
                      store::Pool& target_pool, std::int64_t owner, const PoolOf& pool_of,
                      const common::FileStore& files, const Log& log);
 

@@ -22,7 +22,7 @@ std::string counts_json(const Copied& c) {
 
 }  // namespace
 
-std::int64_t copy_project(const service::Scope& scope, const CopyRequest& r, const common::FileStore& file_store) {
+std::int64_t copy_project(const service::Caller& scope, const CopyRequest& r, const common::FileStore& file_store) {
   const std::string src = std::to_string(r.id), user = std::to_string(scope.user.user_id);
   std::unique_ptr<FileCopies> files;  // removed again unless the rows commit
   std::int64_t id = scope.db->with([&](soci::session& s) {
@@ -49,7 +49,7 @@ std::int64_t copy_project(const service::Scope& scope, const CopyRequest& r, con
   return id;
 }
 
-std::int64_t new_version(const service::Scope& scope, std::int64_t id, const common::FileStore& file_store) {
+std::int64_t new_version(const service::Caller& scope, std::int64_t id, const common::FileStore& file_store) {
   const std::string old = std::to_string(id);
   std::unique_ptr<FileCopies> files;  // removed again unless the rows commit
   std::int64_t made = scope.db->with([&](soci::session& s) {

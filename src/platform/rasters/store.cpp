@@ -42,7 +42,7 @@ void set_file(soci::session& s, std::int64_t layer, const std::string& arquivo) 
   store::execute(s, q);
 }
 
-void rename_layer(const service::Scope& scope, std::int64_t layer, const std::string& nome) {
+void rename_layer(const service::Caller& scope, std::int64_t layer, const std::string& nome) {
   store::Sql q("update projeto.camadas set nome = ");
   q.bind(nome) << ", atualizado_em = now(), geracao = geracao + 1 where id = " << id_text(layer);
   scope.db->run([&](soci::session& s) {
@@ -50,7 +50,7 @@ void rename_layer(const service::Scope& scope, std::int64_t layer, const std::st
   });
 }
 
-void issue(const service::Scope& scope, const std::string& chave, std::int64_t projeto, const std::string& nome,
+void issue(const service::Caller& scope, const std::string& chave, std::int64_t projeto, const std::string& nome,
            std::int64_t expira) {
   store::Sql q("insert into projeto.tiff_credenciais (chave, projeto_id, nome_camada, usuario_id, usuario_admin, "
                "expira_em) values (");

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "service/scope.hpp"
+#include "service/caller.hpp"
 
 namespace soci {
 class session;
@@ -24,10 +24,10 @@ std::int64_t insert_layer(soci::session& s, std::int64_t projeto, const std::str
 /// Sets the layer's file (relative to the tenant's directory).
 void set_file(soci::session& s, std::int64_t layer, const std::string& arquivo);
 /// Renames a layer (the one an import created).
-void rename_layer(const service::Scope& scope, std::int64_t layer, const std::string& nome);
+void rename_layer(const service::Caller& scope, std::int64_t layer, const std::string& nome);
 
 /// Records an upload credential.
-void issue(const service::Scope& scope, const std::string& chave, std::int64_t projeto, const std::string& nome,
+void issue(const service::Caller& scope, const std::string& chave, std::int64_t projeto, const std::string& nome,
            std::int64_t expira);
 
 struct Credential {

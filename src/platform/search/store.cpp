@@ -114,7 +114,7 @@ bool has_trigram(const std::string& termo) {
   return false;
 }
 
-store::Sql search_sql(std::string prefix, const service::Scope& scope, std::int64_t projeto, const std::string& termo,
+store::Sql search_sql(std::string prefix, const service::Caller& scope, std::int64_t projeto, const std::string& termo,
                       Fields fields, const std::vector<std::int64_t>& campos, const std::vector<std::int64_t>& camadas) {
   store::Sql q(std::move(prefix));
   // SOCI numbers every occurrence of a placeholder: each use binds the term again.
@@ -152,7 +152,7 @@ store::Sql search_sql(std::string prefix, const service::Scope& scope, std::int6
 
 }  // namespace
 
-std::string text_search(const service::Scope& scope, std::int64_t projeto, const std::string& termo, Fields fields,
+std::string text_search(const service::Caller& scope, std::int64_t projeto, const std::string& termo, Fields fields,
                         const std::vector<std::int64_t>& campos, const std::vector<std::int64_t>& camadas) {
   store::Sql q = search_sql("", scope, projeto, termo, fields, campos, camadas);
   return scope.db->with([&](soci::session& s) {
@@ -164,7 +164,7 @@ std::string text_search(const service::Scope& scope, std::int64_t projeto, const
   });
 }
 
-std::string text_search_plan(const service::Scope& scope, std::int64_t projeto, const std::string& termo, Fields fields,
+std::string text_search_plan(const service::Caller& scope, std::int64_t projeto, const std::string& termo, Fields fields,
                              const std::vector<std::int64_t>& campos, const std::vector<std::int64_t>& camadas) {
   store::Sql q = search_sql("explain ", scope, projeto, termo, fields, campos, camadas);
   return scope.db->with([&](soci::session& s) {

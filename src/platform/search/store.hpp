@@ -8,7 +8,7 @@
 
 #include "platform/paging.hpp"
 #include "platform/search/input.hpp"
-#include "service/scope.hpp"
+#include "service/caller.hpp"
 #include "store/pool.hpp"
 
 namespace cadastre::platform::search {
@@ -28,11 +28,11 @@ inline constexpr int kSearchMillis = 3000;
 /// prefix, then contains, each by trigram similarity. A JSON array of at most kMaxHits.
 /// A term with fewer than three letters or digits in a row has no trigram to look up: it
 /// matches values that start with it (an index range, migration 0032), not anywhere.
-std::string text_search(const service::Scope& scope, std::int64_t projeto, const std::string& termo, Fields fields,
+std::string text_search(const service::Caller& scope, std::int64_t projeto, const std::string& termo, Fields fields,
                         const std::vector<std::int64_t>& campos, const std::vector<std::int64_t>& camadas);
 /// PostgreSQL's plan of that search (EXPLAIN), one line per row: for the tests, and for an
 /// operator looking at a slow search.
-std::string text_search_plan(const service::Scope& scope, std::int64_t projeto, const std::string& termo, Fields fields,
+std::string text_search_plan(const service::Caller& scope, std::int64_t projeto, const std::string& termo, Fields fields,
                              const std::vector<std::int64_t>& campos, const std::vector<std::int64_t>& camadas);
 
 /// The numbers of field `campo` over layer `camada`, ascending, and how many of the layer's

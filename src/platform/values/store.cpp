@@ -283,7 +283,7 @@ void require_text_field(store::Pool& pool, std::int64_t campo) {
                 "campoId");
 }
 
-std::string at_point(const service::Scope& scope, std::int64_t projeto, const Point& at) {
+std::string at_point(const service::Caller& scope, std::int64_t projeto, const Point& at) {
   // The point's x and y are numbers we parsed; bound anyway, as float8.
   store::Sql q("with pt as (select st_setsrid(st_makepoint(");
   q.bind(number_text(at.x), "float8") << ", ";
@@ -303,7 +303,7 @@ std::string at_point(const service::Scope& scope, std::int64_t projeto, const Po
   return scope.db->with([&](soci::session& s) { return store::fetch_value(s, q).value_or("[]"); });
 }
 
-std::string buildings(const service::Scope& scope, std::int64_t lote, bool linked) {
+std::string buildings(const service::Caller& scope, std::int64_t lote, bool linked) {
   store::Sql q("with lote as (select g.id, g.geom, g.camada_id, c.projeto_id from projeto.geometrias g "
                "join projeto.camadas c on c.id = g.camada_id where g.id = ");
   q.bind(std::to_string(lote), "bigint");

@@ -10,7 +10,7 @@
 
 #include "platform/paging.hpp"
 #include "platform/values/input.hpp"
-#include "service/scope.hpp"
+#include "service/caller.hpp"
 #include "store/pool.hpp"
 #include "store/sql.hpp"
 
@@ -68,13 +68,13 @@ void require_text_field(store::Pool& pool, std::int64_t campo);
 
 /// GET /valores/projeto/:id: the values of the geometries of the project's active layers
 /// the caller may read that contain `at`, grouped by layer then geometry.
-std::string at_point(const service::Scope& scope, std::int64_t projeto, const Point& at);
+std::string at_point(const service::Caller& scope, std::int64_t projeto, const Point& at);
 
 /// GET /valores/edificacao/:id: the buildings of lot geometry `lote`, with their values.
 /// linked: the geometries whose vinculo_id is the lot; not linked: the geometries of the
 /// project's other layers whose point on surface lies within the lot and whose vinculo_id
 /// is not the lot (unlinked ones, or linked to another lot: candidates to link). Only
 /// layers the caller may read.
-std::string buildings(const service::Scope& scope, std::int64_t lote, bool linked);
+std::string buildings(const service::Caller& scope, std::int64_t lote, bool linked);
 
 }  // namespace cadastre::platform::values

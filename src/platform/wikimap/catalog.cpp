@@ -4,7 +4,7 @@
 
 namespace cadastre::platform::wikimap {
 
-void refresh_catalog(store::Pool& platform, const service::Scope& scope) {
+void refresh_catalog(store::Pool& platform, const service::Caller& scope) {
   sync_tenant(platform, scope.tenant.id, scope.tenant.nome, published_projects(*scope.db));
 }
 

@@ -3,13 +3,13 @@
 // published in one tenant is in the catalog of every other tenant at once.
 #pragma once
 
-#include "service/scope.hpp"
+#include "service/caller.hpp"
 #include "store/pool.hpp"
 
 namespace cadastre::platform::wikimap {
 
 /// Brings the caller's tenant's catalog entries in line with its published, active
 /// projects (new ones created, unpublished ones hidden). `platform` is the platform database.
-void refresh_catalog(store::Pool& platform, const service::Scope& scope);
+void refresh_catalog(store::Pool& platform, const service::Caller& scope);
 
 }  // namespace cadastre::platform::wikimap

@@ -18,7 +18,7 @@ constexpr const char* kSource =
 
 std::string id_text(std::int64_t id) { return std::to_string(id); }
 
-std::string text(const service::Scope& s, const store::Sql& q) {
+std::string text(const service::Caller& s, const store::Sql& q) {
   return s.db->with([&](soci::session& db) { return store::fetch_value(db, q).value_or(""); });
 }
 
@@ -42,27 +42,27 @@ std::string exact_number(double d) {
 
 }  // namespace
 
-std::string list(const service::Scope& s) {
+std::string list(const service::Caller& s) {
   store::Sql q(std::string("select coalesce(jsonb_agg(") + kSource +
                " order by f.nome, f.id), '[]')::text from projeto.fontes_wms f");
   return text(s, q);
 }
 
-std::string one(const service::Scope& s, std::int64_t id) {
+std::string one(const service::Caller& s, std::int64_t id) {
   store::Sql q(std::string("select ") + kSource + "::text from projeto.fontes_wms f where f.id = " + id_text(id));
   std::string out = text(s, q);
   if (out.empty()) unknown(id);
   return out;
 }
 
-std::string url_of(const service::Scope& s, std::int64_t id) {
+std::string url_of(const service::Caller& s, std::int64_t id) {
   store::Sql q("select url from projeto.fontes_wms where id = " + id_text(id));
   std::string out = text(s, q);
   if (out.empty()) unknown(id);
   return out;
 }
 
-std::int64_t create(const service::Scope& s, const SourceFields& f, const Read& r) {
+std::int64_t create(const service::Caller& s, const SourceFields& f, const Read& r) {
   store::Sql q("insert into projeto.fontes_wms (nome, descricao, url, versao, titulo, url_mapa, camadas, formatos, "
                "criado_por) values (");
   q.bind(*f.nome) << ", ";
@@ -73,7 +73,7 @@ std::int64_t create(const service::Scope& s, const SourceFields& f, const Read& 
   return std::stoll(text(s, q));
 }
 
-void update(const service::Scope& s, std::int64_t id, const SourceFields& f, const std::optional<Read>& r) {
+void update(const service::Caller& s, std::int64_t id, const SourceFields& f, const std::optional<Read>& r) {
   store::Sql q("update projeto.fontes_wms set atualizado_em = now()");
   if (f.nome) q << ", nome = ", q.bind(*f.nome);
   if (f.descricao) q << ", descricao = ", q.bind(*f.descricao);
@@ -89,14 +89,14 @@ void update(const service::Scope& s, std::int64_t id, const SourceFields& f, con
   });
 }
 
-void remove(const service::Scope& s, std::int64_t id) {
+void remove(const service::Caller& s, std::int64_t id) {
   store::Sql q("delete from projeto.fontes_wms where id = " + id_text(id));
   s.db->run([&](soci::session& db) {
     if (store::execute(db, q) == 0) unknown(id);
   });
 }
 
-Source source(const service::Scope& s, std::int64_t id) {
+Source source(const service::Caller& s, std::int64_t id) {
   store::Sql q("select versao, url_mapa, camadas::text, formatos::text from projeto.fontes_wms where id = " +
                id_text(id));
   auto rows = s.db->with([&](soci::session& db) { return store::fetch(db, q); });
@@ -115,7 +115,7 @@ Source source(const service::Scope& s, std::int64_t id) {
   return out;
 }
 
-std::int64_t create_layer(const service::Scope& s, std::int64_t projeto, const std::string& nome,
+std::int64_t create_layer(const service::Caller& s, std::int64_t projeto, const std::string& nome,
                           const std::string& url, const std::string& camada,
                           const std::optional<std::array<double, 4>>& bbox, const std::string& propriedades) {
   store::Sql q("insert into projeto.camadas (projeto_id, nome, tipo, url, camadas_wms, extensao, propriedades, ordem, "

@@ -68,7 +68,7 @@ std::string audited(store::Pool& db, const DomainTable& t, const std::string& id
 
 }  // namespace
 
-DomainTable domain_table(const service::Scope& s, const std::string& campo) {
+DomainTable domain_table(const service::Caller& s, const std::string& campo) {
   domain::check_table_name(campo);
   DomainTable t;
   t.catalog = s.catalog("dominio");

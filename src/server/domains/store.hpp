@@ -7,7 +7,7 @@
 #include <string>
 
 #include "cadastre/domain.hpp"
-#include "service/scope.hpp"
+#include "service/caller.hpp"
 #include "store/catalog.hpp"
 #include "store/features.hpp"
 #include "store/identity.hpp"
@@ -25,7 +25,7 @@ struct DomainTable {
 
 /// The domain table `campo` of the scope's tenant (its dominio catalog): 400 for a
 /// name that breaks the identifier rules, 404 (camada_nao_encontrada) for no such table.
-DomainTable domain_table(const service::Scope& s, const std::string& campo);
+DomainTable domain_table(const service::Caller& s, const std::string& campo);
 
 /// One page of the table's rows matching `q`'s filters, ordered by `q`'s sort then codigo.
 store::PageRows list(store::Pool& db, const DomainTable& t, const store::FeatureQuery& q);
