@@ -1,63 +1,41 @@
 #include "platform/schemas.hpp"
 
+#include "platform/accounts/input.hpp"
+#include "platform/additional_layers/input.hpp"
+#include "platform/companies/input.hpp"
+#include "platform/contracting/input.hpp"
+#include "platform/custom_maps/input.hpp"
+#include "platform/fields/input.hpp"
+#include "platform/forms/input.hpp"
+#include "platform/geometries/input.hpp"
+#include "platform/layer_reports/input.hpp"
+#include "platform/layer_styles/input.hpp"
+#include "platform/layer_users/input.hpp"
+#include "platform/layers/input.hpp"
+#include "platform/licenses/input.hpp"
+#include "platform/ombudsman/input.hpp"
+#include "platform/profile/input.hpp"
+#include "platform/projects/input.hpp"
+#include "platform/providers/input.hpp"
+#include "platform/rasters/input.hpp"
+#include "platform/search/input.hpp"
+#include "platform/sessions/input.hpp"
+#include "platform/tenants/input.hpp"
+#include "platform/users/input.hpp"
+#include "platform/values/input.hpp"
+#include "platform/wikimap/input.hpp"
+#include "platform/wms/input.hpp"
+#include "platform/common/json_schema.hpp"
+
 namespace cadastre::platform::schemas {
 namespace {
 
-// Property schemas, written once.
-constexpr const char* kText = R"({"type":"string"})";
-constexpr const char* kInt = R"({"type":"integer","format":"int64"})";
-constexpr const char* kBool = R"({"type":"boolean"})";
-constexpr const char* kNullableInt = R"({"type":"integer","format":"int64","nullable":true})";
-constexpr const char* kNullableText = R"({"type":"string","nullable":true})";
-constexpr const char* kTime = R"({"type":"string","format":"date-time"})";
-constexpr const char* kDate = R"({"type":"string","format":"date"})";
-constexpr const char* kEmail = R"({"type":"string","format":"email","maxLength":254})";
-// A field's value: text, number, ISO date, boolean, a list of texts, or null (empty).
-constexpr const char* kAnyValue =
-    R"({"nullable":true,"description":"no tipo do campo: texto, número, data (aaaa-mm-dd), booleano, lista de textos"})";
-// Fields of forms: their types (src/platform/fields/types.hpp) and nullable rules.
-constexpr const char* kFieldType =
-    R"({"type":"string","enum":["texto","texto_longo","inteiro","decimal","data","booleano","lista","lista_dominio","multipla","foto","calculado"]})";
-constexpr const char* kNullableNumber = R"({"type":"number","nullable":true})";
-constexpr const char* kNullableTexts = R"({"type":"array","items":{"type":"string"},"nullable":true})";
-
-using Props = std::vector<std::pair<std::string, std::string>>;
-
-std::string object(const Props& props, const std::vector<std::string>& required = {}, bool closed = false) {
-  std::string out = R"({"type":"object","properties":{)";
-  for (std::size_t i = 0; i < props.size(); ++i)
-    out += (i ? "," : "") + std::string("\"") + props[i].first + "\":" + props[i].second;
-  out += "}";
-  if (!required.empty()) {
-    out += R"(,"required":[)";
-    for (std::size_t i = 0; i < required.size(); ++i) out += (i ? ",\"" : "\"") + required[i] + "\"";
-    out += "]";
-  }
-  if (closed) out += R"(,"additionalProperties":false)";
-  return out + "}";
-}
-
-std::string enumeration(const std::vector<std::string>& values) {
-  std::string out = R"({"type":"string","enum":[)";
-  for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ",\"" : "\"") + values[i] + "\"";
-  return out + "]}";
-}
-
-// "valores" written with a new geometry (POST /geometrias, offline criar): the list
-// POST /v2/valores takes (ValoresLote).
-std::string new_geometry_values() {
-  return R"({"type":"array","minItems":1,"maxItems":500,"items":)" +
-         object({{"idCampo", kInt}, {"valor", kAnyValue}}, {"idCampo", "valor"}, true) + "}";
-}
+using namespace json_schema;
 
 std::vector<std::pair<std::string, std::string>> build() {
   const std::string status = enumeration({"teste", "ativa", "expirada", "suspensa", "cancelada", "sem_licenca"});
   const std::string stored = enumeration({"teste", "ativa", "suspensa", "cancelada"});
   const std::string tenant = object({{"id", kInt}, {"slug", kText}, {"nome", kText}});
-  const std::string license_fields_props = R"({"plano":{"type":"string","maxLength":100},"status":)" + stored +
-                                           R"(,"inicio":{"type":"string","format":"date"},"fim":{"type":"string","format":"date"},)"
-                                           R"("maxUsuarios":{"type":"integer","minimum":1},"maxArmazenamentoMb":{"type":"integer","minimum":1},)"
-                                           R"("observacao":{"type":"string"}})";
   return {
       {"RespostaLogin", object({{"statusLicenca", status}, {"authToken", kText}, {"tnToken", kText},
                                 {"usuarioPublico", kBool}, {"idEmpresa", kNullableInt}, {"idUsuario", kInt},
@@ -65,26 +43,12 @@ std::vector<std::pair<std::string, std::string>> build() {
                                {"statusLicenca", "authToken", "tnToken", "usuarioPublico", "idEmpresa", "idUsuario",
                                 "adm"},
                                true)},
-      {"LoginSenha", object({{"email", kEmail}, {"senha", R"({"type":"string","maxLength":1024})"}}, {"email", "senha"},
-                            true)},
-      {"LoginPrestador", object({{"email", kEmail}, {"senha", kText}, {"idTenant", kInt}}, {"email", "senha"}, true)},
-      {"LoginDiretorio", object({{"username", kText}, {"password", kText}, {"municipio", kText}},
-                                {"username", "password"}, true)},
-      {"LoginOidc", object({{"email", kEmail}, {"uid", kText}, {"id_token", kText}}, {"email", "uid", "id_token"}, true)},
       {"FormasDeEntrada", object({{"email", kText}, {"metodos", R"({"type":"array","items":)" +
                                                                     enumeration({"senha", "ldap", "oauth"}) + "}"},
                                   {"doUsuario", kBool}})},
       {"Mensagem", object({{"mensagem", kText}}, {"mensagem"})},
       {"Saude", object({{"status", kText}, {"servico", kText}, {"versao", kText}})},
       {"Versao", object({{"servico", kText}, {"versao", kText}, {"build", kText}, {"migracao", kText}})},
-      {"NovaConta", object({{"nome", kText}, {"email", kEmail}, {"senha", R"({"type":"string","minLength":8})"},
-                            {"empresa", kText}, {"cnpj", kText}, {"telefone", kText}, {"municipio", kText},
-                            {"uf", R"({"type":"string","pattern":"^[A-Z]{2}$"})"}},
-                           {"nome", "email", "senha", "empresa"}, true)},
-      {"RecuperarSenha", object({{"email", kEmail}, {"token", kText}, {"senha", kText}}, {}, true)},
-      {"EmailPersonalizado", object({{"assunto", kText}, {"mensagem", kText},
-                                     {"destinatarios", R"({"type":"array","items":{"type":"integer"},"maxItems":1000})"}},
-                                    {"assunto", "mensagem"}, true)},
       {"ResultadoEnvio", object({{"enviados", kInt}, {"destinatarios", kInt},
                                  {"falhas", R"({"type":"array","items":)" +
                                                 object({{"idUsuario", kInt}, {"mensagem", kText}}) + "}"}})},
@@ -92,65 +56,31 @@ std::vector<std::pair<std::string, std::string>> build() {
                          {"cargo", kNullableText}, {"foto", kNullableText}, {"adm", kBool}, {"admPlataforma", kBool},
                          {"idEmpresa", kNullableInt}, {"idProvedor", kNullableInt}, {"usuarioPublico", kBool},
                          {"criadoEm", kTime}, {"tenant", tenant}, {"emailPendente", kNullableText}})},
-      {"PerfilAlteracao", object({{"nome", kText}, {"telefone", kText}, {"cargo", kText}, {"email", kEmail},
-                                  {"senhaAtual", kText}, {"novaSenha", R"({"type":"string","minLength":8})"}},
-                                 {}, true)},
       {"Usuario", object({{"id", kInt}, {"nome", kText}, {"email", kText}, {"telefone", kNullableText},
                           {"cargo", kNullableText}, {"adm", kBool}, {"ativo", kBool}, {"usuarioPublico", kBool},
                           {"emailConfirmado", kBool}, {"idEmpresa", kNullableInt}, {"idTenant", kNullableInt},
                           {"criadoEm", kTime},
                           {"permissoes", R"({"type":"array","items":)" +
                                              object({{"camada", kText}, {"leitura", kBool}, {"escrita", kBool}}) + "}"}})},
-      {"UsuarioCampos", object({{"nome", kText}, {"email", kEmail}, {"telefone", kText}, {"cargo", kText},
-                                {"adm", kBool}, {"usuarioPublico", kBool},
-                                {"permissoes", R"({"type":"array","items":{"type":"string","pattern":"^(\\*|[A-Za-z_][A-Za-z0-9_]*):r?w?$"}})"}},
-                               {}, true)},
       {"UsuarioCriado", object({{"usuario", ref("Usuario")}, {"linkDeSenhaEnviado", kBool}})},
       {"Empresa", object({{"id", kInt}, {"nome", kText}, {"cnpj", kNullableText}, {"email", kNullableText},
                           {"telefone", kNullableText}, {"endereco", kNullableText}, {"site", kNullableText},
                           {"idTenant", kNullableInt}, {"criadoEm", kTime}})},
-      {"EmpresaAlteracao", object({{"nome", kText}, {"cnpj", kText}, {"email", kText}, {"telefone", kText},
-                                   {"endereco", kText}, {"site", kText}},
-                                  {}, true)},
       {"Licenca", object({{"id", kInt}, {"idTenant", kInt}, {"plano", kText}, {"status", stored},
                           {"statusEfetivo", status}, {"inicio", kDate}, {"fim", kDate}, {"maxUsuarios", kInt},
                           {"maxArmazenamentoMb", kInt}, {"observacao", kNullableText}, {"criadaEm", kTime},
                           {"atualizadaEm", kTime}, {"tenant", kText}, {"nomeTenant", kText}})},
-      {"LicencaNova", R"({"type":"object","additionalProperties":false,"required":["idTenant","plano","fim","maxUsuarios","maxArmazenamentoMb"],"properties":)" +
-                          license_fields_props.substr(0, license_fields_props.size() - 1) + R"(,"idTenant":{"type":"integer"}}})"},
-      {"LicencaAlteracao", R"({"type":"object","additionalProperties":false,"properties":)" +
-                               license_fields_props.substr(0, license_fields_props.size() - 1) +
-                               R"(,"pagamentoConfirmado":{"type":"integer","minimum":1}}})"},
       {"MeuPlano", object({{"licenca", R"({"allOf":[)" + ref("Licenca") + R"(],"nullable":true})"}, {"status", status},
                            {"usuarios", object({{"limite", kNullableInt}, {"emUso", kInt}})},
                            {"armazenamento", object({{"limiteMb", kNullableInt}, {"emUsoBytes", kInt}})}})},
       {"TokenApi", object({{"id", kInt}, {"nome", kText}, {"escopo", enumeration({"avaliacao", "integracao", "provas_digitais"})},
                            {"ativo", kBool}, {"criadoEm", kTime}, {"ultimoUso", R"({"type":"string","format":"date-time","nullable":true})"}})},
-      {"TokenApiPedido", object({{"id", kInt}, {"nome", kText}, {"escopo", enumeration({"avaliacao", "integracao"})}}, {}, true)},
       {"TokenApiEmitido", object({{"id", kInt}, {"nome", kText}, {"escopo", kText}, {"token", kText}},
                                  {"id", "nome", "escopo", "token"})},
       {"ConfiguracaoMunicipio",
        object({{"tenant", object({{"id", kInt}, {"slug", kText}, {"nome", kText}, {"uf", kNullableText},
                                   {"codigoIbge", kNullableText}, {"fusoHorario", kText}})},
                {"config", ref("Configuracao")}})},
-      {"Configuracao",
-       object({{"mapa", object({{"centro", R"({"type":"array","items":{"type":"number"},"minItems":2,"maxItems":2})"},
-                                {"zoom", R"({"type":"integer","minimum":0,"maximum":22})"},
-                                {"mapaBase", kText}},
-                               {}, true)},
-               {"tema", object({{"corPrimaria", R"({"type":"string","pattern":"^#[0-9A-Fa-f]{6}$"})"},
-                                {"corSecundaria", R"({"type":"string","pattern":"^#[0-9A-Fa-f]{6}$"})"},
-                                {"logo", kText}},
-                               {}, true)},
-               {"contato", object({{"email", kEmail}, {"telefone", kText}, {"site", kText}}, {}, true)},
-               {"modulos", R"({"type":"array","items":{"type":"string","maxLength":50},"maxItems":50})"},
-               {"rastreador", object({{"url", kText}, {"token", kText},
-                                      {"timeout_ms", R"({"type":"integer","minimum":100,"maximum":60000})"}},
-                                     {}, true)}},
-              {}, true)},
-      {"PreCadastro", object({{"nome", kText}, {"cnpj", kText}, {"email", kEmail}, {"responsavel", kText},
-                              {"telefone", kText}, {"mensagem", kText}},
-                             {"nome", "cnpj", "email", "responsavel"}, true)},
       {"PreProvedor", object({{"id", kInt}, {"nome", kText}, {"cnpj", kText}, {"email", kText},
                               {"responsavel", kText}, {"telefone", kNullableText}, {"mensagem", kNullableText},
                               {"estado", enumeration({"pendente", "aprovado", "recusado"})},
@@ -158,11 +88,8 @@ std::vector<std::pair<std::string, std::string>> build() {
       {"Provedor", object({{"id", kInt}, {"nome", kText}, {"cnpj", kText}, {"email", kText},
                            {"telefone", kNullableText}, {"ativo", kBool}, {"criadoEm", kTime},
                            {"acesso", R"({"nullable":true,"type":"object","properties":{"leitura":{"type":"boolean"},"escrita":{"type":"boolean"},"concedidoEm":{"type":"string","format":"date-time"}}})"}})},
-      {"ProvedorNovo", R"({"oneOf":[{"type":"object","required":["idPreProvedor"],"additionalProperties":false,"properties":{"idPreProvedor":{"type":"integer"}}},)" +
-                           ref("PreCadastro") + "]}"},
       {"ProvedorCriado", object({{"provedor", ref("Provedor")}, {"idUsuario", kInt}, {"linkDeSenhaEnviado", kBool}})},
       {"UsuarioDoProvedor", object({{"id", kInt}, {"nome", kText}, {"email", kText}, {"ativo", kBool}, {"criadoEm", kTime}})},
-      {"Concessao", object({{"idProvedor", kInt}, {"escrita", kBool}}, {"idProvedor"}, true)},
       // Layers, their labels and classes, and per-user rights (src/platform/layers, layer_styles, layer_users).
       {"Camada", object({{"id", kInt}, {"idProjeto", kInt}, {"nome", kText}, {"descricao", kNullableText},
                          {"tipo", enumeration({"vetor", "tiff", "dxf", "wms"})},
@@ -173,20 +100,6 @@ std::vector<std::pair<std::string, std::string>> build() {
                          {"papel", enumeration({"leitura", "edicao", "admin"})}})},
       {"CamadaComProjeto", R"({"allOf":[{"$ref":"#/components/schemas/Camada"},{"type":"object","properties":{"nomeProjeto":{"type":"string"}}}]})"},
       {"CamadaV2", R"({"allOf":[{"$ref":"#/components/schemas/Camada"},{"type":"object","properties":{"formularios":{"type":"array","items":{"type":"object","properties":{"id":{"type":"integer"},"idCamada":{"type":"integer"},"nome":{"type":"string"},"descricao":{"type":"string","nullable":true},"ativo":{"type":"boolean"},"ordem":{"type":"integer"},"campos":{"type":"array","items":{"type":"object","description":"id, idFormulario, nome, chave, tipo, obrigatorio, unico, minimo, maximo, padrao, opcoes, dominio, formula, avaliacao, ajuda, ordem, ativo"}}}}}}}]})"},
-      {"CamadaNova", object({{"idProjeto", kInt}, {"nome", R"({"type":"string","maxLength":200})"},
-                             {"descricao", R"({"type":"string","maxLength":4000,"nullable":true})"},
-                             {"tipo", enumeration({"vetor"})}, {"geometria", enumeration({"ponto", "linha", "poligono", "qualquer"})},
-                             {"privada", kBool}, {"moduloId", kNullableInt}, {"propriedades", R"({"type":"object"})"},
-                             {"estilo", R"({"type":"object"})"}, {"ordem", R"({"type":"integer"})"}},
-                            {"idProjeto", "nome"}, true)},
-      {"CamadaAlteracao", object({{"nome", R"({"type":"string","maxLength":200})"},
-                                  {"descricao", R"({"type":"string","maxLength":4000,"nullable":true})"},
-                                  {"geometria", enumeration({"ponto", "linha", "poligono", "qualquer"})}, {"privada", kBool},
-                                  {"moduloId", kNullableInt}, {"propriedades", R"({"type":"object"})"},
-                                  {"estilo", R"({"type":"object"})"}, {"ordem", R"({"type":"integer"})"},
-                                  {"rotulo", R"({"nullable":true,"enum":[null]})"}, {"categorias", R"({"nullable":true,"enum":[null]})"}},
-                                 {}, true)},
-      {"Privacidade", object({{"privada", kBool}}, {"privada"}, true)},
       {"CamadaPrevia", object({{"id", kInt}, {"idProjeto", kInt}, {"nome", kText}, {"geometria", kText}, {"tipo", kText},
                                {"geometrias", kInt},
                                {"bbox", R"({"type":"array","items":{"type":"number"},"minItems":4,"maxItems":4,"nullable":true})"}})},
@@ -202,10 +115,6 @@ std::vector<std::pair<std::string, std::string>> build() {
                                  {"arquivos", R"({"type":"array","items":)" +
                                                   object({{"nome", kText}, {"caminho", kText}, {"tamanho", kInt},
                                                           {"sha256", kText}, {"tipo", kText}, {"principal", kBool}}) + "}"}})},
-      {"RotuloGeometriaCampos", object({{"texto", R"({"type":"string","maxLength":500,"nullable":true})"},
-                                        {"posicao", R"({"type":"array","items":{"type":"number"},"minItems":2,"maxItems":2,"nullable":true})"},
-                                        {"rotacao", R"({"type":"number","minimum":-360,"maximum":360,"nullable":true})"}},
-                                       {}, true)},
       {"RotuloGeometria", object({{"idGeometria", kInt}, {"idCamada", kInt}, {"texto", kNullableText},
                                   {"posicao", R"({"type":"array","items":{"type":"number"},"nullable":true})"},
                                   {"rotacao", R"({"type":"number","nullable":true})"}, {"idCampoRotacao", kNullableInt}})},
@@ -220,22 +129,12 @@ std::vector<std::pair<std::string, std::string>> build() {
                                 {"direito", enumeration({"leitura", "edicao"})}, {"concedidoPor", kInt},
                                 {"concedidoEm", kTime},
                                 {"usuario", R"({"type":"object","nullable":true,"properties":{"nome":{"type":"string"},"email":{"type":"string"}}})"}})},
-      {"CamadaUsuarioNovo", object({{"idCamada", kInt}, {"idUsuario", kInt}, {"direito", enumeration({"leitura", "edicao"})}},
-                                   {"idCamada", "idUsuario", "direito"}, true)},
-      {"CamadaUsuarioAlteracao", object({{"direito", enumeration({"leitura", "edicao"})}}, {"direito"}, true)},
       // Projects (src/platform/projects) and additional layers (src/platform/additional_layers).
       {"Projeto", object({{"id", kInt}, {"nome", kText}, {"descricao", kNullableText},
                           {"tipo", enumeration({"geral", "cadastro_imobiliario"})}, {"ativo", kBool}, {"publicado", kBool},
                           {"versao", kInt}, {"versaoAnterior", kNullableInt}, {"somenteLeitura", kBool},
                           {"criadoPor", kInt}, {"criadoEm", kTime}, {"atualizadoEm", kTime},
                           {"papel", enumeration({"leitura", "edicao", "admin"})}})},
-      {"ProjetoNovo", object({{"nome", R"({"type":"string","maxLength":200})"},
-                              {"descricao", R"({"type":"string","maxLength":4000})"},
-                              {"tipo", enumeration({"geral", "cadastro_imobiliario"})}},
-                             {"nome"}, true)},
-      {"ProjetoAlteracao", object({{"nome", R"({"type":"string","maxLength":200})"},
-                                   {"descricao", R"({"type":"string","maxLength":4000})"}}, {}, true)},
-      {"ReferenciaProjeto", object({{"idProjeto", kInt}}, {"idProjeto"}, true)},
       {"ProjetoCamada", object({{"id", kInt}, {"idProjeto", kInt}, {"nome", kText}, {"descricao", kNullableText},
                                 {"tipo", kText}, {"geometria", kText}, {"ativo", kBool}, {"privada", kBool},
                                 {"moduloId", kNullableInt}, {"propriedades", R"({"type":"object"})"},
@@ -248,10 +147,6 @@ std::vector<std::pair<std::string, std::string>> build() {
       {"Extensao", object({{"xmin", R"({"type":"number"})"}, {"ymin", R"({"type":"number"})"},
                            {"xmax", R"({"type":"number"})"}, {"ymax", R"({"type":"number"})"},
                            {"srid", R"({"type":"integer","enum":[4674]})"}})},
-      {"NotasProjeto", object({{"id", kInt}, {"notas", R"({"type":"string","maxLength":200000})"}}, {"notas"})},
-      {"CopiaProjeto", object({{"idProjeto", kInt}, {"nome", R"({"type":"string","maxLength":200})"},
-                               {"geometrias", kBool}, {"valores", kBool}},
-                              {"idProjeto", "nome"}, true)},
       {"ProjetoInfo", object({{"id", kInt}, {"nome", kText}, {"camadas", kInt}, {"formularios", kInt}, {"campos", kInt},
                               {"geometrias", kInt}, {"valores", kInt}, {"usuariosCompartilhados", kInt},
                               {"ultimaAlteracao", kTime}})},
@@ -264,19 +159,10 @@ std::vector<std::pair<std::string, std::string>> build() {
       {"Compartilhamento", object({{"idUsuario", kInt}, {"nome", kNullableText}, {"email", kNullableText},
                                    {"papel", enumeration({"leitura", "edicao", "admin"})}, {"concedidoPor", kInt},
                                    {"concedidoEm", kTime}})},
-      {"CompartilhamentoNovo", object({{"idProjeto", kInt}, {"idUsuario", kInt},
-                                       {"papel", enumeration({"leitura", "edicao", "admin"})}},
-                                      {"idProjeto", "idUsuario", "papel"}, true)},
       {"CamadaAdicional", object({{"id", kInt}, {"idProjeto", kInt}, {"nome", kText},
                                   {"tipo", enumeration({"wms", "xyz", "vetor"})}, {"url", kText},
                                   {"camadas", kNullableText}, {"opcoes", R"({"type":"object"})"}, {"ordem", kInt},
                                   {"criadoEm", kTime}})},
-      {"CamadaAdicionalNova", object({{"idProjeto", kInt}, {"nome", R"({"type":"string","maxLength":200})"},
-                                      {"tipo", enumeration({"wms", "xyz", "vetor"})},
-                                      {"url", R"({"type":"string","maxLength":2000,"pattern":"^https?://"})"},
-                                      {"camadas", R"({"type":"string","maxLength":2000})"},
-                                      {"opcoes", R"({"type":"object"})"}, {"ordem", R"({"type":"integer"})"}},
-                                     {"idProjeto", "nome", "tipo", "url"}, true)},
       {"CamadasAdicionaisDoProjeto", object({{"idProjeto", kInt}, {"nome", kText},
                                              {"camadas", list_of("CamadaAdicional")}})},
       {"TesteGeometria", object({{"wkt", kText}, {"geos", object({{"valida", kBool}, {"area_m2", R"({"type":"number"})"}})},
@@ -299,14 +185,6 @@ std::vector<std::pair<std::string, std::string>> build() {
       // Forms and fields (src/platform/forms, src/platform/fields).
       {"Formulario", object({{"id", kInt}, {"idCamada", kInt}, {"nome", kText}, {"descricao", kNullableText},
                              {"ativo", kBool}, {"ordem", kInt}})},
-      {"FormularioNovo", object({{"idCamada", kInt}, {"nome", R"({"type":"string","minLength":1,"maxLength":200})"},
-                                 {"descricao", R"({"type":"string","maxLength":4000,"nullable":true})"},
-                                 {"ordem", R"({"type":"integer","minimum":0})"}},
-                                {"idCamada", "nome"}, true)},
-      {"FormularioAlteracao", object({{"nome", R"({"type":"string","minLength":1,"maxLength":200})"},
-                                      {"descricao", R"({"type":"string","maxLength":4000,"nullable":true})"},
-                                      {"ordem", R"({"type":"integer","minimum":0})"}},
-                                     {}, true)},
       {"FormularioComCampos", R"({"allOf":[{"$ref":"#/components/schemas/Formulario"},)" +
                                   object({{"campos", list_of("Campo")}}) + "]}"},
       {"PodeExcluir", object({{"podeExcluir", kBool},
@@ -319,13 +197,6 @@ std::vector<std::pair<std::string, std::string>> build() {
                         {"padrao", kNullableText}, {"opcoes", kNullableTexts}, {"dominio", kNullableText},
                         {"formula", kNullableText}, {"avaliacao", kNullableText}, {"ajuda", kNullableText},
                         {"ordem", kInt}, {"ativo", kBool}})},
-      {"CampoNovo", R"({"allOf":[{"$ref":"#/components/schemas/CampoAlteracao"},{"type":"object","required":["idFormulario","nome","chave","tipo"],"properties":{"idFormulario":{"type":"integer"}}}]})"},
-      {"CampoAlteracao", object({{"nome", R"({"type":"string","minLength":1,"maxLength":200})"},
-                                 {"chave", R"({"type":"string","pattern":"^[a-z][a-z0-9_]{0,62}$"})"}, {"tipo", kFieldType},
-                                 {"obrigatorio", kBool}, {"unico", kBool}, {"minimo", kNullableNumber},
-                                 {"maximo", kNullableNumber}, {"padrao", kNullableText}, {"opcoes", kNullableTexts},
-                                 {"dominio", kNullableText}, {"formula", kNullableText}, {"avaliacao", kNullableText},
-                                 {"ajuda", kNullableText}, {"ordem", R"({"type":"integer","minimum":0})"}, {"ativo", kBool}})},
       {"CampoV2", R"({"allOf":[{"$ref":"#/components/schemas/Campo"},)" +
                       object({{"idCamada", kInt}, {"idProjeto", kInt}, {"quantidadeValores", kInt}}) + "]}"},
       {"ResumoCampos", object({{"idCamada", kInt}, {"geometrias", kInt},
@@ -361,19 +232,8 @@ std::vector<std::pair<std::string, std::string>> build() {
                         {"atualizadoPor", kNullableInt}, {"atualizadoEm", kTime}})},
       {"ValorDeCampo", R"({"allOf":[{"$ref":"#/components/schemas/Valor"},)" +
                            object({{"chave", kText}, {"nome", kText}, {"tipo", kText}}) + "]}"},
-      {"ValorNovo", object({{"idGeometria", kInt}, {"idCampo", kInt}, {"valor", kAnyValue}},
-                           {"idGeometria", "idCampo", "valor"}, true)},
-      {"ValorAlteracao", object({{"valor", kAnyValue}}, {"valor"}, true)},
-      {"ValoresLote", object({{"idGeometria", kInt},
-                              {"valores", R"({"type":"array","minItems":1,"maxItems":500,"items":)" +
-                                              object({{"idCampo", kInt}, {"valor", kAnyValue}}, {"idCampo", "valor"}, true) +
-                                              "}"}},
-                             {"idGeometria", "valores"}, true)},
       {"ValoresGravados", object({{"gravados", kInt}, {"idGeometria", kInt}, {"valores", list_of("ValorDeCampo")}})},
       {"CampoRecusado", object({{"idCampo", kInt}, {"chave", kText}, {"motivo", kText}})},
-      {"CopiaDeValores", object({{"idGeometriaOrigem", kInt}, {"idGeometriaDestino", kInt},
-                                 {"idCampos", R"({"type":"array","items":{"type":"integer"},"maxItems":1000})"}},
-                                {"idGeometriaOrigem", "idGeometriaDestino"}, true)},
       {"ValoresCopiados", object({{"copiados", kInt}, {"idGeometriaOrigem", kInt}, {"idGeometriaDestino", kInt},
                                   {"ignorados", list_of("CampoRecusado")}, {"valores", list_of("ValorDeCampo")}})},
       {"ValoresDaCamada", object({{"valores", list_of("Valor")}, {"limite", kInt}, {"truncado", kBool}})},
@@ -390,26 +250,9 @@ std::vector<std::pair<std::string, std::string>> build() {
                             {"geometria", R"({"type":"object","description":"GeoJSON em SIRGAS 2000, lon/lat"})"},
                             {"indiceTematico", kNullableInt}, {"criadoPor", kNullableInt}, {"criadoEm", kTime},
                             {"atualizadoPor", kNullableInt}, {"atualizadoEm", kTime}})},
-      {"GeometriaNova", object({{"idCamada", kInt}, {"wkt", kText}, {"geojson", R"({"type":"object"})"},
-                                {"srid", kInt}, {"vinculoId", kInt}, {"valores", new_geometry_values()}},
-                               {"idCamada"}, true)},
       {"GeometriaCriada", R"({"allOf":[{"$ref":"#/components/schemas/Geometria"},)" +
                               object({{"valores", list_of("ValorDeCampo")}}) + "]}"},
-      {"GeometriaAlteracao", object({{"wkt", kText}, {"geojson", R"({"type":"object"})"}, {"srid", kInt},
-                                     {"versao", kInt}}, {}, true)},
-      {"GeometriasIds", object({{"ids", R"({"type":"array","items":{"type":"integer"},"minItems":1,"maxItems":1000})"},
-                                {"manter", kInt}, {"versoes", R"({"type":"object","additionalProperties":{"type":"integer"}})"}},
-                               {"ids"}, true)},
-      {"GeometriasUniao", object({{"ids", R"({"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":1000})"},
-                                  {"manter", kInt}, {"versoes", R"({"type":"object","additionalProperties":{"type":"integer"}})"}},
-                                 {"ids", "manter", "versoes"}, true)},
-      {"GeometriaDivisao", object({{"linha", kText}, {"srid", kInt}, {"versao", kInt}}, {"linha", "versao"}, true)},
       {"GeometriasLote", R"({"type":"object","properties":{"geometrias":{"type":"array","items":{"$ref":"#/components/schemas/Geometria"}},"valoresCopiados":{"type":"integer"}}})"},
-      {"GeometriaOfflineItem", object({{"idCliente", kText}, {"operacao", enumeration({"criar", "alterar", "excluir"})},
-                                       {"idCamada", kInt}, {"id", kInt}, {"versaoBase", kInt}, {"wkt", kText},
-                                       {"geojson", R"({"type":"object"})"}, {"srid", kInt},
-                                       {"valores", new_geometry_values()}},
-                                      {"idCliente", "operacao"}, true)},
       {"GeometriaOfflineRelatorio", object({{"itens", R"({"type":"array","items":)" +
                                                        object({{"idCliente", kText}, {"operacao", kText},
                                                                {"situacao", enumeration({"aplicado", "conflito", "erro",
@@ -424,11 +267,6 @@ std::vector<std::pair<std::string, std::string>> build() {
                                 {"campo", kText}, {"chave", kText}, {"valor", kText},
                                 {"achado", enumeration({"exato", "prefixo", "contem"})},
                                 {"similaridade", R"({"type":"number"})"}})},
-      {"PedidoMapaTematico", object({{"idCamada", kInt}, {"idCampo", kInt},
-                                     {"metodo", enumeration({"intervalos_iguais", "quantis", "jenks"})},
-                                     {"classes", R"({"type":"integer","minimum":2,"maximum":12})"},
-                                     {"paleta", kText}},
-                                    {"idCamada", "idCampo", "metodo"}, true)},
       {"MapaTematico", object({{"idCamada", kInt}, {"idCampo", kInt}, {"chave", kText}, {"metodo", kText},
                                {"paleta", kText}, {"total", kInt},
                                {"semValor", object({{"quantidade", kInt}, {"cor", kText}})},
@@ -438,15 +276,6 @@ std::vector<std::pair<std::string, std::string>> build() {
                                                        {"maximo", R"({"type":"number"})"}, {"quantidade", kInt},
                                                        {"cor", kText}, {"rotulo", kText}}) +
                                                "}"}})},
-      {"PesquisaCaracteristicas",
-       object({{"idCamada", kInt}, {"todas", kBool},
-               {"condicoes", R"({"type":"array","minItems":1,"maxItems":20,"items":)" +
-                                 object({{"idCampo", kInt},
-                                         {"operador", enumeration({"=", "<>", "<", "<=", ">", ">=", "contem", "entre", "vazio"})},
-                                         {"valor", kAnyValue}},
-                                        {"idCampo", "operador"}, true) +
-                                 "}"}},
-              {"idCamada", "condicoes"}, true)},
       {"FeicaoComValores", object({{"idGeometria", kInt}, {"geometria", R"({"type":"object"})"},
                                    {"valores", R"({"type":"object","additionalProperties":)" + std::string(kAnyValue) + "}"}})},
       {"MapaBase", object({{"id", kInt}, {"nome", kText}, {"tipo", enumeration({"xyz", "wms"})}, {"url", kText},
@@ -488,36 +317,12 @@ std::vector<std::pair<std::string, std::string>> build() {
                                     {"extensao", R"({"type":"array","items":{"type":"number"},"minItems":4,"maxItems":4,"nullable":true})"},
                                     {"idMapaBase", kNullableInt}, {"criadoPor", kInt}, {"criadoEm", kTime},
                                     {"atualizadoEm", kTime}})},
-      {"MapaPersonalizadoNovo",
-       object({{"idProjeto", kInt}, {"nome", R"({"type":"string","maxLength":200})"},
-               {"descricao", R"({"type":"string","maxLength":4000})"},
-               {"camadas", R"({"type":"array","minItems":1,"maxItems":100,"items":{"$ref":"#/components/schemas/CamadaDoMapa"}})"},
-               {"extensao", R"({"type":"array","items":{"type":"number"},"minItems":4,"maxItems":4,"nullable":true})"},
-               {"idMapaBase", kNullableInt}},
-              {"idProjeto", "nome", "camadas"}, true)},
-      {"MapaPersonalizadoAlteracao",
-       object({{"nome", R"({"type":"string","maxLength":200})"}, {"descricao", R"({"type":"string","maxLength":4000})"},
-               {"camadas", R"({"type":"array","minItems":1,"maxItems":100,"items":{"$ref":"#/components/schemas/CamadaDoMapa"}})"},
-               {"extensao", R"({"type":"array","items":{"type":"number"},"minItems":4,"maxItems":4,"nullable":true})"},
-               {"idMapaBase", kNullableInt}},
-              {}, true)},
       {"FiltrosRelatorio", object({{"condicoes", R"({"type":"array","maxItems":20,"items":{"type":"object","properties":{"idCampo":{"type":"integer"},"operador":{"type":"string","enum":["=","<>","<","<=",">",">=","contem","entre","vazio"]},"valor":{}}}})"},
                                    {"todas", kBool}})},
       {"RelatorioCamada", object({{"id", kInt}, {"idCamada", kInt}, {"idProjeto", kInt}, {"nome", kText},
                                   {"descricao", kText}, {"campos", R"({"type":"array","items":{"type":"integer"}})"},
                                   {"filtros", ref("FiltrosRelatorio")}, {"agrupamento", kNullableInt},
                                   {"criadoPor", kInt}, {"criadoEm", kTime}, {"atualizadoEm", kTime}})},
-      {"RelatorioCamadaNovo",
-       object({{"idCamada", kInt}, {"nome", R"({"type":"string","maxLength":200})"},
-               {"descricao", R"({"type":"string","maxLength":4000})"},
-               {"campos", R"({"type":"array","minItems":1,"maxItems":50,"items":{"type":"integer"}})"},
-               {"filtros", ref("FiltrosRelatorio")}, {"agrupamento", kNullableInt}},
-              {"idCamada", "nome", "campos"}, true)},
-      {"RelatorioCamadaAlteracao",
-       object({{"nome", R"({"type":"string","maxLength":200})"}, {"descricao", R"({"type":"string","maxLength":4000})"},
-               {"campos", R"({"type":"array","minItems":1,"maxItems":50,"items":{"type":"integer"}})"},
-               {"filtros", ref("FiltrosRelatorio")}, {"agrupamento", kNullableInt}},
-              {}, true)},
       // Geostatistics and mass appraisal (src/platform/geostatistics/, mass_appraisal/).
       {"Variograma", object({{"id", kInt}, {"idProjeto", kInt}, {"nome", kText},
                              {"tipo", enumeration({"esferico", "exponencial", "gaussiano"})},
@@ -572,14 +377,8 @@ std::vector<std::pair<std::string, std::string>> build() {
                                   {"descricao", kText}, {"longitude", R"({"type":"number"})"},
                                   {"latitude", R"({"type":"number"})"}, {"temFoto", kBool}, {"criadoEm", kTime},
                                   {"atualizadoEm", kTime}})},
-      {"PedidoOuvidoriaNovo", object({{"descricao", R"({"type":"string","maxLength":4000})"},
-                                      {"categoria", kText}, {"longitude", R"({"type":"number"})"},
-                                      {"latitude", R"({"type":"number"})"}, {"nome", kText}, {"email", kEmail},
-                                      {"telefone", kText}, {"foto", R"({"type":"string","format":"byte"})"}},
-                                     {"descricao", "categoria", "longitude", "latitude"}, true)},
       {"ProtocoloOuvidoria", object({{"id", kInt}, {"protocolo", kText}, {"token", kText}, {"status", kText},
                                      {"cidade", kText}, {"mensagem", kText}})},
-      {"PedidoInformacaoOuvidoria", object({{"token", kText}, {"mensagem", kNullableText}}, {"token"}, true)},
       {"AcompanhamentoOuvidoria", object({{"id", kInt}, {"protocolo", kText}, {"categoria", kText},
                                           {"nomeCategoria", kText}, {"status", kText}, {"criadoEm", kTime},
                                           {"atualizadoEm", kTime},
@@ -589,16 +388,12 @@ std::vector<std::pair<std::string, std::string>> build() {
                            {"organizacao", kText}, {"media", R"({"type":"number"})"}, {"totalAvaliacoes", kInt},
                            {"naMinhaLista", kBool}, {"minhaNota", kNullableInt}, {"criadoEm", kTime},
                            {"atualizadoEm", kTime}, {"comentarios", list_of("ComentarioWiki")}})},
-      {"MapaWikiAlteracao", object({{"titulo", kText}, {"descricao", kNullableText}, {"temaGeral", kNullableText},
-                                    {"temaEspecifico", kNullableText}, {"organizacao", kText}}, {}, true)},
       {"ConfiguracaoWiki", object({{"temas", R"({"type":"array","items":{"type":"object","properties":{"temaGeral":{"type":"string"},"temasEspecificos":{"type":"array","items":{"type":"string"}}}}})"},
                                    {"organizacoes", R"({"type":"array","items":{"type":"string"}})"},
                                    {"notas", R"({"type":"object"})"}, {"ordenacao", R"({"type":"array","items":{"type":"string"}})"},
                                    {"tamanhoMaximoPagina", kInt}})},
-      {"AvaliacaoWikiNova", object({{"nota", R"({"type":"integer","minimum":1,"maximum":5})"}}, {"nota"}, true)},
       {"AvaliacaoWiki", object({{"idMapa", kInt}, {"nota", kInt}, {"media", R"({"type":"number"})"},
                                 {"totalAvaliacoes", kInt}})},
-      {"ComentarioWikiNovo", object({{"texto", R"({"type":"string","maxLength":2000})"}}, {"texto"}, true)},
       {"ComentarioWiki", object({{"id", kInt}, {"idMapa", kInt}, {"texto", kText},
                                  {"autor", object({{"id", kInt}, {"nome", kText}})}, {"criadoEm", kTime}})},
       {"AvaliacoesDoMapaWiki", object({{"idMapa", kInt}, {"media", R"({"type":"number"})"}, {"totalAvaliacoes", kInt},
@@ -639,10 +434,6 @@ std::vector<std::pair<std::string, std::string>> build() {
                                      {"adicionais", R"({"type":"object","additionalProperties":{"type":"integer"}})"}})},
                {"licencaBase", R"({"type":"object","nullable":true,"properties":{"id":{"type":"integer"},"atualizadaEm":{"type":"string"}}})"}},
               {"tipo", "linhas", "subtotalCentavos", "impostos", "totalCentavos", "alteracao"})},
-      {"ContratoPedido", object({{"idOrcamento", kInt}, {"hash", R"({"type":"string","pattern":"^[0-9a-f]{64}$"})"}},
-                                {"idOrcamento", "hash"}, true)},
-      {"CalculoArmazenamentoPedido",
-       object({{"gb", R"({"type":"integer","minimum":1,"maximum":100000})"}, {"data", kDate}}, {}, true)},
       {"Contrato", object({{"id", kInt}, {"idOrcamento", kInt}, {"tipo", kText}, {"totalCentavos", kInt},
                            {"pagamento", enumeration({"pendente", "confirmado"})},
                            {"confirmadoEm", R"({"type":"string","format":"date-time","nullable":true})"},
@@ -662,20 +453,10 @@ std::vector<std::pair<std::string, std::string>> build() {
       {"CapacidadesWms", object({{"versao", kText}, {"titulo", kText}, {"urlMapa", kText},
                                  {"formatos", R"({"type":"array","items":{"type":"string"}})"},
                                  {"camadas", list_of("CamadaWms")}})},
-      {"ImportacaoWms", object({{"idProjeto", kInt}, {"url", kText}, {"camada", kText}, {"nome", kText},
-                                {"formato", kText}}, {"idProjeto", "url", "camada"}, true)},
       {"FonteWms", object({{"id", kInt}, {"nome", kText}, {"descricao", kNullableText}, {"url", kText},
                            {"versao", kText}, {"titulo", kNullableText}, {"urlMapa", kText},
                            {"camadas", list_of("CamadaWms")}, {"formatos", R"({"type":"array","items":{"type":"string"}})"},
                            {"lidoEm", kTime}, {"criadoPor", kInt}, {"criadoEm", kTime}, {"atualizadoEm", kTime}})},
-      {"FonteWmsNova", object({{"nome", kText}, {"url", kText}, {"descricao", kNullableText}}, {"nome", "url"}, true)},
-      {"FonteWmsAlteracao", object({{"nome", kText}, {"url", kText}, {"descricao", kNullableText}, {"recarregar", kBool}},
-                                   {}, true)},
-      {"ImagemWms", object({{"bbox", R"({"type":"array","items":{"type":"number"},"minItems":4,"maxItems":4})"},
-                            {"camadas", R"({"type":"array","items":{"type":"string"},"minItems":1,"maxItems":50})"},
-                            {"width", kInt}, {"height", kInt}, {"formato", kText}, {"crs", kText},
-                            {"estilos", R"({"type":"array","items":{"type":"string"}})"}, {"transparente", kBool}},
-                           {"bbox", "camadas"}, true)},
       {"ImportacaoTiff", object({{"idImportacao", kInt}, {"tipo", kText},
                                  {"estado", enumeration({"pendente", "executando", "concluida", "falhou", "cancelada"})},
                                  {"cancelamentoPedido", kBool},
@@ -702,8 +483,6 @@ std::vector<std::pair<std::string, std::string>> build() {
                                    {"estado", enumeration({"pendente", "executando", "concluida", "falhou", "cancelada"})},
                                    {"novo", kBool}}, {"idImportacao", "estado", "novo"})},
       // {"cancelar": true} goes alone (with nomeCamada or oculta: 400 naming cancelar).
-      {"ImportacaoTiffAlteracao", object({{"nomeCamada", kText}, {"oculta", R"({"type":"boolean","enum":[true]})"},
-                                          {"cancelar", R"({"type":"boolean","enum":[true]})"}}, {}, true)},
       {"CredencialTiff", object({{"url", kText}, {"caminho", kText}, {"metodo", kText}, {"tipoConteudo", kText},
                                  {"tamanhoMaximo", kInt}, {"tamanhoMaximoEmPartes", kInt}, {"expira", kInt},
                                  {"idProjeto", kInt}, {"nomeCamada", kText}})},
@@ -714,16 +493,59 @@ std::vector<std::pair<std::string, std::string>> build() {
   };
 }
 
-}  // namespace
-
-const std::vector<std::pair<std::string, std::string>>& components() {
-  static const auto all = build();
+// The bodies each area's parsers read, kept beside them.
+std::vector<common::RequestSchema> gather_requests() {
+  std::vector<common::RequestSchema> all;
+  for (auto area : {&accounts::request_schemas,
+                     &additional_layers::request_schemas,
+                     &companies::request_schemas,
+                     &contracting::request_schemas,
+                     &custom_maps::request_schemas,
+                     &fields::request_schemas,
+                     &forms::request_schemas,
+                     &geometries::request_schemas,
+                     &layer_reports::request_schemas,
+                     &layer_styles::request_schemas,
+                     &layer_users::request_schemas,
+                     &layers::request_schemas,
+                     &licenses::request_schemas,
+                     &ombudsman::request_schemas,
+                     &profile::request_schemas,
+                     &projects::request_schemas,
+                     &providers::request_schemas,
+                     &rasters::request_schemas,
+                     &search::request_schemas,
+                     &sessions::request_schemas,
+                     &tenants::request_schemas,
+                     &users::request_schemas,
+                     &values::request_schemas,
+                     &wikimap::request_schemas,
+                     &wms::request_schemas}) {
+    auto some = area();
+    all.insert(all.end(), std::make_move_iterator(some.begin()), std::make_move_iterator(some.end()));
+  }
   return all;
 }
 
-std::string ref(const std::string& name) { return R"({"$ref":"#/components/schemas/)" + name + "\"}"; }
+}  // namespace
 
-std::string list_of(const std::string& name) { return R"({"type":"array","items":)" + ref(name) + "}"; }
+const std::vector<common::RequestSchema>& requests() {
+  static const auto all = gather_requests();
+  return all;
+}
+
+const std::vector<std::pair<std::string, std::string>>& components() {
+  static const auto all = [] {
+    auto named = build();
+    for (const auto& r : requests()) named.emplace_back(r.name, r.schema);
+    return named;
+  }();
+  return all;
+}
+
+std::string ref(const std::string& name) { return json_schema::ref(name); }
+
+std::string list_of(const std::string& name) { return json_schema::list_of(name); }
 
 std::string page_of(const std::string& name) {
   return R"({"type":"object","required":["content","pageNumber","pageSize","totalElements","totalPages"],"properties":{"content":)" +

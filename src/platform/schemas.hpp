@@ -6,9 +6,13 @@
 #include <utility>
 #include <vector>
 
+#include "platform/common/request_schema.hpp"
+
 namespace cadastre::platform::schemas {
 
-/// Every named schema of the platform.
+/// The request bodies of every area, each beside its parser (common/request_schema.hpp).
+const std::vector<common::RequestSchema>& requests();
+/// Every named schema of the platform: the answers' and the requests'.
 const std::vector<std::pair<std::string, std::string>>& components();
 
 /// {"$ref": "#/components/schemas/<name>"}.

@@ -7,6 +7,7 @@
 
 #include "cadastre/error.hpp"
 #include "core/json_in.hpp"
+#include "platform/common/json_schema.hpp"
 #include "platform/rules.hpp"
 
 namespace cadastre::platform::accounts {
@@ -92,6 +93,23 @@ Broadcast parse_broadcast(std::string_view body) {
       throw Error(errc::invalid_argument, "destinatarios deve ter de 1 a 1000 ids", "destinatarios");
   }
   return b;
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  return {
+      {"NovaConta", object({{"nome", kText}, {"email", kEmail}, {"senha", R"({"type":"string","minLength":8})"},
+                            {"empresa", kText}, {"cnpj", kText}, {"telefone", kText}, {"municipio", kText},
+                            {"uf", R"({"type":"string","pattern":"^[A-Z]{2}$"})"}},
+                           {"nome", "email", "senha", "empresa"}, true),
+       "", {}},
+      {"RecuperarSenha", object({{"email", kEmail}, {"token", kText}, {"senha", kText}}, {}, true),
+       "", {}},
+      {"EmailPersonalizado", object({{"assunto", kText}, {"mensagem", kText},
+                                     {"destinatarios", R"({"type":"array","items":{"type":"integer"},"maxItems":1000})"}},
+                                    {"assunto", "mensagem"}, true),
+       "", {}},
+  };
 }
 
 }  // namespace cadastre::platform::accounts

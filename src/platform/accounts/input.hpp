@@ -1,6 +1,10 @@
 // Bodies and queries of the account routes.
 #pragma once
 
+#include <vector>
+
+#include "platform/common/request_schema.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -33,5 +37,9 @@ struct Broadcast {
   std::vector<std::int64_t> destinatarios;
 };
 Broadcast parse_broadcast(std::string_view body);
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::accounts

@@ -7,6 +7,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
+#include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::additional_layers {
 namespace {
@@ -103,6 +104,19 @@ std::optional<std::vector<std::int64_t>> parse_project_ids(const http::Request& 
     i = j + 1;
   }
   return ids;
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  return {
+      {"CamadaAdicionalNova", object({{"idProjeto", kInt}, {"nome", R"({"type":"string","maxLength":200})"},
+                                      {"tipo", enumeration({"wms", "xyz", "vetor"})},
+                                      {"url", R"({"type":"string","maxLength":2000,"pattern":"^https?://"})"},
+                                      {"camadas", R"({"type":"string","maxLength":2000})"},
+                                      {"opcoes", R"({"type":"object"})"}, {"ordem", R"({"type":"integer"})"}},
+                                     {"idProjeto", "nome", "tipo", "url"}, true),
+       "", {}},
+  };
 }
 
 }  // namespace cadastre::platform::additional_layers

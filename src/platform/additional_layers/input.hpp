@@ -1,6 +1,10 @@
 // Bodies and queries of /camadasAdicionais.
 #pragma once
 
+#include <vector>
+
+#include "platform/common/request_schema.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,5 +32,9 @@ NewLayer parse_new_layer(std::string_view body);
 
 /// ?id_projetos=1,2,3 (at most 1000 ids); nullopt when absent.
 std::optional<std::vector<std::int64_t>> parse_project_ids(const http::Request& req);
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::additional_layers

@@ -6,6 +6,7 @@
 
 #include "cadastre/error.hpp"
 #include "core/json_in.hpp"
+#include "platform/common/json_schema.hpp"
 #include "platform/rules.hpp"
 
 namespace cadastre::platform::companies {
@@ -32,6 +33,17 @@ Fields parse_fields(std::string_view body) {
       throw Error(errc::invalid_argument, "cnpj deve ter 14 dígitos", "cnpj");
   }
   return f;
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  return {
+      {"EmpresaAlteracao", object({{"nome", kText}, {"cnpj", kText}, {"email", kText}, {"telefone", kText},
+                                   {"endereco", kText}, {"site", kText}},
+                                  {}, true),
+       R"({"nome":"Prefeitura de Campinas","cnpj":"46.068.425/0001-33","email":"cadastro@campinas.sp.gov.br","site":"https://campinas.sp.gov.br"})",
+       [](std::string_view body) { parse_fields(body); }},
+  };
 }
 
 }  // namespace cadastre::platform::companies

@@ -8,6 +8,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/pricing.hpp"
 #include "core/json_in.hpp"
+#include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::contracting {
 namespace {
@@ -96,6 +97,18 @@ CalculatorRequest parse_calculator_request(std::string_view body, bool optional_
   else if (!optional_gb) throw Error(errc::missing_field, "informe gb", "gb");
   if (auto d = jsonin::opt_string(root, "data")) r.data = pricing::format(pricing::parse_date(*d, "data"));
   return r;
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  return {
+      {"ContratoPedido", object({{"idOrcamento", kInt}, {"hash", R"({"type":"string","pattern":"^[0-9a-f]{64}$"})"}},
+                                {"idOrcamento", "hash"}, true),
+       "", {}},
+      {"CalculoArmazenamentoPedido",
+       object({{"gb", R"({"type":"integer","minimum":1,"maximum":100000})"}, {"data", kDate}}, {}, true),
+       "", {}},
+  };
 }
 
 }  // namespace cadastre::platform::contracting

@@ -2,6 +2,10 @@
 // naming them) and numbers out of range (400 naming the field).
 #pragma once
 
+#include <vector>
+
+#include "platform/common/request_schema.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -40,5 +44,9 @@ struct CalculatorRequest {
   std::optional<std::string> data;
 };
 CalculatorRequest parse_calculator_request(std::string_view body, bool optional_gb);
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::contracting

@@ -10,6 +10,7 @@
 #include "cadastre/json.hpp"
 #include "core/json_in.hpp"
 #include "platform/body_fields.hpp"
+#include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::custom_maps {
 namespace {
@@ -123,6 +124,27 @@ std::string layers_json(const std::vector<MapLayer>& layers) {
   }
   w.end_array();
   return std::move(w).str();
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  return {
+      {"MapaPersonalizadoNovo",
+       object({{"idProjeto", kInt}, {"nome", R"({"type":"string","maxLength":200})"},
+               {"descricao", R"({"type":"string","maxLength":4000})"},
+               {"camadas", R"({"type":"array","minItems":1,"maxItems":100,"items":{"$ref":"#/components/schemas/CamadaDoMapa"}})"},
+               {"extensao", R"({"type":"array","items":{"type":"number"},"minItems":4,"maxItems":4,"nullable":true})"},
+               {"idMapaBase", kNullableInt}},
+              {"idProjeto", "nome", "camadas"}, true),
+       "", {}},
+      {"MapaPersonalizadoAlteracao",
+       object({{"nome", R"({"type":"string","maxLength":200})"}, {"descricao", R"({"type":"string","maxLength":4000})"},
+               {"camadas", R"({"type":"array","minItems":1,"maxItems":100,"items":{"$ref":"#/components/schemas/CamadaDoMapa"}})"},
+               {"extensao", R"({"type":"array","items":{"type":"number"},"minItems":4,"maxItems":4,"nullable":true})"},
+               {"idMapaBase", kNullableInt}},
+              {}, true),
+       "", {}},
+  };
 }
 
 }  // namespace cadastre::platform::custom_maps

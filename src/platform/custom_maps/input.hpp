@@ -1,6 +1,10 @@
 // Bodies of the custom map routes.
 #pragma once
 
+#include <vector>
+
+#include "platform/common/request_schema.hpp"
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -35,5 +39,9 @@ MapFields parse_map(std::string_view body, bool creating);
 
 /// The layers as stored: [{"idCamada","ordem","visivel","opacidade","estilo"}...].
 std::string layers_json(const std::vector<MapLayer>& layers);
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::custom_maps

@@ -8,6 +8,7 @@
 #include "cadastre/json.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
+#include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::fields {
 namespace {
@@ -115,6 +116,21 @@ std::optional<std::int64_t> query_id(const http::Request& req, std::string_view 
   auto v = req.query_value(name);
   if (!v) return std::nullopt;
   return query::parse_integer(*v, name, 1, INT64_MAX);
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  return {
+      {"CampoNovo", R"({"allOf":[{"$ref":"#/components/schemas/CampoAlteracao"},{"type":"object","required":["idFormulario","nome","chave","tipo"],"properties":{"idFormulario":{"type":"integer"}}}]})",
+       "", {}},
+      {"CampoAlteracao", object({{"nome", R"({"type":"string","minLength":1,"maxLength":200})"},
+                                 {"chave", R"({"type":"string","pattern":"^[a-z][a-z0-9_]{0,62}$"})"}, {"tipo", kFieldType},
+                                 {"obrigatorio", kBool}, {"unico", kBool}, {"minimo", kNullableNumber},
+                                 {"maximo", kNullableNumber}, {"padrao", kNullableText}, {"opcoes", kNullableTexts},
+                                 {"dominio", kNullableText}, {"formula", kNullableText}, {"avaliacao", kNullableText},
+                                 {"ajuda", kNullableText}, {"ordem", R"({"type":"integer","minimum":0})"}, {"ativo", kBool}}),
+       "", {}},
+  };
 }
 
 }  // namespace cadastre::platform::fields

@@ -1,6 +1,10 @@
 // Bodies and queries of the field routes.
 #pragma once
 
+#include <vector>
+
+#include "platform/common/request_schema.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -33,5 +37,9 @@ Conversion parse_conversion(const http::Request& req);
 
 /// An optional id in the query (400 naming it when it is not a positive integer).
 std::optional<std::int64_t> query_id(const http::Request& req, std::string_view name);
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::fields

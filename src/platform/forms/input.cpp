@@ -7,6 +7,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
+#include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::forms {
 namespace {
@@ -70,6 +71,22 @@ std::optional<bool> query_active(const http::Request& req) {
   auto v = req.query_value("ativo");
   if (!v) return std::nullopt;
   return *v == "true";
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  return {
+      {"FormularioNovo", object({{"idCamada", kInt}, {"nome", R"({"type":"string","minLength":1,"maxLength":200})"},
+                                 {"descricao", R"({"type":"string","maxLength":4000,"nullable":true})"},
+                                 {"ordem", R"({"type":"integer","minimum":0})"}},
+                                {"idCamada", "nome"}, true),
+       "", {}},
+      {"FormularioAlteracao", object({{"nome", R"({"type":"string","minLength":1,"maxLength":200})"},
+                                      {"descricao", R"({"type":"string","maxLength":4000,"nullable":true})"},
+                                      {"ordem", R"({"type":"integer","minimum":0})"}},
+                                     {}, true),
+       "", {}},
+  };
 }
 
 }  // namespace cadastre::platform::forms

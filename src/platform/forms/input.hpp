@@ -1,6 +1,10 @@
 // Bodies and queries of the form routes.
 #pragma once
 
+#include <vector>
+
+#include "platform/common/request_schema.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -31,5 +35,9 @@ Fields parse_change(std::string_view body);
 std::optional<std::int64_t> query_id(const http::Request& req, std::string_view name);
 /// The optional `ativo` filter (true/false).
 std::optional<bool> query_active(const http::Request& req);
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::forms

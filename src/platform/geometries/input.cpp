@@ -11,6 +11,7 @@
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
 #include "platform/body_fields.hpp"
+#include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::geometries {
 namespace {
@@ -319,6 +320,40 @@ std::vector<OfflineItem> parse_offline(std::string_view body) {
   if (out.empty() || out.size() > kMaxOffline)
     throw Error(errc::invalid_argument, "o lote deve ter de 1 a 500 itens", "corpo");
   return out;
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  // "valores" written with a new geometry (POST /geometrias, offline criar): the list
+  // POST /v2/valores takes (ValoresLote).
+  const std::string new_geometry_values =
+      R"({"type":"array","minItems":1,"maxItems":500,"items":)" +
+      object({{"idCampo", kInt}, {"valor", kAnyValue}}, {"idCampo", "valor"}, true) + "}";
+  return {
+      {"GeometriaNova", object({{"idCamada", kInt}, {"wkt", kText}, {"geojson", R"({"type":"object"})"},
+                                {"srid", kInt}, {"vinculoId", kInt}, {"valores", new_geometry_values}},
+                               {"idCamada"}, true),
+       "", {}},
+      {"GeometriaAlteracao", object({{"wkt", kText}, {"geojson", R"({"type":"object"})"}, {"srid", kInt},
+                                     {"versao", kInt}}, {}, true),
+       "", {}},
+      {"GeometriasIds", object({{"ids", R"({"type":"array","items":{"type":"integer"},"minItems":1,"maxItems":1000})"},
+                                {"manter", kInt}, {"versoes", R"({"type":"object","additionalProperties":{"type":"integer"}})"}},
+                               {"ids"}, true),
+       "", {}},
+      {"GeometriasUniao", object({{"ids", R"({"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":1000})"},
+                                  {"manter", kInt}, {"versoes", R"({"type":"object","additionalProperties":{"type":"integer"}})"}},
+                                 {"ids", "manter", "versoes"}, true),
+       "", {}},
+      {"GeometriaDivisao", object({{"linha", kText}, {"srid", kInt}, {"versao", kInt}}, {"linha", "versao"}, true),
+       "", {}},
+      {"GeometriaOfflineItem", object({{"idCliente", kText}, {"operacao", enumeration({"criar", "alterar", "excluir"})},
+                                       {"idCamada", kInt}, {"id", kInt}, {"versaoBase", kInt}, {"wkt", kText},
+                                       {"geojson", R"({"type":"object"})"}, {"srid", kInt},
+                                       {"valores", new_geometry_values}},
+                                      {"idCliente", "operacao"}, true),
+       "", {}},
+  };
 }
 
 }  // namespace cadastre::platform::geometries

@@ -4,6 +4,10 @@
 // so parsing here only finds the text and bounds its size.
 #pragma once
 
+#include <vector>
+
+#include "platform/common/request_schema.hpp"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -108,5 +112,9 @@ struct OfflineItem {
   std::optional<std::vector<values::Entry>> valores;  ///< criar: as POST /geometrias
 };
 std::vector<OfflineItem> parse_offline(std::string_view body);
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::geometries

@@ -7,6 +7,7 @@
 #include "cadastre/error.hpp"
 #include "core/json_in.hpp"
 #include "platform/body_fields.hpp"
+#include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::layer_reports {
 namespace {
@@ -102,6 +103,25 @@ Format parse_format(const http::Request& req) {
   if (*v == "pdf") return Format::pdf;
   if (*v == "xlsx") return Format::xlsx;
   throw Error(errc::invalid_argument, "formato deve ser json, pdf ou xlsx", "formato");
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  return {
+      {"RelatorioCamadaNovo",
+       object({{"idCamada", kInt}, {"nome", R"({"type":"string","maxLength":200})"},
+               {"descricao", R"({"type":"string","maxLength":4000})"},
+               {"campos", R"({"type":"array","minItems":1,"maxItems":50,"items":{"type":"integer"}})"},
+               {"filtros", ref("FiltrosRelatorio")}, {"agrupamento", kNullableInt}},
+              {"idCamada", "nome", "campos"}, true),
+       "", {}},
+      {"RelatorioCamadaAlteracao",
+       object({{"nome", R"({"type":"string","maxLength":200})"}, {"descricao", R"({"type":"string","maxLength":4000})"},
+               {"campos", R"({"type":"array","minItems":1,"maxItems":50,"items":{"type":"integer"}})"},
+               {"filtros", ref("FiltrosRelatorio")}, {"agrupamento", kNullableInt}},
+              {}, true),
+       "", {}},
+  };
 }
 
 }  // namespace cadastre::platform::layer_reports

@@ -1,6 +1,10 @@
 // Bodies and queries of the layer report routes.
 #pragma once
 
+#include <vector>
+
+#include "platform/common/request_schema.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -34,5 +38,9 @@ search::FeatureQuery parse_filters(std::int64_t camada, std::string_view filtros
 enum class Format { json, pdf, xlsx };
 /// ?formato=json|pdf|xlsx (default json).
 Format parse_format(const http::Request& req);
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::layer_reports

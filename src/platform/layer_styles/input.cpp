@@ -6,6 +6,7 @@
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
 #include "cadastre/palette.hpp"
+#include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::layer_styles {
 
@@ -83,6 +84,17 @@ GeometryLabel parse_geometry_label(std::string_view body) {
   if (!l.set_texto && !l.set_posicao && !l.set_rotacao)
     throw Error(errc::missing_field, "informe texto, posicao ou rotacao", "corpo");
   return l;
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  return {
+      {"RotuloGeometriaCampos", object({{"texto", R"({"type":"string","maxLength":500,"nullable":true})"},
+                                        {"posicao", R"({"type":"array","items":{"type":"number"},"minItems":2,"maxItems":2,"nullable":true})"},
+                                        {"rotacao", R"({"type":"number","minimum":-360,"maximum":360,"nullable":true})"}},
+                                       {}, true),
+       "", {}},
+  };
 }
 
 }  // namespace cadastre::platform::layer_styles

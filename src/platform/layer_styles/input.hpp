@@ -1,6 +1,10 @@
 // Queries and bodies of the style routes.
 #pragma once
 
+#include <vector>
+
+#include "platform/common/request_schema.hpp"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -26,5 +30,9 @@ std::string parse_ramp(const http::Request& req);
 /// POST /camadas/rotulargeometria: {"texto"?: string|null, "posicao"?: [lon, lat]|null,
 /// "rotacao"?: degrees|null}; a key present sets that part (null clears it), at least one.
 GeometryLabel parse_geometry_label(std::string_view body);
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::layer_styles

@@ -5,6 +5,7 @@
 #include "cadastre/error.hpp"
 #include "core/json_in.hpp"
 #include "platform/body_fields.hpp"
+#include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::layer_users {
 namespace {
@@ -38,6 +39,17 @@ std::string parse_change(std::string_view body) {
     if (key != "direito") throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
   }
   return right(root);
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  return {
+      {"CamadaUsuarioNovo", object({{"idCamada", kInt}, {"idUsuario", kInt}, {"direito", enumeration({"leitura", "edicao"})}},
+                                   {"idCamada", "idUsuario", "direito"}, true),
+       "", {}},
+      {"CamadaUsuarioAlteracao", object({{"direito", enumeration({"leitura", "edicao"})}}, {"direito"}, true),
+       "", {}},
+  };
 }
 
 }  // namespace cadastre::platform::layer_users

@@ -9,6 +9,7 @@
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
 #include "cadastre/palette.hpp"
+#include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::layers {
 namespace {
@@ -214,6 +215,29 @@ raster::Style parse_raster_style(const http::Request& req) {
   if (st.min && st.max && *st.min >= *st.max)
     throw Error(errc::invalid_argument, "min deve ser menor que max", "min");
   return st;
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  return {
+      {"CamadaNova", object({{"idProjeto", kInt}, {"nome", R"({"type":"string","maxLength":200})"},
+                             {"descricao", R"({"type":"string","maxLength":4000,"nullable":true})"},
+                             {"tipo", enumeration({"vetor"})}, {"geometria", enumeration({"ponto", "linha", "poligono", "qualquer"})},
+                             {"privada", kBool}, {"moduloId", kNullableInt}, {"propriedades", R"({"type":"object"})"},
+                             {"estilo", R"({"type":"object"})"}, {"ordem", R"({"type":"integer"})"}},
+                            {"idProjeto", "nome"}, true),
+       "", {}},
+      {"CamadaAlteracao", object({{"nome", R"({"type":"string","maxLength":200})"},
+                                  {"descricao", R"({"type":"string","maxLength":4000,"nullable":true})"},
+                                  {"geometria", enumeration({"ponto", "linha", "poligono", "qualquer"})}, {"privada", kBool},
+                                  {"moduloId", kNullableInt}, {"propriedades", R"({"type":"object"})"},
+                                  {"estilo", R"({"type":"object"})"}, {"ordem", R"({"type":"integer"})"},
+                                  {"rotulo", R"({"nullable":true,"enum":[null]})"}, {"categorias", R"({"nullable":true,"enum":[null]})"}},
+                                 {}, true),
+       "", {}},
+      {"Privacidade", object({{"privada", kBool}}, {"privada"}, true),
+       "", {}},
+  };
 }
 
 }  // namespace cadastre::platform::layers

@@ -1,6 +1,10 @@
 // Bodies and queries of the layer routes.
 #pragma once
 
+#include <vector>
+
+#include "platform/common/request_schema.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -55,5 +59,9 @@ raster::Style parse_raster_style(const http::Request& req);
 
 /// Largest side of a styled raster window.
 inline constexpr int kMaxRasterSide = 4096;
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::layers

@@ -10,6 +10,7 @@
 #include "cadastre/error.hpp"
 #include "core/json_in.hpp"
 #include "platform/body_fields.hpp"
+#include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::licenses {
 namespace {
@@ -105,6 +106,26 @@ TokenRequest parse_token_request(std::string_view body) {
   if (t.escopo != "integracao" && t.escopo != "avaliacao")
     throw Error(errc::invalid_argument, "escopo deve ser integracao ou avaliacao", "escopo");
   return t;
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  const std::string stored = enumeration({"teste", "ativa", "suspensa", "cancelada"});
+  const std::string license_fields_props = R"({"plano":{"type":"string","maxLength":100},"status":)" + stored +
+                                           R"(,"inicio":{"type":"string","format":"date"},"fim":{"type":"string","format":"date"},)"
+                                           R"("maxUsuarios":{"type":"integer","minimum":1},"maxArmazenamentoMb":{"type":"integer","minimum":1},)"
+                                           R"("observacao":{"type":"string"}})";
+  return {
+      {"LicencaNova", R"({"type":"object","additionalProperties":false,"required":["idTenant","plano","fim","maxUsuarios","maxArmazenamentoMb"],"properties":)" +
+                          license_fields_props.substr(0, license_fields_props.size() - 1) + R"(,"idTenant":{"type":"integer"}}})",
+       "", {}},
+      {"LicencaAlteracao", R"({"type":"object","additionalProperties":false,"properties":)" +
+                               license_fields_props.substr(0, license_fields_props.size() - 1) +
+                               R"(,"pagamentoConfirmado":{"type":"integer","minimum":1}}})",
+       "", {}},
+      {"TokenApiPedido", object({{"id", kInt}, {"nome", kText}, {"escopo", enumeration({"avaliacao", "integracao"})}}, {}, true),
+       "", {}},
+  };
 }
 
 }  // namespace cadastre::platform::licenses

@@ -1,6 +1,10 @@
 // Bodies of the license routes.
 #pragma once
 
+#include <vector>
+
+#include "platform/common/request_schema.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -29,5 +33,9 @@ struct TokenRequest {
   std::string nome, escopo;
 };
 TokenRequest parse_token_request(std::string_view body);
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::licenses

@@ -9,6 +9,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
+#include "platform/common/json_schema.hpp"
 #include "platform/files/sniff.hpp"
 #include "platform/rules.hpp"
 #include "store/crypto.hpp"
@@ -224,6 +225,20 @@ std::string parse_search(const http::Request& req) {
   if (!q) return "";
   if (q->size() > 200) throw Error(errc::invalid_argument, "q longo demais (até 200 caracteres)", "q");
   return *q;
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  return {
+      {"PedidoOuvidoriaNovo", object({{"descricao", R"({"type":"string","maxLength":4000})"},
+                                      {"categoria", kText}, {"longitude", R"({"type":"number"})"},
+                                      {"latitude", R"({"type":"number"})"}, {"nome", kText}, {"email", kEmail},
+                                      {"telefone", kText}, {"foto", R"({"type":"string","format":"byte"})"}},
+                                     {"descricao", "categoria", "longitude", "latitude"}, true),
+       "", {}},
+      {"PedidoInformacaoOuvidoria", object({{"token", kText}, {"mensagem", kNullableText}}, {"token"}, true),
+       "", {}},
+  };
 }
 
 }  // namespace cadastre::platform::ombudsman

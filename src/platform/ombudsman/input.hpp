@@ -1,6 +1,10 @@
 // Bodies and queries of the ombudsman routes (public and staff).
 #pragma once
 
+#include <vector>
+
+#include "platform/common/request_schema.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -60,5 +64,9 @@ bool ombudsman_enabled(std::string_view config_json);
 
 /// The `q` of GET /ouv/ (at most 200 characters; empty when absent).
 std::string parse_search(const http::Request& req);
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::ombudsman

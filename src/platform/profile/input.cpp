@@ -4,6 +4,7 @@
 
 #include "cadastre/error.hpp"
 #include "core/json_in.hpp"
+#include "platform/common/json_schema.hpp"
 #include "platform/rules.hpp"
 
 namespace cadastre::platform::profile {
@@ -33,6 +34,16 @@ Update parse_update(std::string_view body) {
     if (u.senha_atual.empty()) throw Error(errc::missing_field, "para trocar a senha, informe senhaAtual", "senhaAtual");
   }
   return u;
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  return {
+      {"PerfilAlteracao", object({{"nome", kText}, {"telefone", kText}, {"cargo", kText}, {"email", kEmail},
+                                  {"senhaAtual", kText}, {"novaSenha", R"({"type":"string","minLength":8})"}},
+                                 {}, true),
+       "", {}},
+  };
 }
 
 }  // namespace cadastre::platform::profile

@@ -1,6 +1,10 @@
 // The body of PUT /minha-conta.
 #pragma once
 
+#include <vector>
+
+#include "platform/common/request_schema.hpp"
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,5 +21,9 @@ struct Update {
   std::string senha_atual, nova_senha;
 };
 Update parse_update(std::string_view body);
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::profile

@@ -9,6 +9,7 @@
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
 #include "platform/body_fields.hpp"
+#include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::projects {
 namespace {
@@ -125,5 +126,31 @@ std::string parse_domain(const http::Request& req) {
 }
 
 bool parse_active(const http::Request& req) { return req.query_value("ativo").value_or("true") == "true"; }
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  return {
+      {"ProjetoNovo", object({{"nome", R"({"type":"string","maxLength":200})"},
+                              {"descricao", R"({"type":"string","maxLength":4000})"},
+                              {"tipo", enumeration({"geral", "cadastro_imobiliario"})}},
+                             {"nome"}, true),
+       "", {}},
+      {"ProjetoAlteracao", object({{"nome", R"({"type":"string","maxLength":200})"},
+                                   {"descricao", R"({"type":"string","maxLength":4000})"}}, {}, true),
+       "", {}},
+      {"ReferenciaProjeto", object({{"idProjeto", kInt}}, {"idProjeto"}, true),
+       "", {}},
+      {"NotasProjeto", object({{"id", kInt}, {"notas", R"({"type":"string","maxLength":200000})"}}, {"notas"}),
+       "", {}},
+      {"CopiaProjeto", object({{"idProjeto", kInt}, {"nome", R"({"type":"string","maxLength":200})"},
+                               {"geometrias", kBool}, {"valores", kBool}},
+                              {"idProjeto", "nome"}, true),
+       "", {}},
+      {"CompartilhamentoNovo", object({{"idProjeto", kInt}, {"idUsuario", kInt},
+                                       {"papel", enumeration({"leitura", "edicao", "admin"})}},
+                                      {"idProjeto", "idUsuario", "papel"}, true),
+       "", {}},
+  };
+}
 
 }  // namespace cadastre::platform::projects

@@ -1,6 +1,10 @@
 // Bodies and queries of the project routes: parsed, checked, every refusal naming its field.
 #pragma once
 
+#include <vector>
+
+#include "platform/common/request_schema.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -56,5 +60,9 @@ std::string parse_domain(const http::Request& req);
 bool parse_active(const http::Request& req);
 
 using service::path_id;  // the path parameter named: service/ids.hpp
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::projects

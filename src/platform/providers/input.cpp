@@ -5,6 +5,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
+#include "platform/common/json_schema.hpp"
 #include "platform/rules.hpp"
 
 namespace cadastre::platform::providers {
@@ -95,6 +96,21 @@ std::int64_t id_field(const http::Request& req, const char* name, bool in_path) 
   std::string text = in_path ? req.param(name) : req.query_value(name).value_or("");
   if (text.empty()) throw Error(errc::missing_field, std::string("informe ") + name, name);
   return query::parse_integer(text, name, 1, INT64_MAX);
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  return {
+      {"PreCadastro", object({{"nome", kText}, {"cnpj", kText}, {"email", kEmail}, {"responsavel", kText},
+                              {"telefone", kText}, {"mensagem", kText}},
+                             {"nome", "cnpj", "email", "responsavel"}, true),
+       "", {}},
+      {"ProvedorNovo", R"({"oneOf":[{"type":"object","required":["idPreProvedor"],"additionalProperties":false,"properties":{"idPreProvedor":{"type":"integer"}}},)" +
+                           ref("PreCadastro") + "]}",
+       "", {}},
+      {"Concessao", object({{"idProvedor", kInt}, {"escrita", kBool}}, {"idProvedor"}, true),
+       "", {}},
+  };
 }
 
 }  // namespace cadastre::platform::providers

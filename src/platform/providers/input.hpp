@@ -1,6 +1,10 @@
 // Bodies and queries of the provider routes.
 #pragma once
 
+#include <vector>
+
+#include "platform/common/request_schema.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -33,5 +37,9 @@ std::optional<std::string> cnpj_query(const http::Request& req);
 
 /// An id from the path or query field `name` (400 when absent or not a positive integer).
 std::int64_t id_field(const http::Request& req, const char* name, bool in_path);
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::providers

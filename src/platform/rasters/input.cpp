@@ -9,6 +9,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
+#include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::rasters {
 namespace {
@@ -114,6 +115,15 @@ JobChange parse_job_change(std::string_view body) {
   if (!c.nome && !c.ocultar && !c.cancelar)
     throw Error(errc::missing_field, "informe nomeCamada, oculta ou cancelar", "nomeCamada");
   return c;
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  return {
+      {"ImportacaoTiffAlteracao", object({{"nomeCamada", kText}, {"oculta", R"({"type":"boolean","enum":[true]})"},
+                                          {"cancelar", R"({"type":"boolean","enum":[true]})"}}, {}, true),
+       "", {}},
+  };
 }
 
 }  // namespace cadastre::platform::rasters

@@ -3,6 +3,10 @@
 // Each refusal is a 400 naming the field.
 #pragma once
 
+#include <vector>
+
+#include "platform/common/request_schema.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -52,5 +56,9 @@ struct JobChange {
 JobChange parse_job_change(std::string_view body);
 
 using service::path_id;  // the path parameter named: service/ids.hpp
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::rasters

@@ -10,6 +10,7 @@
 #include "cadastre/palette.hpp"
 #include "cadastre/classify.hpp"
 #include "platform/body_fields.hpp"
+#include "platform/common/json_schema.hpp"
 #include "platform/text.hpp"
 
 namespace cadastre::platform::search {
@@ -133,6 +134,28 @@ FeatureQuery parse_feature_query(std::string_view body) {
   }
   if (q.condicoes.empty()) throw Error(errc::missing_field, "condicoes: informe ao menos uma condição", "condicoes");
   return q;
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  return {
+      {"PedidoMapaTematico", object({{"idCamada", kInt}, {"idCampo", kInt},
+                                     {"metodo", enumeration({"intervalos_iguais", "quantis", "jenks"})},
+                                     {"classes", R"({"type":"integer","minimum":2,"maximum":12})"},
+                                     {"paleta", kText}},
+                                    {"idCamada", "idCampo", "metodo"}, true),
+       "", {}},
+      {"PesquisaCaracteristicas",
+       object({{"idCamada", kInt}, {"todas", kBool},
+               {"condicoes", R"({"type":"array","minItems":1,"maxItems":20,"items":)" +
+                                 object({{"idCampo", kInt},
+                                         {"operador", enumeration({"=", "<>", "<", "<=", ">", ">=", "contem", "entre", "vazio"})},
+                                         {"valor", kAnyValue}},
+                                        {"idCampo", "operador"}, true) +
+                                 "}"}},
+              {"idCamada", "condicoes"}, true),
+       "", {}},
+  };
 }
 
 }  // namespace cadastre::platform::search

@@ -1,6 +1,10 @@
 // Queries and bodies of the search and thematic routes.
 #pragma once
 
+#include <vector>
+
+#include "platform/common/request_schema.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -39,5 +43,9 @@ struct FeatureQuery {
   bool todas = true;
 };
 FeatureQuery parse_feature_query(std::string_view body);
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::search

@@ -9,6 +9,7 @@
 #include "core/json_in.hpp"
 #include "http/request_head.hpp"
 #include "cadastre/query.hpp"
+#include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::sessions {
 namespace {
@@ -82,6 +83,22 @@ std::string parse_email_query(const http::Request& req) {
   if (email.empty()) throw Error(errc::missing_field, "informe email", "email");
   if (email.size() > kMaxEmail) throw Error(errc::invalid_argument, "email longo demais", "email");
   return email;
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  return {
+      {"LoginSenha", object({{"email", kEmail}, {"senha", R"({"type":"string","maxLength":1024})"}}, {"email", "senha"},
+                            true),
+       "", {}},
+      {"LoginPrestador", object({{"email", kEmail}, {"senha", kText}, {"idTenant", kInt}}, {"email", "senha"}, true),
+       "", {}},
+      {"LoginDiretorio", object({{"username", kText}, {"password", kText}, {"municipio", kText}},
+                                {"username", "password"}, true),
+       "", {}},
+      {"LoginOidc", object({{"email", kEmail}, {"uid", kText}, {"id_token", kText}}, {"email", "uid", "id_token"}, true),
+       "", {}},
+  };
 }
 
 }  // namespace cadastre::platform::sessions

@@ -1,6 +1,10 @@
 // Bodies of the login routes.
 #pragma once
 
+#include <vector>
+
+#include "platform/common/request_schema.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -32,5 +36,9 @@ OidcLogin parse_oidc_login(const http::Request& req);
 
 /// GET /oAuth?email=: the e-mail, trimmed and lowered (400 when empty or over 254 bytes).
 std::string parse_email_query(const http::Request& req);
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::sessions

@@ -8,6 +8,7 @@
 
 #include "cadastre/error.hpp"
 #include "core/json_in.hpp"
+#include "platform/common/json_schema.hpp"
 #include "platform/rules.hpp"
 
 namespace cadastre::platform::tenants {
@@ -103,6 +104,28 @@ std::string parse_config(std::string_view body) {
     bad("integracao_rest", "gerenciado pelo cadastre-admin (tenant integracao), que gera o seu token");
   schema()(doc, "");
   return std::string(body);
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  return {
+      {"Configuracao",
+       json_schema::object({{"mapa", json_schema::object({{"centro", R"({"type":"array","items":{"type":"number"},"minItems":2,"maxItems":2})"},
+                                {"zoom", R"({"type":"integer","minimum":0,"maximum":22})"},
+                                {"mapaBase", kText}},
+                               {}, true)},
+               {"tema", json_schema::object({{"corPrimaria", R"({"type":"string","pattern":"^#[0-9A-Fa-f]{6}$"})"},
+                                {"corSecundaria", R"({"type":"string","pattern":"^#[0-9A-Fa-f]{6}$"})"},
+                                {"logo", kText}},
+                               {}, true)},
+               {"contato", json_schema::object({{"email", kEmail}, {"telefone", kText}, {"site", kText}}, {}, true)},
+               {"modulos", R"({"type":"array","items":{"type":"string","maxLength":50},"maxItems":50})"},
+               {"rastreador", json_schema::object({{"url", kText}, {"token", kText},
+                                      {"timeout_ms", R"({"type":"integer","minimum":100,"maximum":60000})"}},
+                                     {}, true)}},
+              {}, true),
+       "", {}},
+  };
 }
 
 }  // namespace cadastre::platform::tenants

@@ -1,6 +1,10 @@
 // The body of PUT /tenants/config, checked against the configuration schema.
 #pragma once
 
+#include <vector>
+
+#include "platform/common/request_schema.hpp"
+
 #include <string>
 #include <string_view>
 
@@ -17,5 +21,9 @@ namespace cadastre::platform::tenants {
 /// ("mapa.zoom"). Returns the document as sent: the changes, member by member
 /// (service/tenant_config.hpp, merged).
 std::string parse_config(std::string_view body);
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::tenants

@@ -7,6 +7,7 @@
 
 #include "cadastre/error.hpp"
 #include "core/json_in.hpp"
+#include "platform/common/json_schema.hpp"
 #include "platform/rules.hpp"
 
 namespace cadastre::platform::users {
@@ -69,6 +70,17 @@ std::optional<bool> parse_active_filter(const http::Request& req) {
   auto v = req.query_value("ativo");
   if (!v) return std::nullopt;
   return *v == "true";
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  return {
+      {"UsuarioCampos", object({{"nome", kText}, {"email", kEmail}, {"telefone", kText}, {"cargo", kText},
+                                {"adm", kBool}, {"usuarioPublico", kBool},
+                                {"permissoes", R"({"type":"array","items":{"type":"string","pattern":"^(\\*|[A-Za-z_][A-Za-z0-9_]*):r?w?$"}})"}},
+                               {}, true),
+       "", {}},
+  };
 }
 
 }  // namespace cadastre::platform::users

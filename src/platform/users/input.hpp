@@ -1,6 +1,10 @@
 // Bodies and queries of the user routes.
 #pragma once
 
+#include <vector>
+
+#include "platform/common/request_schema.hpp"
+
 #include <optional>
 #include <string_view>
 
@@ -15,5 +19,9 @@ Fields parse_fields(std::string_view body, bool creating);
 
 /// The `ativo` filter of the lists (absent: all).
 std::optional<bool> parse_active_filter(const http::Request& req);
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::users

@@ -9,6 +9,7 @@
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
 #include "platform/body_fields.hpp"
+#include "platform/common/json_schema.hpp"
 #include "platform/text.hpp"
 
 namespace cadastre::platform::values {
@@ -158,6 +159,27 @@ bool parse_linked(const http::Request& req) {
   if (!v) throw Error(errc::missing_field, "informe vinculado (true ou false)", "vinculado");
   if (*v != "true" && *v != "false") throw Error(errc::invalid_argument, "vinculado deve ser true ou false", "vinculado");
   return *v == "true";
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  return {
+      {"ValorNovo", object({{"idGeometria", kInt}, {"idCampo", kInt}, {"valor", kAnyValue}},
+                           {"idGeometria", "idCampo", "valor"}, true),
+       "", {}},
+      {"ValorAlteracao", object({{"valor", kAnyValue}}, {"valor"}, true),
+       "", {}},
+      {"ValoresLote", object({{"idGeometria", kInt},
+                              {"valores", R"({"type":"array","minItems":1,"maxItems":500,"items":)" +
+                                              object({{"idCampo", kInt}, {"valor", kAnyValue}}, {"idCampo", "valor"}, true) +
+                                              "}"}},
+                             {"idGeometria", "valores"}, true),
+       "", {}},
+      {"CopiaDeValores", object({{"idGeometriaOrigem", kInt}, {"idGeometriaDestino", kInt},
+                                 {"idCampos", R"({"type":"array","items":{"type":"integer"},"maxItems":1000})"}},
+                                {"idGeometriaOrigem", "idGeometriaDestino"}, true),
+       "", {}},
+  };
 }
 
 }  // namespace cadastre::platform::values

@@ -3,6 +3,10 @@
 // against its field, so parsing here only finds it and keeps it whole.
 #pragma once
 
+#include <vector>
+
+#include "platform/common/request_schema.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -65,5 +69,9 @@ std::string parse_term(const http::Request& req);
 
 /// GET /valores/edificacao/:id: vinculado (required, true or false).
 bool parse_linked(const http::Request& req);
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::values

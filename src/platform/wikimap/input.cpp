@@ -7,6 +7,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
+#include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::wikimap {
 namespace {
@@ -106,5 +107,18 @@ std::int64_t required_id(const http::Request& req) {
   return *id;
 }
 
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  return {
+      {"MapaWikiAlteracao", object({{"titulo", kText}, {"descricao", kNullableText}, {"temaGeral", kNullableText},
+                                    {"temaEspecifico", kNullableText}, {"organizacao", kText}}, {}, true),
+       "", {}},
+      {"AvaliacaoWikiNova", object({{"nota", R"({"type":"integer","minimum":1,"maximum":5})"}}, {"nota"}, true),
+       "", {}},
+      {"ComentarioWikiNovo", object({{"texto", R"({"type":"string","maxLength":2000})"}}, {"texto"}, true),
+       "", {}},
+  };
+}
 
 }  // namespace cadastre::platform::wikimap

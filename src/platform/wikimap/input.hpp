@@ -1,6 +1,10 @@
 // Bodies and queries of the wiki map routes.
 #pragma once
 
+#include <vector>
+
+#include "platform/common/request_schema.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -37,5 +41,9 @@ std::int64_t required_id(const http::Request& req);
 /// The optional query parameter `id`.
 std::optional<std::int64_t> optional_id(const http::Request& req);
 using service::path_id;  // the path parameter named: service/ids.hpp
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::wikimap

@@ -8,6 +8,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
+#include "platform/common/json_schema.hpp"
 #include "platform/wms/client.hpp"
 
 namespace cadastre::platform::wms {
@@ -156,5 +157,25 @@ std::string parse_url_query(const http::Request& req) {
   return *v;
 }
 
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  return {
+      {"ImportacaoWms", object({{"idProjeto", kInt}, {"url", kText}, {"camada", kText}, {"nome", kText},
+                                {"formato", kText}}, {"idProjeto", "url", "camada"}, true),
+       "", {}},
+      {"FonteWmsNova", object({{"nome", kText}, {"url", kText}, {"descricao", kNullableText}}, {"nome", "url"}, true),
+       "", {}},
+      {"FonteWmsAlteracao", object({{"nome", kText}, {"url", kText}, {"descricao", kNullableText}, {"recarregar", kBool}},
+                                   {}, true),
+       "", {}},
+      {"ImagemWms", object({{"bbox", R"({"type":"array","items":{"type":"number"},"minItems":4,"maxItems":4})"},
+                            {"camadas", R"({"type":"array","items":{"type":"string"},"minItems":1,"maxItems":50})"},
+                            {"width", kInt}, {"height", kInt}, {"formato", kText}, {"crs", kText},
+                            {"estilos", R"({"type":"array","items":{"type":"string"}})"}, {"transparente", kBool}},
+                           {"bbox", "camadas"}, true),
+       "", {}},
+  };
+}
 
 }  // namespace cadastre::platform::wms

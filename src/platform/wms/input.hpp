@@ -3,6 +3,10 @@
 // the field.
 #pragma once
 
+#include <vector>
+
+#include "platform/common/request_schema.hpp"
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -49,5 +53,9 @@ WmsImport parse_import(std::string_view body);
 std::string parse_url_query(const http::Request& req);
 
 using service::path_id;  // the path parameter named: service/ids.hpp
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::wms

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "cast.hpp"
-#include "json_schema.hpp"
+#include "support/json_schema.hpp"
 
 using namespace cadastre;
 using test::anonymous;
