@@ -2,17 +2,21 @@
 
 #include "platform/accounts/input.hpp"
 #include "platform/additional_layers/input.hpp"
+#include "platform/city_reports/input.hpp"
 #include "platform/companies/input.hpp"
 #include "platform/contracting/input.hpp"
 #include "platform/custom_maps/input.hpp"
 #include "platform/fields/input.hpp"
+#include "platform/files/input.hpp"
 #include "platform/forms/input.hpp"
+#include "platform/geostatistics/input.hpp"
 #include "platform/geometries/input.hpp"
 #include "platform/layer_reports/input.hpp"
 #include "platform/layer_styles/input.hpp"
 #include "platform/layer_users/input.hpp"
 #include "platform/layers/input.hpp"
 #include "platform/licenses/input.hpp"
+#include "platform/mass_appraisal/input.hpp"
 #include "platform/ombudsman/input.hpp"
 #include "platform/profile/input.hpp"
 #include "platform/projects/input.hpp"
@@ -147,6 +151,7 @@ std::vector<std::pair<std::string, std::string>> build() {
       {"Extensao", object({{"xmin", R"({"type":"number"})"}, {"ymin", R"({"type":"number"})"},
                            {"xmax", R"({"type":"number"})"}, {"ymax", R"({"type":"number"})"},
                            {"srid", R"({"type":"integer","enum":[4674]})"}})},
+      {"NotasProjeto", object({{"id", kInt}, {"notas", R"({"type":"string","maxLength":200000})"}}, {"id", "notas"})},
       {"ProjetoInfo", object({{"id", kInt}, {"nome", kText}, {"camadas", kInt}, {"formularios", kInt}, {"campos", kInt},
                               {"geometrias", kInt}, {"valores", kInt}, {"usuariosCompartilhados", kInt},
                               {"ultimaAlteracao", kTime}})},
@@ -308,7 +313,7 @@ std::vector<std::pair<std::string, std::string>> build() {
                                  {"zonas", R"({"type":"array","items":{"type":"object"}})"},
                                  {"observacoes", list_of("Observacao")}})},
       // Custom maps and layer reports (src/platform/custom_maps/, layer_reports/).
-      {"CamadaDoMapa", object({{"idCamada", kInt}, {"ordem", R"({"type":"integer"})"}, {"visivel", kBool},
+      {"CamadaDoMapa", object({{"idCamada", kInt}, {"ordem", R"({"type":"integer","minimum":0,"maximum":100000})"}, {"visivel", kBool},
                                {"opacidade", R"({"type":"number","minimum":0,"maximum":1})"},
                                {"estilo", R"({"type":"object","nullable":true})"}},
                               {"idCamada"}, true)},
@@ -498,17 +503,21 @@ std::vector<common::RequestSchema> gather_requests() {
   std::vector<common::RequestSchema> all;
   for (auto area : {&accounts::request_schemas,
                      &additional_layers::request_schemas,
+                     &city_reports::request_schemas,
                      &companies::request_schemas,
                      &contracting::request_schemas,
                      &custom_maps::request_schemas,
                      &fields::request_schemas,
+                     &files::request_schemas,
                      &forms::request_schemas,
+                     &geostatistics::request_schemas,
                      &geometries::request_schemas,
                      &layer_reports::request_schemas,
                      &layer_styles::request_schemas,
                      &layer_users::request_schemas,
                      &layers::request_schemas,
                      &licenses::request_schemas,
+                     &mass_appraisal::request_schemas,
                      &ombudsman::request_schemas,
                      &profile::request_schemas,
                      &projects::request_schemas,

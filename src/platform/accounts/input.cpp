@@ -3,20 +3,15 @@
 #include <simdjson.h>
 
 #include <algorithm>
-#include <set>
 
 #include "cadastre/error.hpp"
 #include "core/json_in.hpp"
+#include "platform/body_fields.hpp"
 #include "platform/common/json_schema.hpp"
 #include "platform/rules.hpp"
 
 namespace cadastre::platform::accounts {
 namespace {
-
-void only(jsonin::object root, std::set<std::string_view> allowed) {
-  for (auto [key, _] : root)
-    if (!allowed.count(key)) throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
-}
 
 std::string text(jsonin::object root, const char* key, std::size_t max, bool required) {
   std::string v = required ? jsonin::string(root, key) : jsonin::opt_string(root, key).value_or("");
@@ -30,7 +25,7 @@ std::string text(jsonin::object root, const char* key, std::size_t max, bool req
 SignUp parse_sign_up(std::string_view body) {
   simdjson::dom::parser parser;
   auto root = jsonin::as_object(jsonin::parse(parser, body), "corpo");
-  only(root, {"nome", "email", "senha", "empresa", "cnpj", "telefone", "municipio", "uf"});
+  body::only_members(root, {"nome", "email", "senha", "empresa", "cnpj", "telefone", "municipio", "uf"});
   SignUp in;
   in.nome = text(root, "nome", 200, true);
   in.email = normalize_email(text(root, "email", 254, true));
@@ -52,7 +47,7 @@ SignUp parse_sign_up(std::string_view body) {
 Recovery parse_recovery(std::string_view body) {
   simdjson::dom::parser parser;
   auto root = jsonin::as_object(jsonin::parse(parser, body), "corpo");
-  only(root, {"email", "token", "senha"});
+  body::only_members(root, {"email", "token", "senha"});
   Recovery r;
   if (jsonin::find(root, "token")) {
     r.token = text(root, "token", 64, true);
@@ -73,7 +68,7 @@ std::string parse_token_query(const std::optional<std::string>& token) {
 Broadcast parse_broadcast(std::string_view body) {
   simdjson::dom::parser parser;
   auto root = jsonin::as_object(jsonin::parse(parser, body), "corpo");
-  only(root, {"assunto", "mensagem", "destinatarios"});
+  body::only_members(root, {"assunto", "mensagem", "destinatarios"});
   Broadcast b;
   b.assunto = text(root, "assunto", 200, true);
   // The subject is a mail header: a line break would end it (and start another header).
@@ -97,18 +92,27 @@ Broadcast parse_broadcast(std::string_view body) {
 
 std::vector<common::RequestSchema> request_schemas() {
   using namespace json_schema;
+  const std::string nonempty = R"({"type":"string","minLength":1})";
   return {
-      {"NovaConta", object({{"nome", kText}, {"email", kEmail}, {"senha", R"({"type":"string","minLength":8})"},
-                            {"empresa", kText}, {"cnpj", kText}, {"telefone", kText}, {"municipio", kText},
-                            {"uf", R"({"type":"string","pattern":"^[A-Z]{2}$"})"}},
+      {"NovaConta", object({{"nome", nonempty}, {"email", kEmail}, {"senha", R"({"type":"string","minLength":8})"},
+                            {"empresa", nonempty}, {"cnpj", kText}, {"telefone", kText}, {"municipio", kText},
+                            {"uf", R"({"type":"string","pattern":"^([A-Z]{2})?$"})"}},
                            {"nome", "email", "senha", "empresa"}, true),
-       "", {}},
-      {"RecuperarSenha", object({{"email", kEmail}, {"token", kText}, {"senha", kText}}, {}, true),
-       "", {}},
-      {"EmailPersonalizado", object({{"assunto", kText}, {"mensagem", kText},
-                                     {"destinatarios", R"({"type":"array","items":{"type":"integer"},"maxItems":1000})"}},
-                                    {"assunto", "mensagem"}, true),
-       "", {}},
+       R"({"nome":"Maria Souza","email":"maria.souza@campinas.sp.gov.br","senha":"Cadastro#2024","empresa":"Prefeitura de Campinas","cnpj":"46.068.425/0001-33","telefone":"(19) 2116-0555","municipio":"Campinas","uf":"SP"})",
+       [](std::string_view body) { parse_sign_up(body); }},
+      // {"email"} asks for the link; {"token", "senha"} sets the new password; not both.
+      {"RecuperarSenha",
+       R"({"type":"object","properties":{"email":)" + std::string(kEmail) +
+           R"(,"token":{"type":"string","minLength":1,"maxLength":64},"senha":{"type":"string","minLength":8}},)"
+           R"("additionalProperties":false,"oneOf":[{"required":["email"]},{"required":["token","senha"]}]})",
+       R"({"token":"3f9a1c2e7b8d4f60a5e1c9b2d7f4a8e3","senha":"NovaSenha#2024"})",
+       [](std::string_view body) { parse_recovery(body); }},
+      {"EmailPersonalizado",
+       object({{"assunto", nonempty}, {"mensagem", nonempty},
+               {"destinatarios", R"({"type":"array","items":{"type":"integer","minimum":1},"minItems":1,"maxItems":1000})"}},
+              {"assunto", "mensagem"}, true),
+       R"({"assunto":"Manutenção programada","mensagem":"O sistema ficará indisponível no sábado, das 8h às 12h.","destinatarios":[14,27,31]})",
+       [](std::string_view body) { parse_broadcast(body); }},
   };
 }
 

@@ -1,15 +1,13 @@
 // Bodies and queries of the account routes.
 #pragma once
 
-#include <vector>
-
-#include "platform/common/request_schema.hpp"
-
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "platform/common/request_schema.hpp"
 
 namespace cadastre::platform::accounts {
 

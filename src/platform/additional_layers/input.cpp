@@ -109,13 +109,18 @@ std::optional<std::vector<std::int64_t>> parse_project_ids(const http::Request& 
 std::vector<common::RequestSchema> request_schemas() {
   using namespace json_schema;
   return {
-      {"CamadaAdicionalNova", object({{"idProjeto", kInt}, {"nome", R"({"type":"string","maxLength":200})"},
-                                      {"tipo", enumeration({"wms", "xyz", "vetor"})},
-                                      {"url", R"({"type":"string","maxLength":2000,"pattern":"^https?://"})"},
-                                      {"camadas", R"({"type":"string","maxLength":2000})"},
-                                      {"opcoes", R"({"type":"object"})"}, {"ordem", R"({"type":"integer"})"}},
-                                     {"idProjeto", "nome", "tipo", "url"}, true),
-       "", {}},
+      // camadas is required for tipo wms; an xyz url holds {z}, {x} and {y}.
+      {"CamadaAdicionalNova",
+       object({{"idProjeto", R"({"type":"integer","format":"int64","minimum":1})"},
+               {"nome", R"({"type":"string","minLength":1,"maxLength":200})"},
+               {"tipo", enumeration({"wms", "xyz", "vetor"})},
+               {"url", R"({"type":"string","maxLength":2000,"pattern":"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s@/?#:][^\\s@/?#]*([/?#]\\S*)?$"})"},
+               {"camadas", R"({"type":"string","maxLength":2000,"nullable":true})"},
+               {"opcoes", R"({"type":"object","nullable":true})"},
+               {"ordem", R"({"type":"integer","minimum":-2147483648,"maximum":2147483647})"}},
+              {"idProjeto", "nome", "tipo", "url"}, true),
+       R"({"idProjeto":12,"nome":"Ortofoto 2023","tipo":"wms","url":"https://geo.campinas.sp.gov.br/geoserver/wms","camadas":"ortofoto_2023,limites_bairros","opcoes":{"formato":"image/png","transparente":true},"ordem":2})",
+       [](std::string_view body) { parse_new_layer(body); }},
   };
 }
 

@@ -7,15 +7,15 @@
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
+#include "platform/body_fields.hpp"
+#include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::city_reports {
 
 ValuationOrder parse_valuation(std::string_view body) {
   simdjson::dom::parser parser;
   auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
-  for (auto [key, value] : o)
-    if (key != "idImovel" && key != "inscricao" && key != "anoReferencia")
-      throw Error(errc::invalid_argument, "campo desconhecido: " + std::string(key), std::string(key));
+  body::only_members(o, {"idImovel", "inscricao", "anoReferencia"});
   ValuationOrder v;
   auto id = jsonin::find(o, "idImovel");
   auto inscricao = jsonin::opt_string(o, "inscricao");
@@ -51,6 +51,18 @@ std::string parse_city(const http::Request& req) {
   });
   if (!slug) throw Error(errc::invalid_argument, "cidade deve ser o identificador de um município", "cidade");
   return cidade;
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  return {
+      {"PedidoLaudo",
+       R"({"type":"object","additionalProperties":false,"description":"idImovel ou inscricao, um só",)"
+       R"("properties":{"idImovel":{"type":"integer","minimum":1,"maximum":2147483647},)"
+       R"("inscricao":{"type":"string","minLength":1,"maxLength":50},)"
+       R"("anoReferencia":{"type":"integer","minimum":1800,"maximum":2200}}})",
+       R"({"inscricao":"01.02.003.0045.001","anoReferencia":2026})", [](std::string_view body) { parse_valuation(body); }},
+  };
 }
 
 }  // namespace cadastre::platform::city_reports

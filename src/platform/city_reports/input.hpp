@@ -5,8 +5,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "http/http.hpp"
+#include "platform/common/request_schema.hpp"
 
 namespace cadastre::platform::city_reports {
 
@@ -24,5 +26,9 @@ std::int64_t parse_property_id(const http::Request& req);
 
 /// The city of the path: a tenant slug (400 naming cidade otherwise).
 std::string parse_city(const http::Request& req);
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::city_reports

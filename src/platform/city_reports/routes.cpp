@@ -20,6 +20,7 @@
 #include "platform/city_reports/store.hpp"
 #include "platform/city_reports/unit_value.hpp"
 #include "platform/files/storage.hpp"
+#include "platform/schemas.hpp"
 #include "report/table.hpp"
 
 namespace cadastre::platform::city_reports {
@@ -111,8 +112,7 @@ void add_city_report_routes(App& app) {
                       "VVI e IPTU com a memória de cálculo, pelo perfil de avaliação ativo (municípios configurados)",
            .body = {.description = R"({"idImovel"} ou {"inscricao"} (inscrição cartográfica), "anoReferencia"?)",
                     .max_bytes = 4096,
-                    .schema = R"({"type":"object","properties":{"idImovel":{"type":"integer"},)"
-                              R"("inscricao":{"type":"string","maxLength":50},"anoReferencia":{"type":"integer"}}})"},
+                    .schema = schemas::ref("PedidoLaudo")},
            .answers = "application/pdf",
            .handler = service::scoped([c, heavy = &app.heavy_reads()](const Scope& s, Request& req) {
              auto slot = heavy->enter(s.db);  // a rendered PDF: the tenant's bulkhead of expensive reads

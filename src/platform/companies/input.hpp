@@ -1,12 +1,10 @@
 // The body of PUT /empresas/:id.
 #pragma once
 
+#include <string_view>
 #include <vector>
 
 #include "platform/common/request_schema.hpp"
-
-#include <string_view>
-
 #include "platform/companies/store.hpp"
 
 namespace cadastre::platform::companies {

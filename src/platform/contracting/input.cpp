@@ -8,6 +8,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/pricing.hpp"
 #include "core/json_in.hpp"
+#include "platform/body_fields.hpp"
 #include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::contracting {
@@ -16,11 +17,7 @@ namespace {
 jsonin::object object_of(simdjson::dom::parser& parser, std::string_view body,
                          std::initializer_list<std::string_view> known) {
   auto root = jsonin::as_object(jsonin::parse(parser, body), "corpo");
-  for (auto [key, _] : root) {
-    bool ok = false;
-    for (std::string_view k : known) ok = ok || key == k;
-    if (!ok) throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
-  }
+  body::only_members(root, known);
   return root;
 }
 
@@ -64,9 +61,7 @@ std::vector<std::pair<std::string, std::int64_t>> parse_addons_request(std::stri
   std::set<std::string> seen;
   for (auto item : jsonin::as_array(*items, "itens")) {
     auto o = jsonin::as_object(item, "itens");
-    for (auto [key, _] : o)
-      if (key != "codigo" && key != "quantidade")
-        throw Error(errc::unknown_field, "campo desconhecido em itens: " + std::string(key), "itens");
+    body::only_members(o, {"codigo", "quantidade"}, "itens");
     std::string codigo = jsonin::string(o, "codigo");
     if (codigo.empty() || codigo.size() > 41) throw Error(errc::invalid_argument, "codigo inválido em itens", "itens");
     if (!seen.insert(codigo).second)
@@ -101,13 +96,38 @@ CalculatorRequest parse_calculator_request(std::string_view body, bool optional_
 
 std::vector<common::RequestSchema> request_schemas() {
   using namespace json_schema;
+  const std::string id = R"({"type":"integer","format":"int64","minimum":1})";
+  auto up_to = [](std::int64_t max) {
+    return R"({"type":"integer","minimum":1,"maximum":)" + std::to_string(max) + "}";
+  };
   return {
-      {"ContratoPedido", object({{"idOrcamento", kInt}, {"hash", R"({"type":"string","pattern":"^[0-9a-f]{64}$"})"}},
+      {"PedidoPlano", object({{"idPlano", id}}, {"idPlano"}, true), R"({"idPlano":3})",
+       [](std::string_view body) { parse_plan_request(body); }},
+      {"PedidoArmazenamento", object({{"gb", up_to(kMaxGb)}, {"modo", enumeration({"adicional", "upgrade"})}}, {"gb"}, true),
+       R"({"gb":50,"modo":"adicional"})", [](std::string_view body) { parse_storage_request(body); }},
+      {"PedidoUsuarios", object({{"quantidade", up_to(kMaxUsers)}}, {"quantidade"}, true), R"({"quantidade":5})",
+       [](std::string_view body) { parse_users_request(body); }},
+      // Each codigo once.
+      {"PedidoAdicionais",
+       object({{"itens", R"({"type":"array","minItems":1,"maxItems":)" + std::to_string(kMaxAddonItems) + R"(,"items":)" +
+                             object({{"codigo", R"({"type":"string","minLength":1,"maxLength":41})"},
+                                     {"quantidade", up_to(kMaxAddonUnits)}},
+                                    {"codigo", "quantidade"}, true) +
+                             "}"}},
+              {"itens"}, true),
+       R"({"itens":[{"codigo":"suporte_prioritario","quantidade":2},{"codigo":"modulo_ouvidoria","quantidade":1}]})",
+       [](std::string_view body) { parse_addons_request(body); }},
+      {"ContratoPedido", object({{"idOrcamento", id}, {"hash", R"({"type":"string","pattern":"^[0-9a-f]{64}$"})"}},
                                 {"idOrcamento", "hash"}, true),
-       "", {}},
-      {"CalculoArmazenamentoPedido",
-       object({{"gb", R"({"type":"integer","minimum":1,"maximum":100000})"}, {"data", kDate}}, {}, true),
-       "", {}},
+       R"({"idOrcamento":481,"hash":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"})",
+       [](std::string_view body) { parse_contract_request(body); }},
+      // gb is required but for /calculadora/armazenamento/renovacao.
+      {"CalculoArmazenamentoPedido", object({{"gb", up_to(kMaxGb)}, {"data", kDate}}, {}, true),
+       R"({"gb":200,"data":"2025-03-01"})",
+       [](std::string_view body) {
+         parse_calculator_request(body, true);
+         parse_calculator_request(body, false);
+       }},
   };
 }
 

@@ -2,16 +2,14 @@
 // naming them) and numbers out of range (400 naming the field).
 #pragma once
 
-#include <vector>
-
-#include "platform/common/request_schema.hpp"
-
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "platform/common/request_schema.hpp"
 
 namespace cadastre::platform::contracting {
 

@@ -124,25 +124,25 @@ void add_contracting_routes(App& app) {
            .summary = "Orçamento de um plano: licença nova a partir de hoje, ou renovação da atual (mesmo plano, "
                       "ativa) por mais um período",
            .body = {.description = R"({"idPlano"})", .max_bytes = 4 * 1024,
-                    .schema = R"({"type":"object","required":["idPlano"],"additionalProperties":false,"properties":{"idPlano":{"type":"integer","minimum":1}}})"},
+                    .schema = schemas::ref("PedidoPlano")},
            .answer_status = 201, .answer_schema = quote, .handler = service::scoped(c, &Contracting::prepare_plan)});
   srv.add({.method = "POST", .pattern = "/preparar/contratacao/armazenamento", .auth = "sessao",
            .access = http::admins(), .tag = kTag,
            .summary = "Orçamento de armazenamento na licença atual até o fim dela, pro rata pelos dias de cada mês",
            .body = {.description = R"({"gb" (1 a 100000), "modo"?: "adicional" (gb a mais, padrão) | "upgrade" (gb no total)})",
                     .max_bytes = 4 * 1024,
-                    .schema = R"({"type":"object","required":["gb"],"additionalProperties":false,"properties":{"gb":{"type":"integer","minimum":1,"maximum":100000},"modo":{"type":"string","enum":["adicional","upgrade"]}}})"},
+                    .schema = schemas::ref("PedidoArmazenamento")},
            .answer_status = 201, .answer_schema = quote, .handler = service::scoped(c, &Contracting::prepare_storage)});
   srv.add({.method = "POST", .pattern = "/preparar/contratacao/usuario", .auth = "sessao", .access = http::admins(),
            .tag = kTag, .summary = "Orçamento de usuários a mais na licença atual até o fim dela, pro rata",
            .body = {.description = R"({"quantidade" (1 a 10000)})", .max_bytes = 4 * 1024,
-                    .schema = R"({"type":"object","required":["quantidade"],"additionalProperties":false,"properties":{"quantidade":{"type":"integer","minimum":1,"maximum":10000}}})"},
+                    .schema = schemas::ref("PedidoUsuarios")},
            .answer_status = 201, .answer_schema = quote, .handler = service::scoped(c, &Contracting::prepare_users)});
   srv.add({.method = "POST", .pattern = "/preparar/contratacao/adicionais", .auth = "sessao",
            .access = http::admins(), .tag = kTag,
            .summary = "Orçamento de adicionais (módulos, suporte) na licença atual até o fim dela, pro rata",
            .body = {.description = R"({"itens": [{"codigo", "quantidade"}]} (1 a 50 itens))", .max_bytes = 16 * 1024,
-                    .schema = R"({"type":"object","required":["itens"],"additionalProperties":false,"properties":{"itens":{"type":"array","minItems":1,"maxItems":50,"items":{"type":"object","required":["codigo","quantidade"],"properties":{"codigo":{"type":"string"},"quantidade":{"type":"integer","minimum":1,"maximum":1000}}}}}})"},
+                    .schema = schemas::ref("PedidoAdicionais")},
            .answer_status = 201, .answer_schema = quote, .handler = service::scoped(c, &Contracting::prepare_addons)});
 
   struct Kind {

@@ -26,9 +26,7 @@ bool is_null(jsonin::object o, std::string_view key) { return o.at_key(key).is_n
 
 MapLayer layer(jsonin::element e, std::size_t position) {
   auto o = jsonin::as_object(e, "camadas[]");
-  for (auto [key, value] : o)
-    if (key != "idCamada" && key != "ordem" && key != "visivel" && key != "opacidade" && key != "estilo")
-      throw Error(errc::invalid_argument, "campo desconhecido em camadas[]: " + std::string(key), "camadas");
+  body::only_members(o, {"idCamada", "ordem", "visivel", "opacidade", "estilo"}, "camadas[]");
   MapLayer l;
   auto id = jsonin::find(o, "idCamada");
   if (!id) throw Error(errc::missing_field, "camadas: informe idCamada de cada camada", "idCamada");
@@ -82,12 +80,11 @@ std::array<double, 4> extent(jsonin::element e) {
 MapFields parse_map(std::string_view body, bool creating) {
   simdjson::dom::parser parser;
   auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
-  for (auto [key, value] : o) {
-    bool known = key == "nome" || key == "descricao" || key == "camadas" || key == "extensao" || key == "idMapaBase" ||
-                 (creating && key == "idProjeto");
-    if (!known && key == "idProjeto")
-      throw Error(errc::invalid_argument, "idProjeto: um mapa não muda de projeto", "idProjeto");
-    if (!known) throw Error(errc::invalid_argument, "campo desconhecido: " + std::string(key), std::string(key));
+  if (creating) {
+    body::only_members(o, {"idProjeto", "nome", "descricao", "camadas", "extensao", "idMapaBase"});
+  } else {
+    if (present(o, "idProjeto")) throw Error(errc::invalid_argument, "idProjeto: um mapa não muda de projeto", "idProjeto");
+    body::only_members(o, {"nome", "descricao", "camadas", "extensao", "idMapaBase"});
   }
   MapFields f;
   if (creating) {
@@ -128,22 +125,23 @@ std::string layers_json(const std::vector<MapLayer>& layers) {
 
 std::vector<common::RequestSchema> request_schemas() {
   using namespace json_schema;
+  // idMapaBase and extensao null: none; camadas drawn in ordem (ties: as listed), each layer once.
+  const Props changeable = {
+      {"nome", R"({"type":"string","minLength":1,"maxLength":200})"},
+      {"descricao", R"({"type":"string","maxLength":4000})"},
+      {"camadas", R"({"type":"array","minItems":1,"maxItems":100,"items":{"$ref":"#/components/schemas/CamadaDoMapa"}})"},
+      {"extensao", R"({"type":"array","items":{"type":"number"},"minItems":4,"maxItems":4,"nullable":true,)"
+                   R"("description":"[minx, miny, maxx, maxy] em graus, WGS 84, mínimos antes dos máximos"})"},
+      {"idMapaBase", R"({"type":"integer","format":"int64","minimum":1,"nullable":true})"}};
+  Props creating = changeable;
+  creating.insert(creating.begin(), {"idProjeto", R"({"type":"integer","format":"int64","minimum":1})"});
   return {
-      {"MapaPersonalizadoNovo",
-       object({{"idProjeto", kInt}, {"nome", R"({"type":"string","maxLength":200})"},
-               {"descricao", R"({"type":"string","maxLength":4000})"},
-               {"camadas", R"({"type":"array","minItems":1,"maxItems":100,"items":{"$ref":"#/components/schemas/CamadaDoMapa"}})"},
-               {"extensao", R"({"type":"array","items":{"type":"number"},"minItems":4,"maxItems":4,"nullable":true})"},
-               {"idMapaBase", kNullableInt}},
-              {"idProjeto", "nome", "camadas"}, true),
-       "", {}},
-      {"MapaPersonalizadoAlteracao",
-       object({{"nome", R"({"type":"string","maxLength":200})"}, {"descricao", R"({"type":"string","maxLength":4000})"},
-               {"camadas", R"({"type":"array","minItems":1,"maxItems":100,"items":{"$ref":"#/components/schemas/CamadaDoMapa"}})"},
-               {"extensao", R"({"type":"array","items":{"type":"number"},"minItems":4,"maxItems":4,"nullable":true})"},
-               {"idMapaBase", kNullableInt}},
-              {}, true),
-       "", {}},
+      {"MapaPersonalizadoNovo", object(creating, {"idProjeto", "nome", "camadas"}, true),
+       R"({"idProjeto":12,"nome":"Lotes e edificações","descricao":"Lotes com as edificações por cima","camadas":[{"idCamada":41,"ordem":1,"visivel":true,"opacidade":0.8,"estilo":{"fill-color":"#e0c080"}},{"idCamada":42,"ordem":2}],"extensao":[-47.2,-23.0,-46.9,-22.7],"idMapaBase":3})",
+       [](std::string_view body) { parse_map(body, true); }},
+      {"MapaPersonalizadoAlteracao", object(changeable, {}, true),
+       R"({"nome":"Lotes 2025","descricao":"Lotes com as edificações, revisão de 2025","camadas":[{"idCamada":41,"visivel":false},{"idCamada":43,"opacidade":0.5}],"extensao":null})",
+       [](std::string_view body) { parse_map(body, false); }},
   };
 }
 

@@ -1,16 +1,14 @@
 // Bodies of the custom map routes.
 #pragma once
 
-#include <vector>
-
-#include "platform/common/request_schema.hpp"
-
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "platform/common/request_schema.hpp"
 
 namespace cadastre::platform::custom_maps {
 

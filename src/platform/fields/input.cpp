@@ -120,16 +120,36 @@ std::optional<std::int64_t> query_id(const http::Request& req, std::string_view 
 
 std::vector<common::RequestSchema> request_schemas() {
   using namespace json_schema;
+  // null clears an optional attribute. Which attributes apply depends on tipo (minimo and
+  // maximo: numbers and sizes; opcoes: lista, multipla; padrao: texto; dominio:
+  // lista_dominio; formula: calculado), checked with the field's other attributes.
+  const char* key = R"({"type":"string","pattern":"^[a-z][a-z0-9_]{0,62}$"})";
+  const char* nullable_key = R"({"type":"string","pattern":"^[a-z][a-z0-9_]{0,62}$","nullable":true})";
+  const Props changeable = {
+      {"nome", R"({"type":"string","minLength":1,"maxLength":200})"},
+      {"chave", key},
+      {"tipo", kFieldType},
+      {"obrigatorio", kBool},
+      {"unico", kBool},
+      {"minimo", kNullableNumber},
+      {"maximo", kNullableNumber},
+      {"padrao", R"({"type":"string","maxLength":500,"nullable":true,"description":"uma expressão regular que o texto segue"})"},
+      {"opcoes", R"({"type":"array","maxItems":500,"items":{"type":"string","minLength":1,"maxLength":200},"nullable":true})"},
+      {"dominio", nullable_key},
+      {"formula", R"({"type":"string","maxLength":2000,"nullable":true})"},
+      {"avaliacao", nullable_key},
+      {"ajuda", R"({"type":"string","maxLength":2000,"nullable":true})"},
+      {"ordem", R"({"type":"integer","minimum":0,"maximum":2147483647})"},
+      {"ativo", kBool}};
+  Props creating = changeable;
+  creating.insert(creating.begin(), {"idFormulario", R"({"type":"integer","format":"int64","minimum":1})"});
   return {
-      {"CampoNovo", R"({"allOf":[{"$ref":"#/components/schemas/CampoAlteracao"},{"type":"object","required":["idFormulario","nome","chave","tipo"],"properties":{"idFormulario":{"type":"integer"}}}]})",
-       "", {}},
-      {"CampoAlteracao", object({{"nome", R"({"type":"string","minLength":1,"maxLength":200})"},
-                                 {"chave", R"({"type":"string","pattern":"^[a-z][a-z0-9_]{0,62}$"})"}, {"tipo", kFieldType},
-                                 {"obrigatorio", kBool}, {"unico", kBool}, {"minimo", kNullableNumber},
-                                 {"maximo", kNullableNumber}, {"padrao", kNullableText}, {"opcoes", kNullableTexts},
-                                 {"dominio", kNullableText}, {"formula", kNullableText}, {"avaliacao", kNullableText},
-                                 {"ajuda", kNullableText}, {"ordem", R"({"type":"integer","minimum":0})"}, {"ativo", kBool}}),
-       "", {}},
+      {"CampoNovo", object(creating, {"idFormulario", "nome", "chave", "tipo"}, true),
+       R"({"idFormulario":7,"nome":"Área construída","chave":"area_construida","tipo":"decimal","obrigatorio":true,"unico":false,"minimo":0,"maximo":100000,"ajuda":"Em metros quadrados, somadas todas as edificações do lote","avaliacao":"area_construida","ordem":3})",
+       [](std::string_view body) { parse_new(body); }},
+      {"CampoAlteracao", object(changeable, {}, true),
+       R"({"nome":"Padrão construtivo","tipo":"lista","opcoes":["baixo","normal","alto","luxo"],"minimo":null,"maximo":null,"obrigatorio":false,"ordem":4})",
+       [](std::string_view body) { parse_change(body); }},
   };
 }
 

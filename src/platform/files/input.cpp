@@ -4,6 +4,7 @@
 
 #include "cadastre/error.hpp"
 #include "core/json_in.hpp"
+#include "platform/common/json_schema.hpp"
 #include "platform/files/storage.hpp"
 
 namespace cadastre::platform::files {
@@ -155,6 +156,16 @@ int parse_thumbnail_side(const http::Request& req) {
   if (!m || *m == "false") return 0;
   if (*m != "true") throw Error(errc::invalid_argument, "miniatura deve ser true ou false", "miniatura");
   return 256;
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  return {
+      {"ArquivoAlteracao",
+       object({{"nome", R"({"type":"string","minLength":1})"}, {"descricao", kNullableText}}, {}, true),
+       R"({"nome":"fachada-norte.jpg","descricao":"Foto da fachada, vistoria de março"})",
+       [](std::string_view body) { parse_changes(body); }},
+  };
 }
 
 }  // namespace cadastre::platform::files

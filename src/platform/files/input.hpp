@@ -5,8 +5,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "http/http.hpp"
+#include "platform/common/request_schema.hpp"
 #include "service/ids.hpp"
 
 namespace cadastre::platform::files {
@@ -57,5 +59,9 @@ std::optional<Signature> parse_signature(const http::Request& req);
 /// GET /arquivos/fotos/:id: ?miniatura=true (256 px) or ?tamanho=<16..1024>; 0 = the
 /// original.
 int parse_thumbnail_side(const http::Request& req);
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::files

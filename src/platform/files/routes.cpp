@@ -460,7 +460,7 @@ void add_file_routes(App& app) {
            .tag = kTag,
            .summary = "Renomeia ou descreve o arquivo {id} (só metadados; o conteúdo não muda). Exige edição.",
            .body = {.description = "{\"nome\"?: \"...\", \"descricao\"?: \"...\" | null}", .max_bytes = 16u << 10,
-                    .schema = R"({"type":"object","additionalProperties":false,"properties":{"nome":{"type":"string"},"descricao":{"type":"string","nullable":true}}})"},
+                    .schema = schemas::ref("ArquivoAlteracao")},
            .answer_schema = record,
            .handler = service::scoped(&change)});
   srv.add({.method = "POST",

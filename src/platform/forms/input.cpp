@@ -75,17 +75,19 @@ std::optional<bool> query_active(const http::Request& req) {
 
 std::vector<common::RequestSchema> request_schemas() {
   using namespace json_schema;
+  // ativo changes by POST /formularios/inativar/:id and /ativar/:id; descricao null clears it.
+  const Props changeable = {{"nome", R"({"type":"string","minLength":1,"maxLength":200})"},
+                            {"descricao", R"({"type":"string","maxLength":4000,"nullable":true})"},
+                            {"ordem", R"({"type":"integer","minimum":0,"maximum":2147483647})"}};
+  Props creating = changeable;
+  creating.insert(creating.begin(), {"idCamada", R"({"type":"integer","format":"int64","minimum":1})"});
   return {
-      {"FormularioNovo", object({{"idCamada", kInt}, {"nome", R"({"type":"string","minLength":1,"maxLength":200})"},
-                                 {"descricao", R"({"type":"string","maxLength":4000,"nullable":true})"},
-                                 {"ordem", R"({"type":"integer","minimum":0})"}},
-                                {"idCamada", "nome"}, true),
-       "", {}},
-      {"FormularioAlteracao", object({{"nome", R"({"type":"string","minLength":1,"maxLength":200})"},
-                                      {"descricao", R"({"type":"string","maxLength":4000,"nullable":true})"},
-                                      {"ordem", R"({"type":"integer","minimum":0})"}},
-                                     {}, true),
-       "", {}},
+      {"FormularioNovo", object(creating, {"idCamada", "nome"}, true),
+       R"({"idCamada":41,"nome":"Boletim de cadastro imobiliário","descricao":"Dados do lote e das edificações, coletados em campo","ordem":1})",
+       [](std::string_view body) { parse_new(body); }},
+      {"FormularioAlteracao", object(changeable, {}, true),
+       R"({"nome":"Boletim de cadastro imobiliário 2025","descricao":null,"ordem":2})",
+       [](std::string_view body) { parse_change(body); }},
   };
 }
 

@@ -324,35 +324,82 @@ std::vector<OfflineItem> parse_offline(std::string_view body) {
 
 std::vector<common::RequestSchema> request_schemas() {
   using namespace json_schema;
+  const std::string id = R"({"type":"integer","format":"int64","minimum":1})";
+  const std::string version = R"({"type":"integer","format":"int64","minimum":1,"description":"a versão lida"})";
+  const std::string wkt = R"({"type":"string","pattern":"[^ \\t\\r\\n]"})";
+  const std::string geojson = R"({"oneOf":[{"type":"object"},{"type":"string"}],"description":"GeoJSON: o objeto ou seu texto"})";
+  const std::string srid =
+      R"({"type":"integer","minimum":1,"maximum":999999,"description":"código EPSG; sem ele, SIRGAS 2000 lon/lat, 4674"})";
+  // A geometry goes as wkt or as geojson, never both.
+  const std::string one_shape = R"("oneOf":[{"required":["wkt"]},{"required":["geojson"]}])";
+  auto with = [](std::string schema, const std::string& more) { return schema.insert(schema.size() - 1, "," + more); };
+  auto id_list = [](int min) {
+    return R"({"type":"array","items":{"type":"integer","format":"int64","minimum":1},"minItems":)" + std::to_string(min) +
+           R"(,"maxItems":1000,"uniqueItems":true})";
+  };
+  const std::string versions =
+      R"({"type":"object","additionalProperties":{"type":"integer","format":"int64","minimum":1},"description":"a versão lida de cada id: {\"id\": versão}"})";
   // "valores" written with a new geometry (POST /geometrias, offline criar): the list
   // POST /v2/valores takes (ValoresLote).
   const std::string new_geometry_values =
       R"({"type":"array","minItems":1,"maxItems":500,"items":)" +
-      object({{"idCampo", kInt}, {"valor", kAnyValue}}, {"idCampo", "valor"}, true) + "}";
+      object({{"idCampo", id}, {"valor", kAnyValue}}, {"idCampo", "valor"}, true) + "}";
+  // What each operation of an offline item needs: criar a layer and a shape; alterar the
+  // geometry, the version it was based on and a shape; excluir the geometry and its version.
+  const std::string offline_operations =
+      R"("oneOf":[{"properties":{"operacao":{"enum":["criar"]}},"required":["idCamada"],)" + one_shape +
+      R"(},{"properties":{"operacao":{"enum":["alterar"]}},"required":["id","versaoBase"],"not":{"required":["valores"]},)" +
+      one_shape +
+      R"(},{"properties":{"operacao":{"enum":["excluir"]}},"required":["id","versaoBase"],"not":{"required":["valores"]}}])";
   return {
-      {"GeometriaNova", object({{"idCamada", kInt}, {"wkt", kText}, {"geojson", R"({"type":"object"})"},
-                                {"srid", kInt}, {"vinculoId", kInt}, {"valores", new_geometry_values}},
-                               {"idCamada"}, true),
-       "", {}},
-      {"GeometriaAlteracao", object({{"wkt", kText}, {"geojson", R"({"type":"object"})"}, {"srid", kInt},
-                                     {"versao", kInt}}, {}, true),
-       "", {}},
-      {"GeometriasIds", object({{"ids", R"({"type":"array","items":{"type":"integer"},"minItems":1,"maxItems":1000})"},
-                                {"manter", kInt}, {"versoes", R"({"type":"object","additionalProperties":{"type":"integer"}})"}},
-                               {"ids"}, true),
-       "", {}},
-      {"GeometriasUniao", object({{"ids", R"({"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":1000})"},
-                                  {"manter", kInt}, {"versoes", R"({"type":"object","additionalProperties":{"type":"integer"}})"}},
+      {"CopiaDeValoresPorLocal",
+       object({{"origem", R"({"type":"integer","minimum":1,"description":"a camada de onde os valores vêm"})"},
+               {"campos", R"({"type":"array","minItems":1,"maxItems":1000,"items":{"type":"string"},"description":"chaves dos campos; todos quando ausente"})"}},
+              {"origem"}, true),
+       R"({"origem":14,"campos":["uso","padrao_construtivo"]})", [](std::string_view body) { parse_copy_values(body); }},
+      {"IndiceMapaTematico", object({{"idCampo", R"({"type":"integer","minimum":1})"}}, {"idCampo"}, true),
+       R"({"idCampo":31})", [](std::string_view body) { parse_thematic(body); }},
+      {"GeometriaNova",
+       with(object({{"idCamada", id}, {"wkt", wkt}, {"geojson", geojson}, {"srid", srid}, {"vinculoId", id},
+                    {"valores", new_geometry_values}},
+                   {"idCamada"}, true),
+            one_shape),
+       R"j({"idCamada":42,"wkt":"POLYGON((-47.0621 -22.9071,-47.0612 -22.9071,-47.0612 -22.9063,-47.0621 -22.9063,-47.0621 -22.9071))",)j"
+       R"("srid":4674,"vinculoId":7,"valores":[{"idCampo":101,"valor":"Lote 14"},{"idCampo":102,"valor":360.5}]})",
+       [](std::string_view body) { parse_new(body); }},
+      {"GeometriaAlteracao",
+       with(object({{"wkt", wkt}, {"geojson", geojson}, {"srid", srid},
+                    {"versao", R"({"type":"integer","format":"int64","minimum":1,"description":"a versão lida, ou o cabeçalho If-Match"})"}},
+                   {}, true),
+            one_shape),
+       R"({"geojson":{"type":"Point","coordinates":[-47.0616,-22.9064]},"srid":4674,"versao":3})",
+       [](std::string_view body) {
+         http::Request req;
+         req.body = std::string(body);
+         parse_change(req);
+       }},
+      {"GeometriasIds", object({{"ids", id_list(1)}, {"versoes", versions}}, {"ids"}, true),
+       R"({"ids":[501,502,507],"versoes":{"501":2,"507":1}})", [](std::string_view body) { parse_delete_many(body); }},
+      {"GeometriasAmostras", object({{"ids", id_list(1)}}, {"ids"}, true), R"({"ids":[88,91,1204]})",
+       [](std::string_view body) { parse_samples(body); }},
+      {"GeometriasUniao", object({{"ids", id_list(2)}, {"manter", R"({"type":"integer","format":"int64","minimum":1,"description":"um dos ids"})"},
+                                  {"versoes", versions}},
                                  {"ids", "manter", "versoes"}, true),
-       "", {}},
-      {"GeometriaDivisao", object({{"linha", kText}, {"srid", kInt}, {"versao", kInt}}, {"linha", "versao"}, true),
-       "", {}},
-      {"GeometriaOfflineItem", object({{"idCliente", kText}, {"operacao", enumeration({"criar", "alterar", "excluir"})},
-                                       {"idCamada", kInt}, {"id", kInt}, {"versaoBase", kInt}, {"wkt", kText},
-                                       {"geojson", R"({"type":"object"})"}, {"srid", kInt},
-                                       {"valores", new_geometry_values}},
-                                      {"idCliente", "operacao"}, true),
-       "", {}},
+       R"({"ids":[501,502],"manter":501,"versoes":{"501":4,"502":1}})", [](std::string_view body) { parse_union(body); }},
+      {"GeometriaDivisao", object({{"linha", wkt}, {"srid", srid}, {"versao", version}}, {"linha", "versao"}, true),
+       R"j({"linha":"LINESTRING(-47.0625 -22.9067,-47.0608 -22.9067)","srid":4674,"versao":5})j",
+       [](std::string_view body) { parse_split(body); }},
+      // One item of the list POST /geometrias/offline takes (1 to 500, idCliente unique).
+      {"GeometriaOfflineItem",
+       with(object({{"idCliente", R"({"type":"string","minLength":1,"maxLength":200})"},
+                    {"operacao", enumeration({"criar", "alterar", "excluir"})}, {"idCamada", id}, {"id", id},
+                    {"versaoBase", id}, {"wkt", wkt}, {"geojson", geojson}, {"srid", srid},
+                    {"valores", new_geometry_values}},
+                   {"idCliente", "operacao"}, true),
+            offline_operations),
+       R"({"idCliente":"tablet-3/2025-06-02T10:15:00Z/1","operacao":"criar","idCamada":42,)"
+       R"j("wkt":"POINT(-47.0616 -22.9064)","srid":4674,"valores":[{"idCampo":101,"valor":"Poste 12"}]})j",
+       [](std::string_view body) { parse_offline("[" + std::string(body) + "]"); }},
   };
 }
 

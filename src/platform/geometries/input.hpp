@@ -4,10 +4,6 @@
 // so parsing here only finds the text and bounds its size.
 #pragma once
 
-#include <vector>
-
-#include "platform/common/request_schema.hpp"
-
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -16,6 +12,7 @@
 #include <vector>
 
 #include "http/http.hpp"
+#include "platform/common/request_schema.hpp"
 #include "platform/values/input.hpp"
 
 namespace cadastre::platform::geometries {

@@ -349,13 +349,14 @@ void add_geometry_routes(App& app) {
   srv.add({.method = "POST", .pattern = "/geometrias/copiar-amostras/{idCamada}", .auth = "sessao",
            .access = on("camada", "{idCamada}", "edicao"), .tag = kTag,
            .summary = "Copia geometrias de outras camadas para esta, com os valores dos campos de mesma chave",
-           .body = {.description = R"({"ids": [...]})", .max_bytes = 64 * 1024, .schema = schemas::ref("GeometriasIds")},
+           .body = {.description = R"({"ids": [...]})", .max_bytes = 64 * 1024, .schema = schemas::ref("GeometriasAmostras")},
            .answer_status = 201, .answer_schema = schemas::ref("GeometriasLote"), .handler = service::scoped(events, copy_samples)});
   srv.add({.method = "POST", .pattern = "/geometrias/copiar-valores/{idCamada}", .auth = "sessao",
            .access = on("camada", "{idCamada}", "edicao"), .tag = kTag,
            .summary = "Copia para cada geometria da camada os valores da geometria da camada origem que contém seu "
                       "ponto na superfície (campos de mesma chave e tipo); contagens",
-           .body = {.description = R"({"origem", "campos"?: [chaves]})", .max_bytes = 64 * 1024},
+           .body = {.description = R"({"origem", "campos"?: [chaves]})", .max_bytes = 64 * 1024,
+                    .schema = schemas::ref("CopiaDeValoresPorLocal")},
            .answer_schema = R"({"type":"object"})", .handler = service::scoped(events, copy_values)});
   srv.add({.method = "PUT", .pattern = "/geometrias/{id}", .auth = "sessao", .access = on("geometria", "{id}", "edicao"),
            .tag = kTag, .summary = "Altera a geometria a partir da versão lida (versao ou If-Match; desatualizada: 409)",
@@ -388,7 +389,7 @@ void add_geometry_routes(App& app) {
            .access = on("geometria", "{id}", "edicao"), .tag = kTag,
            .summary = "Grava a classe da categorização da camada (camadas.categorias) em que o valor do campo da "
                       "geometria cai: índice em classes, -1 outros, null sem valor",
-           .body = {.description = R"({"idCampo"})", .max_bytes = 4 * 1024},
+           .body = {.description = R"({"idCampo"})", .max_bytes = 4 * 1024, .schema = schemas::ref("IndiceMapaTematico")},
            .answer_schema = R"({"type":"object"})", .handler = service::scoped(events, thematic)});
 }
 

@@ -8,6 +8,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
+#include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::geostatistics {
 
@@ -146,6 +147,31 @@ KrigingQuery parse_kriging(const http::Request& req) {
   if (q.nome.find_first_not_of(" \t") == std::string::npos || q.nome.size() > 200)
     throw Error(errc::invalid_argument, "nome: de 1 a 200 caracteres", "nome");
   return q;
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  const std::string id = R"({"type":"integer","minimum":1})";
+  const std::string nonneg = R"({"type":"number","minimum":0})";
+  const std::string epsg = R"({"type":"integer","description":"SIRGAS 2000 / UTM: 31978 a 31985, ou 5396"})";
+  const std::string tipo = enumeration({"esferico", "exponencial", "gaussiano"});
+  const std::string nome = R"({"type":"string","minLength":1,"maxLength":200})";
+  const std::string alcance = R"({"type":"number","exclusiveMinimum":true,"minimum":0,"description":"metros"})";
+  const std::string chk = R"({"type":"integer","minimum":1,"nullable":true})";
+  return {
+      {"VariogramaNovo",
+       object({{"nome", nome}, {"tipo", tipo}, {"pepita", nonneg}, {"contribuicao", nonneg}, {"alcance", alcance},
+               {"log", kBool}, {"idCamada", id}, {"idCampo", id}, {"idCampoChk", chk}, {"idProjeto", id}, {"epsg", epsg}},
+              {"nome", "tipo", "pepita", "contribuicao", "alcance", "idCamada", "idCampo"}, true),
+       R"({"nome":"Terrenos centro","tipo":"esferico","pepita":1200.5,"contribuicao":8400,"alcance":950,"log":false,"idCamada":7,"idCampo":31,"epsg":31983})",
+       [](std::string_view body) { parse_variogram(body, true); }},
+      {"VariogramaAlteracao",
+       object({{"id", id}, {"nome", nome}, {"tipo", tipo}, {"pepita", nonneg}, {"contribuicao", nonneg},
+               {"alcance", alcance}, {"log", kBool}, {"idCampoChk", chk}, {"idProjeto", id}, {"epsg", epsg}},
+              {"id"}, true),
+       R"({"id":4,"tipo":"exponencial","alcance":1200,"idCampoChk":null})",
+       [](std::string_view body) { parse_variogram(body, false); }},
+  };
 }
 
 }  // namespace cadastre::platform::geostatistics

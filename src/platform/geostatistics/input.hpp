@@ -5,9 +5,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cadastre/geostat.hpp"
 #include "http/http.hpp"
+#include "platform/common/request_schema.hpp"
 
 namespace cadastre::platform::geostatistics {
 
@@ -35,6 +37,10 @@ struct VariogramInput {
   bool campo_chk_null = false;  ///< "idCampoChk": null (PUT: remove the filter)
 };
 VariogramInput parse_variogram(std::string_view body, bool creating);
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 /// GET /variogramas/automatico.
 struct AutoQuery {

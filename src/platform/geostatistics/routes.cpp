@@ -226,7 +226,8 @@ void add_geostatistics_routes(App& app) {
            .access = http::on("camada", "corpo.idCamada", "admin"), .tag = kTag,
            .summary = "Cria um modelo de variograma no projeto da camada de amostras (administrador do projeto); "
                       "o EPSG UTM é o enviado ou o do fuso das amostras",
-           .body = {.description = model_body, .max_bytes = 8192}, .answer_status = 201,
+           .body = {.description = model_body, .max_bytes = 8192, .schema = schemas::ref("VariogramaNovo")},
+           .answer_status = 201,
            .answer_schema = schemas::ref("Variograma"), .handler = service::scoped(create)});
   srv.add({.method = "PUT", .pattern = "/variogramas", .auth = "sessao",
            .access = http::on("variograma", "corpo.id", "admin"), .tag = kTag,
@@ -234,7 +235,8 @@ void add_geostatistics_routes(App& app) {
                       "contribuicao, alcance, log, epsg, idCampoChk)}",
            .body = {.description = R"({"id", "nome"?, "tipo"?, "pepita"?, "contribuicao"?, "alcance"?, "log"?, )"
                                    R"("epsg"?, "idCampoChk"?: id ou null})",
-                    .max_bytes = 8192},
+                    .max_bytes = 8192,
+                    .schema = schemas::ref("VariogramaAlteracao")},
            .answer_schema = schemas::ref("Variograma"), .handler = service::scoped(change)});
   srv.add({.method = "GET", .pattern = "/variogramas/automatico", .auth = "sessao",
            .access = http::on("camada", "idcamada", "leitura"), .tag = kTag,

@@ -47,12 +47,11 @@ search::FeatureQuery filters_of(std::int64_t camada, const std::string& condicoe
 ReportFields parse_report(std::string_view body, bool creating) {
   simdjson::dom::parser parser;
   auto o = jsonin::as_object(jsonin::parse(parser, body), "corpo");
-  for (auto [key, value] : o) {
-    bool known = key == "nome" || key == "descricao" || key == "campos" || key == "filtros" || key == "agrupamento" ||
-                 (creating && key == "idCamada");
-    if (!known && key == "idCamada")
-      throw Error(errc::invalid_argument, "idCamada: um relatório não muda de camada", "idCamada");
-    if (!known) throw Error(errc::invalid_argument, "campo desconhecido: " + std::string(key), std::string(key));
+  if (creating) {
+    body::only_members(o, {"idCamada", "nome", "descricao", "campos", "filtros", "agrupamento"});
+  } else {
+    if (present(o, "idCamada")) throw Error(errc::invalid_argument, "idCamada: um relatório não muda de camada", "idCamada");
+    body::only_members(o, {"nome", "descricao", "campos", "filtros", "agrupamento"});
   }
   ReportFields f;
   if (creating) {
@@ -67,9 +66,7 @@ ReportFields parse_report(std::string_view body, bool creating) {
   if (auto c = jsonin::find(o, "campos")) f.campos = field_ids(*c);
   if (auto fl = jsonin::find(o, "filtros")) {
     auto fo = jsonin::as_object(*fl, "filtros");
-    for (auto [key, value] : fo)
-      if (key != "condicoes" && key != "todas")
-        throw Error(errc::invalid_argument, "campo desconhecido em filtros: " + std::string(key), std::string(key));
+    body::only_members(fo, {"condicoes", "todas"}, "filtros");
     std::string condicoes = "[]";
     if (auto c = jsonin::find(fo, "condicoes")) {
       jsonin::as_array(*c, "condicoes");
@@ -107,20 +104,31 @@ Format parse_format(const http::Request& req) {
 
 std::vector<common::RequestSchema> request_schemas() {
   using namespace json_schema;
+  // The conditions of POST /pesquisa-caracteristicas (none: every geometry of the layer).
+  const std::string filters =
+      object({{"condicoes", R"({"type":"array","maxItems":20,"items":)" +
+                                object({{"idCampo", R"({"type":"integer","format":"int64","minimum":1})"},
+                                        {"operador", enumeration({"=", "<>", "<", "<=", ">", ">=", "contem", "entre", "vazio"})},
+                                        {"valor", kAnyValue}},
+                                       {"idCampo", "operador"}, true) +
+                                "}"},
+              {"todas", kBool}},
+             {}, true);
+  const Props changeable = {
+      {"nome", R"({"type":"string","minLength":1,"maxLength":200})"},
+      {"descricao", R"({"type":"string","maxLength":4000})"},
+      {"campos", R"({"type":"array","minItems":1,"maxItems":50,"items":{"type":"integer","format":"int64","minimum":1}})"},
+      {"filtros", filters},
+      {"agrupamento", R"({"type":"integer","format":"int64","minimum":1,"nullable":true,"description":"o idCampo que agrupa as linhas; null: sem agrupamento"})"}};
+  Props creating = changeable;
+  creating.insert(creating.begin(), {"idCamada", R"({"type":"integer","format":"int64","minimum":1})"});
   return {
-      {"RelatorioCamadaNovo",
-       object({{"idCamada", kInt}, {"nome", R"({"type":"string","maxLength":200})"},
-               {"descricao", R"({"type":"string","maxLength":4000})"},
-               {"campos", R"({"type":"array","minItems":1,"maxItems":50,"items":{"type":"integer"}})"},
-               {"filtros", ref("FiltrosRelatorio")}, {"agrupamento", kNullableInt}},
-              {"idCamada", "nome", "campos"}, true),
-       "", {}},
-      {"RelatorioCamadaAlteracao",
-       object({{"nome", R"({"type":"string","maxLength":200})"}, {"descricao", R"({"type":"string","maxLength":4000})"},
-               {"campos", R"({"type":"array","minItems":1,"maxItems":50,"items":{"type":"integer"}})"},
-               {"filtros", ref("FiltrosRelatorio")}, {"agrupamento", kNullableInt}},
-              {}, true),
-       "", {}},
+      {"RelatorioCamadaNovo", object(creating, {"idCamada", "nome", "campos"}, true),
+       R"({"idCamada":41,"nome":"Lotes grandes por bairro","descricao":"Lotes com mais de 600 m²","campos":[101,102,105],"filtros":{"condicoes":[{"idCampo":102,"operador":">","valor":600},{"idCampo":105,"operador":"vazio"}],"todas":true},"agrupamento":103})",
+       [](std::string_view body) { parse_report(body, true); }},
+      {"RelatorioCamadaAlteracao", object(changeable, {}, true),
+       R"({"nome":"Todos os lotes","campos":[101,102],"filtros":{"condicoes":[]},"agrupamento":null})",
+       [](std::string_view body) { parse_report(body, false); }},
   };
 }
 

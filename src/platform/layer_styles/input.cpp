@@ -88,12 +88,16 @@ GeometryLabel parse_geometry_label(std::string_view body) {
 
 std::vector<common::RequestSchema> request_schemas() {
   using namespace json_schema;
+  // A member present sets that part of the label, null clears it; at least one.
   return {
-      {"RotuloGeometriaCampos", object({{"texto", R"({"type":"string","maxLength":500,"nullable":true})"},
-                                        {"posicao", R"({"type":"array","items":{"type":"number"},"minItems":2,"maxItems":2,"nullable":true})"},
-                                        {"rotacao", R"({"type":"number","minimum":-360,"maximum":360,"nullable":true})"}},
-                                       {}, true),
-       "", {}},
+      {"RotuloGeometriaCampos",
+       object({{"texto", R"({"type":"string","minLength":1,"maxLength":500,"nullable":true})"},
+               {"posicao", R"({"type":"array","items":{"type":"number"},"minItems":2,"maxItems":2,"nullable":true,)"
+                           R"("description":"[longitude, latitude] em graus, WGS 84"})"},
+               {"rotacao", R"({"type":"number","minimum":-360,"maximum":360,"nullable":true})"}},
+              {}, true),
+       R"({"texto":"Praça da Matriz","posicao":[-47.0608,-22.9056],"rotacao":15.5})",
+       [](std::string_view body) { parse_geometry_label(body); }},
   };
 }
 

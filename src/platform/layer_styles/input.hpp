@@ -1,16 +1,13 @@
 // Queries and bodies of the style routes.
 #pragma once
 
-#include <vector>
-
-#include "platform/common/request_schema.hpp"
-
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "http/http.hpp"
+#include "platform/common/request_schema.hpp"
 #include "platform/layer_styles/store.hpp"
 
 namespace cadastre::platform::layer_styles {

@@ -23,9 +23,7 @@ std::string right(jsonin::object root) {
 NewRight parse_new(std::string_view body) {
   simdjson::dom::parser parser;
   auto root = jsonin::as_object(jsonin::parse(parser, body), "corpo");
-  for (auto [key, value] : root)
-    if (key != "idCamada" && key != "idUsuario" && key != "direito")
-      throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
+  body::only_members(root, {"idCamada", "idUsuario", "direito"});
   return {body::required_id(root, "idCamada"), body::required_id(root, "idUsuario"), right(root)};
 }
 
@@ -43,12 +41,13 @@ std::string parse_change(std::string_view body) {
 
 std::vector<common::RequestSchema> request_schemas() {
   using namespace json_schema;
+  const std::string id = R"({"type":"integer","format":"int64","minimum":1})";
   return {
-      {"CamadaUsuarioNovo", object({{"idCamada", kInt}, {"idUsuario", kInt}, {"direito", enumeration({"leitura", "edicao"})}},
+      {"CamadaUsuarioNovo", object({{"idCamada", id}, {"idUsuario", id}, {"direito", enumeration({"leitura", "edicao"})}},
                                    {"idCamada", "idUsuario", "direito"}, true),
-       "", {}},
+       R"({"idCamada":42,"idUsuario":17,"direito":"edicao"})", [](std::string_view body) { parse_new(body); }},
       {"CamadaUsuarioAlteracao", object({{"direito", enumeration({"leitura", "edicao"})}}, {"direito"}, true),
-       "", {}},
+       R"({"direito":"leitura"})", [](std::string_view body) { parse_change(body); }},
   };
 }
 

@@ -1,13 +1,12 @@
 // Bodies of the layer-right routes.
 #pragma once
 
-#include <vector>
-
-#include "platform/common/request_schema.hpp"
-
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "platform/common/request_schema.hpp"
 
 namespace cadastre::platform::layer_users {
 

@@ -8,6 +8,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
+#include "platform/body_fields.hpp"
 #include "cadastre/palette.hpp"
 #include "platform/common/json_schema.hpp"
 
@@ -138,8 +139,7 @@ LayerFields parse_layer_change(std::string_view body) {
 bool parse_private(std::string_view body) {
   simdjson::dom::parser parser;
   auto root = body_object(parser, body);
-  for (auto [key, value] : root)
-    if (key != "privada") throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
+  body::only_members(root, {"privada"});
   auto v = jsonin::opt_bool(root, "privada");
   if (!v) throw Error(errc::missing_field, "informe privada (true ou false)", "privada");
   return *v;
@@ -219,24 +219,34 @@ raster::Style parse_raster_style(const http::Request& req) {
 
 std::vector<common::RequestSchema> request_schemas() {
   using namespace json_schema;
+  // The members both bodies share.
+  Props layer = {
+      {"nome", R"({"type":"string","minLength":1,"maxLength":200,"pattern":"[^ \\t\\r\\n]"})"},
+      {"descricao", R"({"type":"string","maxLength":4000,"nullable":true})"},
+      {"geometria", enumeration({"ponto", "linha", "poligono", "qualquer"})},
+      {"privada", kBool},
+      {"moduloId", R"({"type":"integer","format":"int32","minimum":1,"maximum":2147483647,"nullable":true})"},
+      {"propriedades", R"({"type":"object","description":"até 64 KiB"})"},
+      {"estilo", R"({"type":"object","description":"até 256 KiB"})"},
+      {"ordem", R"({"type":"integer","format":"int32","minimum":-2147483648,"maximum":2147483647})"}};
+  Props created = layer, changed = layer;
+  created.insert(created.begin(), {"idProjeto", R"({"type":"integer","format":"int64","minimum":1})"});
+  created.emplace_back("tipo", enumeration({"vetor"}));
+  changed.emplace_back("rotulo", R"({"nullable":true,"enum":[null],"description":"null remove os rótulos"})");
+  changed.emplace_back("categorias", R"({"nullable":true,"enum":[null],"description":"null remove as classes"})");
+  std::string change = object(changed, {}, true);
+  change.insert(change.size() - 1, R"(,"minProperties":1)");
   return {
-      {"CamadaNova", object({{"idProjeto", kInt}, {"nome", R"({"type":"string","maxLength":200})"},
-                             {"descricao", R"({"type":"string","maxLength":4000,"nullable":true})"},
-                             {"tipo", enumeration({"vetor"})}, {"geometria", enumeration({"ponto", "linha", "poligono", "qualquer"})},
-                             {"privada", kBool}, {"moduloId", kNullableInt}, {"propriedades", R"({"type":"object"})"},
-                             {"estilo", R"({"type":"object"})"}, {"ordem", R"({"type":"integer"})"}},
-                            {"idProjeto", "nome"}, true),
-       "", {}},
-      {"CamadaAlteracao", object({{"nome", R"({"type":"string","maxLength":200})"},
-                                  {"descricao", R"({"type":"string","maxLength":4000,"nullable":true})"},
-                                  {"geometria", enumeration({"ponto", "linha", "poligono", "qualquer"})}, {"privada", kBool},
-                                  {"moduloId", kNullableInt}, {"propriedades", R"({"type":"object"})"},
-                                  {"estilo", R"({"type":"object"})"}, {"ordem", R"({"type":"integer"})"},
-                                  {"rotulo", R"({"nullable":true,"enum":[null]})"}, {"categorias", R"({"nullable":true,"enum":[null]})"}},
-                                 {}, true),
-       "", {}},
-      {"Privacidade", object({{"privada", kBool}}, {"privada"}, true),
-       "", {}},
+      {"CamadaNova", object(created, {"idProjeto", "nome"}, true),
+       R"({"idProjeto":12,"nome":"Lotes urbanos","descricao":"Lotes do loteamento Jardim Europa","tipo":"vetor",)"
+       R"("geometria":"poligono","privada":false,"moduloId":3,"propriedades":{"fonte":"levantamento 2024"},)"
+       R"("estilo":{"cor":"#3388ff","opacidade":0.6},"ordem":2})",
+       [](std::string_view body) { parse_new_layer(body); }},
+      {"CamadaAlteracao", change,
+       R"j({"nome":"Lotes urbanos (2025)","descricao":null,"privada":true,"moduloId":null,"ordem":5,"rotulo":null})j",
+       [](std::string_view body) { parse_layer_change(body); }},
+      {"Privacidade", object({{"privada", kBool}}, {"privada"}, true), R"({"privada":true})",
+       [](std::string_view body) { parse_private(body); }},
   };
 }
 

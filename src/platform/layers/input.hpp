@@ -1,10 +1,6 @@
 // Bodies and queries of the layer routes.
 #pragma once
 
-#include <vector>
-
-#include "platform/common/request_schema.hpp"
-
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,6 +8,7 @@
 #include <vector>
 
 #include "http/http.hpp"
+#include "platform/common/request_schema.hpp"
 #include "platform/layers/raster.hpp"
 
 namespace cadastre::platform::layers {

@@ -95,9 +95,7 @@ TokenRequest parse_token_request(std::string_view body) {
   simdjson::dom::parser parser;
   auto root = jsonin::as_object(jsonin::parse(parser, body), "corpo");
   TokenRequest t;
-  for (auto [key, _] : root)
-    if (key != "id" && key != "nome" && key != "escopo")
-      throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
+  body::only_members(root, {"id", "nome", "escopo"});
   t.id = jsonin::opt_integer(root, "id");
   if (t.id) return t;
   t.nome = jsonin::string(root, "nome");
@@ -110,21 +108,37 @@ TokenRequest parse_token_request(std::string_view body) {
 
 std::vector<common::RequestSchema> request_schemas() {
   using namespace json_schema;
-  const std::string stored = enumeration({"teste", "ativa", "suspensa", "cancelada"});
-  const std::string license_fields_props = R"({"plano":{"type":"string","maxLength":100},"status":)" + stored +
-                                           R"(,"inicio":{"type":"string","format":"date"},"fim":{"type":"string","format":"date"},)"
-                                           R"("maxUsuarios":{"type":"integer","minimum":1},"maxArmazenamentoMb":{"type":"integer","minimum":1},)"
-                                           R"("observacao":{"type":"string"}})";
+  const std::string day = R"({"type":"string","format":"date","description":"AAAA-MM-DD, a partir de 1900"})";
+  const std::string limit = R"({"type":"integer","format":"int32","minimum":1,"maximum":2147483647})";
+  // The members both bodies share (fim not before inicio).
+  Props license = {{"plano", R"({"type":"string","minLength":1,"maxLength":100})"},
+                   {"status", enumeration({"teste", "ativa", "suspensa", "cancelada"})},
+                   {"inicio", day},
+                   {"fim", day},
+                   {"maxUsuarios", limit},
+                   {"maxArmazenamentoMb", limit},
+                   {"observacao", R"({"type":"string","maxLength":4000})"}};
+  Props created = license, changed = license;
+  created.emplace_back("idTenant", kInt);
+  changed.emplace_back("pagamentoConfirmado",
+                       R"({"type":"integer","format":"int64","minimum":1,"description":"o id de um contrato da licença cujo pagamento chegou; vai sozinho, sem outros campos"})");
+  std::string token = object({{"id", kInt},
+                              {"nome", R"({"type":"string","minLength":1,"maxLength":100})"},
+                              {"escopo", enumeration({"avaliacao", "integracao"})}},
+                             {}, true);
+  // {"id"} rotates that token; without it, nome and escopo issue one.
+  token.insert(token.size() - 1, R"(,"anyOf":[{"required":["id"]},{"required":["nome","escopo"]}])");
   return {
-      {"LicencaNova", R"({"type":"object","additionalProperties":false,"required":["idTenant","plano","fim","maxUsuarios","maxArmazenamentoMb"],"properties":)" +
-                          license_fields_props.substr(0, license_fields_props.size() - 1) + R"(,"idTenant":{"type":"integer"}}})",
-       "", {}},
-      {"LicencaAlteracao", R"({"type":"object","additionalProperties":false,"properties":)" +
-                               license_fields_props.substr(0, license_fields_props.size() - 1) +
-                               R"(,"pagamentoConfirmado":{"type":"integer","minimum":1}}})",
-       "", {}},
-      {"TokenApiPedido", object({{"id", kInt}, {"nome", kText}, {"escopo", enumeration({"avaliacao", "integracao"})}}, {}, true),
-       "", {}},
+      {"LicencaNova", object(created, {"idTenant", "plano", "fim", "maxUsuarios", "maxArmazenamentoMb"}, true),
+       R"({"idTenant":3,"plano":"Municipal 50","status":"ativa","inicio":"2025-01-01","fim":"2025-12-31",)"
+       R"("maxUsuarios":50,"maxArmazenamentoMb":20480,"observacao":"Contrato 12/2025, pago anualmente"})",
+       [](std::string_view body) { parse_new(body); }},
+      {"LicencaAlteracao", object(changed, {}, true),
+       R"({"plano":"Municipal 100","fim":"2026-12-31","maxUsuarios":100,"maxArmazenamentoMb":51200,)"
+       R"("observacao":"Ampliada pelo aditivo 1"})",
+       [](std::string_view body) { parse_change(body); }},
+      {"TokenApiPedido", token, R"({"nome":"integracao-erp","escopo":"integracao"})",
+       [](std::string_view body) { parse_token_request(body); }},
   };
 }
 

@@ -1,15 +1,13 @@
 // Bodies of the license routes.
 #pragma once
 
-#include <vector>
-
-#include "platform/common/request_schema.hpp"
-
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "platform/common/request_schema.hpp"
 #include "platform/licenses/store.hpp"
 
 namespace cadastre::platform::licenses {

@@ -10,6 +10,7 @@
 #include "cadastre/error.hpp"
 #include "core/json_in.hpp"
 #include "platform/body_fields.hpp"
+#include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::mass_appraisal {
 namespace {
@@ -121,6 +122,14 @@ std::string extra_text(const std::map<std::string, std::string>& extras, const s
   if (v.find_first_not_of(" \t") == std::string::npos || v.size() > 200)
     throw Error(errc::invalid_argument, key + ": de 1 a 200 caracteres", key);
   return v;
+}
+
+FinalInput parse_final(std::string_view body) {
+  std::map<std::string, std::string> extras;
+  FinalInput in{parse_fit(body, {"nome"}, &extras), {}};
+  in.nome = extra_text(extras, "nome", "");
+  if (in.nome.empty()) throw Error(errc::missing_field, "informe nome", "nome");
+  return in;
 }
 
 namespace {
@@ -241,6 +250,67 @@ ResidualsInput parse_residuals(std::string_view body) {
     if (!v) throw Error(errc::missing_field, std::string("informe ") + name, name);
   if (!has_features || in.feicoes.empty()) throw Error(errc::missing_field, "informe feicoes", "feicoes");
   return in;
+}
+
+std::vector<common::RequestSchema> request_schemas() {
+  using namespace json_schema;
+  const std::string id = R"({"type":"integer","minimum":1})";
+  const std::string variable =
+      json_schema::object({{"idCampo", id}, {"transformacao", enumeration({"nenhuma", "ln", "inversa", "quadrado", "raiz"})}},
+             {"idCampo"}, true);
+  const Props fit = {{"idCamada", id},
+                     {"dependente", variable},
+                     {"independentes", R"({"type":"array","minItems":1,"maxItems":30,"items":)" + variable + "}"},
+                     {"idChk", id},
+                     {"nivel", R"({"type":"number","minimum":0.5,"maximum":0.99})"}};
+  const std::vector<std::string> fit_required = {"idCamada", "dependente", "independentes"};
+  const Props plot = {{"tipo", enumeration({"residuos", "observado_ajustado", "qq"})},
+                      {"formato", enumeration({"png", "svg"})},
+                      {"largura", R"({"type":"integer","minimum":200,"maximum":2000})"},
+                      {"altura", R"({"type":"integer","minimum":200,"maximum":2000})"}};
+  auto with = [](Props a, const Props& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+  };
+  const std::string fit_example =
+      R"("idCamada":7,"dependente":{"idCampo":31,"transformacao":"ln"},"independentes":[{"idCampo":32},{"idCampo":33,"transformacao":"inversa"}],"nivel":0.8)";
+  const std::string field_map = R"({"type":"object","additionalProperties":{"type":"integer","minimum":1},"description":"chave do regressor → idCampo"})";
+  const std::string feature =
+      json_schema::object({{"idAmostra", id}, {"geometria", R"({"type":"object","description":"GeoJSON"})"}}, {"idAmostra", "geometria"}, true);
+  return {
+      {"AjusteRlm", json_schema::object(fit, fit_required, true), "{" + fit_example + "}",
+       [](std::string_view body) { parse_fit(body, {}); }},
+      {"ModeloRlmNovo",
+       json_schema::object(with(fit, {{"nome", R"({"type":"string","minLength":1,"maxLength":200})"}}), [&] { auto r = fit_required; r.push_back("nome"); return r; }(), true),
+       "{" + fit_example + R"(,"nome":"Terrenos 2026"})", [](std::string_view body) { parse_final(body); }},
+      {"GraficoRlm",
+       R"({"oneOf":[)" + json_schema::object(with(fit, plot), fit_required, true) + "," +
+           json_schema::object(with({{"idModelo", id}}, plot), {"idModelo"}, true) + "]}",
+       "{" + fit_example + R"(,"tipo":"qq","formato":"svg","largura":800})",
+       [](std::string_view body) { parse_graph(body); }},
+      {"AplicacaoModelo",
+       json_schema::object({{"idCamada", id}, {"campos", field_map}, {"idCampoDestino", id}}, {"idCamada"}, true),
+       R"({"idCamada":9,"campos":{"area_terreno":41,"testada":42},"idCampoDestino":45})",
+       [](std::string_view body) { parse_apply(body); }},
+      {"PedidoPVG",
+       json_schema::object({{"idCamadaRaster", id},
+               {"idModelo", id},
+               {"idCamada", id},
+               {"campos", field_map},
+               {"raio", R"j({"type":"number","minimum":0,"maximum":5000,"description":"metros (padrão 50)"})j"},
+               {"descricao", R"({"type":"string","maxLength":2000})"}},
+              {}, true),
+       R"({"idModelo":3,"idCamada":9,"raio":80,"campos":{"area_terreno":41},"descricao":"PVG 2027"})",
+       [](std::string_view body) { parse_pvg(body); }},
+      {"ResiduosModeloNovos",
+       json_schema::object({{"idModelo", id},
+               {"idCamada", id},
+               {"idCampo", id},
+               {"feicoes", R"({"type":"array","minItems":1,"items":)" + feature + "}"}},
+              {"idModelo", "idCamada", "idCampo", "feicoes"}, true),
+       R"({"idModelo":3,"idCamada":12,"idCampo":50,"feicoes":[{"idAmostra":101,"geometria":{"type":"Point","coordinates":[-47.06,-22.9]}}]})",
+       [](std::string_view body) { parse_residuals(body); }},
+  };
 }
 
 }  // namespace cadastre::platform::mass_appraisal

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cadastre/appraisal.hpp"
+#include "platform/common/request_schema.hpp"
 
 namespace cadastre::platform::mass_appraisal {
 
@@ -37,6 +38,13 @@ struct FitSpec {
 /// takes (returned by name as raw JSON), any other member is a 400.
 FitSpec parse_fit(std::string_view body, const std::vector<std::string>& extra,
                   std::map<std::string, std::string>* extras = nullptr);
+
+/// POST /rlm/final: the /rlm body and the model's "nome" (1 to 200 characters).
+struct FinalInput {
+  FitSpec fit;
+  std::string nome;
+};
+FinalInput parse_final(std::string_view body);
 
 /// POST /rlm/grafico: the plot of a fit (the /rlm body) or of a stored model
 /// ({"idModelo"}), never both (400 naming the fit member sent with idModelo); plus
@@ -83,5 +91,9 @@ struct ResidualsInput {
   std::vector<ResidualFeature> feicoes;
 };
 ResidualsInput parse_residuals(std::string_view body);
+
+/// The bodies this area's parsers read: their JSON Schemas (/swagger.json), each with a
+/// body the parser accepts (common/request_schema.hpp).
+std::vector<common::RequestSchema> request_schemas();
 
 }  // namespace cadastre::platform::mass_appraisal

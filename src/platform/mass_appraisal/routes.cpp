@@ -56,10 +56,7 @@ std::string specification_json(const Fitted& f) {
 }
 
 Response rlm_final(const Scope& s, Request& req) {
-  std::map<std::string, std::string> extras;
-  FitSpec spec = parse_fit(req.body, {"nome"}, &extras);
-  std::string nome = extra_text(extras, "nome", "");
-  if (nome.empty()) throw Error(errc::missing_field, "informe nome", "nome");
+  auto [spec, nome] = parse_final(req.body);
   const service::Grant& layer = s.grant();
   guard::require(s, "projeto", layer.project_id, "admin", "idCamada");  // the model is the project's
   Fitted f = fit_spec(s, spec);
@@ -290,24 +287,28 @@ void add_mass_appraisal_routes(App& app) {
   srv.add({.method = "POST", .pattern = "/rlm", .auth = "sessao", .access = http::on("camada", "corpo.idCamada", "leitura"), .tag = kTag,
            .summary = "Regressão linear múltipla sobre as amostras de uma camada: coeficientes, t, p, F, R², R² "
                       "ajustado, resíduos, outliers, intervalos, graus da NBR 14653-2 e estudo de razão IAAO",
-           .body = {.description = fit, .max_bytes = 16384}, .answer_schema = schemas::ref("Regressao"),
+           .body = {.description = fit, .max_bytes = 16384, .schema = schemas::ref("AjusteRlm")},
+           .answer_schema = schemas::ref("Regressao"),
            .handler = service::scoped(rlm)});
   srv.add({.method = "POST", .pattern = "/rlm/final", .auth = "sessao", .access = http::on("camada", "corpo.idCamada", "leitura"), .tag = kTag,
            .summary = "Ajusta e grava o modelo escolhido no projeto da camada (administrador do projeto)",
-           .body = {.description = "o corpo de /rlm e \"nome\"", .max_bytes = 16384}, .answer_status = 201,
+           .body = {.description = "o corpo de /rlm e \"nome\"", .max_bytes = 16384, .schema = schemas::ref("ModeloRlmNovo")},
+           .answer_status = 201,
            .answer_schema = schemas::ref("ModeloAvaliacao"), .handler = service::scoped(rlm_final)});
   srv.add({.method = "POST", .pattern = "/rlm/grafico", .auth = "sessao", .access = http::members("leitura na camada do ajuste, ou no projeto e na camada do modelo idModelo (verificada pelo guarda)"), .tag = kTag,
            .summary = "Gráfico de um ajuste ou de um modelo gravado (idModelo): tipo residuos (padronizados × "
                       "ajustados), observado_ajustado ou qq (normal); formato png ou svg",
            .body = {.description = "o corpo de /rlm, ou {\"idModelo\"} (modelo gravado; leitura no seu projeto e "
                                    "camada), e \"tipo\"?, \"formato\"?, \"largura\"?, \"altura\"?",
-                    .max_bytes = 16384},
+                    .max_bytes = 16384,
+                    .schema = schemas::ref("GraficoRlm")},
            .answers = "image/png", .handler = service::scoped(rlm_graph)});
   srv.add({.method = "POST", .pattern = "/rlm/{idModelo}", .auth = "sessao", .access = http::on("modelo_avaliacao", "{idModelo}", "leitura"), .tag = kTag,
            .summary = "Aplica um modelo gravado às geometrias de uma camada: a estimativa de cada uma (e a grava "
                       "num campo decimal com idCampoDestino)",
            .body = {.description = R"({"idCamada", "campos"?: {"chave do regressor": idCampo}, "idCampoDestino"?})",
-                    .max_bytes = 16384},
+                    .max_bytes = 16384,
+                    .schema = schemas::ref("AplicacaoModelo")},
            .answer_schema = schemas::ref("EstimativasModelo"), .handler = service::scoped(rlm_apply)});
   auto pvg = std::make_shared<const Pvg>(Pvg{common::FileStore(app.options().files_dir)});
   srv.add({.method = "POST", .pattern = "/gerarPVGEO", .auth = "sessao", .access = http::admins(), .tag = kTag,
@@ -315,7 +316,8 @@ void add_mass_appraisal_routes(App& app) {
                       "cadastro) de uma camada krigada ou de um modelo gravado; o IPTU passa a usá-la",
            .body = {.description = R"({"idCamadaRaster"} ou {"idModelo", "idCamada", "raio"?, "campos"?}, )"
                                    R"("descricao"?)",
-                    .max_bytes = 16384},
+                    .max_bytes = 16384,
+                    .schema = schemas::ref("PedidoPVG")},
            .answer_status = 201, .answer_schema = schemas::ref("GeracaoPVG"),
            .handler = service::scoped([pvg](const Scope& s, Request& r) { return pvg->generate(s, r); })});
   for (auto [route, kind] : {std::pair{"line", "linha"}, {"polygon", "poligono"}, {"point", "ponto"}}) {
@@ -326,7 +328,8 @@ void add_mass_appraisal_routes(App& app) {
                         ") de uma camada do projeto, uma por amostra, substituindo as anteriores",
              .body = {.description = R"({"idModelo", "idCamada", "idCampo", "feicoes": [{"idAmostra", "geometria": )"
                                      R"(GeoJSON}]})",
-                      .max_bytes = 8 << 20},
+                      .max_bytes = 8 << 20,
+                      .schema = schemas::ref("ResiduosModeloNovos")},
              .answer_schema = schemas::ref("ResiduosModelo"),
              .handler = service::scoped([k](const Scope& s, Request& r) { return residuals(k, s, r); })});
   }

@@ -9,6 +9,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
+#include "platform/body_fields.hpp"
 #include "platform/common/json_schema.hpp"
 #include "platform/files/sniff.hpp"
 #include "platform/rules.hpp"
@@ -81,6 +82,8 @@ void check_complete(const Report& r, bool has_lon, bool has_lat) {
 Report from_json(std::string_view body) {
   simdjson::dom::parser parser;
   auto root = jsonin::as_object(jsonin::parse(parser, body), "corpo");
+  // An unknown member is refused even when null (a known one that is null is absent).
+  body::only_members(root, {"descricao", "categoria", "longitude", "latitude", "nome", "email", "telefone", "foto"});
   Report r;
   bool lon = false, lat = false;
   for (auto [key, value] : root) {
@@ -229,15 +232,39 @@ std::string parse_search(const http::Request& req) {
 
 std::vector<common::RequestSchema> request_schemas() {
   using namespace json_schema;
+  // Texts are trimmed; one of blanks only is refused.
+  auto words = [](int max, bool nullable) {
+    return R"({"type":"string","minLength":1,"maxLength":)" + std::to_string(max) +
+           R"(,"pattern":"[^ \\t\\r\\n]")" + (nullable ? R"(,"nullable":true})" : "}");
+  };
+  const std::string email = R"({"type":"string","format":"email","maxLength":254,"nullable":true})";
   return {
-      {"PedidoOuvidoriaNovo", object({{"descricao", R"({"type":"string","maxLength":4000})"},
-                                      {"categoria", kText}, {"longitude", R"({"type":"number"})"},
-                                      {"latitude", R"({"type":"number"})"}, {"nome", kText}, {"email", kEmail},
-                                      {"telefone", kText}, {"foto", R"({"type":"string","format":"byte"})"}},
-                                     {"descricao", "categoria", "longitude", "latitude"}, true),
-       "", {}},
-      {"PedidoInformacaoOuvidoria", object({{"token", kText}, {"mensagem", kNullableText}}, {"token"}, true),
-       "", {}},
+      // Also multipart/form-data with the same parts (the photo as the file part "foto").
+      {"PedidoOuvidoriaNovo",
+       object({{"descricao", words(4000, false)},
+               {"categoria", words(40, false)},
+               {"longitude", R"({"type":"number","minimum":-180,"maximum":180})"},
+               {"latitude", R"({"type":"number","minimum":-90,"maximum":90})"},
+               {"nome", words(200, true)},
+               {"email", email},
+               {"telefone", R"({"type":"string","pattern":"^[ \\t\\r\\n]*[0-9 ()+.-]{8,40}[ \\t\\r\\n]*$","nullable":true})"},
+               {"foto", R"({"type":"string","format":"byte","nullable":true,"description":"JPEG ou PNG em base64, até 2 MiB"})"}},
+              {"descricao", "categoria", "longitude", "latitude"}, true),
+       R"({"descricao":"Buraco grande na pista em frente ao número 120","categoria":"buraco",)"
+       R"("longitude":-47.0616,"latitude":-22.9064,"nome":"José da Silva","email":"jose.silva@example.com",)"
+       R"("telefone":"(19) 99876-5432","foto":null})",
+       [](std::string_view body) {
+         http::Request req;
+         req.body = std::string(body);
+         parse_report(req);
+       }},
+      {"PedidoInformacaoOuvidoria",
+       object({{"token", R"({"type":"string","pattern":"^[0-9a-f]{64}$","description":"o de acompanhamento do protocolo"})"},
+               {"mensagem", words(2000, true)}},
+              {"token"}, true),
+       R"({"token":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",)"
+       R"("mensagem":"Gostaria de saber a previsão para o conserto."})",
+       [](std::string_view body) { parse_follow_up(body); }},
   };
 }
 

@@ -1,10 +1,6 @@
 // Bodies and queries of the ombudsman routes (public and staff).
 #pragma once
 
-#include <vector>
-
-#include "platform/common/request_schema.hpp"
-
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,6 +8,7 @@
 #include <vector>
 
 #include "http/http.hpp"
+#include "platform/common/request_schema.hpp"
 
 namespace cadastre::platform::ombudsman {
 

@@ -4,6 +4,7 @@
 
 #include "cadastre/error.hpp"
 #include "core/json_in.hpp"
+#include "platform/body_fields.hpp"
 #include "platform/common/json_schema.hpp"
 #include "platform/rules.hpp"
 
@@ -18,10 +19,7 @@ Update parse_update(std::string_view body) {
     if (v && v->size() > max) throw Error(errc::invalid_argument, std::string(key) + " longo demais", key);
     return v;
   };
-  for (auto [key, _] : root)
-    if (key != "nome" && key != "telefone" && key != "cargo" && key != "email" && key != "senhaAtual" &&
-        key != "novaSenha")
-      throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
+  body::only_members(root, {"nome", "telefone", "cargo", "email", "senhaAtual", "novaSenha"});
   u.fields.nome = bounded("nome", 200);
   if (u.fields.nome && u.fields.nome->empty()) throw Error(errc::invalid_argument, "nome não pode ser vazio", "nome");
   u.fields.telefone = bounded("telefone", 40);
@@ -39,10 +37,17 @@ Update parse_update(std::string_view body) {
 std::vector<common::RequestSchema> request_schemas() {
   using namespace json_schema;
   return {
-      {"PerfilAlteracao", object({{"nome", kText}, {"telefone", kText}, {"cargo", kText}, {"email", kEmail},
-                                  {"senhaAtual", kText}, {"novaSenha", R"({"type":"string","minLength":8})"}},
-                                 {}, true),
-       "", {}},
+      {"PerfilAlteracao",
+       object({{"nome", R"({"type":"string","minLength":1,"maxLength":200})"},
+               {"telefone", R"({"type":"string","maxLength":40})"},
+               {"cargo", R"({"type":"string","maxLength":100})"},
+               {"email", kEmail},
+               {"senhaAtual", R"({"type":"string","maxLength":1024,"description":"obrigatória com novaSenha"})"},
+               {"novaSenha", R"({"type":"string","minLength":8,"maxLength":1024,"description":"pede senhaAtual"})"}},
+              {}, true),
+       R"({"nome":"Maria Aparecida Souza","telefone":"(19) 3735-0100","cargo":"Analista de cadastro",)"
+       R"("email":"maria.souza@campinas.sp.gov.br","senhaAtual":"antiga-senha-123","novaSenha":"Nova#Senha2024"})",
+       [](std::string_view body) { parse_update(body); }},
   };
 }
 

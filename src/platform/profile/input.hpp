@@ -1,14 +1,12 @@
 // The body of PUT /minha-conta.
 #pragma once
 
-#include <vector>
-
-#include "platform/common/request_schema.hpp"
-
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "platform/common/request_schema.hpp"
 #include "platform/profile/store.hpp"
 
 namespace cadastre::platform::profile {

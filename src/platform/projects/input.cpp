@@ -50,8 +50,7 @@ ProjectFields parse_project(std::string_view body, bool creating) {
 std::int64_t parse_project_ref(std::string_view body) {
   simdjson::dom::parser parser;
   auto root = object_of(parser, body);
-  for (auto [key, value] : root)
-    if (key != "idProjeto") throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
+  body::only_members(root, {"idProjeto"});
   return body::required_id(root, "idProjeto");
 }
 
@@ -77,8 +76,7 @@ CopyRequest parse_copy(std::string_view body) {
 std::string parse_notes(std::string_view body) {
   simdjson::dom::parser parser;
   auto root = object_of(parser, body);
-  for (auto [key, value] : root)
-    if (key != "notas") throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
+  body::only_members(root, {"notas"});
   std::string notas = jsonin::string(root, "notas");
   if (notas.size() > kMaxNotes)
     throw Error(errc::payload_too_large, "notas passam de " + std::to_string(kMaxNotes / 1000) + " kB", "notas");
@@ -88,9 +86,7 @@ std::string parse_notes(std::string_view body) {
 Share parse_share(std::string_view body) {
   simdjson::dom::parser parser;
   auto root = object_of(parser, body);
-  for (auto [key, value] : root)
-    if (key != "idProjeto" && key != "idUsuario" && key != "papel")
-      throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
+  body::only_members(root, {"idProjeto", "idUsuario", "papel"});
   Share s{body::required_id(root, "idProjeto"), body::required_id(root, "idUsuario"), jsonin::string(root, "papel")};
   if (s.papel != "leitura" && s.papel != "edicao" && s.papel != "admin")
     throw Error(errc::invalid_argument, "papel deve ser leitura, edicao ou admin", "papel");
@@ -129,27 +125,33 @@ bool parse_active(const http::Request& req) { return req.query_value("ativo").va
 
 std::vector<common::RequestSchema> request_schemas() {
   using namespace json_schema;
+  const std::string name = R"({"type":"string","minLength":1,"maxLength":200,"pattern":"[^ \\t\\r\\n]"})";
+  const std::string description = R"({"type":"string","maxLength":4000})";
+  const std::string id = R"({"type":"integer","format":"int64","minimum":1})";
   return {
-      {"ProjetoNovo", object({{"nome", R"({"type":"string","maxLength":200})"},
-                              {"descricao", R"({"type":"string","maxLength":4000})"},
-                              {"tipo", enumeration({"geral", "cadastro_imobiliario"})}},
+      {"ProjetoNovo", object({{"nome", name}, {"descricao", description}, {"tipo", enumeration({"geral", "cadastro_imobiliario"})}},
                              {"nome"}, true),
-       "", {}},
-      {"ProjetoAlteracao", object({{"nome", R"({"type":"string","maxLength":200})"},
-                                   {"descricao", R"({"type":"string","maxLength":4000})"}}, {}, true),
-       "", {}},
-      {"ReferenciaProjeto", object({{"idProjeto", kInt}}, {"idProjeto"}, true),
-       "", {}},
-      {"NotasProjeto", object({{"id", kInt}, {"notas", R"({"type":"string","maxLength":200000})"}}, {"notas"}),
-       "", {}},
-      {"CopiaProjeto", object({{"idProjeto", kInt}, {"nome", R"({"type":"string","maxLength":200})"},
-                               {"geometrias", kBool}, {"valores", kBool}},
+       R"({"nome":"Cadastro imobiliário 2025","descricao":"Recadastramento dos lotes da zona urbana","tipo":"cadastro_imobiliario"})",
+       [](std::string_view body) { parse_project(body, true); }},
+      {"ProjetoAlteracao", object({{"nome", name}, {"descricao", description}}, {}, true),
+       R"j({"nome":"Cadastro imobiliário 2025 (revisado)","descricao":""})j",
+       [](std::string_view body) { parse_project(body, false); }},
+      {"ReferenciaProjeto", object({{"idProjeto", id}}, {"idProjeto"}, true), R"({"idProjeto":12})",
+       [](std::string_view body) { parse_project_ref(body); }},
+      {"NotasProjetoAlteracao",
+       object({{"notas", R"({"type":"string","maxLength":200000,"description":"HTML, saneado ao gravar; até 200000 bytes"})"}}, {"notas"}, true),
+       R"({"notas":"<h2>Pendências</h2><p>Conferir os lotes da <b>quadra 14</b>.</p>"})",
+       [](std::string_view body) { parse_notes(body); }},
+      {"CopiaProjeto", object({{"idProjeto", id}, {"nome", name},
+                               {"geometrias", R"({"type":"boolean","nullable":true})"},
+                               {"valores", R"({"type":"boolean","nullable":true,"description":"pede geometrias"})"}},
                               {"idProjeto", "nome"}, true),
-       "", {}},
-      {"CompartilhamentoNovo", object({{"idProjeto", kInt}, {"idUsuario", kInt},
+       R"({"idProjeto":12,"nome":"Cópia de trabalho","geometrias":true,"valores":true})",
+       [](std::string_view body) { parse_copy(body); }},
+      {"CompartilhamentoNovo", object({{"idProjeto", id}, {"idUsuario", id},
                                        {"papel", enumeration({"leitura", "edicao", "admin"})}},
                                       {"idProjeto", "idUsuario", "papel"}, true),
-       "", {}},
+       R"({"idProjeto":12,"idUsuario":31,"papel":"edicao"})", [](std::string_view body) { parse_share(body); }},
   };
 }
 

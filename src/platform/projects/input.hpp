@@ -1,16 +1,14 @@
 // Bodies and queries of the project routes: parsed, checked, every refusal naming its field.
 #pragma once
 
-#include <vector>
-
-#include "platform/common/request_schema.hpp"
-
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "http/http.hpp"
+#include "platform/common/request_schema.hpp"
 #include "service/ids.hpp"
 
 namespace cadastre::platform::projects {

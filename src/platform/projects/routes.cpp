@@ -187,6 +187,8 @@ void add_project_routes(App& app) {
   page_ps.push_back(active);
   const std::string ref_body = R"({"idProjeto": n})";
   const std::string nested = schemas::ref("ProjetoDetalhe");
+  // The notes as stored (the body that writes them is NotasProjetoAlteracao).
+  const std::string notes_answer = schemas::ref("NotasProjeto");
   auto& srv = app.server();
   srv.add({.method = "GET", .pattern = "/projetos/listar", .auth = "sessao", .access = http::members("só os projetos que o usuário vê"), .tag = kTag,
            .summary = "Os projetos que o usuário vê (os inativos só com ativo=false)", .params = {active},
@@ -221,14 +223,14 @@ void add_project_routes(App& app) {
            .answer_schema = schemas::ref("Extensao"), .handler = service::scoped(p, &Projects::bounds)});
   srv.add({.method = "GET", .pattern = "/projetos/{id}/notas", .auth = "sessao",
            .access = http::on("projeto", "{id}", "leitura"), .tag = kTag, .summary = "As notas (HTML saneado) do projeto",
-           .answer_schema = schemas::ref("NotasProjeto"), .handler = service::scoped(p, &Projects::read_notes)});
+           .answer_schema = notes_answer, .handler = service::scoped(p, &Projects::read_notes)});
   srv.add({.method = "PUT", .pattern = "/projetos/{id}/notas", .auth = "sessao",
            .access = http::on("projeto", "{id}", "admin"), .tag = kTag,
            .summary = "Grava as notas do projeto: HTML saneado por lista de permissões (p, br, b, strong, i, em, u, "
                       "ul, ol, li, h1-h4, blockquote, a com href http/https/mailto); até 200 kB",
            .body = {.description = R"({"notas": "<p>...</p>"})", .max_bytes = 1 << 20,
-                    .schema = schemas::ref("NotasProjeto")},
-           .answer_schema = schemas::ref("NotasProjeto"), .handler = service::scoped(p, &Projects::write_notes)});
+                    .schema = schemas::ref("NotasProjetoAlteracao")},
+           .answer_schema = notes_answer, .handler = service::scoped(p, &Projects::write_notes)});
   srv.add({.method = "POST", .pattern = "/projetos/inativar/{id}", .auth = "sessao",
            .access = http::on("projeto", "{id}", "gestao"), .tag = kTag,
            .summary = "Inativa o projeto (some das listas e recusa edições); 409 se já inativo",

@@ -5,6 +5,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
+#include "platform/body_fields.hpp"
 #include "platform/common/json_schema.hpp"
 #include "platform/rules.hpp"
 
@@ -42,10 +43,7 @@ std::string normalize_cnpj(std::string text, const char* field) {
 }
 
 PreRegistration pre_fields(jsonin::object root) {
-  for (auto [key, _] : root)
-    if (key != "nome" && key != "cnpj" && key != "email" && key != "responsavel" && key != "telefone" &&
-        key != "mensagem")
-      throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
+  body::only_members(root, {"nome", "cnpj", "email", "responsavel", "telefone", "mensagem"});
   PreRegistration p;
   p.nome = text(root, "nome", 200, true);
   p.cnpj = normalize_cnpj(text(root, "cnpj", 18, true), "cnpj");
@@ -68,6 +66,7 @@ NewProvider parse_new(std::string_view body) {
   auto root = jsonin::as_object(jsonin::parse(parser, body), "corpo");
   NewProvider n;
   if (auto id = jsonin::opt_integer(root, "idPreProvedor")) {
+    body::only_members(root, {"idPreProvedor", "nome", "cnpj", "email", "responsavel", "telefone", "mensagem"});
     if (root.size() != 1) throw Error(errc::invalid_argument, "com idPreProvedor, nenhum outro campo", "idPreProvedor");
     n.pre_id = *id;
     return n;
@@ -79,9 +78,7 @@ NewProvider parse_new(std::string_view body) {
 Grant parse_grant(std::string_view body) {
   simdjson::dom::parser parser;
   auto root = jsonin::as_object(jsonin::parse(parser, body), "corpo");
-  for (auto [key, _] : root)
-    if (key != "idProvedor" && key != "escrita")
-      throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
+  body::only_members(root, {"idProvedor", "escrita"});
   return {jsonin::integer(root, "idProvedor"), jsonin::opt_bool(root, "escrita").value_or(false)};
 }
 
@@ -101,15 +98,23 @@ std::int64_t id_field(const http::Request& req, const char* name, bool in_path) 
 std::vector<common::RequestSchema> request_schemas() {
   using namespace json_schema;
   return {
-      {"PreCadastro", object({{"nome", kText}, {"cnpj", kText}, {"email", kEmail}, {"responsavel", kText},
-                              {"telefone", kText}, {"mensagem", kText}},
-                             {"nome", "cnpj", "email", "responsavel"}, true),
-       "", {}},
-      {"ProvedorNovo", R"({"oneOf":[{"type":"object","required":["idPreProvedor"],"additionalProperties":false,"properties":{"idPreProvedor":{"type":"integer"}}},)" +
-                           ref("PreCadastro") + "]}",
-       "", {}},
+      {"PreCadastro",
+       object({{"nome", R"({"type":"string","minLength":1,"maxLength":200})"},
+               {"cnpj", R"({"type":"string","maxLength":18,"pattern":"^[0-9./-]+$","description":"14 dígitos, com ou sem pontuação, dígitos verificadores válidos"})"},
+               {"email", kEmail},
+               {"responsavel", R"({"type":"string","minLength":1,"maxLength":200})"},
+               {"telefone", R"({"type":"string","maxLength":40,"nullable":true})"},
+               {"mensagem", R"({"type":"string","maxLength":4000,"nullable":true})"}},
+              {"nome", "cnpj", "email", "responsavel"}, true),
+       R"({"nome":"Geo Levantamentos Ltda","cnpj":"11.222.333/0001-81","email":"contato@geolevantamentos.com.br","responsavel":"Marina Souza","telefone":"(19) 3251-4400","mensagem":"Levantamento planialtimétrico e cadastro imobiliário."})",
+       [](std::string_view body) { parse_pre(body); }},
+      {"ProvedorNovo",
+       R"({"oneOf":[{"type":"object","required":["idPreProvedor"],"additionalProperties":false,"properties":{"idPreProvedor":{"type":"integer","format":"int64"}}},)" +
+           ref("PreCadastro") + "]}",
+       R"({"nome":"Geo Levantamentos Ltda","cnpj":"11222333000181","email":"contato@geolevantamentos.com.br","responsavel":"Marina Souza","telefone":"(19) 3251-4400"})",
+       [](std::string_view body) { parse_new(body); }},
       {"Concessao", object({{"idProvedor", kInt}, {"escrita", kBool}}, {"idProvedor"}, true),
-       "", {}},
+       R"({"idProvedor":7,"escrita":true})", [](std::string_view body) { parse_grant(body); }},
   };
 }
 

@@ -1,16 +1,14 @@
 // Bodies and queries of the provider routes.
 #pragma once
 
-#include <vector>
-
-#include "platform/common/request_schema.hpp"
-
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "http/http.hpp"
+#include "platform/common/request_schema.hpp"
 #include "platform/providers/store.hpp"
 
 namespace cadastre::platform::providers {

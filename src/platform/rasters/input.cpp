@@ -9,6 +9,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
+#include "platform/body_fields.hpp"
 #include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::rasters {
@@ -92,6 +93,7 @@ Point parse_point(const http::Request& req) { return {coordinate(req, "x", 180),
 JobChange parse_job_change(std::string_view body) {
   simdjson::dom::parser parser;
   auto root = jsonin::as_object(jsonin::parse(parser, body), "corpo");
+  body::only_members(root, {"nomeCamada", "oculta", "cancelar"});
   JobChange c;
   for (auto [key, value] : root) {
     std::string k(key);
@@ -106,8 +108,6 @@ JobChange parse_job_change(std::string_view body) {
       bool b = false;
       if (value.get(b) || !b) throw Error(errc::invalid_argument, "cancelar só aceita true", k);
       c.cancelar = true;
-    } else {
-      throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
     }
   }
   if (c.cancelar && (c.nome || c.ocultar))
@@ -119,10 +119,16 @@ JobChange parse_job_change(std::string_view body) {
 
 std::vector<common::RequestSchema> request_schemas() {
   using namespace json_schema;
+  // Renaming and hiding go together or alone (at least one); a cancellation goes alone.
+  const std::string name = R"({"type":"string","minLength":1,"maxLength":200,"pattern":"[^ \\t\\r\\n]"})";
+  const std::string only_true = R"({"type":"boolean","enum":[true]})";
   return {
-      {"ImportacaoTiffAlteracao", object({{"nomeCamada", kText}, {"oculta", R"({"type":"boolean","enum":[true]})"},
-                                          {"cancelar", R"({"type":"boolean","enum":[true]})"}}, {}, true),
-       "", {}},
+      {"ImportacaoTiffAlteracao",
+       R"({"oneOf":[{"type":"object","properties":{"nomeCamada":)" + name + R"(,"oculta":)" + only_true +
+           R"(},"minProperties":1,"additionalProperties":false},)" + object({{"cancelar", only_true}}, {"cancelar"}, true) +
+           "]}",
+       R"({"nomeCamada":"Ortofoto 2024 - setor norte","oculta":true})",
+       [](std::string_view body) { parse_job_change(body); }},
   };
 }
 

@@ -3,16 +3,14 @@
 // Each refusal is a 400 naming the field.
 #pragma once
 
-#include <vector>
-
-#include "platform/common/request_schema.hpp"
-
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "http/http.hpp"
+#include "platform/common/request_schema.hpp"
 #include "service/ids.hpp"
 
 namespace cadastre::platform::rasters {

@@ -138,23 +138,26 @@ FeatureQuery parse_feature_query(std::string_view body) {
 
 std::vector<common::RequestSchema> request_schemas() {
   using namespace json_schema;
+  const std::string id = R"({"type":"integer","format":"int64","minimum":1})";
   return {
-      {"PedidoMapaTematico", object({{"idCamada", kInt}, {"idCampo", kInt},
+      {"PedidoMapaTematico", object({{"idCamada", id}, {"idCampo", id},
                                      {"metodo", enumeration({"intervalos_iguais", "quantis", "jenks"})},
-                                     {"classes", R"({"type":"integer","minimum":2,"maximum":12})"},
-                                     {"paleta", kText}},
+                                     {"classes", R"({"type":"integer","minimum":2,"maximum":12,"nullable":true,"description":"5 quando omitido"})"},
+                                     {"paleta", enumeration(palette::ramp_names())}},
                                     {"idCamada", "idCampo", "metodo"}, true),
-       "", {}},
+       R"({"idCamada":14,"idCampo":203,"metodo":"quantis","classes":6,"paleta":"calor"})",
+       [](std::string_view body) { parse_thematic(body); }},
       {"PesquisaCaracteristicas",
-       object({{"idCamada", kInt}, {"todas", kBool},
+       object({{"idCamada", id}, {"todas", R"({"type":"boolean","description":"true (padrão): todas as condições; false: alguma"})"},
                {"condicoes", R"({"type":"array","minItems":1,"maxItems":20,"items":)" +
-                                 object({{"idCampo", kInt},
+                                 object({{"idCampo", id},
                                          {"operador", enumeration({"=", "<>", "<", "<=", ">", ">=", "contem", "entre", "vazio"})},
-                                         {"valor", kAnyValue}},
+                                         {"valor", R"({"nullable":true,"oneOf":[{"type":"string","maxLength":1000},{"type":"number"},{"type":"boolean"},{"type":"array","minItems":2,"maxItems":2,"items":{"oneOf":[{"type":"string","maxLength":1000},{"type":"number"},{"type":"boolean"}]}}],"description":"texto, número ou booleano; [mínimo, máximo] com entre; omitido com vazio"})"}},
                                         {"idCampo", "operador"}, true) +
                                  "}"}},
               {"idCamada", "condicoes"}, true),
-       "", {}},
+       R"({"idCamada":14,"todas":true,"condicoes":[{"idCampo":203,"operador":"entre","valor":[100,500]},{"idCampo":205,"operador":"contem","valor":"Centro"},{"idCampo":207,"operador":"vazio"}]})",
+       [](std::string_view body) { parse_feature_query(body); }},
   };
 }
 

@@ -1,16 +1,14 @@
 // Bodies of the login routes.
 #pragma once
 
-#include <vector>
-
-#include "platform/common/request_schema.hpp"
-
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "directory/login.hpp"
 #include "http/http.hpp"
+#include "platform/common/request_schema.hpp"
 
 namespace cadastre::platform::sessions {
 

@@ -39,7 +39,7 @@ Check object(std::map<std::string, Check> members) {
     for (auto [key, value] : jsonin::object(e)) {
       std::string k(key), p = path.empty() ? k : path + "." + k;
       auto it = members.find(k);
-      if (it == members.end()) bad(p, "membro desconhecido");
+      if (it == members.end()) throw Error(errc::unknown_field, p + ": membro desconhecido", p);
       if (path.empty() && value.is_null()) continue;  // a member of the document set to null: removed
       it->second(value, p);
     }
@@ -108,23 +108,36 @@ std::string parse_config(std::string_view body) {
 
 std::vector<common::RequestSchema> request_schemas() {
   using namespace json_schema;
+  auto text = [](int max) { return R"({"type":"string","maxLength":)" + std::to_string(max) + "}"; };
+  const std::string color = R"({"type":"string","pattern":"^#[0-9A-Fa-f]{6}$"})";
+  // Each member of the document replaces the current one, or removes it when null; the
+  // members of a member are not nullable.
+  auto nullable = [](std::string schema) { return schema.insert(1, R"("nullable":true,)"); };
+  const std::string mapa = json_schema::object(
+      {{"centro", R"({"type":"array","description":"[longitude -180..180, latitude -90..90]","items":{"type":"number","minimum":-180,"maximum":180},"minItems":2,"maxItems":2})"},
+       {"zoom", R"({"type":"integer","minimum":0,"maximum":22})"},
+       {"mapaBase", text(200)}},
+      {}, true);
+  const std::string tema =
+      json_schema::object({{"corPrimaria", color}, {"corSecundaria", color}, {"logo", text(500)}}, {}, true);
+  const std::string contato =
+      json_schema::object({{"email", kEmail}, {"telefone", text(40)}, {"site", text(300)}}, {}, true);
+  const std::string rastreador = json_schema::object(
+      {{"url", R"({"type":"string","maxLength":300,"pattern":"^https?://"})"},
+       {"token", R"({"type":"string","maxLength":500,"description":"nunca devolvido"})"},
+       {"timeout_ms", R"({"type":"integer","minimum":100,"maximum":60000})"}},
+      {}, true);
   return {
       {"Configuracao",
-       json_schema::object({{"mapa", json_schema::object({{"centro", R"({"type":"array","items":{"type":"number"},"minItems":2,"maxItems":2})"},
-                                {"zoom", R"({"type":"integer","minimum":0,"maximum":22})"},
-                                {"mapaBase", kText}},
-                               {}, true)},
-               {"tema", json_schema::object({{"corPrimaria", R"({"type":"string","pattern":"^#[0-9A-Fa-f]{6}$"})"},
-                                {"corSecundaria", R"({"type":"string","pattern":"^#[0-9A-Fa-f]{6}$"})"},
-                                {"logo", kText}},
-                               {}, true)},
-               {"contato", json_schema::object({{"email", kEmail}, {"telefone", kText}, {"site", kText}}, {}, true)},
-               {"modulos", R"({"type":"array","items":{"type":"string","maxLength":50},"maxItems":50})"},
-               {"rastreador", json_schema::object({{"url", kText}, {"token", kText},
-                                      {"timeout_ms", R"({"type":"integer","minimum":100,"maximum":60000})"}},
-                                     {}, true)}},
-              {}, true),
-       "", {}},
+       json_schema::object(
+           {{"mapa", nullable(mapa)},
+            {"tema", nullable(tema)},
+            {"contato", nullable(contato)},
+            {"modulos", R"({"type":"array","nullable":true,"items":{"type":"string","maxLength":50},"maxItems":50})"},
+            {"rastreador", nullable(rastreador)}},
+           {}, true),
+       R"({"mapa":{"centro":[-47.0608,-22.9056],"zoom":13,"mapaBase":"osm"},"tema":{"corPrimaria":"#1A5276","corSecundaria":"#F4D03F","logo":"https://campinas.sp.gov.br/logo.png"},"contato":{"email":"cadastro@campinas.sp.gov.br","telefone":"(19) 2116-0555"},"modulos":["cadastro","ouvidoria"],"rastreador":null})",
+       [](std::string_view body) { parse_config(body); }},
   };
 }
 

@@ -1,12 +1,11 @@
 // The body of PUT /tenants/config, checked against the configuration schema.
 #pragma once
 
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "platform/common/request_schema.hpp"
-
-#include <string>
-#include <string_view>
 
 namespace cadastre::platform::tenants {
 
@@ -17,8 +16,8 @@ namespace cadastre::platform::tenants {
 ///    "modulos"?: [text, ...] (at most 50),
 ///    "rastreador"?: {"url"?: http(s) URL, "token"?: text, "timeout_ms"?: 100..60000}}
 /// Each member may also be null (it is removed). `integracao_rest` belongs to
-/// cadastre-admin. Any other member, type or range → 400 naming the member's path
-/// ("mapa.zoom"). Returns the document as sent: the changes, member by member
+/// cadastre-admin. Any other member → 400 campo_desconhecido, a wrong type or range → 400
+/// parametro_invalido, each naming the member's path ("mapa.zoom"). Returns the document as sent: the changes, member by member
 /// (service/tenant_config.hpp, merged).
 std::string parse_config(std::string_view body);
 

@@ -75,11 +75,21 @@ std::optional<bool> parse_active_filter(const http::Request& req) {
 std::vector<common::RequestSchema> request_schemas() {
   using namespace json_schema;
   return {
-      {"UsuarioCampos", object({{"nome", kText}, {"email", kEmail}, {"telefone", kText}, {"cargo", kText},
-                                {"adm", kBool}, {"usuarioPublico", kBool},
-                                {"permissoes", R"({"type":"array","items":{"type":"string","pattern":"^(\\*|[A-Za-z_][A-Za-z0-9_]*):r?w?$"}})"}},
-                               {}, true),
-       "", {}},
+      {"UsuarioCampos",
+       object({{"nome", R"({"type":"string","minLength":1,"maxLength":200})"},
+               {"email", kEmail},
+               {"telefone", R"({"type":"string","maxLength":40})"},
+               {"cargo", R"({"type":"string","maxLength":100})"},
+               {"adm", R"({"type":"boolean","nullable":true})"},
+               {"usuarioPublico", R"({"type":"boolean","nullable":true})"},
+               {"permissoes", R"({"type":"array","maxItems":1000,"description":"uma regra por camada; substitui todas as regras","items":{"type":"string","pattern":"^(\\*|[A-Za-z_][A-Za-z0-9_]{0,62}):[rw]*$"}})"}},
+              {}, true),
+       R"({"nome":"Ana Lima","email":"ana.lima@campinas.sp.gov.br","telefone":"(19) 2116-0410","cargo":"Fiscal de tributos","adm":false,"usuarioPublico":false,"permissoes":["*:r","lotes:rw","edificacoes:rw"]})",
+       [](std::string_view body) { parse_fields(body, false); }},
+      // POST /usuarios: the same members, nome and email required.
+      {"UsuarioNovo", R"({"allOf":[)" + ref("UsuarioCampos") + R"(,{"required":["nome","email"]}]})",
+       R"({"nome":"Bruno Costa","email":"bruno.costa@campinas.sp.gov.br","cargo":"Cadastrador","permissoes":["lotes:rw"]})",
+       [](std::string_view body) { parse_fields(body, true); }},
   };
 }
 

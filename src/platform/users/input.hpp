@@ -1,14 +1,12 @@
 // Bodies and queries of the user routes.
 #pragma once
 
-#include <vector>
-
-#include "platform/common/request_schema.hpp"
-
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "http/http.hpp"
+#include "platform/common/request_schema.hpp"
 #include "platform/users/store.hpp"
 
 namespace cadastre::platform::users {

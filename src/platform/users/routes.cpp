@@ -102,7 +102,7 @@ void add_user_routes(App& app) {
            .answer_schema = schemas::page_of("Usuario"), .handler = service::scoped(u, &Users::of_tenant)});
   srv.add({.method = "POST", .pattern = "/usuarios", .auth = "sessao", .access = http::admins(), .tag = kTag,
            .summary = "Cria um usuário (dentro da cota da licença) e envia a ele o link para criar a senha",
-           .body = {.description = fields, .max_bytes = 65536, .schema = schemas::ref("UsuarioCampos")},
+           .body = {.description = fields, .max_bytes = 65536, .schema = schemas::ref("UsuarioNovo")},
            .answer_status = 201, .answer_schema = schemas::ref("UsuarioCriado"), .handler = service::scoped(u, &Users::create)});
   srv.add({.method = "GET", .pattern = "/usuarios/{id}", .auth = "sessao",
            .access = http::on("usuario", "{id}", "proprio"), .tag = kTag,

@@ -163,22 +163,26 @@ bool parse_linked(const http::Request& req) {
 
 std::vector<common::RequestSchema> request_schemas() {
   using namespace json_schema;
+  const std::string id = R"({"type":"integer","format":"int64","minimum":1})";
   return {
-      {"ValorNovo", object({{"idGeometria", kInt}, {"idCampo", kInt}, {"valor", kAnyValue}},
+      {"ValorNovo", object({{"idGeometria", id}, {"idCampo", id}, {"valor", kAnyValue}},
                            {"idGeometria", "idCampo", "valor"}, true),
-       "", {}},
-      {"ValorAlteracao", object({{"valor", kAnyValue}}, {"valor"}, true),
-       "", {}},
-      {"ValoresLote", object({{"idGeometria", kInt},
-                              {"valores", R"({"type":"array","minItems":1,"maxItems":500,"items":)" +
-                                              object({{"idCampo", kInt}, {"valor", kAnyValue}}, {"idCampo", "valor"}, true) +
+       R"({"idGeometria":5821,"idCampo":203,"valor":"Residencial"})",
+       [](std::string_view body) { parse_new_value(body); }},
+      {"ValorAlteracao", object({{"valor", kAnyValue}}, {"valor"}, true), R"({"valor":342.75})",
+       [](std::string_view body) { parse_change(body); }},
+      {"ValoresLote", object({{"idGeometria", id},
+                              {"valores", R"({"type":"array","minItems":1,"maxItems":500,"description":"cada campo uma vez","items":)" +
+                                              object({{"idCampo", id}, {"valor", kAnyValue}}, {"idCampo", "valor"}, true) +
                                               "}"}},
                              {"idGeometria", "valores"}, true),
-       "", {}},
-      {"CopiaDeValores", object({{"idGeometriaOrigem", kInt}, {"idGeometriaDestino", kInt},
-                                 {"idCampos", R"({"type":"array","items":{"type":"integer"},"maxItems":1000})"}},
+       R"({"idGeometria":5821,"valores":[{"idCampo":203,"valor":"Residencial"},{"idCampo":204,"valor":342.75},{"idCampo":205,"valor":"2019-08-14"},{"idCampo":206,"valor":true},{"idCampo":207,"valor":["muro","calçada"]},{"idCampo":208,"valor":null}]})",
+       [](std::string_view body) { parse_batch(body); }},
+      {"CopiaDeValores", object({{"idGeometriaOrigem", id}, {"idGeometriaDestino", id},
+                                 {"idCampos", R"({"type":"array","items":{"type":"integer","format":"int64","minimum":1},"minItems":1,"maxItems":1000,"nullable":true,"description":"os campos da origem a copiar; omitido: todos"})"}},
                                 {"idGeometriaOrigem", "idGeometriaDestino"}, true),
-       "", {}},
+       R"({"idGeometriaOrigem":5821,"idGeometriaDestino":5822,"idCampos":[203,204,207]})",
+       [](std::string_view body) { parse_copy(body); }},
   };
 }
 

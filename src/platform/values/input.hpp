@@ -3,10 +3,6 @@
 // against its field, so parsing here only finds it and keeps it whole.
 #pragma once
 
-#include <vector>
-
-#include "platform/common/request_schema.hpp"
-
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -14,6 +10,7 @@
 #include <vector>
 
 #include "http/http.hpp"
+#include "platform/common/request_schema.hpp"
 
 namespace cadastre::platform::values {
 

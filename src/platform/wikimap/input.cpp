@@ -110,14 +110,25 @@ std::int64_t required_id(const http::Request& req) {
 
 std::vector<common::RequestSchema> request_schemas() {
   using namespace json_schema;
+  // Trimmed, then not empty and at most `max`.
+  auto text = [](int max, bool nullable) {
+    return R"({"type":"string","minLength":1,"maxLength":)" + std::to_string(max) +
+           (nullable ? R"(,"nullable":true)" : "") + "}";
+  };
   return {
-      {"MapaWikiAlteracao", object({{"titulo", kText}, {"descricao", kNullableText}, {"temaGeral", kNullableText},
-                                    {"temaEspecifico", kNullableText}, {"organizacao", kText}}, {}, true),
-       "", {}},
+      {"MapaWikiAlteracao",
+       object({{"titulo", text(200, false)}, {"descricao", text(4000, true)},
+               {"temaGeral", R"({"type":"string","minLength":1,"maxLength":100,"nullable":true,"description":"com temaEspecifico (os dois, ou os dois null); veja /wikimap/cfgs"})"},
+               {"temaEspecifico", R"({"type":"string","minLength":1,"maxLength":100,"nullable":true,"description":"com temaGeral"})"},
+               {"organizacao", text(200, false)}},
+              {}, true),
+       R"({"titulo":"Áreas de risco de alagamento","descricao":"Pontos de alagamento registrados pela Defesa Civil em 2023.","temaGeral":"Meio ambiente","temaEspecifico":"Drenagem","organizacao":"Defesa Civil de Campinas"})",
+       [](std::string_view body) { parse_entry(body); }},
       {"AvaliacaoWikiNova", object({{"nota", R"({"type":"integer","minimum":1,"maximum":5})"}}, {"nota"}, true),
-       "", {}},
-      {"ComentarioWikiNovo", object({{"texto", R"({"type":"string","maxLength":2000})"}}, {"texto"}, true),
-       "", {}},
+       R"({"nota":4})", [](std::string_view body) { parse_rating(body); }},
+      {"ComentarioWikiNovo", object({{"texto", text(2000, false)}}, {"texto"}, true),
+       R"({"texto":"O ponto da Av. Norte-Sul já foi drenado em 2024."})",
+       [](std::string_view body) { parse_comment(body); }},
   };
 }
 

@@ -160,21 +160,40 @@ std::string parse_url_query(const http::Request& req) {
 
 std::vector<common::RequestSchema> request_schemas() {
   using namespace json_schema;
+  // A WMS name (token above): printable ASCII but for space, ',', '&' and '#'.
+  const std::string wms_name = R"({"type":"string","pattern":"^[\\x21\\x22\\x24\\x25\\x27-\\x2b\\x2d-\\x7e]{1,200}$"})";
+  const std::string name = R"({"type":"string","minLength":1,"maxLength":200,"pattern":"[^ \\t\\r\\n]"})";
+  const std::string url = R"({"type":"string","minLength":1,"maxLength":2000,"pattern":"^[Hh][Tt][Tt][Pp][Ss]?://","description":"http(s), na lista de permitidos"})";
+  const std::string description = R"({"type":"string","maxLength":4000,"nullable":true,"description":"null a apaga"})";
+  const std::string side = R"({"type":"integer","minimum":1,"maximum":)" + std::to_string(kMaxSide) + R"(,"description":"256 quando omitido"})";
   return {
-      {"ImportacaoWms", object({{"idProjeto", kInt}, {"url", kText}, {"camada", kText}, {"nome", kText},
-                                {"formato", kText}}, {"idProjeto", "url", "camada"}, true),
-       "", {}},
-      {"FonteWmsNova", object({{"nome", kText}, {"url", kText}, {"descricao", kNullableText}}, {"nome", "url"}, true),
-       "", {}},
-      {"FonteWmsAlteracao", object({{"nome", kText}, {"url", kText}, {"descricao", kNullableText}, {"recarregar", kBool}},
-                                   {}, true),
-       "", {}},
-      {"ImagemWms", object({{"bbox", R"({"type":"array","items":{"type":"number"},"minItems":4,"maxItems":4})"},
-                            {"camadas", R"({"type":"array","items":{"type":"string"},"minItems":1,"maxItems":50})"},
-                            {"width", kInt}, {"height", kInt}, {"formato", kText}, {"crs", kText},
-                            {"estilos", R"({"type":"array","items":{"type":"string"}})"}, {"transparente", kBool}},
-                           {"bbox", "camadas"}, true),
-       "", {}},
+      {"ImportacaoWms",
+       object({{"idProjeto", R"({"type":"integer","format":"int64","minimum":1})"}, {"url", url}, {"camada", wms_name},
+               {"nome", name}, {"nomeCamada", R"({"allOf":[)" + name + R"(],"description":"o mesmo que nome"})"},
+               {"formato", wms_name}},
+              {"idProjeto", "url", "camada"}, true),
+       R"~({"idProjeto":12,"url":"https://geoservicos.campinas.sp.gov.br/geoserver/wms?SERVICE=WMS&REQUEST=GetCapabilities","camada":"cadastro:quadras","nome":"Quadras (GeoServer)","formato":"image/png"})~",
+       [](std::string_view body) { parse_import(body); }},
+      {"FonteWmsNova", object({{"nome", name}, {"url", url}, {"descricao", description}}, {"nome", "url"}, true),
+       R"({"nome":"GeoServer da prefeitura","url":"https://geoservicos.campinas.sp.gov.br/geoserver/wms","descricao":"Quadras, lotes e logradouros oficiais"})",
+       [](std::string_view body) { parse_source(body, true); }},
+      {"FonteWmsAlteracao",
+       object({{"nome", name}, {"url", url}, {"descricao", description},
+               {"recarregar", R"~({"type":"boolean","description":"lê as capacidades de novo (também quando url muda)"})~"}},
+              {}, true),
+       R"({"nome":"GeoServer municipal","descricao":null,"recarregar":true})",
+       [](std::string_view body) { parse_source(body, false); }},
+      {"ImagemWms",
+       object({{"bbox", R"~({"type":"array","items":{"type":"number"},"minItems":4,"maxItems":4,"description":"minx, miny, maxx, maxy (minx < maxx, miny < maxy)"})~"},
+               {"camadas", R"({"type":"array","items":)" + wms_name + R"(,"minItems":1,"maxItems":50})"},
+               {"width", side}, {"height", side},
+               {"formato", R"({"allOf":[)" + wms_name + R"(,{"pattern":"^image/"}],"description":"image/png quando omitido"})"},
+               {"crs", R"({"allOf":[)" + wms_name + R"(],"description":"EPSG:4674 quando omitido"})"},
+               {"estilos", R"({"type":"array","items":)" + wms_name + "}"},
+               {"transparente", R"({"type":"boolean","description":"true quando omitido"})"}},
+              {"bbox", "camadas"}, true),
+       R"({"bbox":[-47.08,-22.92,-47.04,-22.89],"camadas":["cadastro:quadras","cadastro:lotes"],"width":512,"height":512,"formato":"image/png","crs":"EPSG:4674","estilos":["quadras_contorno","lotes_contorno"],"transparente":true})",
+       [](std::string_view body) { parse_map(body); }},
   };
 }
 

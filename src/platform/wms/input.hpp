@@ -3,10 +3,6 @@
 // the field.
 #pragma once
 
-#include <vector>
-
-#include "platform/common/request_schema.hpp"
-
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -15,6 +11,7 @@
 #include <vector>
 
 #include "http/http.hpp"
+#include "platform/common/request_schema.hpp"
 #include "service/ids.hpp"
 
 namespace cadastre::platform::wms {

@@ -124,7 +124,7 @@ TEST_CASE_FIXTURE(ReportsFixture, "the valuation report: only enabled cities, ow
   refused(*post("/reports/alfa/avaliacao", R"({"idImovel":1,"inscricao":"x"})", s), 400, "parametro_invalido");
   refused(*post("/reports/alfa/avaliacao", R"({"idImovel":1,"anoReferencia":3000})", s), 400, "parametro_invalido",
           "anoReferencia");
-  refused(*post("/reports/alfa/avaliacao", R"({"idImovel":1,"dono":"x"})", s), 400, "parametro_invalido", "dono");
+  refused(*post("/reports/alfa/avaliacao", R"({"idImovel":1,"dono":"x"})", s), 400, "campo_desconhecido", "dono");
   refused(*post("/reports/alfa/avaliacao", R"({"idImovel":99999999})", s), 404, "nao_encontrado", "imóvel");
   refused(*post("/reports/alfa/avaliacao", R"({"inscricao":"' or 1=1 --"})", s), 404, "nao_encontrado");
   refused(*post("/reports/alfa/avaliacao", std::string(5000, ' '), s), 413, "corpo_muito_grande");

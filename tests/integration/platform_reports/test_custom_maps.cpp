@@ -110,7 +110,7 @@ TEST_CASE_FIXTURE(ReportsFixture, "custom maps: bad input is refused naming the 
          "parametro_invalido", "idMapaBase");
   refuse(R"({"idProjeto":)" + P + R"(,"nome":"M","camadas":[{"idCamada":)" + L + R"(,"estilo":"vermelho"}]})",
          "parametro_invalido", "estilo");
-  refuse(R"({"idProjeto":)" + P + R"(,"nome":"M","camadas":[{"idCamada":)" + L + R"(}],"cor":1})", "parametro_invalido",
+  refuse(R"({"idProjeto":)" + P + R"(,"nome":"M","camadas":[{"idCamada":)" + L + R"(}],"cor":1})", "campo_desconhecido",
          "cor");
   std::int64_t id = created("/mapas-personalizados", R"({"idProjeto":)" + P + R"(,"nome":"M","camadas":[{"idCamada":)" + L + "}]}",
                             c.owner);

@@ -158,7 +158,7 @@ TEST_CASE_FIXTURE(ReportsFixture, "layer reports: bad input is refused naming th
   refuse(R"({"idCamada":)" + C + R"(,"nome":"R","campos":[)" + A + R"(],"filtros":{"condicoes":[{"idCampo":)" + n(alien) +
              R"(,"operador":"=","valor":"a"}]}})",
          "parametro_invalido", "idCampo");
-  refuse(R"({"idCamada":)" + C + R"(,"nome":"R","campos":[)" + A + R"(],"filtros":{"ordem":1}})", "parametro_invalido", "ordem");
+  refuse(R"({"idCamada":)" + C + R"(,"nome":"R","campos":[)" + A + R"(],"filtros":{"ordem":1}})", "campo_desconhecido", "ordem");
   refuse(R"({"idCamada":"1;drop","nome":"R","campos":[)" + A + "]}", "parametro_invalido", "idCamada");
   std::int64_t id = created("/relatorios-de-camada", R"({"idCamada":)" + C + R"(,"nome":"R","campos":[)" + A + "]}", c.owner);
   const std::string path = "/relatorios-de-camada/" + n(id);
