@@ -20,7 +20,7 @@ inline constexpr const char* kEmail = R"({"type":"string","format":"email","maxL
 /// A field's value: text, number, ISO date, boolean, a list of texts, or null (empty).
 inline constexpr const char* kAnyValue =
     R"({"nullable":true,"description":"no tipo do campo: texto, número, data (aaaa-mm-dd), booleano, lista de textos"})";
-/// The types of a form's field (src/platform/fields/types.hpp).
+/// The types of a form's field (include/cadastre/field_values.hpp).
 inline constexpr const char* kFieldType =
     R"({"type":"string","enum":["texto","texto_longo","inteiro","decimal","data","booleano","lista","lista_dominio","multipla","foto","calculado"]})";
 inline constexpr const char* kNullableNumber = R"({"type":"number","nullable":true})";

@@ -20,7 +20,7 @@ bool convertible_to(std::string_view tipo) noexcept;
 /// A row of projeto.valores of the field.
 struct StoredValue {
   std::int64_t id = 0, geometria = 0;
-  Typed value;
+  field_values::Typed value;
 };
 
 struct Failure {
@@ -35,7 +35,7 @@ struct Write {
   std::int64_t valor = 0, geometria = 0;
   std::size_t campo = 0;
   std::string antes;  ///< JSON of the value before
-  Typed depois;
+  field_values::Typed depois;
 };
 
 struct Plan {

@@ -7,7 +7,7 @@
 
 #include "cadastre/error.hpp"
 #include "cadastre/formula.hpp"
-#include "platform/fields/pattern.hpp"
+#include "cadastre/field_values.hpp"
 
 namespace cadastre::platform::fields {
 namespace {
@@ -85,12 +85,12 @@ Definition apply(Definition d, const Changes& c) {
 }
 
 void validate(const Definition& d) {
-  const FieldDef& f = d.def;
+  const field_values::FieldDef& f = d.def;
   if (f.nome.find_first_not_of(" \t\r\n") == std::string::npos || f.nome.size() > 200)
     bad("nome deve ter de 1 a 200 caracteres", "nome");
   if (!std::regex_match(f.chave, kKey))
     bad("chave: letras minúsculas, dígitos e _, começando por letra (até 63)", "chave");
-  const auto& names = type_names();
+  const auto& names = field_values::type_names();
   if (std::find(names.begin(), names.end(), f.tipo) == names.end()) {
     std::string all;
     for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
@@ -100,7 +100,7 @@ void validate(const Definition& d) {
   validate_options(d);
   if (f.padrao) {
     if (!is_text_type(f.tipo)) bad("padrao só se aplica aos tipos texto e texto_longo", "padrao");
-    if (auto p = pattern_problem(*f.padrao); !p.empty()) bad("padrao: " + p, "padrao");
+    if (auto p = field_values::pattern_problem(*f.padrao); !p.empty()) bad("padrao: " + p, "padrao");
   }
   if (f.tipo == "lista_dominio") {
     if (!f.dominio) bad("o tipo lista_dominio pede dominio (uma tabela do esquema dominio)", "dominio");

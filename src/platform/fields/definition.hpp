@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "platform/fields/types.hpp"
+#include "cadastre/field_values.hpp"
 
 namespace cadastre::platform::fields {
 
 /// Every attribute of a field (FieldDef holds the ones values are checked with).
 struct Definition {
-  FieldDef def;
+  field_values::FieldDef def;
   std::int64_t formulario = 0;
   std::optional<std::string> avaliacao, ajuda;
   int ordem = 0;

@@ -27,7 +27,7 @@ void options(JsonWriter& w, const std::vector<std::pair<std::string, std::string
 }
 
 void props(JsonWriter& w, const Definition& d, const DomainOptions& domains) {
-  const FieldDef& f = d.def;
+  const field_values::FieldDef& f = d.def;
   w.key("props").begin_object().key("label").value(f.nome).key("required").value(f.obrigatorio);
   if (d.ajuda) w.key("description").value(*d.ajuda);
   if (f.tipo == "inteiro" || f.tipo == "decimal" || f.tipo == "calculado") {

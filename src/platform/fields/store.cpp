@@ -170,7 +170,7 @@ void require_domain(const service::Caller& s, const std::string& name) {
 }
 
 void bind_attributes(Sql& q, const Definition& d) {
-  const FieldDef& f = d.def;
+  const field_values::FieldDef& f = d.def;
   q.bind(f.nome) << ", ";
   q.bind(f.chave) << ", ";
   q.bind(f.tipo) << ", " << flag(f.obrigatorio) << ", " << flag(f.unico) << ", ";
@@ -246,7 +246,7 @@ std::vector<StoredValue> values_of(soci::session& s, const Definition& field, bo
   static const char* columns[] = {"texto", "numero", "data", "booleano", "lista"};
   std::vector<StoredValue> out;
   for (const auto& r : store::fetch(s, q)) {
-    StoredValue v{std::stoll(*r[0]), std::stoll(*r[1]), {std::string(column_of(field.def.tipo)), std::nullopt}};
+    StoredValue v{std::stoll(*r[0]), std::stoll(*r[1]), {std::string(field_values::column_of(field.def.tipo)), std::nullopt}};
     for (std::size_t i = 0; i < 5; ++i)
       if (r[2 + i]) {
         v.value = {columns[i], r[2 + i]};
@@ -258,7 +258,7 @@ std::vector<StoredValue> values_of(soci::session& s, const Definition& field, bo
 }
 
 void retype(soci::session& s, const Definition& d) {
-  const FieldDef& f = d.def;
+  const field_values::FieldDef& f = d.def;
   Sql q("update projeto.campos set tipo = ");
   q.bind(f.tipo) << ", minimo = ";
   q.bind(f.minimo, "numeric") << ", maximo = ";
@@ -506,7 +506,7 @@ Converted convert_values(const service::Caller& s, std::int64_t id, const Conver
                       "tipo");
     }
     if (!c.confirmar || !out.plan.failures.empty()) return out;  // the transaction rolls back: nothing changed
-    std::string column(column_of(c.tipo));
+    std::string column(field_values::column_of(c.tipo));
     if (c.split) {
       if (out.plan.campos.empty())
         throw Error(errc::conflict, "split: o campo não tem valores para dividir", "split");

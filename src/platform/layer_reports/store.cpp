@@ -5,7 +5,7 @@
 #include <map>
 
 #include "cadastre/error.hpp"
-#include "platform/fields/types.hpp"
+#include "cadastre/field_values.hpp"
 #include "platform/guard/guard.hpp"
 #include "platform/search/store.hpp"
 #include "store/sql.hpp"
@@ -164,7 +164,7 @@ std::vector<Column> columns(store::Pool& pool, std::int64_t camada, const std::v
   for (std::int64_t id : ids)
     for (const auto& r : rows)
       if (std::stoll(*r[0]) == id)
-        out.push_back({id, *r[1], *r[2], *r[3], fields::column_of(*r[3]) == "numero"});
+        out.push_back({id, *r[1], *r[2], *r[3], field_values::column_of(*r[3]) == "numero"});
   return out;
 }
 

@@ -14,8 +14,8 @@
 #include <regex>
 
 #include "cadastre/error.hpp"
+#include "cadastre/field_values.hpp"
 #include "cadastre/query.hpp"
-#include "platform/fields/types.hpp"
 #include "platform/guard/guard.hpp"
 
 namespace cadastre::platform::search {
@@ -184,7 +184,7 @@ Numbers numbers(store::Pool& pool, std::int64_t camada, std::int64_t campo) {
     if (rows.empty())
       throw Error(errc::invalid_argument, "idCampo: o campo " + id_text(campo) + " não é da camada " + id_text(camada),
                   "idCampo");
-    if (fields::column_of(*rows[0][0]) != "numero")
+    if (field_values::column_of(*rows[0][0]) != "numero")
       throw Error(errc::invalid_argument, "idCampo: o mapa temático precisa de um campo numérico", "idCampo");
     Numbers out;
     out.chave = *rows[0][1];
@@ -212,7 +212,7 @@ store::PageRows features(store::Pool& pool, const FeatureQuery& fq, const Page& 
     f.bind(array_text(ids), "bigint[]") << ")";
     std::map<std::int64_t, FieldInfo> info;
     for (const auto& r : store::fetch(s, f))
-      info[std::stoll(*r[0])] = FieldInfo{*r[1], std::string(fields::column_of(*r[1]))};
+      info[std::stoll(*r[0])] = FieldInfo{*r[1], std::string(field_values::column_of(*r[1]))};
     for (const auto& c : fq.condicoes) {
       auto it = info.find(c.campo);
       if (it == info.end())

@@ -22,7 +22,7 @@ using body::positive_id;
 using body::required_id;
 
 // The value exactly as sent, null included ("valor": null empties a value), re-serialised
-// compactly: fields::check_value reads the JSON text.
+// compactly: field_values::check_value reads the JSON text.
 std::string value_text(jsonin::object o, const std::string& where) {
   simdjson::dom::element e;
   if (o.at_key("valor").get(e)) throw Error(errc::missing_field, "informe valor" + where, "valor");

@@ -1,5 +1,5 @@
 // Bodies and queries of the value routes. A value travels as the JSON text of one JSON
-// value ("\"abc\"", "12.5", "true", "[\"a\"]", "null"): fields::check_value judges it
+// value ("\"abc\"", "12.5", "true", "[\"a\"]", "null"): field_values::check_value judges it
 // against its field, so parsing here only finds it and keeps it whole.
 #pragma once
 

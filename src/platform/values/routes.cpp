@@ -1,5 +1,5 @@
 // Values: the attribute values of platform geometries, one per (geometry, field), typed by
-// the field (src/platform/fields/types.hpp). Reads need leitura on the record the route
+// the field (include/cadastre/field_values.hpp). Reads need leitura on the record the route
 // names (GET /valores and the body-named geometries are checked in the handler with the
 // same guard); writes need edicao on the geometry, are checked against the field's type
 // and rules, audited and recompute the calculated fields (store_write.hpp), and each write

@@ -3,7 +3,7 @@
 //
 // The page of a layer ordered by a field (GET /valores/camada/:id/pg?orderBy=<chave>):
 // :c the layer, :k the field whose chave orderBy names, <col> its typed column
-// (fields::column_of: texto, numero, data, booleano, lista) and <type> that column's SQL
+// (field_values::column_of: texto, numero, data, booleano, lista) and <type> that column's SQL
 // type, <dir> asc|desc, S the page size, O the offset ((pageNumber - 1) * S).
 //
 //   with ordem as (                      -- values of the field in order: an index-only scan of
@@ -61,8 +61,8 @@
 #include <charconv>
 
 #include "cadastre/error.hpp"
+#include "cadastre/field_values.hpp"
 #include "cadastre/query.hpp"
-#include "platform/fields/types.hpp"
 #include "platform/guard/guard.hpp"
 #include "platform/values/columns.hpp"
 
@@ -246,7 +246,7 @@ store::PageRows page_of_layer(store::Pool& pool, std::int64_t camada, std::optio
                     "orderBy: a camada " + std::to_string(camada) + " não tem o campo '" + page.order_by +
                         "' (use uma chave ou id)",
                     "orderBy");
-      order = OrderField{std::stoll(*rows[0][0]), std::string(fields::column_of(*rows[0][1]))};
+      order = OrderField{std::stoll(*rows[0][0]), std::string(field_values::column_of(*rows[0][1]))};
     }
     return store::fetch_page(s, page_statement(camada, campo, order, page));
   });
@@ -277,7 +277,7 @@ void require_text_field(store::Pool& pool, std::int64_t campo) {
   q.bind(std::to_string(campo), "bigint");
   auto tipo = pool.with([&](soci::session& s) { return store::fetch_value(s, q); });
   if (!tipo) throw Error(errc::not_found, "campo " + std::to_string(campo) + " não encontrado", "campoId");
-  if (fields::column_of(*tipo) != "texto")
+  if (field_values::column_of(*tipo) != "texto")
     throw Error(errc::invalid_argument,
                 "campoId: o campo " + std::to_string(campo) + " é do tipo " + *tipo + "; a busca é em campos de texto",
                 "campoId");

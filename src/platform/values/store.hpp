@@ -1,6 +1,6 @@
 // Reading the values of platform geometries (projeto.valores, typed rows: migration 0015,
 // decision 0011). Writes are in write.hpp. Every statement builds its JSON in PostgreSQL
-// and binds every value; identifiers (a value's typed column) come from fields::column_of,
+// and binds every value; identifiers (a value's typed column) come from field_values::column_of,
 // never from the request.
 #pragma once
 
@@ -50,7 +50,7 @@ std::string of_layer(store::Pool& pool, std::int64_t camada, std::optional<std::
 store::PageRows page_of_layer(store::Pool& pool, std::int64_t camada, std::optional<std::int64_t> campo,
                               const Page& page);
 /// The page's one statement (also for the benchmark and the EXPLAIN test), ordered by the
-/// field `order` (its id and typed column, fields::column_of), or by id when none.
+/// field `order` (its id and typed column, field_values::column_of), or by id when none.
 struct OrderField {
   std::int64_t campo = 0;
   std::string column;

@@ -9,9 +9,9 @@
 #include <set>
 
 #include "cadastre/error.hpp"
-#include "cadastre/query.hpp"
+#include "cadastre/field_values.hpp"
 #include "cadastre/formula.hpp"
-#include "platform/fields/types.hpp"
+#include "cadastre/query.hpp"
 #include "platform/values/columns.hpp"
 #include "platform/values/store.hpp"
 #include "store/sql.hpp"
@@ -19,12 +19,12 @@
 namespace cadastre::platform::values {
 namespace {
 
-using fields::Typed;
+using field_values::Typed;
 
 // A field of the layer being written, as the checks need it.
 struct Field {
-  fields::FieldDef def;
-  std::string column;  ///< fields::column_of(def.tipo)
+  field_values::FieldDef def;
+  std::string column;  ///< field_values::column_of(def.tipo)
   std::int64_t form = 0;
   bool active = true;  ///< the field and its form
 };
@@ -68,7 +68,7 @@ std::map<std::int64_t, Field> fields_of_layer(soci::session& s, std::int64_t lay
     f.def.opcoes = options_of(r[9]);
     f.def.dominio = r[10];
     f.def.formula = r[11];
-    f.column = std::string(fields::column_of(f.def.tipo));
+    f.column = std::string(field_values::column_of(f.def.tipo));
     f.active = r[12] == "true";
     f.form = std::stoll(*r[13]);
     out.emplace(f.def.id, std::move(f));
@@ -103,7 +103,7 @@ std::map<std::int64_t, Stored> values_of(soci::session& s, std::int64_t geometry
 }
 
 // The shortest plain decimal text that reads back as `d` (no exponent: the stored
-// numeric's text, and fields::to_json reads plain decimals).
+// numeric's text, and field_values::to_json reads plain decimals).
 std::string fixed_number_text(double d) {
   char buf[400];  // a double's longest fixed form: 309 digits and a sign, or 0.000...
   auto end = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::fixed).ptr;
@@ -149,9 +149,9 @@ class Writer {
     return *f;
   }
 
-  /// The type and rules (fields::check_value), then a domain code against its table.
-  fields::Checked check(const Field& f, std::string_view json) {
-    fields::Checked c = fields::check_value(f.def, json);
+  /// The type and rules (field_values::check_value), then a domain code against its table.
+  field_values::Checked check(const Field& f, std::string_view json) {
+    field_values::Checked c = field_values::check_value(f.def, json);
     if (!c.ok()) return c;
     if (!c.value) c.value = Typed{f.column, std::nullopt};
     if (f.def.tipo == "lista_dominio" && c.value->text) c.problem = domain_problem(f, *c.value->text);
@@ -171,7 +171,7 @@ class Writer {
     q.bind(t.text, sql_type(f.column)) << " and geometria_id <> ";
     q.bind(std::to_string(geometry_), "bigint") << " limit 1";
     if (!store::fetch_value(s_, q)) return "";
-    return "o campo '" + f.def.chave + "' é único e o valor " + fields::to_json(t) + " já existe em outra geometria";
+    return "o campo '" + f.def.chave + "' é único e o valor " + field_values::to_json(t) + " já existe em outra geometria";
   }
 
   /// Locks the geometry's row (writers of one geometry take turns: a batch's required
@@ -217,9 +217,9 @@ class Writer {
     audit.bind(std::to_string(f.def.id), "bigint") << ", ";
     audit.bind(std::string(operacao.empty() ? (before ? "alterar" : "criar") : operacao)) << ", ";
     std::optional<std::string> antes;
-    if (before) antes = fields::to_json(stored(f));
+    if (before) antes = field_values::to_json(stored(f));
     audit.bind(antes, "jsonb") << ", ";
-    audit.bind(fields::to_json(after), "jsonb") << ", ";
+    audit.bind(field_values::to_json(after), "jsonb") << ", ";
     audit.bind(std::to_string(user_), "bigint") << ")";
     store::execute(s_, audit);
 
@@ -308,7 +308,7 @@ std::string create(store::Pool& pool, std::int64_t user, const service::Grant& g
     soci::transaction tx(s);
     Writer w(s, user, geometry.id, geometry.layer_id);
     const Field& f = w.writable(entry.campo);
-    fields::Checked c = w.check(f, entry.valor);
+    field_values::Checked c = w.check(f, entry.valor);
     if (!c.ok()) refuse_value(f, c.problem);
     std::string taken = w.unique_problem(f, *c.value);
     if (!taken.empty()) throw Error(errc::conflict, taken, f.def.chave);
@@ -336,7 +336,7 @@ std::string change(store::Pool& pool, std::int64_t user, const service::Grant& v
     if (rows.empty()) throw Error(errc::not_found, "valor " + std::to_string(value.id) + " não encontrado", "id");
     Writer w(s, user, std::stoll(*rows[0][0]), value.layer_id);
     const Field& f = w.writable(std::stoll(*rows[0][1]));
-    fields::Checked c = w.check(f, valor);
+    field_values::Checked c = w.check(f, valor);
     if (!c.ok()) refuse_value(f, c.problem);
     std::string taken = w.unique_problem(f, *c.value);
     if (!taken.empty()) throw Error(errc::conflict, taken, f.def.chave);
@@ -375,7 +375,7 @@ BatchResult write_batch_in(soci::session& s, std::int64_t user, std::int64_t geo
     w.writable(e.campo);  // 409 for an inactive field
     forms.insert(f->form);
     sent.insert(f->def.id);
-    fields::Checked c = w.check(*f, e.valor);
+    field_values::Checked c = w.check(*f, e.valor);
     if (c.ok()) accepted.emplace_back(f, *c.value);
     else out.problems.push_back({f->def.id, f->def.chave, c.problem});
   }
@@ -421,7 +421,7 @@ std::int64_t write_numbers(store::Pool& pool, std::int64_t user, std::int64_t la
     const Field& f = w.writable(campo);
     for (const auto& [geometry, number] : values) {
       w.retarget(geometry);
-      fields::Checked c = w.check(f, fixed_number_text(number));
+      field_values::Checked c = w.check(f, fixed_number_text(number));
       if (!c.ok())
         throw Error(errc::invalid_argument,
                     "valor do campo '" + f.def.chave + "' na geometria " + std::to_string(geometry) + ": " + c.problem,
@@ -484,7 +484,7 @@ CopyResult copy(store::Pool& pool, std::int64_t user, const service::Grant& from
         skip(dst->active ? "o campo de destino é calculado" : "o campo de destino está inativo");
         continue;
       }
-      fields::Checked c = w.check(*dst, fields::to_json(Typed{src.column, text}));
+      field_values::Checked c = w.check(*dst, field_values::to_json(Typed{src.column, text}));
       if (!c.ok()) refuse_value(*dst, c.problem);
       pending.emplace_back(dst, *c.value);
     }
@@ -551,7 +551,7 @@ LocationCopy copy_by_location(store::Pool& pool, std::int64_t user, std::int64_t
         if (!text) continue;
         const Field* dst = w.field_by_key(f.def.chave);
         if (!dst || dst->def.tipo != f.def.tipo || !dst->active) continue;
-        fields::Checked c = w.check(*dst, fields::to_json(Typed{f.column, text}));
+        field_values::Checked c = w.check(*dst, field_values::to_json(Typed{f.column, text}));
         if (!c.ok()) refuse_value(*dst, c.problem + where);
         pending.emplace_back(dst, *c.value);
       }

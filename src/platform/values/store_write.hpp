@@ -1,11 +1,11 @@
 // Writing values: create, change, the v2 batch and the copy between geometries. Each is
 // one transaction that
-//   - checks every value with fields::check_value (type and rules), a lista_dominio value
+//   - checks every value with field_values::check_value (type and rules), a lista_dominio value
 //     against its domain table (schema dominio), and `unico` under
 //     pg_advisory_xact_lock(<field id>) so two writers of the same value cannot both pass;
-//   - writes the value into the typed column fields::column_of names, clearing the others;
+//   - writes the value into the typed column field_values::column_of names, clearing the others;
 //   - writes an audit row per value (projeto.valores_auditoria: before and after as
-//     fields::to_json, the user);
+//     field_values::to_json, the user);
 //   - recomputes the geometry's calculado fields (cadastre/formula.hpp), audited too;
 //   - bumps projeto.camadas.geracao of the layer (the tiles' ETag).
 // Locks, always in this order (no deadlock between writers): the advisory locks of the

@@ -1,4 +1,4 @@
-// The field types of platform forms and how a value of each is checked, stored and
+// The field types of the platform's forms and how a value of each is checked, stored and
 // converted. Pure functions (no database): the values area checks every write with them,
 // and GET /campos/:id/converter converts stored values with them. What needs the database
 // (a domain table's codes, the `unico` rule) is the stores' part.
@@ -10,14 +10,22 @@
 //   data     ← data (ISO yyyy-mm-dd)
 //   booleano ← booleano
 //   lista    ← multipla (a JSON array of the chosen options)
+//
+// The `padrao` rule of text fields is part of the same checks: an ECMAScript regular
+// expression a text must match (whole text). std::regex backtracks without a step limit, so a pattern is vetted when a
+// field is created or changed (no unbounded quantifier over a group that itself repeats or
+// alternates, no back-references: the shapes of catastrophic backtracking) and a text is
+// matched only up to kMaxMatchedText characters.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace cadastre::platform::fields {
+namespace cadastre::field_values {
 
 /// The field types, as stored in projeto.campos.tipo.
 const std::vector<std::string>& type_names();
@@ -72,4 +80,19 @@ std::vector<std::string> list_items(std::string_view text);
 /// The JSON text of a stored value ("\"abc\"", "12.5", "true", "[...]", "null").
 std::string to_json(const Typed& stored);
 
-}  // namespace cadastre::platform::fields
+// The `padrao` rule.
+
+
+/// The longest text (in characters) matched against a pattern.
+inline constexpr std::size_t kMaxMatchedText = 1000;
+
+/// Why `padrao` is refused as a field's pattern (a sentence in Portuguese), or empty when
+/// it is accepted: it must compile and avoid the shapes above.
+std::string pattern_problem(std::string_view padrao);
+
+/// Whether `text` matches `padrao` as a whole. `problem` is set (and false returned) when
+/// the text is too long to match or the engine gave up. Compiled patterns are cached per
+/// thread, so checking a column of values compiles the pattern once.
+bool pattern_matches(const std::string& padrao, std::string_view text, std::string& problem);
+
+}  // namespace cadastre::field_values

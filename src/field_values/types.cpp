@@ -1,4 +1,4 @@
-#include "platform/fields/types.hpp"
+#include "cadastre/field_values.hpp"
 
 #include <simdjson.h>
 
@@ -12,10 +12,9 @@
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
 #include "core/json_in.hpp"
-#include "platform/fields/pattern.hpp"
-#include "platform/text.hpp"
+#include "field_values/text.hpp"
 
-namespace cadastre::platform::fields {
+namespace cadastre::field_values {
 namespace {
 
 // Longest texts (in characters): a one-line text, and the column's own limit.
@@ -481,4 +480,4 @@ std::string to_json(const Typed& s) {
   return json_quote(v);
 }
 
-}  // namespace cadastre::platform::fields
+}  // namespace cadastre::field_values

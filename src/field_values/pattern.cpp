@@ -1,13 +1,14 @@
-#include "platform/fields/pattern.hpp"
+#include "cadastre/field_values.hpp"
 
 #include <cctype>
 #include <map>
 #include <regex>
 #include <vector>
 
-#include "platform/text.hpp"
+#include "field_values/text.hpp"
 
-namespace cadastre::platform::fields {
+
+namespace cadastre::field_values {
 namespace {
 
 struct Group {
@@ -103,4 +104,4 @@ bool pattern_matches(const std::string& padrao, std::string_view text, std::stri
   }
 }
 
-}  // namespace cadastre::platform::fields
+}  // namespace cadastre::field_values

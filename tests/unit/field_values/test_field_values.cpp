@@ -1,5 +1,5 @@
-// The platform's field types (src/platform/fields/types.hpp): checks of client values,
-// conversions between types with Brazilian habits, and the formulas of calculated fields.
+// The values of form fields (include/cadastre/field_values.hpp): checks of client values,
+// the `padrao` pattern's vetting, and conversions between types with Brazilian habits.
 // Every expected value below is worked out by hand.
 #include <doctest/doctest.h>
 
@@ -8,10 +8,9 @@
 #include <string>
 
 #include "cadastre/error.hpp"
-#include "platform/fields/pattern.hpp"
-#include "platform/fields/types.hpp"
+#include "cadastre/field_values.hpp"
 
-using namespace cadastre::platform::fields;
+using namespace cadastre::field_values;
 
 namespace {
 
