@@ -13,10 +13,10 @@
 #include "platform/projects/input.hpp"
 #include "platform/projects/store_shares.hpp"
 #include "platform/projects/store.hpp"
+#include "platform/projects/store_catalog.hpp"
 #include "platform/projects/store_transfer.hpp"
 #include "platform/projects/store_versions.hpp"
 #include "platform/schemas.hpp"
-#include "platform/wikimap/catalog.hpp"
 
 namespace cadastre::platform::projects {
 namespace {
@@ -70,7 +70,7 @@ struct Projects {
   }
   Response erase(const service::Scope& s, Request&) const {
     remove(s, s.grant().id, files);
-    wikimap::refresh_catalog(*platform, s);
+    refresh_catalog(*platform, s);
     return Response::no_content();
   }
   Response bounds(const service::Scope& s, Request&) const {
@@ -87,22 +87,22 @@ struct Projects {
   }
   Response activate(const service::Scope& s, Request&) const {
     set_active(s, s.grant().id, true);
-    wikimap::refresh_catalog(*platform, s);
+    refresh_catalog(*platform, s);
     return Response::json(one(s, s.grant().id));
   }
   Response deactivate(const service::Scope& s, Request&) const {
     set_active(s, s.grant().id, false);
-    wikimap::refresh_catalog(*platform, s);
+    refresh_catalog(*platform, s);
     return Response::json(one(s, s.grant().id));
   }
   Response publish(const service::Scope& s, Request&) const {
     set_published(s, s.grant().id, true);
-    wikimap::refresh_catalog(*platform, s);
+    refresh_catalog(*platform, s);
     return Response::json(one(s, s.grant().id));
   }
   Response unpublish(const service::Scope& s, Request&) const {
     set_published(s, s.grant().id, false);
-    wikimap::refresh_catalog(*platform, s);
+    refresh_catalog(*platform, s);
     return Response::json(one(s, s.grant().id));
   }
   Response copy(const service::Scope& s, Request& req) const {

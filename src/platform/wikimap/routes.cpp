@@ -8,8 +8,8 @@
 #include "cadastre/json.hpp"
 #include "platform/app.hpp"
 #include "platform/guard/guard.hpp"
+#include "platform/projects/store_catalog.hpp"
 #include "platform/schemas.hpp"
-#include "platform/wikimap/catalog.hpp"
 #include "platform/wikimap/input.hpp"
 #include "platform/wikimap/store.hpp"
 
@@ -28,7 +28,7 @@ struct WikiMap {
 
   store::Pool& db() const { return *platform; }
 
-  void sync(const service::Scope& s) const { refresh_catalog(db(), s); }
+  void sync(const service::Scope& s) const { projects::refresh_catalog(db(), s); }
   // The entry, 404 unless its project is still published (its flag refreshed on the way).
   EntryRef published(std::int64_t id) const {
     EntryRef ref = entry_ref(db(), id);

@@ -59,43 +59,12 @@ void require_published(soci::session& s, long long id, bool lock = false) {
 
 }  // namespace
 
-std::string published_projects(store::Pool& tenant_db) {
-  return tenant_db.with([&](soci::session& s) {
-    std::string out;
-    s << "select coalesce(jsonb_agg(jsonb_build_object('id', id, 'nome', nome, 'descricao', descricao) order by id), "
-         "'[]')::text from projeto.projetos where publicado and ativo",
-        soci::into(out);
-    return out;
-  });
-}
-
 bool project_published(store::Pool& tenant_db, std::int64_t id) {
   return tenant_db.with([&](soci::session& s) {
     long long pid = id;
     int n = 0;
     s << "select count(*) from projeto.projetos where id = :i and publicado and ativo", soci::use(pid), soci::into(n);
     return n > 0;
-  });
-}
-
-void sync_tenant(store::Pool& platform, std::int64_t tenant_id, const std::string& tenant_nome,
-                 const std::string& projects) {
-  platform.with([&](soci::session& s) {
-    long long t = tenant_id;
-    std::string org = tenant_nome.substr(0, 200);
-    // Only rows that change are written (a list does not rewrite the catalog each time).
-    s << "with p as (select * from jsonb_to_recordset(:j::jsonb) as x(id bigint, nome text, descricao text)), "
-         "ins as (insert into plataforma.wikimap_mapas (tenant_id, projeto_id, titulo, descricao, organizacao) "
-         "  select :t, p.id, p.nome, p.descricao, :o from p "
-         "  on conflict (tenant_id, projeto_id) do update set publicado = true, "
-         "    titulo = case when wikimap_mapas.editado then wikimap_mapas.titulo else excluded.titulo end, "
-         "    descricao = case when wikimap_mapas.editado then wikimap_mapas.descricao else excluded.descricao end, "
-         "    atualizado_em = now() "
-         "  where not wikimap_mapas.publicado or (not wikimap_mapas.editado and (wikimap_mapas.titulo, "
-         "    wikimap_mapas.descricao) is distinct from (excluded.titulo, excluded.descricao))) "
-         "update plataforma.wikimap_mapas m set publicado = false, atualizado_em = now() "
-         "where m.tenant_id = :t2 and m.publicado and m.projeto_id not in (select id from p)",
-        soci::use(projects), soci::use(t), soci::use(org), soci::use(t);
   });
 }
 

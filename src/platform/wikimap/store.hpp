@@ -1,5 +1,6 @@
 // The wiki map's SQL: the catalog in the platform database (plataforma.wikimap_*, migration
-// platform/0006) and the published projects read from a tenant's database.
+// platform/0006), its ratings, comments and lists. The projects area keeps the catalog's
+// entries in line with the published projects (projects/store_catalog.hpp).
 #pragma once
 
 #include <cstdint>
@@ -16,17 +17,9 @@ namespace cadastre::platform::wikimap {
 /// The columns the lists may be ordered by.
 inline const std::vector<std::string> kOrderColumns = {"id", "titulo", "media", "atualizadoEm"};
 
-/// The active published projects of a tenant: [{"id","nome","descricao"}].
-std::string published_projects(store::Pool& tenant_db);
 /// Whether project `id` of a tenant is published and active.
 bool project_published(store::Pool& tenant_db, std::int64_t id);
 
-/// Brings a tenant's entries in line with its published projects (`projects`, as
-/// published_projects answers): new ones created (title and description from the project,
-/// organisation the tenant's name), unpublished ones hidden, the others' title and
-/// description refreshed unless their owner edited them.
-void sync_tenant(store::Pool& platform, std::int64_t tenant_id, const std::string& tenant_nome,
-                 const std::string& projects);
 
 /// Where an entry comes from (any state); 404 for an unknown id.
 struct EntryRef {
