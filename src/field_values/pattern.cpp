@@ -5,7 +5,7 @@
 #include <regex>
 #include <vector>
 
-#include "field_values/text.hpp"
+#include "core/utf8.hpp"
 
 
 namespace cadastre::field_values {
@@ -86,7 +86,7 @@ std::string pattern_problem(std::string_view p) {
 }
 
 bool pattern_matches(const std::string& padrao, std::string_view text, std::string& problem) {
-  if (characters(text) > kMaxMatchedText) {
+  if (utf8::characters(text) > kMaxMatchedText) {
     problem = "texto longo demais para conferir o padrão (até " + std::to_string(kMaxMatchedText) + " caracteres)";
     return false;
   }

@@ -12,7 +12,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
 #include "core/json_in.hpp"
-#include "field_values/text.hpp"
+#include "core/utf8.hpp"
 
 namespace cadastre::field_values {
 namespace {
@@ -247,7 +247,7 @@ bool media_reference(std::string_view s) {
 }
 
 Checked check_text(const FieldDef& f, std::string_view v, std::size_t longest) {
-  std::size_t n = characters(v);
+  std::size_t n = utf8::characters(v);
   if (n > longest) return fail("texto longo demais (até " + std::to_string(longest) + " caracteres)");
   if (auto p = count_outside(f, n, "caracteres"); !p.empty()) return fail(p);
   if (f.padrao) {
@@ -326,7 +326,7 @@ Checked check_element(const FieldDef& f, simdjson::dom::element e, std::string_v
     return stored(t, std::string(v));
   }
   if (t == "lista_dominio") {
-    if (characters(v) > kMaxText) return fail("código longo demais");
+    if (utf8::characters(v) > kMaxText) return fail("código longo demais");
     return stored(t, std::string(v));  // the domain table's codes are the store's check
   }
   if (t == "data") {

@@ -10,7 +10,7 @@
 
 #include "cadastre/error.hpp"
 #include "core/json_in.hpp"
-#include "platform/text.hpp"
+#include "core/utf8.hpp"
 
 namespace cadastre::platform::body {
 
@@ -19,7 +19,7 @@ inline std::string text(jsonin::object o, const std::string& key, std::size_t ma
   std::string v = jsonin::string(o, key);
   if (required && v.find_first_not_of(" \t") == std::string::npos)
     throw Error(errc::invalid_argument, key + " não pode ser vazio", key);
-  if (characters(v) > max)
+  if (utf8::characters(v) > max)
     throw Error(errc::invalid_argument, key + " longo demais (máx. " + std::to_string(max) + ")", key);
   return v;
 }

@@ -5,12 +5,12 @@
 // SHA-256 of what it priced, and valid for kQuoteHours. Contracting sends its id and hash
 // back: in one transaction the quote becomes a contract and the license changes as the
 // quote said; the same quote again answers the same contract (200 instead of 201). Money
-// is integer centavos; pro rata and taxes are in cadastre/pricing.hpp; the rules where the spec is
-// silent are in docs/platform-contracting.md.
+// is integer centavos; pro rata and taxes are in cadastre/pricing.hpp, the quotes themselves in
+// cadastre/quote.hpp; the rules where the spec is silent are in docs/platform-contracting.md.
 #include "cadastre/pricing.hpp"
+#include "cadastre/quote.hpp"
 #include "platform/app.hpp"
 #include "platform/contracting/input.hpp"
-#include "platform/contracting/quote.hpp"
 #include "platform/contracting/store.hpp"
 #include "platform/schemas.hpp"
 
@@ -20,6 +20,17 @@ namespace {
 using http::Request;
 using http::Response;
 using service::Scope;
+// Quotes are the library's (cadastre/quote.hpp).
+using pricing::addons_quote;
+using pricing::Basis;
+using pricing::Date;
+using pricing::parse_date;
+using pricing::Plan;
+using pricing::plan_quote;
+using pricing::Quote;
+using pricing::storage_quote;
+using pricing::to_json;
+using pricing::users_quote;
 
 constexpr const char* kTag = "Contratação";
 constexpr int kQuoteHours = 24;
@@ -61,13 +72,7 @@ struct Contracting {
   }
   Response prepare_addons(const Scope& s, Request& req) const {
     auto wanted = parse_addons_request(req.body);
-    auto catalog = addons(*platform);
-    std::vector<std::pair<Addon, std::int64_t>> items;
-    for (const auto& [codigo, n] : wanted) {
-      auto it = catalog.find(codigo);
-      if (it == catalog.end()) throw Error(errc::invalid_argument, "adicional desconhecido: " + codigo, "itens");
-      items.emplace_back(it->second, n);
-    }
+    auto items = pricing::addon_items(addons(*platform), wanted);
     Basis b = basis(*platform, s.tenant.id);
     return quote(s, addons_quote(b, items, today(b)));
   }

@@ -28,11 +28,11 @@ const char* kPlanColumns =
     "select id::text, codigo, nome, periodo, preco_centavos::text, max_usuarios::text, "
     "max_armazenamento_mb::text from plataforma.planos where ativo and ";
 
-std::optional<Plan> one_plan(store::Pool& pool, Sql q) {
+std::optional<pricing::Plan> one_plan(store::Pool& pool, Sql q) {
   auto rows = pool.with([&](soci::session& s) { return store::fetch(s, q); });
   if (rows.empty()) return std::nullopt;
   const store::Row& r = rows.front();
-  return Plan{num(r[0]), *r[1], *r[2], *r[3], num(r[4]), num(r[5]), num(r[6])};
+  return pricing::Plan{num(r[0]), *r[1], *r[2], *r[3], num(r[4]), num(r[5]), num(r[6])};
 }
 
 // The contract and the license it holds now.
@@ -50,9 +50,9 @@ std::string contract_json(soci::session& s, const std::string& id) {
 
 }  // namespace
 
-Basis basis(store::Pool& platform, std::int64_t tenant_id) {
+pricing::Basis basis(store::Pool& platform, std::int64_t tenant_id) {
   return platform.with([&](soci::session& s) {
-    Basis b;
+    pricing::Basis b;
     b.hoje = store::fetch_value(s, Sql("select current_date::text")).value();
     Sql lic(
         "select l.id::text, to_json(l.atualizada_em) #>> '{}', l.plano, case when l.status in ('ativa', 'teste') "
@@ -61,7 +61,8 @@ Basis basis(store::Pool& platform, std::int64_t tenant_id) {
         "where l.tenant_id = ");
     lic.bind(id_text(tenant_id), "bigint") << " order by l.id desc limit 1";
     for (const store::Row& r : store::fetch(s, lic))
-      b.licenca = License{num(r[0]), *r[1], *r[2], *r[3], *r[4], *r[5], num(r[6]), num(r[7]), counts(*r[8])};
+      b.licenca =
+          pricing::License{num(r[0]), *r[1], *r[2], *r[3], *r[4], *r[5], num(r[6]), num(r[7]), counts(*r[8])};
     for (const store::Row& r : store::fetch(s, Sql("select item, preco_centavos::text from plataforma.precos")))
       (*r[0] == "usuario_mes" ? b.usuario_mes : b.gb_mes) = num(r[1]);
     for (const store::Row& r : store::fetch(
@@ -71,26 +72,26 @@ Basis basis(store::Pool& platform, std::int64_t tenant_id) {
   });
 }
 
-std::optional<Plan> plan(store::Pool& platform, std::int64_t id) {
+std::optional<pricing::Plan> plan(store::Pool& platform, std::int64_t id) {
   Sql q(kPlanColumns);
   q << "id = ";
   q.bind(id_text(id), "bigint");
   return one_plan(platform, std::move(q));
 }
 
-std::optional<Plan> plan_by_code(store::Pool& platform, const std::string& codigo) {
+std::optional<pricing::Plan> plan_by_code(store::Pool& platform, const std::string& codigo) {
   Sql q(kPlanColumns);
   q << "codigo = ";
   q.bind(codigo);
   return one_plan(platform, std::move(q));
 }
 
-std::map<std::string, Addon> addons(store::Pool& platform) {
+std::map<std::string, pricing::Addon> addons(store::Pool& platform) {
   auto rows = platform.with([](soci::session& s) {
     return store::fetch(s, Sql("select codigo, nome, preco_mes_centavos::text from plataforma.adicionais where ativo"));
   });
-  std::map<std::string, Addon> out;
-  for (const store::Row& r : rows) out[*r[0]] = Addon{*r[0], *r[1], num(r[2])};
+  std::map<std::string, pricing::Addon> out;
+  for (const store::Row& r : rows) out[*r[0]] = pricing::Addon{*r[0], *r[1], num(r[2])};
   return out;
 }
 

@@ -1,6 +1,7 @@
 // Contracting's storage in the platform database (migration platform/0007): the catalog
 // (plans, unit prices, add-ons, taxes), the tenant's current license as a quote's basis,
-// quotes and contracts.
+// quotes and contracts. The types a quote is priced from (Basis, License, Plan, Addon, Tax)
+// are the library's (cadastre/quote.hpp).
 #pragma once
 
 #include <cstdint>
@@ -9,51 +10,18 @@
 #include <string>
 #include <vector>
 
+#include "cadastre/quote.hpp"
 #include "store/pool.hpp"
 
 namespace cadastre::platform::contracting {
 
-/// The tenant's current (latest) license, as a quote is priced against it.
-struct License {
-  std::int64_t id = 0;
-  std::string atualizada_em;  ///< its last change (ISO text): a quote holds only while it is unchanged
-  std::string plano, status;  ///< status: the effective one ('expirada' once fim has passed)
-  std::string inicio, fim;    ///< YYYY-MM-DD
-  std::int64_t max_usuarios = 0, max_mb = 0;
-  std::map<std::string, std::int64_t> adicionais;
-};
-
-struct Plan {
-  std::int64_t id = 0;
-  std::string codigo, nome, periodo;  ///< periodo: mensal | anual
-  std::int64_t preco = 0, max_usuarios = 0, max_mb = 0;
-  int months() const { return periodo == "anual" ? 12 : 1; }
-};
-
-struct Addon {
-  std::string codigo, nome;
-  std::int64_t preco_mes = 0;
-};
-
-struct Tax {
-  std::string codigo, nome;
-  std::int64_t bp = 0;  ///< basis points
-};
-
-/// What a quote is priced from: today's date (the database's), the license, the prices.
-struct Basis {
-  std::string hoje;
-  std::optional<License> licenca;
-  std::int64_t gb_mes = 0, usuario_mes = 0;
-  std::vector<Tax> impostos;
-};
-
-Basis basis(store::Pool& platform, std::int64_t tenant_id);
+/// What a quote of the tenant is priced from: today, its current license, the prices, the taxes.
+pricing::Basis basis(store::Pool& platform, std::int64_t tenant_id);
 /// An active plan by id / by codigo.
-std::optional<Plan> plan(store::Pool& platform, std::int64_t id);
-std::optional<Plan> plan_by_code(store::Pool& platform, const std::string& codigo);
+std::optional<pricing::Plan> plan(store::Pool& platform, std::int64_t id);
+std::optional<pricing::Plan> plan_by_code(store::Pool& platform, const std::string& codigo);
 /// The active add-ons of the catalog, by codigo.
-std::map<std::string, Addon> addons(store::Pool& platform);
+std::map<std::string, pricing::Addon> addons(store::Pool& platform);
 
 /// GET /planos: the active plans with their quotas, the unit prices and the add-ons.
 std::string catalog_json(store::Pool& platform);

@@ -26,7 +26,7 @@ void options(JsonWriter& w, const std::vector<std::pair<std::string, std::string
   w.end_array();
 }
 
-void props(JsonWriter& w, const Definition& d, const DomainOptions& domains) {
+void props(JsonWriter& w, const field_values::Definition& d, const DomainOptions& domains) {
   const field_values::FieldDef& f = d.def;
   w.key("props").begin_object().key("label").value(f.nome).key("required").value(f.obrigatorio);
   if (d.ajuda) w.key("description").value(*d.ajuda);
@@ -61,10 +61,10 @@ void props(JsonWriter& w, const Definition& d, const DomainOptions& domains) {
 
 }  // namespace
 
-std::string formly_json(const std::vector<Definition>& fields, const DomainOptions& domains) {
+std::string formly_json(const std::vector<field_values::Definition>& fields, const DomainOptions& domains) {
   JsonWriter w;
   w.begin_array();
-  for (const Definition& d : fields) {
+  for (const field_values::Definition& d : fields) {
     w.begin_object().key("key").value(d.def.chave).key("type").value(formly_type(d.def.tipo));
     props(w, d, domains);
     w.end_object();

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "platform/fields/definition.hpp"
+#include "cadastre/field_definitions.hpp"
 
 namespace cadastre::platform::fields {
 
@@ -22,6 +22,6 @@ namespace cadastre::platform::fields {
 using DomainOptions = std::map<std::string, std::vector<std::pair<std::string, std::string>>>;
 
 /// The JSON array of field configs for `fields` (already filtered and ordered).
-std::string formly_json(const std::vector<Definition>& fields, const DomainOptions& domains);
+std::string formly_json(const std::vector<field_values::Definition>& fields, const DomainOptions& domains);
 
 }  // namespace cadastre::platform::fields

@@ -20,7 +20,7 @@ std::string number_text(jsonin::element e, const std::string& field) {
   return std::move(w).str();
 }
 
-Nullable<std::string> nullable_text(jsonin::element e, const std::string& field, std::size_t max) {
+field_values::Nullable<std::string> nullable_text(jsonin::element e, const std::string& field, std::size_t max) {
   if (e.is_null()) return std::optional<std::string>();
   std::string v = jsonin::to_string(e, field);
   if (v.size() > max)
@@ -28,8 +28,8 @@ Nullable<std::string> nullable_text(jsonin::element e, const std::string& field,
   return std::optional<std::string>(v);
 }
 
-Changes changes_of(jsonin::object root, bool creating) {
-  Changes c;
+field_values::Changes changes_of(jsonin::object root, bool creating) {
+  field_values::Changes c;
   for (auto [key, value] : root) {
     std::string k(key);
     if (k == "idFormulario") {
@@ -48,7 +48,7 @@ Changes changes_of(jsonin::object root, bool creating) {
     else if (k == "unico") c.unico = flag();
     else if (k == "ativo") c.ativo = flag();
     else if (k == "minimo" || k == "maximo") {
-      Nullable<std::string> n = value.is_null() ? std::optional<std::string>() : number_text(value, k);
+      field_values::Nullable<std::string> n = value.is_null() ? std::optional<std::string>() : number_text(value, k);
       (k == "minimo" ? c.minimo : c.maximo) = n;
     } else if (k == "padrao") c.padrao = nullable_text(value, k, 500);
     else if (k == "dominio") c.dominio = nullable_text(value, k, 63);
@@ -93,7 +93,7 @@ NewField parse_new(std::string_view body) {
   return n;
 }
 
-Changes parse_change(std::string_view body) {
+field_values::Changes parse_change(std::string_view body) {
   simdjson::dom::parser parser;
   return changes_of(jsonin::as_object(jsonin::parse(parser, body), "corpo"), false);
 }

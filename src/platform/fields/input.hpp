@@ -9,13 +9,13 @@
 
 #include "http/http.hpp"
 #include "platform/common/request_schema.hpp"
-#include "platform/fields/definition.hpp"
+#include "cadastre/field_definitions.hpp"
 
 namespace cadastre::platform::fields {
 
 struct NewField {
   std::int64_t formulario = 0;
-  Changes attributes;
+  field_values::Changes attributes;
 };
 
 /// POST /campos: {"idFormulario", "nome", "chave", "tipo", "obrigatorio"?, "unico"?,
@@ -23,7 +23,7 @@ struct NewField {
 /// "ajuda"?, "ordem"?, "ativo"?}.
 NewField parse_new(std::string_view body);
 /// PUT /campos/:id: any of those but idFormulario (null clears an optional attribute).
-Changes parse_change(std::string_view body);
+field_values::Changes parse_change(std::string_view body);
 
 /// What GET /campos/:id/converter asks.
 struct Conversion {

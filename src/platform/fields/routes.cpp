@@ -30,7 +30,7 @@ void write_report(JsonWriter& w, const service::Scope& s, const Converted& c, bo
   w.key("totalFalhas").value(static_cast<std::int64_t>(c.plan.failures.size()));
   w.key("falhas").begin_array();
   for (std::size_t i = 0; i < c.plan.failures.size() && i < kReportedFailures; ++i) {
-    const Failure& f = c.plan.failures[i];
+    const field_values::Failure& f = c.plan.failures[i];
     w.begin_object().key("idValor").value(f.valor).key("idGeometria").value(f.geometria);
     w.key("valor").raw(f.json).key("motivo").value(f.motivo).end_object();
   }
@@ -40,7 +40,7 @@ void write_report(JsonWriter& w, const service::Scope& s, const Converted& c, bo
   if (c.applied) {
     for (std::int64_t id : c.fields) w.raw(one(*s.db, id));
   } else {
-    for (const Definition& d : c.plan.campos)
+    for (const field_values::Definition& d : c.plan.campos)
       w.begin_object().key("chave").value(d.def.chave).key("nome").value(d.def.nome).key("tipo").value(d.def.tipo).end_object();
   }
   w.end_array().key("divisao").value(split);

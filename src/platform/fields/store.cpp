@@ -42,8 +42,8 @@ std::vector<std::string> json_strings(const std::optional<std::string>& array) {
   return out;
 }
 
-Definition definition_of(const store::Row& r) {
-  Definition d;
+field_values::Definition definition_of(const store::Row& r) {
+  field_values::Definition d;
   d.def.id = std::stoll(*r[0]);
   d.formulario = std::stoll(*r[1]);
   d.def.nome = *r[2];
@@ -74,7 +74,7 @@ std::optional<std::string> options_json(const std::vector<std::string>& opcoes) 
 }
 
 // The field `id` as the session sees it (its row locked by the caller's statement before).
-Definition definition_in(soci::session& s, std::int64_t id) {
+field_values::Definition definition_in(soci::session& s, std::int64_t id) {
   Sql q("select " + kDefinitionColumns + " from projeto.campos k where k.id = ");
   q.bind(std::to_string(id), "bigint");
   auto rows = store::fetch(s, q);
@@ -107,25 +107,26 @@ Place lock_field(soci::session& s, std::int64_t campo) {
                       "campo " + std::to_string(campo));
 }
 
-std::vector<Definition> layer_fields(soci::session& s, std::int64_t camada) {
+std::vector<field_values::Definition> layer_fields(soci::session& s, std::int64_t camada) {
   Sql q("select " + kDefinitionColumns +
         " from projeto.campos k join projeto.formularios f on f.id = k.formulario_id where f.camada_id = ");
   q.bind(std::to_string(camada), "bigint") << " order by k.id";
-  std::vector<Definition> out;
+  std::vector<field_values::Definition> out;
   for (const auto& r : store::fetch(s, q)) out.push_back(definition_of(r));
   return out;
 }
 
-const Definition* by_key(const std::vector<Definition>& layer, const std::string& chave, std::int64_t except) {
+const field_values::Definition* by_key(const std::vector<field_values::Definition>& layer,
+                                       const std::string& chave, std::int64_t except) {
   for (const auto& f : layer)
     if (f.def.chave == chave && f.def.id != except) return &f;
   return nullptr;
 }
 
 // The calculated fields of the layer (other than `except`) whose formula reads `chave`.
-std::vector<const Definition*> readers_of(const std::vector<Definition>& layer, const std::string& chave,
-                                          std::int64_t except) {
-  std::vector<const Definition*> out;
+std::vector<const field_values::Definition*> readers_of(const std::vector<field_values::Definition>& layer,
+                                                        const std::string& chave, std::int64_t except) {
+  std::vector<const field_values::Definition*> out;
   for (const auto& f : layer) {
     if (f.def.id == except || f.def.tipo != "calculado" || !f.def.formula) continue;
     auto vars = cadastre::formula::variables(*f.def.formula);
@@ -134,14 +135,14 @@ std::vector<const Definition*> readers_of(const std::vector<Definition>& layer, 
   return out;
 }
 
-void check_in_layer(const Definition& d, const std::vector<Definition>& layer) {
-  if (const Definition* other = by_key(layer, d.def.chave, d.def.id))
+void check_in_layer(const field_values::Definition& d, const std::vector<field_values::Definition>& layer) {
+  if (const field_values::Definition* other = by_key(layer, d.def.chave, d.def.id))
     throw Error(errc::conflict,
                 "chave " + d.def.chave + " já existe na camada (campo " + std::to_string(other->def.id) + ")", "chave");
   if (d.def.tipo != "calculado") return;
   for (const auto& key : cadastre::formula::variables(*d.def.formula)) {
     if (key == d.def.chave) throw Error(errc::invalid_argument, "formula: o campo não lê a si mesmo", "formula");
-    const Definition* f = by_key(layer, key, d.def.id);
+    const field_values::Definition* f = by_key(layer, key, d.def.id);
     if (!f) throw Error(errc::invalid_argument, "formula: chave desconhecida na camada: " + key, "formula");
     // Only typed numbers: a calculated field never reads another, so no cycle can form.
     if (f->def.tipo != "inteiro" && f->def.tipo != "decimal")
@@ -151,7 +152,7 @@ void check_in_layer(const Definition& d, const std::vector<Definition>& layer) {
   }
 }
 
-void check_variable_free(soci::session& s, std::int64_t projeto, const Definition& d) {
+void check_variable_free(soci::session& s, std::int64_t projeto, const field_values::Definition& d) {
   if (!d.avaliacao) return;
   Sql q("select k.id::text from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
         "join projeto.camadas c on c.id = f.camada_id where c.projeto_id = ");
@@ -169,7 +170,7 @@ void require_domain(const service::Caller& s, const std::string& name) {
   throw Error(errc::invalid_argument, "dominio: não há a tabela dominio." + name, "dominio");
 }
 
-void bind_attributes(Sql& q, const Definition& d) {
+void bind_attributes(Sql& q, const field_values::Definition& d) {
   const field_values::FieldDef& f = d.def;
   q.bind(f.nome) << ", ";
   q.bind(f.chave) << ", ";
@@ -184,7 +185,7 @@ void bind_attributes(Sql& q, const Definition& d) {
   q.bind(d.ajuda) << ", ";
 }
 
-std::int64_t insert(soci::session& s, const Definition& d, std::optional<int> ordem) {
+std::int64_t insert(soci::session& s, const field_values::Definition& d, std::optional<int> ordem) {
   Sql q("insert into projeto.campos (formulario_id, nome, chave, tipo, obrigatorio, unico, minimo, maximo, "
         "padrao, opcoes, dominio, formula, avaliacao, ajuda, ordem, ativo) values (");
   std::string form = std::to_string(d.formulario);
@@ -239,14 +240,16 @@ std::string set_columns(std::string_view column) {
 
 // `lock`: the rows stay as read until the rewrite commits (a value edited meanwhile would
 // otherwise be overwritten from its old text).
-std::vector<StoredValue> values_of(soci::session& s, const Definition& field, bool lock) {
+std::vector<field_values::StoredValue> values_of(soci::session& s, const field_values::Definition& field,
+                                                 bool lock) {
   Sql q("select v.id::text, v.geometria_id::text, v.texto, v.numero::text, v.data::text, v.booleano::text, "
         "v.lista::text from projeto.valores v where v.campo_id = ");
   q.bind(std::to_string(field.def.id), "bigint") << " order by v.id" << (lock ? " for update" : "");
   static const char* columns[] = {"texto", "numero", "data", "booleano", "lista"};
-  std::vector<StoredValue> out;
+  std::vector<field_values::StoredValue> out;
   for (const auto& r : store::fetch(s, q)) {
-    StoredValue v{std::stoll(*r[0]), std::stoll(*r[1]), {std::string(field_values::column_of(field.def.tipo)), std::nullopt}};
+    field_values::StoredValue v{
+        std::stoll(*r[0]), std::stoll(*r[1]), {std::string(field_values::column_of(field.def.tipo)), std::nullopt}};
     for (std::size_t i = 0; i < 5; ++i)
       if (r[2 + i]) {
         v.value = {columns[i], r[2 + i]};
@@ -257,7 +260,7 @@ std::vector<StoredValue> values_of(soci::session& s, const Definition& field, bo
   return out;
 }
 
-void retype(soci::session& s, const Definition& d) {
+void retype(soci::session& s, const field_values::Definition& d) {
   const field_values::FieldDef& f = d.def;
   Sql q("update projeto.campos set tipo = ");
   q.bind(f.tipo) << ", minimo = ";
@@ -271,7 +274,7 @@ void retype(soci::session& s, const Definition& d) {
 }
 
 // Rewrites the values in place (one statement) with an audit row each.
-void rewrite_values(soci::session& s, const Plan& plan, const std::string& column, std::int64_t user) {
+void rewrite_values(soci::session& s, const field_values::Plan& plan, const std::string& column, std::int64_t user) {
   std::vector<std::optional<std::string>> ids, values, before, after;
   for (const auto& w : plan.writes) {
     ids.emplace_back(std::to_string(w.valor));
@@ -294,7 +297,7 @@ void rewrite_values(soci::session& s, const Plan& plan, const std::string& colum
 }
 
 // Inserts the values of the new fields of a split (one statement) with an audit row each.
-void insert_values(soci::session& s, const Plan& plan, const std::vector<std::int64_t>& ids,
+void insert_values(soci::session& s, const field_values::Plan& plan, const std::vector<std::int64_t>& ids,
                    const std::string& column, std::int64_t user) {
   std::vector<std::optional<std::string>> geometries, fields, values, after;
   for (const auto& w : plan.writes) {
@@ -372,10 +375,10 @@ std::string one(store::Pool& pool, std::int64_t id, bool v2) {
 }
 
 std::int64_t create(const service::Caller& s, const NewField& n) {
-  Definition d;
+  field_values::Definition d;
   d.formulario = n.formulario;
-  d = apply(d, n.attributes);
-  validate(d);
+  d = field_values::apply(d, n.attributes);
+  field_values::validate(d);
   if (d.def.dominio) require_domain(s, *d.def.dominio);
   return s.db->with([&](soci::session& db) {
     soci::transaction tx(db);
@@ -388,22 +391,22 @@ std::int64_t create(const service::Caller& s, const NewField& n) {
   });
 }
 
-void update(const service::Caller& s, std::int64_t id, const Changes& c) {
+void update(const service::Caller& s, std::int64_t id, const field_values::Changes& c) {
   // A domain named by the change is checked before the transaction (the catalog has its
   // own connection); one already stored was checked when it was set.
   if (c.dominio && *c.dominio) require_domain(s, **c.dominio);
   s.db->run([&](soci::session& db) {
     soci::transaction tx(db);
     Place place = lock_field(db, id);
-    Definition before = definition_in(db, id);
+    field_values::Definition before = definition_in(db, id);
     if (c.tipo && *c.tipo != before.def.tipo)
       throw Error(errc::invalid_argument,
                   "tipo: o tipo muda pelo conversor (GET /campos/" + std::to_string(id) + "/converter?tipo=" +
                       *c.tipo + "), que converte os valores gravados",
                   "tipo");
-    Definition d = apply(before, c);
-    validate(d);
-    std::vector<Definition> layer = layer_fields(db, place.camada);
+    field_values::Definition d = field_values::apply(before, c);
+    field_values::validate(d);
+    std::vector<field_values::Definition> layer = layer_fields(db, place.camada);
     check_in_layer(d, layer);
     if (d.def.chave != before.def.chave)
       if (auto readers = readers_of(layer, before.def.chave, id); !readers.empty())
@@ -450,7 +453,7 @@ std::string formly(const service::Caller& s, std::int64_t camada) {
   Sql q("select " + kDefinitionColumns +
         " from projeto.campos k join projeto.formularios f on f.id = k.formulario_id where f.camada_id = ");
   q.bind(std::to_string(camada), "bigint") << " and f.ativo and k.ativo order by f.ordem, f.id, k.ordem, k.id";
-  std::vector<Definition> fields;
+  std::vector<field_values::Definition> fields;
   for (const auto& r : s.db->with([&](soci::session& db) { return store::fetch(db, q); }))
     fields.push_back(definition_of(r));
   DomainOptions domains;
@@ -486,18 +489,18 @@ Converted convert_values(const service::Caller& s, std::int64_t id, const Conver
     soci::transaction tx(db);
     // The field's row too: its type and its values do not move under the plan.
     Place place = lock_field(db, id);
-    Definition field = definition_in(db, id);
-    std::vector<Definition> layer = layer_fields(db, place.camada);
+    field_values::Definition field = definition_in(db, id);
+    std::vector<field_values::Definition> layer = layer_fields(db, place.camada);
     Converted out;
     if (c.split) {
-      out.plan = plan_split(field, values_of(db, field, c.confirmar), c.tipo, *c.split);
+      out.plan = field_values::plan_split(field, values_of(db, field, c.confirmar), c.tipo, *c.split);
       for (const auto& d : out.plan.campos)
-        if (const Definition* other = by_key(layer, d.def.chave, 0))
+        if (const field_values::Definition* other = by_key(layer, d.def.chave, 0))
           throw Error(errc::conflict,
                       "chave " + d.def.chave + " já existe na camada (campo " + std::to_string(other->def.id) + ")",
                       "split");
     } else {
-      out.plan = plan_conversion(field, values_of(db, field, c.confirmar), c.tipo);
+      out.plan = field_values::plan_conversion(field, values_of(db, field, c.confirmar), c.tipo);
       if (c.tipo != "inteiro" && c.tipo != "decimal")
         if (auto readers = readers_of(layer, field.def.chave, id); !readers.empty())
           throw Error(errc::conflict,

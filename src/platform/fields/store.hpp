@@ -8,8 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/fields/converter.hpp"
-#include "platform/fields/definition.hpp"
+#include "cadastre/field_definitions.hpp"
 #include "platform/fields/input.hpp"
 #include "platform/paging.hpp"
 #include "service/caller.hpp"
@@ -37,7 +36,7 @@ std::string one(store::Pool& pool, std::int64_t id, bool v2 = false);
 std::int64_t create(const service::Caller& s, const NewField& f);
 /// Changes a field under the same checks; its type changes only through the converter
 /// (400), and a key a formula reads keeps its name (409).
-void update(const service::Caller& s, std::int64_t id, const Changes& c);
+void update(const service::Caller& s, std::int64_t id, const field_values::Changes& c);
 
 /// GET /campos/resumo: per field of the layer (or of one of its forms) in one grouped
 /// statement: quantidade, preenchidos, distintos and, for numbers and dates, minimo,
@@ -51,7 +50,7 @@ std::string formly(const service::Caller& s, std::int64_t camada);
 std::string valuation(const service::Caller& s, std::int64_t projeto);
 
 struct Converted {
-  Plan plan;
+  field_values::Plan plan;
   bool applied = false;
   std::vector<std::int64_t> fields;  ///< the changed or created fields, when applied
 };

@@ -6,7 +6,7 @@
 // layer's generation, so tiles cached with the old look are refetched, and once committed
 // is announced on the live socket ({"tipo":"camada","operacao":"estilo"}, layers/events.hpp).
 #include "platform/app.hpp"
-#include "platform/layer_styles/classes.hpp"
+#include "cadastre/categories.hpp"
 #include "platform/layer_styles/input.hpp"
 #include "cadastre/palette.hpp"
 #include "platform/layer_styles/store.hpp"
@@ -79,16 +79,16 @@ Response categorize_front(const Announcer& events, const service::Scope& s, Requ
   std::int64_t layer = s.grant().id;
   Field f = named_field(s, req);
   Stored stored = stored_classes(s, layer);
-  std::optional<Classes> c;
+  std::optional<categories::Classes> c;
   if (stored.categorias && req.query_value("atualizar").value_or("false") != "true") {
-    Classes kept = from_json(*stored.categorias);
+    categories::Classes kept = categories::from_json(*stored.categorias);
     if (kept.campo == f.id) c = std::move(kept);
   }
   if (!c) {
     c = categorize(s, layer, f, parse_intervals(req), parse_ramp(req));
     events.changed(s, "estilo", layer);
   }
-  return Response::json(front_json(*c, layer, stored.geometria));
+  return Response::json(categories::front_json(*c, layer, stored.geometria));
 }
 
 }  // namespace

@@ -156,9 +156,9 @@ std::string geometry_label_json(const service::Caller& s, std::int64_t geometry_
   return *out;
 }
 
-Classes categorize(const service::Caller& s, std::int64_t layer_id, const Field& f, int intervals,
-                   const std::string& ramp) {
-  Classes c;
+categories::Classes categorize(const service::Caller& s, std::int64_t layer_id, const Field& f,
+                               int intervals, const std::string& ramp) {
+  categories::Classes c;
   c.campo = f.id;
   c.chave = f.chave;
   c.nome = f.nome;
@@ -183,8 +183,9 @@ Classes categorize(const service::Caller& s, std::int64_t layer_id, const Field&
     q.bind(id_text(f.id), "bigint"), q << " where g.camada_id = ", q.bind(id_text(layer_id), "bigint");
     q << " group by 1), r as (select valor, n, row_number() over (order by n desc, valor) as i from c "
          "where valor is not null) "
-         "select 'v', valor, n::text, i from r where i <= " << std::to_string(kMaxValues)
-      << " union all select 'o', null, sum(n)::text, null from r where i > " << std::to_string(kMaxValues)
+         "select 'v', valor, n::text, i from r where i <= " << std::to_string(categories::kMaxValues)
+      << " union all select 'o', null, sum(n)::text, null from r where i > "
+      << std::to_string(categories::kMaxValues)
       << " having count(*) > 0 union all select 's', null, coalesce(sum(n), 0)::text, null from c where valor is null";
   } else {
     q << "with v as (select v.numero as x from projeto.geometrias g left join projeto.valores v "
@@ -212,7 +213,7 @@ Classes categorize(const service::Caller& s, std::int64_t layer_id, const Field&
              std::strtoll(b.back().value_or("0").c_str(), nullptr, 10);
     });
     for (const store::Row& r : rows) {
-      Class k;
+      categories::Class k;
       if (c.tipo == "valores") {
         k.total = std::stoll(*r[2]);
         if (*r[0] == "v") k.valor = boolean ? *r[1] : json_quote(*r[1]);
@@ -224,9 +225,9 @@ Classes categorize(const service::Caller& s, std::int64_t layer_id, const Field&
       else if (*r[0] == "o") c.outros = std::move(k);
       else c.sem_valor = std::move(k);
     }
-    paint(c);
+    categories::paint(c);
     store::Sql w("update projeto.camadas set categorias = ");
-    w.bind(to_json(c), "jsonb"), w << " where id = ", w.bind(id_text(layer_id), "bigint");
+    w.bind(categories::to_json(c), "jsonb"), w << " where id = ", w.bind(id_text(layer_id), "bigint");
     store::execute(db, w);
     layers::bump_generation(db, layer_id);
     tx.commit();

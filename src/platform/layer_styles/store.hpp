@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "platform/layer_styles/classes.hpp"
+#include "cadastre/categories.hpp"
 #include "service/caller.hpp"
 
 namespace cadastre::platform::layer_styles {
@@ -52,8 +52,8 @@ std::string geometry_label_json(const service::Caller& s, std::int64_t geometry_
 /// its distinct values (text, list and boolean fields) or `intervals` equal intervals
 /// (numbers), coloured; stored in camadas.categorias. 400 naming idCampo for a field of
 /// another type.
-Classes categorize(const service::Caller& s, std::int64_t layer_id, const Field& f, int intervals,
-                   const std::string& ramp);
+categories::Classes categorize(const service::Caller& s, std::int64_t layer_id, const Field& f,
+                               int intervals, const std::string& ramp);
 /// The stored classes and the layer's geometry type.
 struct Stored {
   std::optional<std::string> categorias;

@@ -4,14 +4,14 @@
 
 #include <set>
 
+#include "cadastre/classify.hpp"
 #include "cadastre/error.hpp"
+#include "cadastre/palette.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
-#include "cadastre/palette.hpp"
-#include "cadastre/classify.hpp"
+#include "core/utf8.hpp"
 #include "platform/body_fields.hpp"
 #include "platform/common/json_schema.hpp"
-#include "platform/text.hpp"
 
 namespace cadastre::platform::search {
 namespace {
@@ -54,7 +54,7 @@ std::string parse_term(const http::Request& req, std::string_view name) {
   auto v = req.query_value(name);
   if (!v) throw Error(errc::missing_field, "informe " + key, key);
   std::string t = trim(*v);
-  std::size_t n = characters(t);
+  std::size_t n = utf8::characters(t);
   if (n < 2 || n > 200) throw Error(errc::invalid_argument, key + " deve ter de 2 a 200 caracteres", key);
   return t;
 }

@@ -8,9 +8,9 @@
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
+#include "core/utf8.hpp"
 #include "platform/body_fields.hpp"
 #include "platform/common/json_schema.hpp"
-#include "platform/text.hpp"
 
 namespace cadastre::platform::values {
 namespace {
@@ -148,7 +148,7 @@ std::string parse_term(const http::Request& req) {
   if (first == std::string::npos) t.clear();
   else t = t.substr(first, t.find_last_not_of(" \t\r\n") - first + 1);
   // Characters, not bytes: "sã" is two.
-  std::size_t chars = characters(t);
+  std::size_t chars = utf8::characters(t);
   if (chars < 2) throw Error(errc::invalid_argument, "termo deve ter ao menos 2 caracteres", "termo");
   if (chars > 200) throw Error(errc::invalid_argument, "termo deve ter no máximo 200 caracteres", "termo");
   return t;

@@ -1,11 +1,11 @@
-#include "platform/fields/converter.hpp"
+#include "cadastre/field_definitions.hpp"
 
 #include <algorithm>
 #include <set>
 
 #include "cadastre/error.hpp"
 
-namespace cadastre::platform::fields {
+namespace cadastre::field_values {
 namespace {
 
 constexpr std::size_t kMaxOptions = 500, kMaxParts = 20;
@@ -13,8 +13,8 @@ constexpr std::size_t kMaxOptions = 500, kMaxParts = 20;
 bool is_number(std::string_view t) { return t == "inteiro" || t == "decimal"; }
 
 // A plain text definition: how a stored value reads as text, whatever its type.
-field_values::FieldDef as_text_field() {
-  field_values::FieldDef f;
+FieldDef as_text_field() {
+  FieldDef f;
   f.tipo = "texto_longo";
   return f;
 }
@@ -24,7 +24,7 @@ std::vector<std::string> derived_options(const std::vector<std::string>& texts, 
   std::vector<std::string> options;
   std::set<std::string> seen;
   for (const auto& t : texts) {
-    std::vector<std::string> items = tipo == "multipla" ? field_values::list_items(t) : std::vector<std::string>{t};
+    std::vector<std::string> items = tipo == "multipla" ? list_items(t) : std::vector<std::string>{t};
     for (auto& item : items)
       if (!item.empty() && item.size() <= 200 && seen.insert(item).second) options.push_back(item);
   }
@@ -50,10 +50,10 @@ Definition retyped(const Definition& from, const std::string& to) {
   return d;
 }
 
-std::vector<std::string> texts_of(const std::vector<StoredValue>& values, const field_values::FieldDef& from) {
+std::vector<std::string> texts_of(const std::vector<StoredValue>& values, const FieldDef& from) {
   std::vector<std::string> out;
   for (const auto& v : values) {
-    field_values::Checked c = convert(from, v.value, as_text_field());
+    Checked c = convert(from, v.value, as_text_field());
     if (c.ok() && c.value->text) out.push_back(*c.value->text);
   }
   return out;
@@ -100,7 +100,7 @@ Plan plan_conversion(const Definition& field, const std::vector<StoredValue>& va
   if ((tipo == "lista" || tipo == "multipla") && target.def.opcoes.empty())
     target.def.opcoes = derived_options(texts_of(values, field.def), tipo);
   for (const auto& v : values) {
-    field_values::Checked c = convert(field.def, v.value, target.def);
+    Checked c = convert(field.def, v.value, target.def);
     if (!c.ok()) plan.failures.push_back({v.id, v.geometria, to_json(v.value), c.problem});
     else plan.writes.push_back({v.id, v.geometria, 0, to_json(v.value), *c.value});
   }
@@ -156,7 +156,7 @@ Plan plan_split(const Definition& field, const std::vector<StoredValue>& values,
     std::string problems;
     for (std::size_t n = 0; n < parts[i].size(); ++n) {
       if (parts[i][n].empty()) continue;
-      field_values::Checked c = convert(field.def, field_values::Typed{"texto", parts[i][n]}, plan.campos[n].def);
+      Checked c = convert(field.def, Typed{"texto", parts[i][n]}, plan.campos[n].def);
       if (!c.ok()) problems += (problems.empty() ? "" : "; ") + ("parte " + std::to_string(n + 1) + ": " + c.problem);
       else writes.push_back({0, v.geometria, n, to_json(v.value), *c.value});
     }
@@ -166,4 +166,4 @@ Plan plan_split(const Definition& field, const std::vector<StoredValue>& values,
   return plan;
 }
 
-}  // namespace cadastre::platform::fields
+}  // namespace cadastre::field_values

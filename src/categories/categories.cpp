@@ -1,14 +1,15 @@
-#include "platform/layer_styles/classes.hpp"
+#include "cadastre/categories.hpp"
 
 #include <simdjson.h>
 
+#include <charconv>
 #include <cstdio>
 #include <stdexcept>
 
 #include "cadastre/json.hpp"
 #include "cadastre/palette.hpp"
 
-namespace cadastre::platform::layer_styles {
+namespace cadastre::categories {
 namespace {
 
 void write_class(JsonWriter& w, const Class& k, bool ranges) {
@@ -41,10 +42,20 @@ Class read_class(simdjson::dom::object o) {
   return k;
 }
 
+// A bound as the legend shows it: 15 significant digits (1/3 → 0.333333333333333).
 std::string number_text(double d) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.15g", d);
   return buf;
+}
+
+// A bound as the expression compares it: the shortest text that reads back as the same
+// double, so a client paints a value in the class the store counted it in (with 15 digits,
+// a value between 0.333333333333333 and 1/3 would fall in the next class).
+std::string exact_number(double d) {
+  char buf[32];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d);
+  return std::string(buf, ec == std::errc() ? end : buf);
 }
 
 // The legend's label of a value class: the text itself, Sim/Não for booleans.
@@ -127,7 +138,7 @@ std::string front_json(const Classes& c, std::int64_t layer_id, const std::strin
     } else {  // step: the first colour below the second class's lower bound, and so on
       inner = "[\"step\",[\"to-number\"," + get + "]," + json_quote(c.classes[0].cor);
       for (std::size_t i = 1; i < c.classes.size(); ++i)
-        inner += "," + number_text(c.classes[i].minimo.value_or(0)) + "," + json_quote(c.classes[i].cor);
+        inner += "," + exact_number(c.classes[i].minimo.value_or(0)) + "," + json_quote(c.classes[i].cor);
       inner += "]";
     }
   } else {  // match on the value as text: true/false become "true"/"false"
@@ -160,4 +171,4 @@ std::string front_json(const Classes& c, std::int64_t layer_id, const std::strin
   return std::move(w).str();
 }
 
-}  // namespace cadastre::platform::layer_styles
+}  // namespace cadastre::categories

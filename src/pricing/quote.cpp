@@ -1,4 +1,4 @@
-#include "platform/contracting/quote.hpp"
+#include "cadastre/quote.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -8,7 +8,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
 
-namespace cadastre::platform::contracting {
+namespace cadastre::pricing {
 namespace {
 
 constexpr std::int64_t kMbPerGb = 1024;
@@ -141,12 +141,33 @@ Quote addons_quote(const Basis& b, const std::vector<std::pair<Addon, std::int64
   return q;
 }
 
+std::vector<std::pair<Addon, std::int64_t>> addon_items(
+    const std::map<std::string, Addon>& catalog, const std::vector<std::pair<std::string, std::int64_t>>& wanted) {
+  std::vector<std::pair<Addon, std::int64_t>> items;
+  for (const auto& [codigo, n] : wanted) {
+    auto it = catalog.find(codigo);
+    if (it == catalog.end()) throw Error(errc::invalid_argument, "adicional desconhecido: " + codigo, "itens");
+    items.emplace_back(it->second, n);
+  }
+  return items;
+}
+
+Totals totals(const Quote& q) {
+  Totals t;
+  for (const Line& l : q.linhas) t.subtotal += l.total;
+  t.total = t.subtotal;
+  for (const Tax& x : q.impostos) {
+    t.impostos.push_back(tax(t.subtotal, x.bp));
+    t.total += t.impostos.back();
+  }
+  return t;
+}
+
 std::string to_json(const Quote& q) {
+  const Totals sums = totals(q);
   JsonWriter w;
   w.begin_object().key("tipo").value(q.tipo).key("data").value(q.data).key("linhas").begin_array();
-  std::int64_t subtotal = 0;
   for (const Line& l : q.linhas) {
-    subtotal += l.total;
     w.begin_object().key("descricao").value(l.descricao).key("quantidade").value(l.quantidade);
     w.key("unidade").value(l.unidade).key("precoUnitarioCentavos").value(l.preco_unitario);
     w.key("inicio").value(l.inicio).key("fim").value(l.fim).key("meses").begin_array();
@@ -154,15 +175,14 @@ std::string to_json(const Quote& q) {
       w.begin_object().key("mes").value(m.mes).key("dias").value(m.dias).key("diasDoMes").value(m.dias_do_mes).end_object();
     w.end_array().key("totalCentavos").value(l.total).end_object();
   }
-  w.end_array().key("subtotalCentavos").value(subtotal).key("impostos").begin_array();
-  std::int64_t total = subtotal;
-  for (const Tax& t : q.impostos) {
-    std::int64_t v = tax(subtotal, t.bp);
-    total += v;
+  w.end_array().key("subtotalCentavos").value(sums.subtotal).key("impostos").begin_array();
+  for (std::size_t i = 0; i < q.impostos.size(); ++i) {
+    const Tax& t = q.impostos[i];
+    const std::int64_t v = sums.impostos[i];
     w.begin_object().key("codigo").value(t.codigo).key("nome").value(t.nome).key("aliquotaBp").value(t.bp);
     w.key("valorCentavos").value(v).end_object();
   }
-  w.end_array().key("totalCentavos").value(total);
+  w.end_array().key("totalCentavos").value(sums.total);
   const Change& c = q.alteracao;
   w.key("alteracao").begin_object().key("novaLicenca").value(c.nova).key("plano").value(c.plano);
   w.key("inicio").value(c.inicio).key("fim").value(c.fim).key("maxUsuarios").value(c.max_usuarios);
@@ -177,4 +197,4 @@ std::string to_json(const Quote& q) {
   return std::move(w).str();
 }
 
-}  // namespace cadastre::platform::contracting
+}  // namespace cadastre::pricing

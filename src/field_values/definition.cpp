@@ -1,4 +1,4 @@
-#include "platform/fields/definition.hpp"
+#include "cadastre/field_definitions.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -7,9 +7,8 @@
 
 #include "cadastre/error.hpp"
 #include "cadastre/formula.hpp"
-#include "cadastre/field_values.hpp"
 
-namespace cadastre::platform::fields {
+namespace cadastre::field_values {
 namespace {
 
 const std::regex kKey("[a-z][a-z0-9_]{0,62}");
@@ -85,12 +84,12 @@ Definition apply(Definition d, const Changes& c) {
 }
 
 void validate(const Definition& d) {
-  const field_values::FieldDef& f = d.def;
+  const FieldDef& f = d.def;
   if (f.nome.find_first_not_of(" \t\r\n") == std::string::npos || f.nome.size() > 200)
     bad("nome deve ter de 1 a 200 caracteres", "nome");
   if (!std::regex_match(f.chave, kKey))
     bad("chave: letras minúsculas, dígitos e _, começando por letra (até 63)", "chave");
-  const auto& names = field_values::type_names();
+  const auto& names = type_names();
   if (std::find(names.begin(), names.end(), f.tipo) == names.end()) {
     std::string all;
     for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
@@ -100,7 +99,7 @@ void validate(const Definition& d) {
   validate_options(d);
   if (f.padrao) {
     if (!is_text_type(f.tipo)) bad("padrao só se aplica aos tipos texto e texto_longo", "padrao");
-    if (auto p = field_values::pattern_problem(*f.padrao); !p.empty()) bad("padrao: " + p, "padrao");
+    if (auto p = pattern_problem(*f.padrao); !p.empty()) bad("padrao: " + p, "padrao");
   }
   if (f.tipo == "lista_dominio") {
     if (!f.dominio) bad("o tipo lista_dominio pede dominio (uma tabela do esquema dominio)", "dominio");
@@ -122,4 +121,4 @@ void validate(const Definition& d) {
   if (d.ordem < 0) bad("ordem deve ser de 0 em diante", "ordem");
 }
 
-}  // namespace cadastre::platform::fields
+}  // namespace cadastre::field_values
