@@ -45,6 +45,12 @@ inline std::optional<std::int64_t> optional_id(jsonin::object o, const std::stri
   return positive_id(*e, key);
 }
 
+/// 400 campo_desconhecido naming the member `key`: what a parser that dispatches on its
+/// members throws for one it does not know.
+inline Error unknown_member(const std::string& key) {
+  return Error(errc::unknown_field, "campo desconhecido: " + key, key);
+}
+
 /// 400 campo_desconhecido for a member of `o` not in `allowed`; `where` names the object
 /// in the message when it is not the body itself ("condicoes[]").
 inline void only_members(jsonin::object o, std::initializer_list<std::string_view> allowed, std::string_view where = {}) {

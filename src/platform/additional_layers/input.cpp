@@ -7,6 +7,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
+#include "platform/body_fields.hpp"
 #include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::additional_layers {
@@ -76,7 +77,7 @@ NewLayer parse_new_layer(std::string_view body) {
       if (o < INT_MIN || o > INT_MAX) throw Error(errc::invalid_argument, "ordem fora do intervalo", "ordem");
       n.ordem = static_cast<int>(o);
     } else {
-      throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+      throw body::unknown_member(k);
     }
   }
   if (!has_project) throw Error(errc::missing_field, "informe idProjeto", "idProjeto");

@@ -6,6 +6,7 @@
 
 #include "cadastre/error.hpp"
 #include "core/json_in.hpp"
+#include "platform/body_fields.hpp"
 #include "platform/common/json_schema.hpp"
 #include "platform/rules.hpp"
 
@@ -21,7 +22,7 @@ Fields parse_fields(std::string_view body) {
   for (auto [key, value] : root) {
     std::string k(key);
     auto member = members.find(k);  // an unknown member is named as such, whatever its type
-    if (member == members.end()) throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+    if (member == members.end()) throw body::unknown_member(k);
     std::string v = jsonin::to_string(value, k);
     if (v.size() > 300) throw Error(errc::invalid_argument, k + " longo demais", k);
     *member->second = k == "email" && !v.empty() ? normalize_email(v) : v;

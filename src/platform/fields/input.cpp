@@ -8,6 +8,7 @@
 #include "cadastre/json.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
+#include "platform/body_fields.hpp"
 #include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::fields {
@@ -71,7 +72,7 @@ field_values::Changes changes_of(jsonin::object root, bool creating) {
       if (o < 0 || o > INT32_MAX) throw Error(errc::invalid_argument, "ordem deve ser de 0 a 2147483647", "ordem");
       c.ordem = static_cast<int>(o);
     } else {
-      throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+      throw body::unknown_member(k);
     }
   }
   return c;

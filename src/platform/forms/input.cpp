@@ -7,6 +7,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
+#include "platform/body_fields.hpp"
 #include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::forms {
@@ -37,7 +38,7 @@ Fields fields_of(jsonin::object root, bool creating) {
     } else if (k == "ativo") {
       throw Error(errc::invalid_argument, "ativo muda por POST /formularios/inativar/:id e /ativar/:id", "ativo");
     } else {
-      throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+      throw body::unknown_member(k);
     }
   }
   return f;

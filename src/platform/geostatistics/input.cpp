@@ -8,6 +8,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
+#include "platform/body_fields.hpp"
 #include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::geostatistics {
@@ -98,7 +99,7 @@ VariogramInput parse_variogram(std::string_view body, bool creating) {
         throw Error(errc::invalid_argument, "epsg: use um SIRGAS 2000 / UTM (31978 a 31985, ou 5396)", "epsg");
       in.epsg = static_cast<int>(v);
     }
-    else throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+    else throw body::unknown_member(k);
   }
   if (creating) {
     for (auto [name, present] : {std::pair{"nome", bool(in.nome)}, {"tipo", bool(in.tipo)},

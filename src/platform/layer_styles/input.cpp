@@ -6,6 +6,7 @@
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
 #include "cadastre/palette.hpp"
+#include "platform/body_fields.hpp"
 #include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::layer_styles {
@@ -78,7 +79,7 @@ GeometryLabel parse_geometry_label(std::string_view body) {
       if (*l.rotacao < -360 || *l.rotacao > 360)
         throw Error(errc::invalid_argument, "rotacao deve ser de -360 a 360 graus", "rotacao");
     } else {
-      throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+      throw body::unknown_member(k);
     }
   }
   if (!l.set_texto && !l.set_posicao && !l.set_rotacao)

@@ -34,7 +34,7 @@ std::string parse_change(std::string_view body) {
     if (key == "idCamada" || key == "idUsuario")
       throw Error(errc::invalid_argument,
                   std::string(key) + " de um direito não muda: exclua-o e conceda outro", std::string(key));
-    if (key != "direito") throw Error(errc::unknown_field, "campo desconhecido: " + std::string(key), std::string(key));
+    if (key != "direito") throw body::unknown_member(std::string(key));
   }
   return right(root);
 }

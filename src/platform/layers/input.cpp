@@ -100,7 +100,7 @@ LayerFields parse_new_layer(std::string_view body) {
         throw Error(errc::invalid_argument,
                     "tipo: esta rota cria camadas vetoriais; camadas tiff, dxf e wms vêm das importações", "tipo");
     } else {
-      throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+      throw body::unknown_member(k);
     }
   }
   if (!f.projeto) throw Error(errc::missing_field, "informe idProjeto", "idProjeto");
@@ -129,7 +129,7 @@ LayerFields parse_layer_change(std::string_view body) {
     } else if (k == "ativo") {
       throw Error(errc::invalid_argument, "ativo muda por /camadas/ativar e /camadas/inativar", "ativo");
     } else {
-      throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+      throw body::unknown_member(k);
     }
   }
   if (!any) throw Error(errc::missing_field, "informe ao menos um campo a alterar", "corpo");

@@ -55,7 +55,7 @@ LicenseFields fields(jsonin::object root, bool allow_tenant) {
     else if (k == "maxArmazenamentoMb") f.max_armazenamento_mb = quota(root, "maxArmazenamentoMb");
     else if (k == "pagamentoConfirmado" && !allow_tenant)
       f.pagamento_confirmado = body::required_id(root, "pagamentoConfirmado");
-    else throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+    else throw body::unknown_member(k);
   }
   if (f.status && std::none_of(std::begin(kStoredStatuses), std::end(kStoredStatuses),
                                [&](const char* s) { return *f.status == s; }))

@@ -93,7 +93,7 @@ FitSpec parse_fit(std::string_view body, const std::vector<std::string>& extra,
     } else if (extras && std::find(extra.begin(), extra.end(), k) != extra.end()) {
       (*extras)[k] = simdjson::minify(value);
     } else {
-      throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+      throw body::unknown_member(k);
     }
   }
   if (!f.camada) throw Error(errc::missing_field, "informe idCamada", "idCamada");
@@ -162,7 +162,7 @@ GraphInput parse_graph(std::string_view body) {
       if (kFit.count(k))
         throw Error(errc::invalid_argument, k + ": com idModelo o gráfico é o do modelo gravado; não envie o ajuste", k);
       if (std::find(kPlot.begin(), kPlot.end(), k) == kPlot.end())
-        throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+        throw body::unknown_member(k);
       extras[k] = simdjson::minify(value);
     }
   } else {
@@ -184,7 +184,7 @@ ApplyInput parse_apply(std::string_view body) {
     if (k == "idCamada") in.camada = positive_id(value, k);
     else if (k == "campos") in.campos = field_map(value, k);
     else if (k == "idCampoDestino") in.destino = positive_id(value, k);
-    else throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+    else throw body::unknown_member(k);
   }
   if (!in.camada) throw Error(errc::missing_field, "informe idCamada", "idCamada");
   return in;
@@ -207,7 +207,7 @@ PvgInput parse_pvg(std::string_view body) {
       std::string d = jsonin::to_string(value, k);
       if (d.size() > 2000) throw Error(errc::invalid_argument, "descricao: até 2000 caracteres", "descricao");
       in.descricao = d;
-    } else throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+    } else throw body::unknown_member(k);
   }
   if (bool(in.raster) == bool(in.modelo))
     throw Error(errc::invalid_argument, "informe idCamadaRaster (krigagem) ou idModelo (regressão), um só",
@@ -244,7 +244,7 @@ ResidualsInput parse_residuals(std::string_view body) {
         if (f.geojson.empty()) throw Error(errc::missing_field, "informe " + p + ".geometria", p + ".geometria");
         in.feicoes.push_back(std::move(f));
       }
-    } else throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+    } else throw body::unknown_member(k);
   }
   for (auto [name, v] : {std::pair{"idModelo", in.modelo}, {"idCamada", in.camada}, {"idCampo", in.campo}})
     if (!v) throw Error(errc::missing_field, std::string("informe ") + name, name);

@@ -60,7 +60,7 @@ void set_field(Report& r, const std::string& k, const std::string& value) {
     if (!std::regex_match(*r.telefone, kPhone))
       throw Error(errc::invalid_argument, "telefone: use dígitos, espaços, ( ) + - (8 a 40)", k);
   } else {
-    throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+    throw body::unknown_member(k);
   }
 }
 
@@ -155,7 +155,7 @@ FollowUp parse_follow_up(std::string_view body) {
     else if (k == "mensagem") {
       if (!value.is_null()) f.mensagem = bounded(jsonin::to_string(value, k), 2000, k);
     } else {
-      throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+      throw body::unknown_member(k);
     }
   }
   if (f.token.empty()) throw Error(errc::missing_field, "informe token (o de acompanhamento do protocolo)", "token");

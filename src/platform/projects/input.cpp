@@ -39,7 +39,7 @@ ProjectFields parse_project(std::string_view body, bool creating) {
     if (k == "nome") f.nome = text(value, k, 200, true);
     else if (k == "descricao") f.descricao = text(value, k, 4000, false);
     else if (k == "tipo" && creating) f.tipo = text(value, k, 40, true);
-    else throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+    else throw body::unknown_member(k);
   }
   if (creating && !f.nome) throw Error(errc::missing_field, "informe nome", "nome");
   if (f.tipo && *f.tipo != "geral" && *f.tipo != "cadastro_imobiliario")
@@ -64,7 +64,7 @@ CopyRequest parse_copy(std::string_view body) {
     else if (k == "nome") c.nome = text(value, k, 200, true);
     else if (k == "geometrias") c.geometrias = jsonin::opt_bool(root, "geometrias").value_or(false);
     else if (k == "valores") c.valores = jsonin::opt_bool(root, "valores").value_or(false);
-    else throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+    else throw body::unknown_member(k);
   }
   if (!c.id) throw Error(errc::missing_field, "informe idProjeto", "idProjeto");
   if (c.nome.empty()) throw Error(errc::missing_field, "informe nome", "nome");

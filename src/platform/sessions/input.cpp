@@ -9,6 +9,7 @@
 #include "core/json_in.hpp"
 #include "http/request_head.hpp"
 #include "cadastre/query.hpp"
+#include "platform/body_fields.hpp"
 #include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::sessions {
@@ -27,7 +28,7 @@ std::map<std::string, std::string> fields(const http::Request& req, std::initial
   std::map<std::string, std::string> out;
   auto take = [&](std::string key, std::string value) {
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-      throw Error(errc::unknown_field, "campo desconhecido: " + key, key);
+      throw body::unknown_member(key);
     if (!out.emplace(key, std::move(value)).second) throw Error(errc::invalid_argument, "campo repetido: " + key, key);
   };
   if (is_json(req)) {

@@ -7,6 +7,7 @@
 
 #include "cadastre/error.hpp"
 #include "core/json_in.hpp"
+#include "platform/body_fields.hpp"
 #include "platform/common/json_schema.hpp"
 #include "platform/rules.hpp"
 
@@ -57,7 +58,7 @@ Fields parse_fields(std::string_view body, bool creating) {
       if (rules.size() > 1000) throw Error(errc::invalid_argument, "permissoes demais", "permissoes");
       f.permissoes = std::move(rules);
     } else {
-      throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+      throw body::unknown_member(k);
     }
   }
   if (f.nome && f.nome->empty()) throw Error(errc::invalid_argument, "nome não pode ser vazio", "nome");

@@ -7,6 +7,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
+#include "platform/body_fields.hpp"
 #include "platform/common/json_schema.hpp"
 
 namespace cadastre::platform::wikimap {
@@ -47,7 +48,7 @@ EntryFields parse_entry(std::string_view body) {
     else if (k == "descricao") f.descricao = nullable(4000);
     else if (k == "temaGeral") f.tema_geral = nullable(100);
     else if (k == "temaEspecifico") f.tema_especifico = nullable(100);
-    else throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+    else throw body::unknown_member(k);
   }
   if (f.tema_geral.has_value() != f.tema_especifico.has_value() ||
       (f.tema_geral && f.tema_geral->has_value() != f.tema_especifico->has_value()))
@@ -62,7 +63,7 @@ int parse_rating(std::string_view body) {
   std::optional<int> nota;
   for (auto [key, value] : root) {
     std::string k(key);
-    if (k != "nota") throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+    if (k != "nota") throw body::unknown_member(k);
     double v = value.is_number() ? jsonin::to_number(value, k) : 0;
     if (!value.is_number() || v != std::floor(v) || v < 1 || v > 5)
       throw Error(errc::invalid_argument, "nota deve ser um inteiro de 1 a 5", "nota");
@@ -78,7 +79,7 @@ std::string parse_comment(std::string_view body) {
   std::optional<std::string> texto;
   for (auto [key, value] : root) {
     std::string k(key);
-    if (k != "texto") throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+    if (k != "texto") throw body::unknown_member(k);
     texto = trimmed(jsonin::to_string(value, k), 2000, k);
   }
   if (!texto) throw Error(errc::missing_field, "informe texto", "texto");

@@ -8,6 +8,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/query.hpp"
 #include "core/json_in.hpp"
+#include "platform/body_fields.hpp"
 #include "platform/common/json_schema.hpp"
 #include "platform/wms/client.hpp"
 
@@ -65,7 +66,7 @@ SourceFields parse_source(std::string_view body, bool creating) {
       if (value.get(b)) throw Error(errc::invalid_argument, "recarregar deve ser true ou false", k);
       f.recarregar = b;
     } else {
-      throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+      throw body::unknown_member(k);
     }
   }
   if (creating && !f.nome) throw Error(errc::missing_field, "informe nome", "nome");
@@ -113,7 +114,7 @@ MapParams parse_map(std::string_view body) {
       if (value.get(b)) throw Error(errc::invalid_argument, "transparente deve ser true ou false", k);
       m.transparente = b;
     } else {
-      throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+      throw body::unknown_member(k);
     }
   }
   if (!has_bbox) throw Error(errc::missing_field, "informe bbox", "bbox");
@@ -141,7 +142,7 @@ WmsImport parse_import(std::string_view body) {
     } else if (k == "formato") {
       w.formato = token(value, k);
     } else {
-      throw Error(errc::unknown_field, "campo desconhecido: " + k, k);
+      throw body::unknown_member(k);
     }
   }
   if (!w.projeto) throw Error(errc::missing_field, "informe idProjeto", "idProjeto");
