@@ -80,8 +80,11 @@ std::vector<std::string> list_items(std::string_view text);
 /// The JSON text of a stored value ("\"abc\"", "12.5", "true", "[...]", "null").
 std::string to_json(const Typed& stored);
 
-// The `padrao` rule.
+/// A stored value as a report shows it: texts, numbers and dates as stored, booleans as
+/// sim/não, a multiple choice's options joined by ", "; nullopt for no value.
+std::optional<std::string> display(const Typed& stored);
 
+// The `padrao` rule.
 
 /// The longest text (in characters) matched against a pattern.
 inline constexpr std::size_t kMaxMatchedText = 1000;

@@ -178,6 +178,16 @@ class Geometry {
   GEOSGeom_t* g_ = nullptr;
 };
 
+/// A geometry's coordinates by kind, for a renderer that draws them: each polygon as its
+/// rings (exterior first), each line, each point. Multi geometries and collections are
+/// flattened, in their order; empty components contribute nothing.
+struct Parts {
+  std::vector<std::vector<std::vector<Point>>> polygons;
+  std::vector<std::vector<Point>> lines;
+  std::vector<Point> points;
+};
+Parts parts(const Geometry& g);
+
 /// Union of all the geometries (dissolving shared boundaries). An empty vector gives an
 /// empty GEOMETRYCOLLECTION. The result takes the SRID of the first input.
 Geometry union_all(const std::vector<Geometry>& geometries);

@@ -341,8 +341,9 @@ Checked check_element(const FieldDef& f, simdjson::dom::element e, std::string_v
   return fail("tipo de campo desconhecido: " + t);
 }
 
-// The stored value as text for a text-family target.
-std::optional<std::string> as_text(const Typed& s) {
+// The stored value as text for a text-family target (a multiple choice's options joined
+// by `separator`).
+std::optional<std::string> as_text(const Typed& s, const char* separator = "; ") {
   const std::string& v = *s.text;
   if (s.column == "texto" || s.column == "numero" || s.column == "data") return v;
   if (s.column == "booleano") return v == "t" || v == "true" ? "sim" : "não";
@@ -354,7 +355,7 @@ std::optional<std::string> as_text(const Typed& s) {
     for (auto item : items) {
       std::string_view o;
       if (item.get(o)) return std::nullopt;
-      out += (out.empty() ? "" : "; ") + std::string(o);
+      out += (out.empty() ? "" : separator) + std::string(o);
     }
     return out;
   }
@@ -478,6 +479,11 @@ std::string to_json(const Typed& s) {
   if (s.column == "booleano") return v == "t" || v == "true" ? "true" : "false";
   if (s.column == "lista") return v;
   return json_quote(v);
+}
+
+std::optional<std::string> display(const Typed& s) {
+  if (!s.text) return std::nullopt;
+  return as_text(s, ", ").value_or(*s.text);
 }
 
 }  // namespace cadastre::field_values

@@ -1,7 +1,5 @@
 #include "platform/city_reports/documents.hpp"
 
-#include <simdjson.h>
-
 #include "report/table.hpp"
 
 namespace cadastre::platform::city_reports {
@@ -76,31 +74,6 @@ void memory(report::Document& d, const valuation::Result& r, const std::string& 
   }
 }
 
-// A value of projeto.valor_json as text: strings bare, booleans sim/não, lists joined.
-std::string value_text(const std::string& json) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element e;
-  if (parser.parse(json).get(e)) return json;
-  switch (e.type()) {
-    case simdjson::dom::element_type::NULL_VALUE:
-      return "-";
-    case simdjson::dom::element_type::STRING:
-      return std::string(std::string_view(e));
-    case simdjson::dom::element_type::BOOL:
-      return bool(e) ? "sim" : "não";
-    case simdjson::dom::element_type::ARRAY: {
-      std::string out;
-      for (auto item : simdjson::dom::array(e)) {
-        std::string_view s;
-        out += (out.empty() ? "" : ", ") + (item.get(s) ? std::string(simdjson::minify(item)) : std::string(s));
-      }
-      return out;
-    }
-    default:
-      return std::string(simdjson::minify(e));
-  }
-}
-
 }  // namespace
 
 report::Document valuation_report(const std::string& municipio, const Property& p, const Profile& profile,
@@ -149,7 +122,7 @@ report::Document preview_sheet(const std::string& municipio, const Property& p, 
   }
   d.blocks.emplace_back(report::Heading{"Valores da geometria", 1});
   report::KeyValues kv;
-  for (const auto& [campo, valor] : values.values) kv.items.emplace_back(campo, value_text(valor));
+  for (const auto& [campo, valor] : values.values) kv.items.emplace_back(campo, valor ? field_values::display(*valor).value_or("-") : "-");
   if (kv.items.empty()) kv.items.emplace_back("(nenhum valor)", "-");
   d.blocks.emplace_back(std::move(kv));
   if (!p.buildings.empty()) {

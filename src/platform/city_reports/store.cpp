@@ -3,6 +3,7 @@
 #include <soci/soci.h>
 
 #include "cadastre/error.hpp"
+#include "platform/common/stored_values.hpp"
 #include "store/sql.hpp"
 
 namespace cadastre::platform::city_reports {
@@ -83,22 +84,22 @@ std::vector<Shape> map_shapes(store::Pool& pool, std::int64_t lote_id, std::int6
        "as b from alvo), vizinhos as (select l.id, st_transform(l.geom, 3857) as g from cadastro.lote l, caixa "
        "where l.geom && st_transform(caixa.b, 4674) and l.id <> ";
   q.bind(id_text(lote_id), "integer");
-  q << ") select 'vizinho', st_asgeojson(g, 2) from vizinhos "
-       "union all select 'lote', st_asgeojson(g, 2) from alvo "
-       "union all select 'edificacao', st_asgeojson(st_transform(e.geom, 3857), 2) from cadastro.edificacao e "
+  q << ") select 'vizinho', encode(st_asbinary(g), 'hex') from vizinhos "
+       "union all select 'lote', encode(st_asbinary(g), 'hex') from alvo "
+       "union all select 'edificacao', encode(st_asbinary(st_transform(e.geom, 3857)), 'hex') from cadastro.edificacao e "
        "where e.lote_id in (select id from alvo union select id from vizinhos) "
-       "union all select 'geometria', st_asgeojson(st_transform(g.geom, 3857), 2) from projeto.geometrias g where g.id = ";
+       "union all select 'geometria', encode(st_asbinary(st_transform(g.geom, 3857)), 'hex') from projeto.geometrias g where g.id = ";
   q.bind(id_text(geometria), "bigint");
   auto rows = pool.with([&](soci::session& s) { return store::fetch(s, q); });
   std::vector<Shape> out;
   for (const auto& r : rows)
-    if (r[1]) out.push_back({*r[0], *r[1]});
+    if (r[1]) out.push_back({*r[0], geom::parts(geom::Geometry::from_hex_wkb(*r[1]))});
   return out;
 }
 
 GeometryValues geometry_values(store::Pool& pool, std::int64_t geometria) {
-  store::Sql q("select c.nome, k.nome, projeto.valor_json(v.texto, v.numero, v.data, v.booleano, v.lista)::text "
-               "from projeto.geometrias g join projeto.camadas c on c.id = g.camada_id "
+  store::Sql q(std::string("select c.nome, k.nome, ") + common::kValueColumns +
+               " from projeto.geometrias g join projeto.camadas c on c.id = g.camada_id "
                "left join projeto.valores v on v.geometria_id = g.id left join projeto.campos k on k.id = v.campo_id "
                "left join projeto.formularios f on f.id = k.formulario_id where g.id = ");
   q.bind(id_text(geometria), "bigint") << " order by f.ordem, f.id, k.ordem, k.id";
@@ -106,7 +107,7 @@ GeometryValues geometry_values(store::Pool& pool, std::int64_t geometria) {
   GeometryValues out;
   for (const auto& r : rows) {
     out.camada = r[0].value_or("");
-    if (r[1]) out.values.emplace_back(*r[1], r[2].value_or("null"));
+    if (r[1]) out.values.emplace_back(*r[1], common::stored_value(r, 2));
   }
   return out;
 }

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "cadastre/field_values.hpp"
+#include "cadastre/geom.hpp"
 #include "property/unit.hpp"
 #include "store/pool.hpp"
 
@@ -33,19 +35,20 @@ struct StoredProfile {
 std::optional<StoredProfile> active_profile(store::Pool& pool);
 
 /// A shape to draw: what it is ("lote", "vizinho", "edificacao", "geometria") and its
-/// GeoJSON in Web Mercator metres (EPSG:3857).
+/// coordinates in Web Mercator metres (EPSG:3857).
 struct Shape {
-  std::string kind, geojson;
+  std::string kind;
+  geom::Parts parts;
 };
 /// The lot, the lots within about its own size around it, their buildings and the platform
 /// geometry `geometria`, in drawing order.
 std::vector<Shape> map_shapes(store::Pool& pool, std::int64_t lote_id, std::int64_t geometria);
 
 /// The platform geometry's layer name and its values, field by field in form order:
-/// (field name, value as text).
+/// (field name, value; none when unset).
 struct GeometryValues {
   std::string camada;
-  std::vector<std::pair<std::string, std::string>> values;
+  std::vector<std::pair<std::string, std::optional<field_values::Typed>>> values;
 };
 GeometryValues geometry_values(store::Pool& pool, std::int64_t geometria);
 

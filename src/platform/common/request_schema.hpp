@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "http/http.hpp"
+
 namespace cadastre::platform::common {
 
 struct RequestSchema {
@@ -18,5 +20,15 @@ struct RequestSchema {
   /// Runs the parser the route uses on a body; throws cadastre::Error as the route would.
   std::function<void(std::string_view)> parse;
 };
+
+/// A POST request carrying `body` as JSON: for the `parse` of a parser that reads a whole
+/// request (its headers, or its body's media type) rather than the body alone.
+inline http::Request json_request(std::string_view body) {
+  http::Request req;
+  req.method = "POST";
+  req.headers.set("Content-Type", "application/json");
+  req.body = std::string(body);
+  return req;
+}
 
 }  // namespace cadastre::platform::common

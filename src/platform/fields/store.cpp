@@ -10,6 +10,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
 #include "cadastre/query.hpp"
+#include "platform/common/stored_values.hpp"
 #include "platform/fields/formly.hpp"
 #include "cadastre/formula.hpp"
 #include "platform/guard/guard.hpp"
@@ -242,21 +243,14 @@ std::string set_columns(std::string_view column) {
 // otherwise be overwritten from its old text).
 std::vector<field_values::StoredValue> values_of(soci::session& s, const field_values::Definition& field,
                                                  bool lock) {
-  Sql q("select v.id::text, v.geometria_id::text, v.texto, v.numero::text, v.data::text, v.booleano::text, "
-        "v.lista::text from projeto.valores v where v.campo_id = ");
+  Sql q(std::string("select v.id::text, v.geometria_id::text, ") + common::kValueColumns +
+        " from projeto.valores v where v.campo_id = ");
   q.bind(std::to_string(field.def.id), "bigint") << " order by v.id" << (lock ? " for update" : "");
-  static const char* columns[] = {"texto", "numero", "data", "booleano", "lista"};
   std::vector<field_values::StoredValue> out;
-  for (const auto& r : store::fetch(s, q)) {
-    field_values::StoredValue v{
-        std::stoll(*r[0]), std::stoll(*r[1]), {std::string(field_values::column_of(field.def.tipo)), std::nullopt}};
-    for (std::size_t i = 0; i < 5; ++i)
-      if (r[2 + i]) {
-        v.value = {columns[i], r[2 + i]};
-        break;
-      }
-    out.push_back(std::move(v));
-  }
+  for (const auto& r : store::fetch(s, q))
+    out.push_back({std::stoll(*r[0]), std::stoll(*r[1]),
+                   common::stored_value(r, 2).value_or(
+                       field_values::Typed{std::string(field_values::column_of(field.def.tipo)), std::nullopt})});
   return out;
 }
 

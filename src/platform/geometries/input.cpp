@@ -19,7 +19,6 @@ namespace {
 constexpr std::size_t kMaxIds = 1000;
 constexpr std::size_t kMaxOffline = 500;
 
-
 using body::optional_id;
 using body::positive_id;
 using body::required_id;
@@ -373,11 +372,7 @@ std::vector<common::RequestSchema> request_schemas() {
                    {}, true),
             one_shape),
        R"({"geojson":{"type":"Point","coordinates":[-47.0616,-22.9064]},"srid":4674,"versao":3})",
-       [](std::string_view body) {
-         http::Request req;
-         req.body = std::string(body);
-         parse_change(req);
-       }},
+       [](std::string_view body) { parse_change(common::json_request(body)); }},
       {"GeometriasIds", object({{"ids", id_list(1)}, {"versoes", versions}}, {"ids"}, true),
        R"({"ids":[501,502,507],"versoes":{"501":2,"507":1}})", [](std::string_view body) { parse_delete_many(body); }},
       {"GeometriasAmostras", object({{"ids", id_list(1)}}, {"ids"}, true), R"({"ids":[88,91,1204]})",

@@ -1,7 +1,5 @@
 #include "platform/layer_reports/render.hpp"
 
-#include <simdjson.h>
-
 #include <algorithm>
 #include <map>
 
@@ -10,27 +8,10 @@
 namespace cadastre::platform::layer_reports {
 namespace {
 
-// A value of projeto.valor_json as a cell: texts as they are, numbers as JSON writes
-// them, booleans as sim/não, lists joined by ", ".
-std::optional<std::string> cell(simdjson::dom::element v) {
-  switch (v.type()) {
-    case simdjson::dom::element_type::NULL_VALUE:
-      return std::nullopt;
-    case simdjson::dom::element_type::STRING:
-      return std::string(std::string_view(v));
-    case simdjson::dom::element_type::BOOL:
-      return bool(v) ? "sim" : "não";
-    case simdjson::dom::element_type::ARRAY: {
-      std::string out;
-      for (auto item : simdjson::dom::array(v)) {
-        auto text = cell(item);
-        out += (out.empty() ? "" : ", ") + text.value_or("");
-      }
-      return out;
-    }
-    default:
-      return simdjson::minify(v);
-  }
+// A value as a cell (field_values::display), empty when unset.
+std::optional<std::string> display(const std::optional<field_values::Typed>& v) {
+  if (!v) return std::nullopt;
+  return field_values::display(*v);
 }
 
 std::string count_text(std::int64_t shown, std::int64_t total) {
@@ -40,8 +21,15 @@ std::string count_text(std::int64_t shown, std::int64_t total) {
 
 }  // namespace
 
+std::vector<std::int64_t> fields(const std::vector<Column>& columns, const std::optional<Column>& group) {
+  std::vector<std::int64_t> out;
+  for (const auto& c : columns) out.push_back(c.id);
+  if (group) out.push_back(group->id);
+  return out;
+}
+
 Rendered render(const Stored& report, const std::vector<Column>& columns, const std::optional<Column>& group,
-                const Records& records) {
+                const search::Rows& rows) {
   Rendered out;
   report::Table& t = out.rows;
   t.title = report.nome;
@@ -49,25 +37,13 @@ Rendered render(const Stored& report, const std::vector<Column>& columns, const 
   t.numeric.push_back(true);
   for (const auto& c : columns) t.columns.push_back(c.nome), t.numeric.push_back(c.numeric);
   std::vector<std::optional<std::string>> keys;  // the grouping value of each row
-  simdjson::dom::parser parser;
-  for (const auto& page : records.pages) {
-    simdjson::dom::array list = parser.parse(page);
-    for (simdjson::dom::object record : list) {
-      std::vector<std::optional<std::string>> row;
-      row.push_back(std::to_string(int64_t(record["idGeometria"])));
-      simdjson::dom::object valores = record["valores"];
-      for (const auto& c : columns) {
-        simdjson::dom::element v;
-        row.push_back(valores[c.chave].get(v) ? std::nullopt : cell(v));
-      }
-      if (group) {
-        simdjson::dom::element v;
-        keys.push_back(valores[group->chave].get(v) ? std::nullopt : cell(v));
-      }
-      t.rows.push_back(std::move(row));
-    }
+  for (const auto& record : rows.rows) {
+    std::vector<std::optional<std::string>> row{std::to_string(record.id)};
+    for (std::size_t c = 0; c < columns.size(); ++c) row.push_back(display(record.values[c]));
+    if (group) keys.push_back(display(record.values[columns.size()]));
+    t.rows.push_back(std::move(row));
   }
-  t.subtitle = "Camada " + report.camada_nome + " — " + count_text(static_cast<std::int64_t>(t.rows.size()), records.total);
+  t.subtitle = "Camada " + report.camada_nome + " — " + count_text(static_cast<std::int64_t>(t.rows.size()), rows.total);
   if (!group) return out;
 
   // The summary: per value of the grouping field (rows without one last), the count and

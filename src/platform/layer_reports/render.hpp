@@ -1,5 +1,5 @@
-// A layer report's rows as report files: the records of the filter (store.hpp) become a
-// table with one column per field, sorted by the grouping field's value when there is one,
+// A layer report's rows as report files: the geometries the filter keeps (search::rows)
+// become a table with one column per field, sorted by the grouping field's value when there is one,
 // and then a summary per group (count and sums of the numeric fields).
 #pragma once
 
@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "platform/layer_reports/store.hpp"
+#include "platform/search/store.hpp"
 #include "report/document.hpp"
 #include "report/table.hpp"
 
@@ -19,8 +20,11 @@ struct Rendered {
   report::Table rows;                   ///< "Geometria" + the fields
   std::optional<report::Table> groups;  ///< per value of the grouping field
 };
+/// The fields the rows must carry, in order: the columns, then the grouping field.
+std::vector<std::int64_t> fields(const std::vector<Column>& columns, const std::optional<Column>& group);
+/// `rows` read with fields(columns, group).
 Rendered render(const Stored& report, const std::vector<Column>& columns, const std::optional<Column>& group,
-                const Records& records);
+                const search::Rows& rows);
 
 /// The PDF: a document with the report's heading, the rows' table and the summary.
 std::string pdf(const Stored& report, const Rendered& r);

@@ -41,7 +41,7 @@ Response shown(const Scope& s, Request& req) {
   std::optional<Column> group;
   if (stored.agrupamento)
     if (auto g = columns(*s.db, stored.camada, {*stored.agrupamento}); !g.empty()) group = g.front();
-  auto rows = records(*s.db, parse_filters(stored.camada, stored.filtros_json), kMaxRows);
+  auto rows = search::rows(*s.db, parse_filters(stored.camada, stored.filtros_json), fields(cols, group), kMaxRows);
   Rendered r = render(stored, cols, group, rows);
   bool sheet = format == Format::xlsx;
   auto answer = Response::text(sheet ? xlsx(r) : pdf(stored, r),

@@ -21,8 +21,6 @@ constexpr const char* kReportJson =
 const std::map<std::string, std::string> kColumns = {
     {"id", "r.id"}, {"nome", "r.nome"}, {"atualizadoEm", "r.atualizado_em"}};
 
-constexpr std::int64_t kPageRows = 1000;
-
 std::string id_text(std::int64_t id) { return std::to_string(id); }
 
 std::string array_text(const std::vector<std::int64_t>& ids) {
@@ -165,34 +163,6 @@ std::vector<Column> columns(store::Pool& pool, std::int64_t camada, const std::v
     for (const auto& r : rows)
       if (std::stoll(*r[0]) == id)
         out.push_back({id, *r[1], *r[2], *r[3], field_values::column_of(*r[3]) == "numero"});
-  return out;
-}
-
-Records records(store::Pool& pool, const search::FeatureQuery& filter, std::int64_t cap) {
-  Records out;
-  for (std::int64_t page = 1; (page - 1) * kPageRows < cap; ++page) {
-    std::int64_t size = std::min(kPageRows, cap - (page - 1) * kPageRows);
-    store::PageRows rows;
-    if (filter.condicoes.empty()) {
-      // No filter: every geometry of the layer, in the shape the search answers.
-      store::Sql q("select (select count(*) from projeto.geometrias g where g.camada_id = ");
-      q.bind(id_text(filter.camada), "bigint");
-      q << ")::text, coalesce(jsonb_agg(jsonb_build_object('idGeometria', p.id, 'valores', (select "
-           "coalesce(jsonb_object_agg(k.chave, projeto.valor_json(v.texto, v.numero, v.data, v.booleano, v.lista)), "
-           "'{}') from projeto.valores v join projeto.campos k on k.id = v.campo_id where v.geometria_id = p.id)) "
-           "order by p.id), '[]')::text from (select g.id from projeto.geometrias g where g.camada_id = ";
-      q.bind(id_text(filter.camada), "bigint");
-      q << " order by g.id";
-      store::append_page(q, query::Paging{page, size, (page - 1) * kPageRows});
-      q << ") p";
-      rows = pool.with([&](soci::session& s) { return store::fetch_page(s, q); });
-    } else {
-      rows = search::features(pool, filter, Page{query::Paging{page, size, (page - 1) * kPageRows}, "id", false});
-    }
-    out.total = rows.total;
-    out.pages.push_back(std::move(rows.records));
-    if (page * kPageRows >= out.total) break;
-  }
   return out;
 }
 

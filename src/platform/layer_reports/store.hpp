@@ -45,12 +45,4 @@ struct Column {
 /// The columns `ids`, in that order (fields no longer in the layer are left out).
 std::vector<Column> columns(store::Pool& pool, std::int64_t camada, const std::vector<std::int64_t>& ids);
 
-/// The geometries the filter keeps, by id, at most `cap`: each {"idGeometria","valores":
-/// {chave: valor}} in JSON arrays of up to 1000, and how many match in all.
-struct Records {
-  std::int64_t total = 0;
-  std::vector<std::string> pages;
-};
-Records records(store::Pool& pool, const search::FeatureQuery& filter, std::int64_t cap);
-
 }  // namespace cadastre::platform::layer_reports

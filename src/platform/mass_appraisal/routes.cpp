@@ -4,7 +4,6 @@
 // into the municipality's cadastre (/gerarPVGEO), and the residual features of a model
 // (/update/pvg/residuos/*). The statistics come from the library (cadastre/appraisal.hpp).
 // docs/platform-geostatistics.md has the shapes and the choices.
-#include <simdjson.h>
 
 #include <cmath>
 #include <set>

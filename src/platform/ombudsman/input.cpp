@@ -253,11 +253,7 @@ std::vector<common::RequestSchema> request_schemas() {
        R"({"descricao":"Buraco grande na pista em frente ao número 120","categoria":"buraco",)"
        R"("longitude":-47.0616,"latitude":-22.9064,"nome":"José da Silva","email":"jose.silva@example.com",)"
        R"("telefone":"(19) 99876-5432","foto":null})",
-       [](std::string_view body) {
-         http::Request req;
-         req.body = std::string(body);
-         parse_report(req);
-       }},
+       [](std::string_view body) { parse_report(common::json_request(body)); }},
       {"PedidoInformacaoOuvidoria",
        object({{"token", R"({"type":"string","pattern":"^[0-9a-f]{64}$","description":"o de acompanhamento do protocolo"})"},
                {"mensagem", words(2000, true)}},

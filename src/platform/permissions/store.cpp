@@ -1,7 +1,5 @@
 #include "platform/permissions/store.hpp"
 
-#include <simdjson.h>
-
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
 #include "platform/guard/guard.hpp"

@@ -16,6 +16,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/field_values.hpp"
 #include "cadastre/query.hpp"
+#include "platform/common/stored_values.hpp"
 #include "platform/guard/guard.hpp"
 
 namespace cadastre::platform::search {
@@ -103,7 +104,6 @@ void append_condition(store::Sql& q, const Condition& c, const FieldInfo& f) {
   q << ")";
 }
 
-
 // Whether `termo` has three letters or digits in a row: the least pg_trgm looks up.
 bool has_trigram(const std::string& termo) {
   int run = 0;
@@ -149,6 +149,46 @@ store::Sql search_sql(std::string prefix, const service::Caller& scope, std::int
        "from r join k on k.id = r.campo_id";
   return q;
 }
+
+// The filter of a FeatureQuery over geometry g: its fields checked against the layer
+// (400 otherwise), then written into a statement as often as it needs, values bound each time.
+class Filter {
+ public:
+  Filter(soci::session& s, const FeatureQuery& fq) : fq_(fq) {
+    std::vector<std::int64_t> ids;
+    for (const auto& c : fq.condicoes) ids.push_back(c.campo);
+    if (ids.empty()) return;
+    store::Sql f("select k.id::text, k.tipo from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
+                 "where f.camada_id = ");
+    f.bind(id_text(fq.camada), "bigint") << " and k.id = any(";
+    f.bind(array_text(ids), "bigint[]") << ")";
+    for (const auto& r : store::fetch(s, f))
+      info_[std::stoll(*r[0])] = FieldInfo{*r[1], std::string(field_values::column_of(*r[1]))};
+    for (const auto& c : fq.condicoes) {
+      auto it = info_.find(c.campo);
+      if (it == info_.end())
+        throw Error(errc::invalid_argument, "idCampo: o campo " + id_text(c.campo) + " não é da camada " + id_text(fq.camada),
+                    "idCampo");
+      check_condition(c, it->second);
+    }
+  }
+
+  void write(store::Sql& q) const {
+    q << "g.camada_id = ";
+    q.bind(id_text(fq_.camada), "bigint");
+    if (fq_.condicoes.empty()) return;
+    q << " and (";
+    for (std::size_t i = 0; i < fq_.condicoes.size(); ++i) {
+      if (i) q << (fq_.todas ? " and " : " or ");
+      append_condition(q, fq_.condicoes[i], info_.at(fq_.condicoes[i].campo));
+    }
+    q << ")";
+  }
+
+ private:
+  const FeatureQuery& fq_;
+  std::map<std::int64_t, FieldInfo> info_;
+};
 
 }  // namespace
 
@@ -204,46 +244,48 @@ Numbers numbers(store::Pool& pool, std::int64_t camada, std::int64_t campo) {
 
 store::PageRows features(store::Pool& pool, const FeatureQuery& fq, const Page& page) {
   return pool.with([&](soci::session& s) {
-    std::vector<std::int64_t> ids;
-    for (const auto& c : fq.condicoes) ids.push_back(c.campo);
-    store::Sql f("select k.id::text, k.tipo from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
-                 "where f.camada_id = ");
-    f.bind(id_text(fq.camada), "bigint") << " and k.id = any(";
-    f.bind(array_text(ids), "bigint[]") << ")";
-    std::map<std::int64_t, FieldInfo> info;
-    for (const auto& r : store::fetch(s, f))
-      info[std::stoll(*r[0])] = FieldInfo{*r[1], std::string(field_values::column_of(*r[1]))};
-    for (const auto& c : fq.condicoes) {
-      auto it = info.find(c.campo);
-      if (it == info.end())
-        throw Error(errc::invalid_argument, "idCampo: o campo " + id_text(c.campo) + " não é da camada " + id_text(fq.camada),
-                    "idCampo");
-      check_condition(c, it->second);
-    }
-    store::Sql q;
-    // The filter, written twice (the count and the page) with its values bound each time.
-    auto where = [&] {
-      q << "g.camada_id = ";
-      q.bind(id_text(fq.camada), "bigint");
-      q << " and (";
-      for (std::size_t i = 0; i < fq.condicoes.size(); ++i) {
-        if (i) q << (fq.todas ? " and " : " or ");
-        append_condition(q, fq.condicoes[i], info.at(fq.condicoes[i].campo));
-      }
-      q << ")";
-    };
-    q << "select (select count(*) from projeto.geometrias g where ";
-    where();
+    Filter filter(s, fq);
+    store::Sql q("select (select count(*) from projeto.geometrias g where ");
+    filter.write(q);
     q << ")::text, coalesce(jsonb_agg(jsonb_build_object('idGeometria', p.id, 'geometria', "
          "st_asgeojson(p.geom)::jsonb, 'valores', (select coalesce(jsonb_object_agg(k.chave, "
          "projeto.valor_json(v.texto, v.numero, v.data, v.booleano, v.lista)), '{}') from projeto.valores v "
          "join projeto.campos k on k.id = v.campo_id where v.geometria_id = p.id)) order by p.id"
       << (page.descending ? " desc" : "") << "), '[]')::text from (select g.id, g.geom from projeto.geometrias g where ";
-    where();
+    filter.write(q);
     q << " order by g.id" << (page.descending ? " desc" : "");
     store::append_page(q, page.paging);
     q << ") p";
     return store::fetch_page(s, q);
+  });
+}
+
+Rows rows(store::Pool& pool, const FeatureQuery& fq, const std::vector<std::int64_t>& campos, std::int64_t limit) {
+  return pool.with([&](soci::session& s) {
+    Filter filter(s, fq);
+    Rows out;
+    store::Sql count("select count(*)::text from projeto.geometrias g where ");
+    filter.write(count);
+    out.total = std::stoll(*store::fetch_value(s, count));
+    // One line per (geometry, field); a geometry without the fields still has its line.
+    store::Sql q("with p as (select g.id from projeto.geometrias g where ");
+    filter.write(q);
+    q << " order by g.id limit ";
+    q.bind(id_text(limit), "bigint");
+    q << ") select p.id::text, v.campo_id::text, " << common::kValueColumns
+      << " from p left join projeto.valores v on v.geometria_id = p.id and v.campo_id = any(";
+    q.bind(array_text(campos), "bigint[]");
+    q << ") order by p.id";
+    for (const auto& r : store::fetch(s, q)) {
+      std::int64_t id = std::stoll(*r[0]);
+      if (out.rows.empty() || out.rows.back().id != id)
+        out.rows.push_back(Row{id, std::vector<std::optional<field_values::Typed>>(campos.size())});
+      if (!r[1]) continue;
+      std::int64_t campo = std::stoll(*r[1]);
+      for (std::size_t i = 0; i < campos.size(); ++i)  // a field may be asked twice (a column and the group)
+        if (campos[i] == campo) out.rows.back().values[i] = common::stored_value(r, 2);
+    }
+    return out;
   });
 }
 

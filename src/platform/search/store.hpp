@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "cadastre/field_values.hpp"
 #include "platform/paging.hpp"
 #include "platform/search/input.hpp"
 #include "service/caller.hpp"
@@ -48,6 +50,19 @@ Numbers numbers(store::Pool& pool, std::int64_t camada, std::int64_t campo);
 /// {"idGeometria","geometria": GeoJSON,"valores":{chave: valor}}. 400 for a field of
 /// another layer, an operator the field's type does not take, or a value of the wrong type.
 store::PageRows features(store::Pool& pool, const FeatureQuery& q, const Page& page);
+
+/// One geometry and its values of the asked fields (in the order asked; none when unset).
+struct Row {
+  std::int64_t id = 0;
+  std::vector<std::optional<field_values::Typed>> values;
+};
+struct Rows {
+  std::int64_t total = 0;  ///< how many geometries the filter keeps in all
+  std::vector<Row> rows;   ///< the first `limit` of them, by id
+};
+/// The geometries the filter keeps (every geometry of the layer when it has no condition),
+/// with their values of `campos`. The same 400s as features().
+Rows rows(store::Pool& pool, const FeatureQuery& q, const std::vector<std::int64_t>& campos, std::int64_t limit);
 
 /// The configured base maps, in order.
 std::string base_maps(store::Pool& pool);

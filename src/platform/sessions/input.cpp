@@ -86,19 +86,6 @@ std::string parse_email_query(const http::Request& req) {
   return email;
 }
 
-namespace {
-
-// What the parsers of this area read a JSON body from: a request with it, as JSON.
-http::Request json_request(std::string_view body) {
-  http::Request req;
-  req.method = "POST";
-  req.headers.set("Content-Type", "application/json");
-  req.body = std::string(body);
-  return req;
-}
-
-}  // namespace
-
 std::vector<common::RequestSchema> request_schemas() {
   using namespace json_schema;
   const std::string email = R"({"type":"string","format":"email","minLength":1,"maxLength":254})";
@@ -107,23 +94,23 @@ std::vector<common::RequestSchema> request_schemas() {
   return {
       {"LoginSenha", object({{"email", email}, {"senha", password}}, {"email", "senha"}, true),
        R"({"email":"ana.lima@campinas.sp.gov.br","senha":"c0rreta-e-longa"})",
-       [](std::string_view body) { parse_password_login(json_request(body), false); }},
+       [](std::string_view body) { parse_password_login(common::json_request(body), false); }},
       {"LoginPrestador",
        object({{"email", email}, {"senha", password},
                {"idTenant", R"({"type":"integer","format":"int64","minimum":1,"description":"quando o prestador atende mais de um município"})"}},
               {"email", "senha"}, true),
        R"({"email":"marina@geolevantamentos.com.br","senha":"c0rreta-e-longa","idTenant":3})",
-       [](std::string_view body) { parse_password_login(json_request(body), true); }},
+       [](std::string_view body) { parse_password_login(common::json_request(body), true); }},
       {"LoginDiretorio", object({{"username", name}, {"password", password}, {"municipio", kText}},
                                 {"username", "password"}, true),
        R"({"username":"ana.lima","password":"c0rreta-e-longa","municipio":"campinas"})",
-       [](std::string_view body) { parse_directory_login(json_request(body)); }},
+       [](std::string_view body) { parse_directory_login(common::json_request(body)); }},
       {"LoginOidc",
        object({{"email", email}, {"uid", name},
                {"id_token", R"({"type":"string","description":"obrigatório: sem ele, 401"})"}},
               {"email", "uid", "id_token"}, true),
        R"({"email":"ana.lima@campinas.sp.gov.br","uid":"108234776152093412345","id_token":"eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxMDgyMzQ3NzYxNTIwOTM0MTIzNDUifQ.c2lnbmF0dXJh"})",
-       [](std::string_view body) { parse_oidc_login(json_request(body)); }},
+       [](std::string_view body) { parse_oidc_login(common::json_request(body)); }},
   };
 }
 

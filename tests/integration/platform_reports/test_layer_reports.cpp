@@ -108,6 +108,35 @@ TEST_CASE_FIXTURE(ReportsFixture, "layer reports: saved, then rendered from the 
   refused(*get(path, c.owner), 404, "nao_encontrado");
 }
 
+TEST_CASE_FIXTURE(ReportsFixture, "layer reports write every type of value as a person reads it") {
+  Cast c = cast();
+  std::int64_t servicos = field(c, R"({"nome":"Serviços","chave":"servicos","tipo":"multipla","opcoes":["água","luz"]})");
+  std::int64_t murado = field(c, R"({"nome":"Murado","chave":"murado","tipo":"booleano"})");
+  std::int64_t vistoria = field(c, R"({"nome":"Vistoria","chave":"vistoria","tipo":"data"})");
+  std::int64_t valor = field(c, R"({"nome":"Valor","chave":"valor","tipo":"decimal"})");
+  auto full = geometry(c.camada, "POINT(-48 -27)", c);
+  value(full, servicos, R"(["água","luz"])", c);
+  value(full, murado, "true", c);
+  value(full, vistoria, R"("2024-12-31")", c);
+  value(full, valor, "1.50", c);
+  auto bare = geometry(c.camada, "POINT(-48.001 -27)", c);  // a geometry with no value at all
+  value(bare, murado, "false", c);
+  std::string body = R"({"idCamada":)" + n(c.camada) + R"(,"nome":"Tipos","campos":[)" + n(servicos) + "," + n(murado) +
+                     "," + n(vistoria) + "," + n(valor) + "]}";
+  std::int64_t id = created("/relatorios-de-camada", body, c.owner);
+  auto sheet = get("/relatorios-de-camada/" + n(id) + "?formato=xlsx", c.reader);
+  REQUIRE_MESSAGE(sheet->status == 200, sheet->body);
+  std::string cells = test::xlsx_cells(test::save("relatorio-de-camada-tipos.xlsx", sheet->body));
+  CAPTURE(cells);
+  for (const std::string& expected : std::vector<std::string>{
+           "Registros|2|1|Camada lotes — 2 registros", "Registros|4|1|" + n(full), "Registros|4|2|água, luz",
+           "Registros|4|3|sim", "Registros|4|4|2024-12-31", "Registros|4|5|1.5", "Registros|5|1|" + n(bare),
+           "Registros|5|3|não"})
+    CHECK_MESSAGE(cells.find(expected + "\n") != std::string::npos, expected);
+  CHECK(cells.find("Registros|5|2|") == std::string::npos);  // no value: an empty cell
+  CHECK(cells.find("Registros|5|4|") == std::string::npos);
+}
+
 TEST_CASE_FIXTURE(ReportsFixture, "layer reports: sessions, tenants, shares and states are checked") {
   Cast c = cast();
   Layer l = lots(*this, c);

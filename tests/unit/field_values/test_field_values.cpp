@@ -305,3 +305,14 @@ TEST_CASE("converting to texts, lists and multiple choices") {
   CHECK_FALSE(empty.value->text);
   CHECK_FALSE(convert(field("inteiro"), Typed{"numero", "1"}, field("calculado")).ok());
 }
+
+TEST_CASE("display shows a stored value as a report prints it") {
+  CHECK(display(Typed{"texto", "Rua A"}) == "Rua A");
+  CHECK(display(Typed{"numero", "1.50"}) == "1.50");  // the stored scale, not a float's rounding
+  CHECK(display(Typed{"data", "2024-12-31"}) == "2024-12-31");
+  CHECK(display(Typed{"booleano", "true"}) == "sim");
+  CHECK(display(Typed{"booleano", "f"}) == "não");
+  CHECK(display(Typed{"lista", R"(["água","luz"])"}) == "água, luz");
+  CHECK(display(Typed{"lista", "[]"}) == "");
+  CHECK_FALSE(display(Typed{"texto", std::nullopt}));
+}
