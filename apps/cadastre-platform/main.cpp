@@ -3,7 +3,7 @@
 //
 //   cadastre-platform --platform-dsn "host=... dbname=cadastre_platform" [--host 127.0.0.1] [--port 8090]
 //       [--public-url https://cadastro.exemplo.gov.br] [--reset-page-url URL] [--files-dir var/plataforma] [--files-max-mb 20]
-//       [--pool-size 16] [--pool-wait-ms 2000] [--statement-timeout-ms 15000] [--token-ttl-ms 5000]
+//       [--pool-size 16] [--pool-wait-ms 2000] [--pool-idle-seconds 60] [--connections-per-server 64] [--statement-timeout-ms 15000] [--token-ttl-ms 5000]
 //       [--session-idle-min 480] [--session-max-days 30]
 //       [--login-max-failures 5] [--login-window-s 900] [--login-lockout-s 900]
 //       [--trial-days 30] [--trial-users 5] [--trial-storage-mb 1024] [--tenant-server-dsn DSN]
@@ -63,7 +63,8 @@ int main(int argc, char** argv) {
   platform::AppOptions o;
   try {
     std::set<std::string> known = {
-        "platform-dsn", "host", "port", "public-url", "reset-page-url", "pool-size", "pool-wait-ms",
+        "platform-dsn", "host", "port", "public-url", "reset-page-url", "pool-size", "pool-wait-ms", "pool-idle-seconds",
+        "connections-per-server",
         "statement-timeout-ms", "token-ttl-ms", "session-idle-min", "session-max-days", 
         "trial-days", "trial-users", "trial-storage-mb", "tenant-server-dsn",
         "smtp-url", "smtp-from", "smtp-user", "oidc-issuer", "oidc-audience", "oidc-rs256-pem", "service", "city-auth", "outbound-hosts",
@@ -98,6 +99,9 @@ int main(int argc, char** argv) {
     if (const char* secret = std::getenv("CADASTRE_FILES_SECRET")) o.files_secret = secret;
     o.pool.size = static_cast<std::size_t>(f.get_int("pool-size", 16, "CADASTRE_POOL_SIZE"));
     o.pool.wait = std::chrono::milliseconds(f.get_int("pool-wait-ms", 2000, "CADASTRE_POOL_WAIT_MS"));
+    o.pool.idle_timeout = std::chrono::seconds(f.get_int("pool-idle-seconds", 60, "CADASTRE_POOL_IDLE_SECONDS"));
+    o.connections_per_server =
+        static_cast<std::size_t>(f.get_int("connections-per-server", 64, "CADASTRE_CONNECTIONS_PER_SERVER"));
     o.pool.statement_timeout =
         std::chrono::milliseconds(f.get_int("statement-timeout-ms", 15000, "CADASTRE_STATEMENT_TIMEOUT_MS"));
     o.token_ttl = std::chrono::milliseconds(f.get_int("token-ttl-ms", 5000, "CADASTRE_TOKEN_TTL_MS"));

@@ -1,7 +1,7 @@
 // cadastre-server: the tenant-scoped cadastre API and tile service.
 //
 //   cadastre-server --platform-dsn "host=... dbname=cadastre_platform" [--host 127.0.0.1]
-//                   [--port 8080] [--pool-size 16] [--pool-wait-ms 2000]
+//                   [--port 8080] [--pool-size 16] [--pool-wait-ms 2000] [--pool-idle-seconds 60]
 //                   [--statement-timeout-ms 15000] [--cors-origins "*"] [--no-access-log]
 //                   [--media-root var/midia] [--media-max-mb 25] [--media-public-max-mb 5]
 //                   [--ldap-uri ldap://host:389 --ldap-base-dn DN [--ldap-user-dn "uid=%s,ou=..."]
@@ -34,7 +34,8 @@ int main(int argc, char** argv) {
 
   server::AppOptions o;
   try {
-    std::set<std::string> known = {"platform-dsn", "host", "port", "pool-size", "pool-wait-ms",
+    std::set<std::string> known = {"platform-dsn", "host", "port", "pool-size", "pool-wait-ms", "pool-idle-seconds",
+                                   "connections-per-server",
                                    "statement-timeout-ms", "cors-origins", "token-ttl-ms", "media-root",
                                    "media-max-mb", "media-public-max-mb"};
     known.merge(cli::engine_flag_names());
@@ -43,7 +44,7 @@ int main(int argc, char** argv) {
     cli::Flags f(argc, argv, 1, known, {"no-access-log", "help"});
     if (f.has("help")) {
       std::cout << "uso: cadastre-server --platform-dsn DSN [--host H] [--port P] [--pool-size N]\n"
-                   "       [--pool-wait-ms MS] [--statement-timeout-ms MS] [--cors-origins a,b] [--no-access-log]\n"
+                   "       [--pool-wait-ms MS] [--pool-idle-seconds S] [--connections-per-server N] [--statement-timeout-ms MS] [--cors-origins a,b] [--no-access-log]\n"
                    "       [--media-root DIR (padrão var/midia)] [--media-max-mb 25] [--media-public-max-mb 5]\n"
                    "       [--ldap-uri URI --ldap-base-dn DN [--ldap-user-dn MODELO | --ldap-user-filter FILTRO]\n"
                    "        [--ldap-bind-dn DN] [--ldap-group-base-dn DN] [--ldap-group-prefix P]\n"
@@ -61,6 +62,9 @@ int main(int argc, char** argv) {
     o.http.access_log = !f.has("no-access-log");
     o.pool.size = static_cast<std::size_t>(f.get_int("pool-size", 16, "CADASTRE_POOL_SIZE"));
     o.pool.wait = std::chrono::milliseconds(f.get_int("pool-wait-ms", 2000, "CADASTRE_POOL_WAIT_MS"));
+    o.pool.idle_timeout = std::chrono::seconds(f.get_int("pool-idle-seconds", 60, "CADASTRE_POOL_IDLE_SECONDS"));
+    o.connections_per_server =
+        static_cast<std::size_t>(f.get_int("connections-per-server", 64, "CADASTRE_CONNECTIONS_PER_SERVER"));
     o.pool.statement_timeout = std::chrono::milliseconds(f.get_int("statement-timeout-ms", 15000, "CADASTRE_STATEMENT_TIMEOUT_MS"));
     o.token_ttl = std::chrono::milliseconds(f.get_int("token-ttl-ms", 5000, "CADASTRE_TOKEN_TTL_MS"));
     cli::read_ldap_flags(f, o.ldap);

@@ -27,7 +27,11 @@ App::App(AppOptions options) : options_(std::move(options)), started_(std::chron
   auth_ = std::make_unique<Authenticator>(*identity_, *intranet_, *jwt_, *breakers_, identity_store_label(cfg.platform_dsn),
                                           cfg.token_cache_ttl);
   // A session revoked anywhere (a platform logout) stops working here at once.
-  revocations_ = std::make_unique<store::RevocationListener>(cfg.platform_dsn, [this](std::int64_t) { auth_->forget(); });
+  events_ = std::make_unique<store::EventFollower>(
+      cfg.platform_dsn, store::EventFollower::Handlers{.on_event = [this](const store::LoggedEvent& e) {
+        if (e.type == "sessao_revogada") auth_->forget();
+      },
+      .on_resync = {}});
   forwarder_ = std::make_unique<Forwarder>(*upstream_, *breakers_, [this](const std::string& line) { log(line); });
   for (const auto& [label, p] : cfg.providers)
     if (p.token) provider_tokens_[label] = std::make_unique<ProviderToken>(*p.token, client_credentials_fetch(*p.token, *upstream_));

@@ -21,7 +21,7 @@
 #include "gateway/upstream.hpp"
 #include "http/server.hpp"
 #include "store/identity.hpp"
-#include "store/revocations.hpp"
+#include "store/events.hpp"
 #include "store/pool.hpp"
 
 namespace cadastre::gateway {
@@ -46,8 +46,8 @@ class App {
   Breakers& breakers() noexcept { return *breakers_; }
   UpstreamPool& upstream() noexcept { return *upstream_; }
   Authenticator& authenticator() noexcept { return *auth_; }
-  /// True while sessions revoked elsewhere reach this process at once (store/revocations.hpp).
-  bool revocations_listening() const noexcept { return revocations_->listening(); }
+  /// True while sessions revoked elsewhere reach this process at once (store/events.hpp).
+  bool events_listening() const noexcept { return events_->listening(); }
   Forwarder& forwarder() noexcept { return *forwarder_; }
   const Config& config() const noexcept { return options_.config; }
   /// The token source of an authenticated provider, or nullptr.
@@ -71,7 +71,7 @@ class App {
   std::unique_ptr<Breakers> breakers_;
   std::unique_ptr<UpstreamPool> upstream_;
   std::unique_ptr<Authenticator> auth_;
-  std::unique_ptr<store::RevocationListener> revocations_;  ///< drops revoked sessions from auth_'s cache
+  std::unique_ptr<store::EventFollower> events_;  ///< revoked sessions leave auth_'s cache
   std::unique_ptr<Forwarder> forwarder_;
   std::map<std::string, std::unique_ptr<ProviderToken>, std::less<>> provider_tokens_;
   std::unique_ptr<http::Server> server_;

@@ -15,11 +15,14 @@ App::App(AppOptions options) : options_(std::move(options)) {
   secret_checks_ = std::make_unique<store::SecretChecks>(*platform_, options_.secret_checks);
   heavy_reads_ = std::make_unique<service::Bulkhead>(static_cast<int>(options_.pool.size / 4),
                                                      std::chrono::milliseconds(500));
-  revocations_ = std::make_unique<store::RevocationListener>(
-      options_.platform_dsn, [this](std::int64_t session) { identity_->forget_session(session); });
+  follower_ = std::make_unique<store::EventFollower>(options_.platform_dsn, store::EventFollower::Handlers{
+      .on_event = [this](const store::LoggedEvent& e) { deliver(e); },
+      .on_resync = [this] {
+        events_.publish(store::kControlTenant, {.type = "ressincronizar", .json = R"({"tipo":"ressincronizar"})"});
+      }});
   store::PoolOptions tenant = options_.pool;
   tenant.application_name = "cadastre-platform";
-  tenants_ = std::make_unique<store::TenantPools>(tenant);
+  tenants_ = std::make_unique<store::TenantPools>(tenant, options_.connections_per_server);
   tenancy_ = std::make_unique<service::Tenancy>(*identity_, *tenants_, catalogs_);
   tenancy_->set_record_guard([this](const service::Scope& s, const http::Access& a, const http::Request& req) {
     return guard::resolve(*platform_, s, a, req);
@@ -78,6 +81,16 @@ App::App(AppOptions options) : options_(std::move(options)) {
 }
 
 App::~App() { stop(); }
+
+void App::deliver(const store::LoggedEvent& e) {
+  if (e.tenant == store::kControlTenant && e.type == "sessao_revogada" && e.sessions)
+    for (std::int64_t session : *e.sessions) identity_->forget_session(session);
+  service::Event event{.type = e.type, .json = e.json};
+  if (e.sessions)
+    events_.publish_to(e.tenant, event, *e.sessions);
+  else
+    events_.publish(e.tenant, std::move(event));
+}
 
 std::string App::public_url() const {
   return options_.public_url.empty() ? server_->base_url() : options_.public_url;

@@ -22,21 +22,12 @@
 #include "service/tenancy.hpp"
 #include "store/catalog.hpp"
 #include "store/identity.hpp"
-#include "store/revocations.hpp"
+#include "store/events.hpp"
 #include "store/pool.hpp"
 #include "store/secret_checks.hpp"
 #include "store/tenants.hpp"
 
 namespace cadastre::platform {
-
-/// A per-process count (sign-ups and recovery mails, provider registrations, ombudsman
-/// filings; password checks have store::SecretChecks instead): after `max_failures` within
-/// `window` for one key (an address), it is refused for `lockout` (429).
-struct ThrottleOptions {
-  int max_failures = 5;
-  std::chrono::seconds window{15 * 60};
-  std::chrono::seconds lockout{15 * 60};
-};
 
 /// What an upload may declare before anything of it is decoded (cadastre/limits.hpp;
 /// docs/operations.md, "Limits", lists each flag).
@@ -77,6 +68,9 @@ struct AppOptions {
   std::string platform_dsn;  ///< identity store (platform database)
   http::ServerOptions http;
   store::PoolOptions pool;  ///< size and timeouts of every pool (dsn ignored)
+  /// The tenant connections this process may hold on one PostgreSQL server, across all its
+  /// tenants there (--connections-per-server; store/budget.hpp).
+  std::size_t connections_per_server = 64;
   std::chrono::milliseconds token_ttl{5000};
   store::SessionLimits sessions;
   store::SecretCheckLimits secret_checks;  ///< failed password checks (store/secret_checks.hpp)
@@ -136,7 +130,13 @@ class App {
   service::Bulkhead& heavy_reads() noexcept { return *heavy_reads_; }
   store::TenantPools& tenants() noexcept { return *tenants_; }
   const service::Tenancy& tenancy() const noexcept { return *tenancy_; }
+  /// This process's sockets' subscriptions: the events every instance publishes
+  /// (store::publish_event) reach them through the follower.
   service::EventBus& events() noexcept { return events_; }
+  /// True while events published anywhere reach this process (store/events.hpp).
+  bool events_listening() const noexcept { return follower_->listening(); }
+  /// The id of the last event this process delivered (plataforma.eventos).
+  std::int64_t events_delivered() const noexcept { return follower_->last(); }
   const mail::Mailer& mailer() const noexcept { return *mailer_; }
   const AppOptions& options() const noexcept { return options_; }
   /// options().public_url, or the server's own base URL once bound.
@@ -147,16 +147,20 @@ class App {
   void stop();
 
  private:
+  // An event from the follower: revocations leave identity_'s cache, then the event goes
+  // to its sessions' subscriptions in this process.
+  void deliver(const store::LoggedEvent& e);
+
   AppOptions options_;
   std::unique_ptr<store::Pool> platform_;
   std::unique_ptr<store::Identity> identity_;
   std::unique_ptr<store::SecretChecks> secret_checks_;
   std::unique_ptr<service::Bulkhead> heavy_reads_;
-  std::unique_ptr<store::RevocationListener> revocations_;  ///< sessions revoked by other instances
   std::unique_ptr<store::TenantPools> tenants_;
   store::CatalogCache catalogs_;
   std::unique_ptr<service::Tenancy> tenancy_;
   service::EventBus events_;
+  std::unique_ptr<store::EventFollower> follower_;  ///< every instance's events → events_ (and revocations → identity_)
   std::unique_ptr<mail::Mailer> mailer_;
   std::unique_ptr<http::Server> server_;
 };

@@ -13,11 +13,15 @@ App::App(AppOptions options) : options_(std::move(options)) {
   platform_ = std::make_unique<store::Pool>(platform);
   identity_ = std::make_unique<store::Identity>(*platform_, options_.token_ttl);
   secret_checks_ = std::make_unique<store::SecretChecks>(*platform_, options_.secret_checks);
-  revocations_ = std::make_unique<store::RevocationListener>(
-      options_.platform_dsn, [this](std::int64_t session) { identity_->forget_session(session); });
+  events_ = std::make_unique<store::EventFollower>(
+      options_.platform_dsn, store::EventFollower::Handlers{.on_event = [this](const store::LoggedEvent& e) {
+        if (e.type == "sessao_revogada" && e.sessions)
+          for (std::int64_t session : *e.sessions) identity_->forget_session(session);
+      },
+      .on_resync = {}});
   store::PoolOptions tenant = options_.pool;
   tenant.application_name = "cadastre-server";
-  tenants_ = std::make_unique<store::TenantPools>(tenant);
+  tenants_ = std::make_unique<store::TenantPools>(tenant, options_.connections_per_server);
   tenancy_ = std::make_unique<service::Tenancy>(*identity_, *tenants_, catalogs_);
 
   http::ServiceInfo info{

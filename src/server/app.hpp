@@ -14,7 +14,7 @@
 #include "service/tenancy.hpp"
 #include "store/catalog.hpp"
 #include "store/identity.hpp"
-#include "store/revocations.hpp"
+#include "store/events.hpp"
 #include "store/pool.hpp"
 #include "store/secret_checks.hpp"
 #include "store/tenants.hpp"
@@ -39,6 +39,9 @@ struct AppOptions {
   std::string platform_dsn;  ///< identity store (platform database)
   http::ServerOptions http;
   store::PoolOptions pool;  ///< size and timeouts of every pool (dsn ignored)
+  /// The tenant connections this process may hold on one PostgreSQL server, across all its
+  /// tenants there (--connections-per-server; store/budget.hpp).
+  std::size_t connections_per_server = 64;
   std::chrono::milliseconds token_ttl{5000};
   store::SecretCheckLimits secret_checks;  ///< failed password checks (store/secret_checks.hpp)
   directory::LdapOptions ldap;  ///< directory for POST /ldap/login/ (empty uri: disabled)
@@ -68,8 +71,8 @@ class App {
   /// slug → active tenant → pool → Scope, for the auth schemes.
   const service::Tenancy& tenancy() const noexcept { return *tenancy_; }
   const AppOptions& options() const noexcept { return options_; }
-  /// True while sessions revoked elsewhere reach this process at once (store/revocations.hpp).
-  bool revocations_listening() const noexcept { return revocations_->listening(); }
+  /// True while sessions revoked elsewhere reach this process at once (store/events.hpp).
+  bool events_listening() const noexcept { return events_->listening(); }
   ValuationProfiles& valuation_profiles() noexcept { return *valuation_profiles_; }
 
   /// Binds and serves on a background thread (tests); stop() joins it.
@@ -81,7 +84,7 @@ class App {
   std::unique_ptr<store::Pool> platform_;
   std::unique_ptr<store::Identity> identity_;
   std::unique_ptr<store::SecretChecks> secret_checks_;
-  std::unique_ptr<store::RevocationListener> revocations_;  ///< sessions revoked elsewhere leave identity_'s cache
+  std::unique_ptr<store::EventFollower> events_;  ///< sessions revoked elsewhere leave identity_'s cache
   std::unique_ptr<store::TenantPools> tenants_;
   store::CatalogCache catalogs_;
   std::unique_ptr<service::Tenancy> tenancy_;

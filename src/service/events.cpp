@@ -68,14 +68,26 @@ EventBus::Subscription EventBus::subscribe(std::int64_t tenant_id,
 }
 
 void EventBus::publish(std::int64_t tenant_id, Event event) {
+  deliver(tenant_id, event, [&](std::int64_t session) {
+    return event.session_id == 0 || session == 0 || session == event.session_id;
+  });
+}
+
+void EventBus::publish_to(std::int64_t tenant_id, const Event& event, std::vector<std::int64_t> sessions) {
+  std::sort(sessions.begin(), sessions.end());
+  deliver(tenant_id, event, [&](std::int64_t session) {
+    return session == 0 || std::binary_search(sessions.begin(), sessions.end(), session);
+  });
+}
+
+void EventBus::deliver(std::int64_t tenant_id, const Event& event, const std::function<bool(std::int64_t)>& wants) {
   std::vector<std::shared_ptr<Entry>> targets;
   {
     std::lock_guard lock(state_->mutex);
     auto it = state_->tenants.find(tenant_id);
     if (it == state_->tenants.end()) return;
     for (const auto& entry : it->second)
-      if (event.session_id == 0 || entry->session == 0 || entry->session == event.session_id)
-        targets.push_back(entry);
+      if (wants(entry->session)) targets.push_back(entry);
   }
   for (const auto& entry : targets) {
     std::lock_guard lock(entry->delivering);

@@ -1,13 +1,16 @@
-// The per-tenant event bus: what happened in a tenant (a session revoked, a geometry changed,
-// an import's progress) goes to whoever listens to that tenant, in practice the platform's
-// open WebSockets (http/websocket.hpp), whose deliver only queues the message. No sockets
-// here: publishing is a function call.
+// The per-tenant event bus of one process: what happened in a tenant (a session revoked, a
+// geometry changed, an import's progress) goes to whoever listens to that tenant here, in
+// practice the platform's open WebSockets (http/websocket.hpp), whose deliver only queues
+// the message. No sockets here: publishing is a function call. Events published by any
+// instance arrive through the process's store::EventFollower (store/events.hpp), which is
+// the bus's one publisher besides the resynchronisation notice.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace cadastre::service {
 
@@ -67,11 +70,17 @@ class EventBus {
   /// concurrent publish); cancelling its own is fine. An exception from a deliver is
   /// dropped: one broken subscriber does not deprive the others, nor fail the publisher.
   void publish(std::int64_t tenant_id, Event event);
+  /// The same, once, to the subscriptions of each of `sessions` (and to those of every
+  /// session): one pass over the tenant's subscribers, however many sessions.
+  void publish_to(std::int64_t tenant_id, const Event& event, std::vector<std::int64_t> sessions);
 
   /// Active subscriptions of `tenant_id` (for metrics and tests).
   std::size_t subscribers(std::int64_t tenant_id) const;
 
  private:
+  // Delivers `event` to the tenant's subscriptions whose session `wants` accepts.
+  void deliver(std::int64_t tenant_id, const Event& event, const std::function<bool(std::int64_t)>& wants);
+
   std::shared_ptr<State> state_;
 };
 

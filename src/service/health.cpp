@@ -46,6 +46,10 @@ void add_pool_metrics(http::Server& server, store::Pool& platform, store::Tenant
     out += "# TYPE cadastre_db_pool_in_use gauge\n";
     emit("plataforma", platform.stats());
     for (const auto& [slug, s] : tenants.stats()) emit(slug, s);
+    // The tenant connections on each PostgreSQL server, against --connections-per-server.
+    out += "# TYPE cadastre_db_server_connections gauge\n";
+    for (const auto& [host, n] : tenants.connections_per_server())
+      out += "cadastre_db_server_connections{server=\"" + http::prom_label(host) + "\"} " + std::to_string(n) + "\n";
   });
 }
 

@@ -4,6 +4,7 @@
 
 #include "cadastre/error.hpp"
 #include "store/crypto.hpp"
+#include "store/events.hpp"
 
 namespace cadastre::store {
 namespace {
@@ -175,30 +176,45 @@ void Identity::forget_tokens(Pred pred) {
   std::erase_if(tokens_, [&](const auto& entry) { return pred(entry.second.principal); });
 }
 
-void Identity::revoke_session(std::int64_t session_id) {
+void Identity::revoke_sessions(const std::vector<std::int64_t>& session_ids, std::string_view reason) {
+  if (session_ids.empty()) return;
   pool_.run([&](soci::session& s) {
-    long long id = session_id;
-    s << "with r as (update plataforma.sessoes set revogada_em = now() where id = :id and revogada_em is null "
-         "returning id) select count(*) from r, lateral (select pg_notify('cadastre_sessao_revogada', r.id::text)) n",
-        soci::use(id);
+    soci::transaction tx(s);
+    std::string ids = "{";
+    for (std::size_t i = 0; i < session_ids.size(); ++i) ids += (i ? "," : "") + std::to_string(session_ids[i]);
+    ids += "}";
+    std::vector<std::int64_t> revoked;
+    {
+      soci::rowset<long long> rs = (s.prepare << "update plataforma.sessoes set revogada_em = now() "
+                                                 "where id = any(:ids::bigint[]) and revogada_em is null returning id",
+                                    soci::use(ids));
+      for (long long id : rs) revoked.push_back(id);
+    }
+    publish_revocation(s, revoked, reason);
+    tx.commit();
   });
-  forget_session(session_id);
+  for (std::int64_t id : session_ids) forget_session(id);
 }
 
 void Identity::forget_session(std::int64_t session_id) {
   forget_tokens([&](const Principal& p) { return p.session_id == session_id; });
 }
 
-std::vector<std::int64_t> Identity::revoke_user_sessions(std::int64_t user_id, std::int64_t keep) {
+std::vector<std::int64_t> Identity::revoke_user_sessions(std::int64_t user_id, std::string_view reason,
+                                                         std::int64_t keep) {
   std::vector<std::int64_t> revoked = pool_.with([&](soci::session& s) {
+    soci::transaction tx(s);
     std::vector<std::int64_t> ids;
     long long uid = user_id, kept = keep;
-    soci::rowset<long long> rs =
-        (s.prepare << "with r as (update plataforma.sessoes set revogada_em = now() where usuario_id = :u "
-                      "and id <> :k and revogada_em is null returning id) "
-                      "select r.id from r, lateral (select pg_notify('cadastre_sessao_revogada', r.id::text)) n",
-         soci::use(uid), soci::use(kept));
-    for (long long id : rs) ids.push_back(id);
+    {
+      soci::rowset<long long> rs =
+          (s.prepare << "update plataforma.sessoes set revogada_em = now() where usuario_id = :u "
+                        "and id <> :k and revogada_em is null returning id",
+           soci::use(uid), soci::use(kept));
+      for (long long id : rs) ids.push_back(id);
+    }
+    publish_revocation(s, ids, reason);
+    tx.commit();
     return ids;
   });
   forget_tokens([&](const Principal& p) { return p.user_id == user_id && p.session_id != keep; });
@@ -348,10 +364,15 @@ std::string Identity::issue_token(std::string_view email) {
   std::string hash = sha256_hex(token), mail(email);
   pool_.run([&](soci::session& s) {
     soci::transaction tx(s);
-    s << "with r as (update plataforma.sessoes set revogada_em = now() where origem = 'emitido' and revogada_em is null "
-         "and usuario_id = (select id from plataforma.usuarios where lower(email) = lower(:e)) returning id) "
-         "select count(*) from r, lateral (select pg_notify('cadastre_sessao_revogada', r.id::text)) n",
-        soci::use(mail);
+    std::vector<std::int64_t> replaced;
+    {
+      soci::rowset<long long> rs =
+          (s.prepare << "update plataforma.sessoes set revogada_em = now() where origem = 'emitido' and revogada_em is null "
+                        "and usuario_id = (select id from plataforma.usuarios where lower(email) = lower(:e)) returning id",
+           soci::use(mail));
+      for (long long id : rs) replaced.push_back(id);
+    }
+    publish_revocation(s, replaced, "token_reemitido");
     soci::statement st =
         (s.prepare << "insert into plataforma.sessoes (usuario_id, tenant_id, token_hash, origem, expira_em) "
                       "select id, tenant_id, :h, 'emitido', now() + interval '365 days' from plataforma.usuarios "

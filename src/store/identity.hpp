@@ -102,11 +102,15 @@ class Identity {
   /// only its SHA-256 is stored).
   std::string open_session(const Principal& user, const SessionLimits& limits, const SessionOrigin& origin);
   /// Revokes one session; revokes every session of a user (but `keep`, when not 0) and
-  /// returns the ids revoked. Cached entries of this process go at once.
-  void revoke_session(std::int64_t session_id);
-  /// Drops a session revoked elsewhere from this process's cache (store/revocations.hpp).
+  /// returns the ids revoked. Cached entries of this process go at once; the revocation is
+  /// published, in the same transaction, as an event for every instance (store/events.hpp):
+  /// {"tipo":"sessao_revogada","motivo": reason}, reason "logout", "senha", "inativacao"...
+  void revoke_session(std::int64_t session_id, std::string_view reason) { revoke_sessions({session_id}, reason); }
+  /// Revokes these sessions (one transaction, one event).
+  void revoke_sessions(const std::vector<std::int64_t>& session_ids, std::string_view reason);
+  /// Drops a session revoked elsewhere from this process's cache (the event above).
   void forget_session(std::int64_t session_id);
-  std::vector<std::int64_t> revoke_user_sessions(std::int64_t user_id, std::int64_t keep = 0);
+  std::vector<std::int64_t> revoke_user_sessions(std::int64_t user_id, std::string_view reason, std::int64_t keep = 0);
   std::optional<Tenant> tenant(std::string_view slug);
   /// The tenant with this id (cached like tenant()).
   std::optional<Tenant> tenant_by_id(std::int64_t id);

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "cadastre/error.hpp"
+#include "store/budget.hpp"
 #include "store/dsn.hpp"
 
 namespace cadastre::store {
@@ -52,11 +53,50 @@ Pool::Pool(PoolOptions options) : options_(std::move(options)) {
   dsn = dsn_with(dsn, "options", "-c statement_timeout=" + std::to_string(options_.statement_timeout.count()));
   connect_string_ = std::move(dsn);
   sessions_.resize(options_.size);
+  freed_at_.resize(options_.size);
   for (std::size_t i = options_.size; i > 0; --i) free_.push_back(i - 1);
   counters_.size = options_.size;
+  if (options_.budget) options_.budget->attach(this);
 }
 
-Pool::~Pool() = default;
+Pool::~Pool() {
+  if (!options_.budget) return;
+  options_.budget->detach(this);
+  for (const auto& s : sessions_)
+    if (s) options_.budget->release();
+}
+
+std::size_t Pool::close_idle() {
+  std::vector<std::unique_ptr<soci::session>> closing;
+  {
+    std::lock_guard lock(mutex_);
+    const auto now = std::chrono::steady_clock::now();
+    for (std::size_t slot : free_)
+      if (sessions_[slot] && now - freed_at_[slot] > options_.idle_timeout) {
+        closing.push_back(std::move(sessions_[slot]));
+        --counters_.open;
+      }
+  }
+  const std::size_t closed = closing.size();
+  closing.clear();  // closed outside the lock
+  if (options_.budget)
+    for (std::size_t i = 0; i < closed; ++i) options_.budget->release();
+  return closed;
+}
+
+bool Pool::close_one_free() {
+  std::unique_ptr<soci::session> closing;
+  {
+    std::lock_guard lock(mutex_);
+    for (std::size_t slot : free_)
+      if (sessions_[slot]) {
+        closing = std::move(sessions_[slot]);
+        --counters_.open;
+        break;
+      }
+  }
+  return closing != nullptr;
+}
 
 std::unique_ptr<soci::session> Pool::open() {
   try {
@@ -69,18 +109,22 @@ std::unique_ptr<soci::session> Pool::open() {
 }
 
 Pool::Lease Pool::lease() {
+  const auto deadline = std::chrono::steady_clock::now() + options_.wait;
   std::size_t slot;
   {
     std::unique_lock lock(mutex_);
     ++waiting_;
-    bool got = available_.wait_for(lock, options_.wait, [&] { return !free_.empty(); });
+    bool got = available_.wait_until(lock, deadline, [&] { return !free_.empty(); });
     --waiting_;
     if (!got) {
       ++counters_.timeouts;
       throw Error(errc::unavailable, "todas as conexões ao banco de dados estão ocupadas");
     }
-    slot = free_.back();
-    free_.pop_back();
+    // An open connection first: a slot without one costs a connect (and a budget's place).
+    auto open_one = std::find_if(free_.rbegin(), free_.rend(), [&](std::size_t i) { return sessions_[i] != nullptr; });
+    auto chosen = open_one != free_.rend() ? std::prev(open_one.base()) : std::prev(free_.end());
+    slot = *chosen;
+    free_.erase(chosen);
     ++counters_.leases;
   }
   // Opening happens outside the lock so a slow or dead server does not block the pool.
@@ -89,12 +133,19 @@ Pool::Lease Pool::lease() {
   try {
     if (s && connection_broken(*s)) {
       s.reset();
+      if (options_.budget) options_.budget->release();
       std::lock_guard lock(mutex_);
       ++counters_.reconnects;
       --counters_.open;
     }
     if (!s) {
-      s = open();
+      if (options_.budget) options_.budget->acquire(this, deadline);
+      try {
+        s = open();
+      } catch (...) {
+        if (options_.budget) options_.budget->release();
+        throw;
+      }
       fresh = true;
       std::lock_guard lock(mutex_);
       ++counters_.open;
@@ -110,6 +161,7 @@ void Pool::release(std::size_t slot) noexcept {
   {
     std::lock_guard lock(mutex_);
     free_.push_back(slot);
+    freed_at_[slot] = std::chrono::steady_clock::now();
   }
   available_.notify_one();
 }

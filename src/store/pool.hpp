@@ -1,7 +1,10 @@
 // A bounded pool of PostgreSQL sessions (SOCI) for one database.
 //
 // Connections open lazily and are re-opened when libpq reports them broken, so the pool
-// recovers by itself when PostgreSQL comes back after an outage. Waiting for a free
+// recovers by itself when PostgreSQL comes back after an outage. A connection free for
+// longer than `idle_timeout` is closed by close_idle() (TenantPools sweeps its pools every
+// second), so a tenant nobody uses holds none; a pool may share a ConnectionBudget
+// (budget.hpp) with the other pools of its PostgreSQL server. Waiting for a free
 // connection is bounded: past `wait` the caller gets Error(errc::unavailable), which the
 // servers answer with 503 + Retry-After instead of hanging.
 #pragma once
@@ -26,6 +29,8 @@ typedef struct pg_conn PGconn;
 
 namespace cadastre::store {
 
+class ConnectionBudget;
+
 struct PoolOptions {
   std::string dsn;                                     ///< libpq connection string
   std::size_t size = 8;                                ///< connections at most
@@ -33,6 +38,8 @@ struct PoolOptions {
   std::chrono::milliseconds statement_timeout{15000};  ///< per statement, server side
   std::chrono::seconds connect_timeout{3};
   std::string application_name = "libcadastre";
+  std::chrono::seconds idle_timeout{60};               ///< a free connection unused this long is closed
+  std::shared_ptr<ConnectionBudget> budget;            ///< the server's cap across pools; null: none
 };
 
 struct PoolStats {
@@ -97,6 +104,12 @@ class Pool {
   PoolStats stats() const;
   const PoolOptions& options() const noexcept { return options_; }
 
+  /// Closes the connections free for longer than options().idle_timeout; how many.
+  std::size_t close_idle();
+  /// Closes one connection that is free now, however recent (the budget takes its place
+  /// for another pool); false when none is. Does not call the budget: the budget calls it.
+  bool close_one_free();
+
  private:
   void release(std::size_t slot) noexcept;
   std::unique_ptr<soci::session> open();
@@ -106,6 +119,7 @@ class Pool {
   mutable std::mutex mutex_;
   std::condition_variable available_;
   std::vector<std::unique_ptr<soci::session>> sessions_;
+  std::vector<std::chrono::steady_clock::time_point> freed_at_;  // per slot: when it was last released
   std::vector<std::size_t> free_;
   std::size_t waiting_ = 0;
   PoolStats counters_;

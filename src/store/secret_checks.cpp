@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "store/tries.hpp"
+
 namespace cadastre::store {
 namespace {
 
@@ -11,30 +13,6 @@ std::string pair_key(const Attempt& a) { return "p|" + a.account + "|" + a.addre
 std::string address_key(const Attempt& a) { return "a|" + a.address; }
 std::string account_key(const Attempt& a) { return "c|" + a.account; }
 std::string known_key(const Attempt& a) { return "k|" + a.account + "|" + a.address; }
-
-// One failure on `key`: a new window when the last one has passed; at `max` failures the
-// key is locked — for `lock` seconds, or, when `doubling`, for 2^(failures - max) seconds
-// up to `lock` (the count then goes on growing within its window).
-void count(soci::session& s, const std::string& key, int max, long long lock, bool doubling, long long window) {
-  // excluded.expira is now() + window: the window without naming a parameter twice.
-  s << "insert into plataforma.tentativas as t (chave, falhas, inicio, expira) "
-       "values (:k, 1, now(), now() + make_interval(secs => :w)) "
-       "on conflict (chave) do update set "
-       "falhas = case when t.inicio < now() - (excluded.expira - now()) then 1 else t.falhas + 1 end, "
-       "inicio = case when t.inicio < now() - (excluded.expira - now()) then now() else t.inicio end, "
-       "expira = greatest(t.expira, excluded.expira)",
-      soci::use(key, "k"), soci::use(window, "w");
-  const int is_doubling = doubling ? 1 : 0;
-  s << "with p as (select :k::text as k, :m::int as m, :l::float8 as l, :d::int = 1 as doubling) "
-       "update plataforma.tentativas t set "
-       "falhas = case when p.doubling then t.falhas else 0 end, "
-       "inicio = case when p.doubling then t.inicio else now() end, "
-       "bloqueado_ate = now() + make_interval(secs => case when p.doubling "
-       "  then least(p.l, power(2, least(t.falhas - p.m + 1, 30))) else p.l end), "
-       "expira = greatest(t.expira, now() + make_interval(secs => p.l)) "
-       "from p where t.chave = p.k and t.falhas >= p.m",
-      soci::use(key, "k"), soci::use(max, "m"), soci::use(lock, "l"), soci::use(is_doubling, "d");
-}
 
 }  // namespace
 
@@ -61,12 +39,10 @@ void SecretChecks::failed(const Attempt& a) {
   const long long window = limits_.window.count(), lockout = limits_.lockout.count(), delay = limits_.max_delay.count();
   pool_.run([&](soci::session& s) {
     soci::transaction tx(s);
-    if (!a.account.empty()) count(s, pair_key(a), limits_.pair_failures, lockout, false, window);
-    count(s, address_key(a), limits_.address_failures, lockout, false, window);
-    if (!a.account.empty()) count(s, account_key(a), limits_.account_failures, delay, true, window);
-    // Rows nobody needs any more go a few at a time, so the table stays small.
-    s << "delete from plataforma.tentativas where chave in "
-         "(select chave from plataforma.tentativas where expira < now() limit 100)";
+    if (!a.account.empty()) tries::count(s, pair_key(a), limits_.pair_failures, lockout, false, window);
+    tries::count(s, address_key(a), limits_.address_failures, lockout, false, window);
+    if (!a.account.empty()) tries::count(s, account_key(a), limits_.account_failures, delay, true, window);
+    tries::prune(s);
     tx.commit();
   });
 }

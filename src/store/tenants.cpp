@@ -26,6 +26,41 @@ std::string quote_ident(PGconn* c, const std::string& s) {
 }
 }  // namespace
 
+namespace {
+// The server of a DSN, as the budgets key it.
+std::string server_of(const std::string& dsn) {
+  std::string host = dsn_get(dsn, "hostaddr");
+  if (host.empty()) host = dsn_get(dsn, "host");
+  std::string port = dsn_get(dsn, "port");
+  return (host.empty() ? "localhost" : host) + ":" + (port.empty() ? "5432" : port);
+}
+}  // namespace
+
+TenantPools::TenantPools(PoolOptions base, std::size_t per_server)
+    : base_(std::move(base)), per_server_(per_server), sweeper_([this] { sweep(); }) {}
+
+TenantPools::~TenantPools() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  stop_cv_.notify_all();
+  sweeper_.join();
+}
+
+void TenantPools::sweep() {
+  std::unique_lock lock(mutex_);
+  while (!stop_cv_.wait_for(lock, std::chrono::seconds(1), [&] { return stopping_; }))
+    for (auto& [id, entry] : pools_) entry.second->close_idle();
+}
+
+std::map<std::string, std::size_t> TenantPools::connections_per_server() const {
+  std::lock_guard lock(mutex_);
+  std::map<std::string, std::size_t> out;
+  for (const auto& [server, budget] : budgets_) out[server] = budget->open();
+  return out;
+}
+
 Pool& TenantPools::pool(const Tenant& t) {
   std::lock_guard lock(mutex_);
   auto it = pools_.find(t.id);
@@ -33,6 +68,9 @@ Pool& TenantPools::pool(const Tenant& t) {
   PoolOptions o = base_;
   o.dsn = t.dsn;
   o.application_name = base_.application_name + ":" + t.slug;
+  auto& budget = budgets_[server_of(t.dsn)];
+  if (!budget) budget = std::make_shared<ConnectionBudget>(per_server_);
+  o.budget = budget;
   auto& slot = pools_[t.id];
   slot = {t.slug, std::make_unique<Pool>(o)};
   dsns_[t.id] = t.dsn;

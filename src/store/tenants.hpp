@@ -2,31 +2,49 @@
 // obtain the pool of the tenant it was authorised for (see the servers' auth layer).
 #pragma once
 
+#include <condition_variable>
+#include <thread>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 
 #include "store/identity.hpp"
+#include "store/budget.hpp"
 #include "store/pool.hpp"
 
 namespace cadastre::store {
 
 class TenantPools {
  public:
-  /// `base` supplies size/timeouts for every tenant pool; its dsn is ignored.
-  explicit TenantPools(PoolOptions base) : base_(std::move(base)) {}
+  /// `base` supplies size/timeouts for every tenant pool; its dsn is ignored. The pools of
+  /// the tenants on one PostgreSQL server (same host and port) share a ConnectionBudget of
+  /// `per_server` connections (budget.hpp); a thread closes every pool's idle connections
+  /// each second (PoolOptions::idle_timeout).
+  TenantPools(PoolOptions base, std::size_t per_server);
+  ~TenantPools();
+  TenantPools(const TenantPools&) = delete;
+  TenantPools& operator=(const TenantPools&) = delete;
 
   /// The pool of `t` (re-created if the tenant's DSN changed).
   Pool& pool(const Tenant& t);
   /// Stats of every open pool, keyed by tenant slug.
   std::map<std::string, PoolStats> stats() const;
+  /// Connections open now to each server ("host:port"), across its tenants' pools.
+  std::map<std::string, std::size_t> connections_per_server() const;
 
  private:
+  void sweep();
+
   PoolOptions base_;
+  std::size_t per_server_;
   mutable std::mutex mutex_;
+  std::condition_variable stop_cv_;
+  bool stopping_ = false;
   std::map<std::int64_t, std::pair<std::string, std::unique_ptr<Pool>>> pools_;  // id → (slug, pool)
   std::map<std::int64_t, std::string> dsns_;
+  std::map<std::string, std::shared_ptr<ConnectionBudget>> budgets_;  // server → its budget
+  std::thread sweeper_;
 };
 
 /// Creates database `dbname` on the server of `server_dsn` if missing (no-op otherwise).

@@ -10,10 +10,9 @@
 #include "platform/accounts/store.hpp"
 #include "platform/app.hpp"
 #include "platform/schemas.hpp"
-#include "platform/revocation.hpp"
 #include "platform/accounts/outbox.hpp"
 #include "platform/passwords.hpp"
-#include "platform/common/throttle.hpp"
+#include "store/rate_limit.hpp"
 #include "store/crypto.hpp"
 #include "store/dsn.hpp"
 
@@ -34,18 +33,15 @@ Response accepted(const char* message) {
 struct Accounts {
   common::Links links;
   store::Identity* identity;
-  service::EventBus* events;  ///< revoked sessions' sockets close at once
   const AppOptions* options;
   std::string tenant_server;  ///< where new accounts' databases go
-  std::unique_ptr<common::Throttle> sign_ups;  ///< sign-ups and recovery mails per address
+  std::unique_ptr<store::RateLimit> sign_ups;  ///< sign-ups and recovery mails per address
   store::SecretChecks* checks;                   ///< guesses of reset tokens
   std::unique_ptr<Outbox> outbox;                ///< mails sent after answering (outbox.hpp)
 
   // Every accepted request counts against the address: a few per hour, then 429.
   void limit(const Request& req) const {
-    std::string key = "a:" + req.remote_addr;
-    if (sign_ups->wait({key}).count() > 0) throw Error(errc::too_many_requests, "muitas solicitações; tente mais tarde");
-    sign_ups->failed({key});
+    sign_ups->take(req.remote_addr, "muitas solicitações; tente mais tarde");
   }
 
   Response sign_up(Request& req) const {
@@ -76,7 +72,7 @@ struct Accounts {
     Confirmed c = accounts::confirm(*links.platform, parse_token_query(req.query_value("token")), tenant_server);
     identity->reload();  // the tenant's activation, at once
     // An e-mail change: the sessions were opened under the old e-mail.
-    if (!c.account) publish_revoked(*events, identity->revoke_user_sessions(c.user_id), "email");
+    if (!c.account) identity->revoke_user_sessions(c.user_id, "email");
     JsonWriter w;
     w.begin_object().key("mensagem").value(c.account ? "conta confirmada: já é possível entrar" : "e-mail alterado");
     w.key("email").value(c.email);
@@ -101,7 +97,7 @@ struct Accounts {
         if (e.field() == "token") checks->failed(who);
         throw;
       }
-      publish_revoked(*events, identity->revoke_user_sessions(user), "senha");
+      identity->revoke_user_sessions(user, "senha");
       JsonWriter w;
       w.begin_object().key("mensagem").value("senha alterada; as sessões abertas foram encerradas").end_object();
       return Response::json(std::move(w).str());
@@ -149,14 +145,12 @@ void add_account_routes(App& app) {
   auto a = std::make_shared<Accounts>();
   a->links = common::links_of(app);
   a->identity = &app.identity();
-  a->events = &app.events();
   a->options = &app.options();
   a->checks = &app.secret_checks();
   a->outbox = std::make_unique<Outbox>(app.options().http.log);
   a->tenant_server = app.options().trial.tenant_server_dsn.empty() ? app.options().platform_dsn
                                                                    : app.options().trial.tenant_server_dsn;
-  a->sign_ups = std::make_unique<common::Throttle>(
-      ThrottleOptions{.max_failures = 10, .window = std::chrono::hours(1), .lockout = std::chrono::hours(1)});
+  a->sign_ups = std::make_unique<store::RateLimit>(app.platform(), "cadastro", store::RateLimitOptions{.max = 10});
   const std::string sign_up_body = R"({"nome", "email", "senha" (8 a 1024 caracteres), "empresa", "cnpj"?, )"
                                    R"("telefone"?, "municipio"?, "uf"?})";
   const std::string sign_up = "Cria uma conta (município, empresa, administrador e licença de teste) pendente de "

@@ -106,7 +106,7 @@ PreviewJob queue_preview(const Context& c, const Scope& s, const Folder& folder,
                          const std::string& codigo) {
   auto finished = std::make_shared<std::promise<void>>();
   auto done = finished->get_future();  // also ready (broken) when the work is dropped unrun
-  jobs::Job job{.tipo = "previa", .codigo = codigo, .announce = false};
+  jobs::Job job{.tipo = "previa", .codigo = codigo, .projeto = std::nullopt, .announce = false};
   auto sub = c.previews->submit(s, std::move(job), [storage = c.storage, limits = c.image_limits, slug = s.tenant.slug,
                                                     folder, key, finished](jobs::Context&) {
     struct Signal {
@@ -174,8 +174,9 @@ Saved save(const Context& c, const Scope& s, const Upload& up, NewRecord rec, bo
       throw Error(errc::unsupported_media_type, "o conteúdo do arquivo não é " + *format, "file");
   }
   // The license limits storage: ended, suspended or full → 403 before any byte is kept.
-  licenses::require_storage(*c.platform, {*s.db, c.layer_files, s.tenant.slug}, s.tenant.id,
-                            static_cast<std::int64_t>(up.bytes->size()));
+  // Reserved until the record has committed (or the write failed).
+  auto reservation = licenses::reserve_storage(*c.platform, {*s.db, c.layer_files, s.tenant.slug}, s.tenant.id,
+                                               static_cast<std::int64_t>(up.bytes->size()));
   rec.file = c.storage.put(s.tenant.slug, Folder{rec.camada, rec.projeto}, *up.bytes, c.max_bytes, images_only, "file");
   rec.nome = up.nome;
   rec.descricao = up.descricao;

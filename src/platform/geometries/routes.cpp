@@ -286,7 +286,7 @@ void add_geometry_routes(App& app) {
   using namespace geometries::handlers;
   using http::on;
   auto& srv = app.server();
-  auto events = std::make_shared<const layers::Announcer>(app.events(), app.platform());
+  auto events = std::make_shared<const layers::Announcer>(app.platform());
   const std::string geometry = schemas::ref("Geometria");
   const http::Param bbox{.name = "bbox", .description = "minLon,minLat,maxLon,maxLat (SIRGAS 2000)"};
   const http::Param x = number_param("x", "longitude (SIRGAS 2000)"), y = number_param("y", "latitude (SIRGAS 2000)");

@@ -69,8 +69,10 @@ struct Imports {
     auto sub = runner->submit(s, std::move(job), [src, p, tipo, arquivo, pvg, tenant, table = limits.table,
                                                platform = platform, files = files](jobs::Context& ctx) {
       std::vector<Target> targets = read_features(*src, p, ctx, table);
-      // Again with what was read, as PostgreSQL will store it, before a row is written.
-      licenses::require_storage(*platform, {ctx.db(), files, ctx.tenant_slug()}, tenant, stored_bytes(targets));
+      // Again with what was read, as PostgreSQL will store it, before a row is written:
+      // reserved until the write has committed.
+      auto reservation =
+          licenses::reserve_storage(*platform, {ctx.db(), files, ctx.tenant_slug()}, tenant, stored_bytes(targets));
       LoadInfo info{p.projeto, ctx.user_id(), ctx.id(), layer_properties(ctx.id(), tipo, arquivo, src.get(), pvg)};
       load_file(ctx.db(), info, tipo, targets, ctx);
     });

@@ -20,6 +20,7 @@
 #include "platform/guard/accounts.hpp"
 #include "platform/jobs/store.hpp"
 #include "platform/layers/store_events.hpp"
+#include "store/events.hpp"
 
 namespace cadastre::platform::jobs {
 namespace {
@@ -66,7 +67,6 @@ struct Current {
 }  // namespace
 
 struct Runner::State {
-  service::EventBus* events;
   store::Pool* platform = nullptr;  // the sessions a job's events go to (publish)
   std::ostream* log;
   std::mutex mutex;
@@ -113,8 +113,13 @@ struct Runner::State {
       *log << "importacao " << it.id << ": evento não publicado: " << e.what() << "\n";
       return;
     }
-    for (const layers::Viewer& v : sessions)
-      events->publish(it.tenant_id, {.type = "importacao", .json = text, .session_id = v.session});
+    std::vector<std::int64_t> ids;
+    for (const layers::Viewer& v : sessions) ids.push_back(v.session);
+    try {
+      store::publish_event(*platform, it.tenant_id, "importacao", text, ids);
+    } catch (const std::exception& e) {
+      *log << "importacao " << it.id << ": evento não publicado: " << e.what() << "\n";
+    }
   }
 
   void run();
@@ -298,9 +303,7 @@ void Runner::State::execute(Item& it, Current& current) {
   publish(it, *status);
 }
 
-Runner::Runner(service::EventBus& events, store::Pool& platform, std::ostream* log, Budget budget)
-    : state_(std::make_shared<State>()) {
-  state_->events = &events;
+Runner::Runner(store::Pool& platform, std::ostream* log, Budget budget) : state_(std::make_shared<State>()) {
   state_->platform = &platform;
   state_->log = log ? log : &std::cerr;
   state_->budget = budget;
@@ -434,7 +437,7 @@ std::shared_ptr<Runner> runner(App& app, Lane lane) {
   if (auto r = slot.lock()) return r;
   const JobBudget& b = app.options().jobs;
   const Budget budget = lane == Lane::previews ? kPreviewBudget : Budget{b.workers, b.per_tenant, b.wall, b.cpu};
-  auto r = std::make_shared<Runner>(app.events(), app.platform(), app.options().http.log, budget);
+  auto r = std::make_shared<Runner>(app.platform(), app.options().http.log, budget);
   slot = r;
   return r;
 }

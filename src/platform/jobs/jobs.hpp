@@ -44,7 +44,6 @@
 #include <vector>
 
 #include "platform/paging.hpp"
-#include "service/events.hpp"
 #include "service/scope.hpp"
 #include "store/sql.hpp"
 
@@ -145,7 +144,7 @@ class Runner {
  public:
   /// `log`: where the text of unexpected failures goes (never to a client).
   /// `platform`: the platform's pool, where the sessions a job's events go to are read.
-  Runner(service::EventBus& events, store::Pool& platform, std::ostream* log, Budget budget = {});
+  Runner(store::Pool& platform, std::ostream* log, Budget budget = {});
   ~Runner();  ///< stops the worker (see the header's last paragraph)
   Runner(const Runner&) = delete;
   Runner& operator=(const Runner&) = delete;

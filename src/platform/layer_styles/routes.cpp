@@ -98,7 +98,7 @@ namespace cadastre::platform {
 
 void add_layer_style_routes(App& app) {
   using namespace layer_styles;
-  auto events = std::make_shared<const layers::Announcer>(app.events(), app.platform());
+  auto events = std::make_shared<const layers::Announcer>(app.platform());
   const http::Param camada{.name = "idCamada", .type = "integer", .required = true, .description = "a camada"};
   const http::Param campo{.name = "idCampo", .type = "integer", .required = true,
                           .description = "um campo de um formulário da camada"};

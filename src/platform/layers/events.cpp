@@ -6,6 +6,7 @@
 
 #include "cadastre/json.hpp"
 #include "platform/layers/store_events.hpp"
+#include "store/events.hpp"
 
 namespace cadastre::platform::layers {
 namespace {
@@ -63,10 +64,13 @@ void Announcer::send(const service::Caller& s, std::string_view type, const std:
                      std::vector<std::int64_t> sessions) const {
   std::sort(sessions.begin(), sessions.end());
   sessions.erase(std::unique(sessions.begin(), sessions.end()), sessions.end());
-  // One message per session: the bus delivers a session's event to that session's sockets
-  // only, which is how a layer's events stay with those who may see the layer.
-  for (std::int64_t session : sessions)
-    bus_->publish(s.tenant.id, {.type = std::string(type), .json = json, .session_id = session});
+  // The event names its sessions: every instance delivers it to those sessions' sockets
+  // only, which is how a layer's events stay with those who may see the layer. The write
+  // has committed: an event that cannot be published costs the event, never the answer.
+  try {
+    store::publish_event(*platform_, s.tenant.id, type, json, sessions);
+  } catch (const std::exception&) {
+  }
 }
 
 }  // namespace cadastre::platform::layers

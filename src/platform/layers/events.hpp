@@ -8,8 +8,8 @@
 // names the geometry of a single geometry's label (operacao estilo).
 //
 // Privacy: the message goes only to the open sessions of the tenant whose user has a role
-// on the layer (the guard's rule, projeto.papel_camada), one publish per session on the
-// tenant's bus, never to the whole tenant: a private layer, or a layer of a project not
+// on the layer (the guard's rule, projeto.papel_camada), named in the event
+// (store/events.hpp), never to the whole tenant: a private layer, or a layer of a project not
 // shared with a user, is not announced to that user. A write that can hide the layer from
 // some users (privacy, delete) is announced to those who saw it before as well, so their
 // maps drop it; that tells them nothing they did not see already. Ids only: no name.
@@ -25,7 +25,6 @@
 #include <string_view>
 #include <vector>
 
-#include "service/events.hpp"
 #include "service/caller.hpp"
 #include "store/pool.hpp"
 
@@ -33,7 +32,7 @@ namespace cadastre::platform::layers {
 
 class Announcer {
  public:
-  Announcer(service::EventBus& bus, store::Pool& platform) : bus_(&bus), platform_(&platform) {}
+  explicit Announcer(store::Pool& platform) : platform_(&platform) {}
 
   /// The open sessions that see layer `id` now: taken before a write that may hide it
   /// from some of them (privacy, delete), and handed to changed() / deleted() after; or
@@ -59,8 +58,6 @@ class Announcer {
             std::vector<std::int64_t> sessions) const;
 
  private:
-
-  service::EventBus* bus_;
   store::Pool* platform_;
 };
 

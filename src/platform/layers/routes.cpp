@@ -181,7 +181,7 @@ namespace cadastre::platform {
 void add_layer_routes(App& app) {
   using namespace layers;
   auto l = std::make_shared<const Layers>(
-      Layers{FileStore(app.options().files_dir), Announcer(app.events(), app.platform())});
+      Layers{FileStore(app.options().files_dir), Announcer(app.platform())});
   auto of_kind = [l](Response (Layers::*fn)(const service::Scope&, const std::string&) const, std::string tipo) {
     return service::scoped([l, fn, tipo](const service::Scope& s, Request&) { return ((*l).*fn)(s, tipo); });
   };

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include <soci/soci.h>
 
@@ -53,14 +54,39 @@ struct TenantStorage {
 std::string my_plan(store::Pool& platform, const TenantStorage& tenant, std::int64_t tenant_id);
 /// The bytes the tenant's files take (see TenantStorage).
 std::int64_t storage_in_use(const TenantStorage& tenant);
-/// Refuses a write of `bytes` more storage, saying why: 403 licenca_inativa when the
-/// tenant's current license has ended ('ativa'/'teste' past fim), is suspended or
-/// cancelled; 403 cota_excedida when it would go over its storage quota. A tenant without a license is not
-/// limited. The files area calls it before it stores an upload, the raster imports before
-/// they take a GeoTIFF, the vector imports before they queue a job (the file's decoded
-/// size) and again before they write (what was read, as PostgreSQL will store it); two uploads at the same moment may both pass the last free bytes
-/// (the quota is checked, not reserved).
-void require_storage(store::Pool& platform, const TenantStorage& tenant, std::int64_t tenant_id, std::int64_t bytes);
+/// Storage set aside for one write (plataforma.reservas_armazenamento): held while the
+/// write runs, released when destroyed: after the write committed (its bytes then count as
+/// stored) or failed. Move-only.
+class StorageReservation {
+ public:
+  StorageReservation() = default;  ///< nothing reserved (a tenant without a license)
+  StorageReservation(store::Pool& platform, std::int64_t id) : platform_(&platform), id_(id) {}
+  StorageReservation(StorageReservation&& other) noexcept
+      : platform_(other.platform_), id_(std::exchange(other.id_, 0)) {}
+  StorageReservation& operator=(StorageReservation&&) = delete;
+  StorageReservation(const StorageReservation&) = delete;
+  ~StorageReservation();
+
+ private:
+  store::Pool* platform_ = nullptr;
+  std::int64_t id_ = 0;
+};
+
+/// Reserves `bytes` more storage for the tenant, or refuses saying why: 403 licenca_inativa
+/// when the tenant's current license has ended ('ativa'/'teste' past fim), is suspended or
+/// cancelled; 403 cota_excedida when what is stored, what other writes reserved and `bytes`
+/// would go over its storage quota. Reservations of one tenant take turns (a lock in the
+/// platform database), so two uploads racing for the last free bytes, on any instances:
+/// exactly one gets them. A tenant without a license is not limited (nothing reserved).
+/// The files area holds one across storing an upload and its record, the raster imports
+/// across their job, the vector imports across their write.
+StorageReservation reserve_storage(store::Pool& platform, const TenantStorage& tenant, std::int64_t tenant_id,
+                                   std::int64_t bytes);
+/// The same check, released at once: before a job is queued, for what its file decodes to.
+inline void require_storage(store::Pool& platform, const TenantStorage& tenant, std::int64_t tenant_id,
+                            std::int64_t bytes) {
+  reserve_storage(platform, tenant, tenant_id, bytes);
+}
 /// Records the payment of contract `contract_id` of license `license_id` (plataforma.
 /// contratos) as confirmed by platform administrator `admin_id`: 404 when the license has
 /// no such contract, 409 when it was already confirmed.

@@ -1,12 +1,14 @@
 // GET /socket: the live WebSocket of a session. It carries the events of the session's
-// tenant (the bus of service/events.hpp: import progress, geometry and value changes...)
-// and is closed with 1008 (policy) the moment its session is revoked (logout,
-// inactivation, password change). A text "ping", or {"tipo":"ping"}, is answered with
+// tenant (the bus of service/events.hpp: import progress, geometry and value changes...,
+// published by any instance, store/events.hpp) and is closed with 1008 (policy) the moment
+// its session is revoked (logout, inactivation, password change). When this instance lost
+// the events for a while (its connection to the platform database was cut), every socket
+// gets {"tipo":"ressincronizar"}: reload what is shown, something may have been missed. A text "ping", or {"tipo":"ping"}, is answered with
 // {"tipo":"pong"}. Browsers cannot set headers on a WebSocket: besides the session
 // headers, the socket takes them as the query fields x_auth_token and x_tn_token.
 #include "http/websocket.hpp"
 #include "platform/app.hpp"
-#include "platform/revocation.hpp"
+#include "store/events.hpp"
 
 namespace cadastre::platform {
 namespace {
@@ -22,9 +24,12 @@ http::Response open_socket(service::EventBus& bus, const service::Scope& s, http
     auto events = std::make_shared<service::EventBus::Subscription>(bus.subscribe(
         tenant, [weak](const service::Event& e) { if (auto w = weak.lock()) w->send(e.json); }, session));
     auto revoked = std::make_shared<service::EventBus::Subscription>(bus.subscribe(
-        kControlChannel,
+        store::kControlTenant,
         [weak](const service::Event& e) {
-          if (auto w = weak.lock(); w && e.type == "sessao_revogada") {
+          auto w = weak.lock();
+          if (!w) return;
+          if (e.type == "ressincronizar") w->send(e.json);
+          if (e.type == "sessao_revogada") {
             w->send(e.json);
             w->close(http::close_code::policy, "sessão encerrada");
           }

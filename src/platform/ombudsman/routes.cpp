@@ -16,7 +16,7 @@
 #include "platform/ombudsman/input.hpp"
 #include "platform/ombudsman/store.hpp"
 #include "platform/schemas.hpp"
-#include "platform/common/throttle.hpp"
+#include "store/rate_limit.hpp"
 
 namespace cadastre::platform::ombudsman {
 namespace {
@@ -47,7 +47,7 @@ void resolve_city(store::Identity& identity, store::TenantPools& tenants, Reques
 
 struct Ombudsman {
   store::Identity* identity;
-  std::unique_ptr<common::Throttle> filings;
+  std::unique_ptr<store::RateLimit> filings;  ///< per address, every filing counts, accepted or not
 
   // The municipality the scheme resolved (a route without the scheme fails closed: 500).
   static store::Pool& city(const Request& req) {
@@ -84,10 +84,7 @@ struct Ombudsman {
   Response file(Request& req) const {
     auto& pool = city(req);
     Report r = parse_report(req);
-    std::string key = "ouv:" + req.remote_addr;
-    if (filings->wait({key}).count() > 0)
-      throw Error(errc::too_many_requests, "muitos pedidos deste endereço; tente mais tarde");
-    filings->failed({key});  // every filing counts, accepted or not
+    filings->take(req.remote_addr, "muitos pedidos deste endereço; tente mais tarde");
     Filed f = file_request(pool, r);
     JsonWriter w;
     w.begin_object().key("id").value(f.id).key("protocolo").value(f.protocolo).key("token").value(f.token);
@@ -141,8 +138,7 @@ void add_ombudsman_routes(App& app) {
        }});
   auto o = std::make_shared<const Ombudsman>(Ombudsman{
       &app.identity(),
-      std::make_unique<common::Throttle>(ThrottleOptions{
-          .max_failures = kFilingsPerHour, .window = std::chrono::hours(1), .lockout = std::chrono::hours(1)})});
+      std::make_unique<store::RateLimit>(app.platform(), "ouvidoria", store::RateLimitOptions{.max = kFilingsPerHour})});
   const http::Param cidade{.name = "cidade", .required = true,
                            .description = "o município (slug, como em /ouv/cidades)"};
   std::vector<http::Param> list_params = page_params(kOrderColumns);

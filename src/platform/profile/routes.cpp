@@ -6,7 +6,6 @@
 #include "platform/schemas.hpp"
 #include "platform/profile/input.hpp"
 #include "platform/profile/store.hpp"
-#include "platform/revocation.hpp"
 #include "platform/passwords.hpp"
 #include "store/crypto.hpp"
 #include "text/text.hpp"
@@ -20,7 +19,6 @@ using http::Response;
 struct Profile {
   common::Links links;
   store::Identity* identity;
-  service::EventBus* events;
   store::SecretChecks* checks;
 
   Response read(const service::Scope& s, Request&) const {
@@ -51,7 +49,7 @@ struct Profile {
     update(db, s.user.user_id, in.fields);
     if (!in.nova_senha.empty()) {
       set_password(db, s.user.user_id, store::hash_password(in.nova_senha));
-      publish_revoked(*events, identity->revoke_user_sessions(s.user.user_id, s.user.session_id), "senha");
+      identity->revoke_user_sessions(s.user.user_id, "senha", s.user.session_id);
     }
     if (send_link) links.send_email_change({s.user.user_id, s.user.email, s.user.nome}, *in.email);
     return Response::json(profile_json(db, s.user.user_id, s.tenant.id));
@@ -65,7 +63,7 @@ namespace cadastre::platform {
 
 void add_profile_routes(App& app) {
   using namespace profile;
-  auto p = std::make_shared<const Profile>(Profile{common::links_of(app), &app.identity(), &app.events(), &app.secret_checks()});
+  auto p = std::make_shared<const Profile>(Profile{common::links_of(app), &app.identity(), &app.secret_checks()});
   auto& srv = app.server();
   srv.add({.method = "GET", .pattern = "/minha-conta", .auth = "sessao", .access = http::members("o próprio perfil"), .tag = "Minha conta",
            .summary = "O perfil de quem chama",

@@ -15,8 +15,7 @@
 #include "platform/schemas.hpp"
 #include "platform/providers/input.hpp"
 #include "platform/providers/store.hpp"
-#include "platform/revocation.hpp"
-#include "platform/common/throttle.hpp"
+#include "store/rate_limit.hpp"
 
 namespace cadastre::platform::providers {
 namespace {
@@ -29,16 +28,13 @@ constexpr const char* kTag = "Prestadores";
 struct Providers {
   common::Links links;
   store::Identity* identity;
-  service::EventBus* events;
-  std::unique_ptr<common::Throttle> registrations;  ///< per address
+  std::unique_ptr<store::RateLimit> registrations;  ///< per address
 
   store::Pool& db() const { return *links.platform; }
 
   Response pre_register(Request& req) const {
     PreRegistration p = parse_pre(req.body);
-    std::string key = "a:" + req.remote_addr;
-    if (registrations->wait({key}).count() > 0) throw Error(errc::too_many_requests, "muitos cadastros; tente mais tarde");
-    registrations->failed({key});
+    registrations->take(req.remote_addr, "muitos cadastros; tente mais tarde");
     std::int64_t id = register_pre(db(), p);
     return Response::json("{\"id\":" + std::to_string(id) + ",\"estado\":\"pendente\"}", 201);
   }
@@ -99,8 +95,7 @@ struct Providers {
     // token_ttl), and only a revocation reaches them all at once. More rights may wait for
     // those caches; this process's reload makes them visible here at once.
     std::vector<std::int64_t> sessions = grant(db(), g.provider_id, s.tenant.id, g.escrita);
-    for (std::int64_t session : sessions) identity->revoke_session(session);
-    publish_revoked(*events, sessions, "acesso_reduzido");
+    identity->revoke_sessions(sessions, "acesso_reduzido");
     identity->reload();
     return Response::json(providers::list(db(), s.tenant.id));
   }
@@ -110,11 +105,10 @@ struct Providers {
     std::int64_t id = id_field(req, "idProvedor", true);
     if (guard::reach(s) == guard::Reach::platform) {
       for (std::int64_t user : deactivate(db(), id))
-        publish_revoked(*events, identity->revoke_user_sessions(user), "prestador_inativado");
+        identity->revoke_user_sessions(user, "prestador_inativado");
     } else {
       std::vector<std::int64_t> sessions = revoke_grant(db(), id, s.tenant.id);
-      for (std::int64_t session : sessions) identity->revoke_session(session);
-      publish_revoked(*events, sessions, "acesso_revogado");
+      identity->revoke_sessions(sessions, "acesso_revogado");
     }
     return Response::no_content();
   }
@@ -130,9 +124,7 @@ void add_provider_routes(App& app) {
   auto p = std::make_shared<Providers>();
   p->links = common::links_of(app);
   p->identity = &app.identity();
-  p->events = &app.events();
-  p->registrations = std::make_unique<common::Throttle>(
-      ThrottleOptions{.max_failures = 5, .window = std::chrono::hours(1), .lockout = std::chrono::hours(1)});
+  p->registrations = std::make_unique<store::RateLimit>(app.platform(), "prestador", store::RateLimitOptions{.max = 5});
   std::vector<http::Param> pre_list_params = page_params(kPreOrderColumns);
   pre_list_params.push_back(
       {.name = "estado", .description = "filtra pelo estado", .values = {"pendente", "aprovado", "recusado"}});

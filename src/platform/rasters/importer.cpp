@@ -118,7 +118,7 @@ std::string submit_file(jobs::Runner& runner, const common::FileStore& files, co
   jobs::Job job{.tipo = "tiff", .parametros = std::move(p).str(), .codigo = up.codigo, .projeto = up.projeto};
   std::int64_t projeto = up.projeto;
   std::string nome = up.nome;
-  jobs::Submitted done = runner.submit(scope, std::move(job), [files, staged, projeto, nome](jobs::Context& ctx) {
+  jobs::Submitted done = runner.submit(scope, std::move(job), [files, staged, projeto, nome, held = up.held](jobs::Context& ctx) {
     run(ctx, files, staged->paths.back(), projeto, nome);
   });
   staged.reset();

@@ -7,10 +7,10 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 
-#include "service/events.hpp"  // jobs.hpp names EventBus without including it
 #include "platform/jobs/jobs.hpp"
 #include "cadastre/limits.hpp"
 #include "platform/common/files.hpp"
@@ -23,6 +23,7 @@ struct Upload {
   std::string arquivo;                ///< the uploaded file's name (shown in the job's parameters)
   std::optional<std::string> codigo;  ///< idempotency key (jobs.hpp)
   limits::RasterLimits limits;        ///< what the file may declare (413 above it, before the job)
+  std::shared_ptr<void> held;         ///< kept until the job ends: the storage reserved for its layer
 };
 
 /// Checks `bytes` and submits the job as `scope`'s user; the caller has checked admin on

@@ -36,6 +36,11 @@
 namespace cadastre::platform::rasters {
 namespace {
 
+// A storage reservation as what a job keeps: released when the job's work is destroyed.
+std::shared_ptr<void> reserved(licenses::StorageReservation r) {
+  return std::make_shared<licenses::StorageReservation>(std::move(r));
+}
+
 using http::Request;
 using http::Response;
 
@@ -79,10 +84,11 @@ struct Rasters {
   Response import(const service::Scope& s, Request& req) const {
     ImportQuery q = parse_import_query(req);
     const http::FilePart& f = file_part(req);
-    Upload up{q.projeto, q.nome, f.filename, q.codigo, raster_limits};
-    // What the license limits (its end, its storage quota), as for any upload.
-    licenses::require_storage(*platform, {*s.db, files, s.tenant.slug}, s.tenant.id,
-                              static_cast<std::int64_t>(f.content.size()));
+    Upload up{q.projeto, q.nome, f.filename, q.codigo, raster_limits, {}};
+    // What the license limits (its end, its storage quota), as for any upload: reserved
+    // until the job ends.
+    up.held = reserved(licenses::reserve_storage(*platform, {*s.db, files, s.tenant.slug}, s.tenant.id,
+                                                 static_cast<std::int64_t>(f.content.size())));
     return Response::json(submit(*runner, files, s, up, f.content), 202);
   }
 
@@ -125,17 +131,19 @@ struct Rasters {
     store::Pool& db = tenancy->pool(*tenant);
     const auto size = static_cast<std::int64_t>(req.body.size());
     // What the license limits, before anything is stored (the total again on the last part).
-    licenses::require_storage(*platform, {db, files, tenant->slug}, tenant->id, size);
     if (!sg.parte) {
+      auto reservation = licenses::reserve_storage(*platform, {db, files, tenant->slug}, tenant->id, size);
       // Checked before the link is spent, so a wrong file does not waste it.
       check_file(tenant->slug, req.body);
       auto cred = consume(db, sg.chave);
       if (!cred) throw Error(errc::forbidden, "link assinado já usado ou expirado");
       service::Scope s = issuer_scope(*tenant, *cred);
-      Upload up{cred->projeto, cred->nome, "envio-assinado.tif", std::nullopt, raster_limits};
+      Upload up{cred->projeto, cred->nome, "envio-assinado.tif", std::nullopt, raster_limits, {}};
+      up.held = reserved(std::move(reservation));
       return Response::json(submit(*runner, files, s, up, req.body), 202);
     }
 
+    licenses::require_storage(*platform, {db, files, tenant->slug}, tenant->id, size);
     namespace fs = std::filesystem;
     const fs::path partial = staging_folder(files, tenant->slug) / ("envio-" + sg.chave + ".parte");
     Received got = receive_part(db, sg.chave, *sg.parte, size, kMaxSigned,
@@ -147,12 +155,13 @@ struct Rasters {
       return Response::json(std::move(w).str());
     }
     // The whole file is checked before the link is spent: a wrong last part may be sent again.
-    licenses::require_storage(*platform, {db, files, tenant->slug}, tenant->id, got.recebidos);
+    auto whole = licenses::reserve_storage(*platform, {db, files, tenant->slug}, tenant->id, got.recebidos);
     inspect(partial.string(), raster_limits);
     auto cred = consume(db, sg.chave);
     if (!cred) throw Error(errc::forbidden, "link assinado já usado ou expirado");
     service::Scope s = issuer_scope(*tenant, *cred);
-    Upload up{cred->projeto, cred->nome, "envio-assinado.tif", std::nullopt, raster_limits};
+    Upload up{cred->projeto, cred->nome, "envio-assinado.tif", std::nullopt, raster_limits, {}};
+    up.held = reserved(std::move(whole));
     return Response::json(submit_file(*runner, files, s, up, partial), 202);
   }
 

@@ -11,7 +11,6 @@
 #include "directory/login.hpp"
 #include "platform/app.hpp"
 #include "platform/guard/accounts.hpp"
-#include "platform/revocation.hpp"
 #include "platform/schemas.hpp"
 #include "platform/sessions/input.hpp"
 #include "platform/sessions/store.hpp"
@@ -31,7 +30,6 @@ constexpr const char* kRefused = "e-mail ou senha inválidos";
 struct Logins {
   store::Identity* identity;
   store::Pool* platform;
-  service::EventBus* events;
   const AppOptions* options;
   store::SecretChecks* checks;
   std::unique_ptr<directory::Login> directory;
@@ -151,8 +149,7 @@ struct Logins {
   }
 
   Response logout(const service::Scope& s, Request&) const {
-    identity->revoke_session(s.user.session_id);
-    publish_revoked(*events, {s.user.session_id}, "logout");
+    identity->revoke_session(s.user.session_id, "logout");
     return Response::no_content();
   }
 };
@@ -167,7 +164,6 @@ void add_session_routes(App& app) {
   auto logins = std::make_shared<Logins>();
   logins->identity = &app.identity();
   logins->platform = &app.platform();
-  logins->events = &app.events();
   logins->options = &app.options();
   logins->checks = &app.secret_checks();
   logins->directory = std::make_unique<directory::Login>(app.options().ldap, app.identity(), app.secret_checks(),

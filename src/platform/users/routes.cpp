@@ -9,7 +9,6 @@
 #include "platform/accounts/store.hpp"
 #include "platform/app.hpp"
 #include "platform/schemas.hpp"
-#include "platform/revocation.hpp"
 #include "platform/users/input.hpp"
 #include "platform/users/store.hpp"
 
@@ -24,7 +23,6 @@ constexpr const char* kTag = "Usuários";
 struct Users {
   common::Links links;
   store::Identity* identity;
-  service::EventBus* events;
 
   store::Pool& db() const { return *links.platform; }
 
@@ -66,7 +64,7 @@ struct Users {
     std::int64_t id = s.grant().id;
     if (id == s.user.user_id) throw Error(errc::conflict, "um administrador não inativa a si mesmo", "id");
     users::deactivate(db(), s.tenant.id, id);
-    publish_revoked(*events, identity->revoke_user_sessions(id), "inativacao");
+    identity->revoke_user_sessions(id, "inativacao");
     return Response::json(one(db(), s.tenant.id, id));
   }
   Response new_password(const service::Scope& s, Request&) const {
@@ -87,7 +85,7 @@ namespace cadastre::platform {
 
 void add_user_routes(App& app) {
   using namespace users;
-  auto u = std::make_shared<const Users>(Users{common::links_of(app), &app.identity(), &app.events()});
+  auto u = std::make_shared<const Users>(Users{common::links_of(app), &app.identity()});
   std::vector<http::Param> list_params = page_params(kOrderColumns);
   list_params.push_back({.name = "ativo", .type = "boolean", .description = "só ativos ou só inativos",
                          .values = {"true", "false"}});

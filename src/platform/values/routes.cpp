@@ -160,7 +160,7 @@ void add_value_routes(App& app) {
   using namespace values::handlers;
   using http::on;
   auto& srv = app.server();
-  auto events = std::make_shared<const layers::Announcer>(app.events(), app.platform());
+  auto events = std::make_shared<const layers::Announcer>(app.platform());
   const std::string value = schemas::ref("Valor");
   std::vector<http::Param> list_params = page_params({"id"});
   list_params.push_back(id_param("idGeometria", "os valores de uma geometria"));

@@ -18,6 +18,7 @@
 #include <memory>
 #include <regex>
 #include <string>
+#include <thread>
 
 #include "platform/app.hpp"
 #include "store/crypto.hpp"
@@ -68,8 +69,29 @@ class PlatformFixture {
     o.smtp.from = "Cadastro <nao-responda@cadastre.test>";
     o.services["app-backend"] = stack->app().server().base_url();
     if (tweak) tweak(o);
-    app = std::make_unique<platform::App>(o);
-    REQUIRE(app->start());
+    options = o;
+    app = another_instance();
+  }
+
+  /// One more instance of the platform with the fixture's options, on its own port, over
+  /// the same databases (as a second machine behind a load balancer), started and following
+  /// the events.
+  std::unique_ptr<platform::App> another_instance() const {
+    auto instance = std::make_unique<platform::App>(options);
+    REQUIRE(instance->start());
+    // Events reach a process through its follower (store/events.hpp): listening first.
+    for (int i = 0; i < 500 && !instance->events_listening(); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    REQUIRE(instance->events_listening());
+    return instance;
+  }
+
+  /// Waits until this process delivered every event published so far (events go through
+  /// the platform database, so a subscriber hears them a moment after the write).
+  void settle_events() const {
+    std::int64_t newest = std::stoll(platform_db("select coalesce(max(id), 0) from plataforma.eventos"));
+    for (int i = 0; i < 500 && app->events_delivered() < newest; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
 
   ~PlatformFixture() {
@@ -87,10 +109,12 @@ class PlatformFixture {
 
   std::unique_ptr<SmtpSink> sink;
   std::unique_ptr<Stack> stack;
+  platform::AppOptions options;  ///< the options `app` started with
   std::unique_ptr<platform::App> app;
 
-  httplib::Client client() const {
-    httplib::Client c("127.0.0.1", app->server().port());
+  /// A client of `app`, or of the instance listening on `port`.
+  httplib::Client client(int port = 0) const {
+    httplib::Client c("127.0.0.1", port ? port : app->server().port());
     c.set_read_timeout(30, 0);
     return c;
   }
@@ -102,8 +126,8 @@ class PlatformFixture {
 
   std::unique_ptr<Answer> request(const std::string& method, const std::string& path, const httplib::Headers& h,
                                   const std::string& body = "",
-                                  const std::string& type = "application/json") const {
-    auto c = client();
+                                  const std::string& type = "application/json", int port = 0) const {
+    auto c = client(port);
     httplib::Result r = method == "GET"      ? c.Get(path, h)
                         : method == "POST"   ? c.Post(path, h, body, type)
                         : method == "PUT"    ? c.Put(path, h, body, type)
@@ -117,6 +141,11 @@ class PlatformFixture {
   }
   std::unique_ptr<Answer> put(const std::string& path, const std::string& body, const Session& s) const {
     return request("PUT", path, headers(s), body);
+  }
+  /// PUT on another instance (another_instance()).
+  std::unique_ptr<Answer> put_on(platform::App& instance, const std::string& path, const std::string& body,
+                                 const Session& s) const {
+    return request("PUT", path, headers(s), body, "application/json", instance.server().port());
   }
   std::unique_ptr<Answer> del(const std::string& path, const Session& s) const {
     return request("DELETE", path, headers(s));

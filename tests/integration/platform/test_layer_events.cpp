@@ -180,3 +180,38 @@ TEST_CASE_FIXTURE(LayersFixture, "a layer's events reach only the sessions that 
   REQUIRE(put("/camadas/" + std::to_string(nova), R"({"ordem":9})", c.owner)->status == 200);
   CHECK(owner.read().find(R"("idCamada":)" + std::to_string(nova) + ",") != std::string::npos);
 }
+
+TEST_CASE_FIXTURE(LayersFixture, "a write through one instance reaches the sockets on another, in order and with the same privacy") {
+  Cast c = cast();
+  std::int64_t p = project(c);
+  std::int64_t aberta = layer(c.owner, p, "Aberta");
+  std::int64_t sigilosa = layer(c.owner, p, "Sigilosa", "poligono", R"(,"privada":true)");
+  auto b = another_instance();  // a second machine: same databases, its own sockets
+  Socket owner(b->server().port(), c.owner), reader(b->server().port(), c.reader);
+
+  // Through A (the fixture's app): the private layer's rename reaches the owner on B only;
+  // the reader on B (the project's share, no right on the private layer) hears the open
+  // layer's rename first.
+  auto hidden = put("/camadas/" + std::to_string(sigilosa), R"({"nome":"Sigilosa 2"})", c.owner);
+  REQUIRE_MESSAGE(hidden->status == 200, hidden->body);
+  auto open = put("/camadas/" + std::to_string(aberta), R"({"nome":"Aberta 2"})", c.owner);
+  REQUIRE_MESSAGE(open->status == 200, open->body);
+  CHECK(owner.read() == event("alterar", sigilosa, p, generation(*hidden)));
+  CHECK(owner.read() == event("alterar", aberta, p, generation(*open)));
+  CHECK(reader.read() == event("alterar", aberta, p, generation(*open)));
+
+  // Five quick writes through A and B by turns arrive on B in the order they committed.
+  std::vector<std::string> sent;
+  for (int i = 0; i < 5; ++i) {
+    const std::string path = "/camadas/" + std::to_string(aberta), body = R"({"descricao":"v)" + std::to_string(i) + R"("})";
+    auto a = i % 2 ? put_on(*b, path, body, c.owner) : put(path, body, c.owner);
+    REQUIRE_MESSAGE(a->status == 200, a->body);
+    sent.push_back(event("alterar", aberta, p, generation(*a)));
+  }
+  for (const auto& e : sent) CHECK(reader.read() == e);
+
+  // A logout through A closes the session's socket on B.
+  REQUIRE(post("/logout", "", c.reader)->status == 204);
+  CHECK(reader.read().find("sessao_revogada") != std::string::npos);
+  CHECK(reader.closed_with() == 1008);
+}

@@ -3,9 +3,13 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <thread>
+#include <vector>
 
 #include "integration/platform/fixture.hpp"
+#include "store/rate_limit.hpp"
 
 using namespace cadastre;
 using namespace cadastre::test;
@@ -157,4 +161,35 @@ TEST_CASE("password recovery answers in the same time whether or not the e-mail 
   CHECK_MESSAGE(k[2] < 3 * u[2] + 0.010, "conhecido " << k[2] << " s, desconhecido " << u[2] << " s");
   // The mail still goes, after the answer.
   CHECK(f.sink->wait_for(5, std::chrono::seconds(10)));
+}
+
+TEST_CASE("a rate limit holds across instances: two processes' pools racing on one address let through exactly its max") {
+  PlatformFixture f(small_limits);
+  store::PoolOptions po;
+  po.dsn = f.stack->platform_dsn();
+  po.size = 4;
+  store::Pool a(po), b(po);  // two instances: two pools on the one platform database
+  const store::RateLimitOptions limits{.max = 5, .window = std::chrono::seconds(600), .lockout = std::chrono::seconds(600)};
+  store::RateLimit on_a(a, "teste", limits), on_b(b, "teste", limits);
+  std::atomic<int> taken{0}, refused{0};
+  std::vector<std::thread> clients;
+  for (int i = 0; i < 12; ++i)
+    clients.emplace_back([&, i] {
+      try {
+        (i % 2 ? on_a : on_b).take("203.0.113.5", "muitos");
+        ++taken;
+      } catch (const RetryLater& e) {
+        CHECK(e.seconds() > 0);
+        ++refused;
+      }
+    });
+  for (auto& c : clients) c.join();
+  CHECK(taken == 5);
+  CHECK(refused == 7);
+  CHECK(f.platform_db("select count(*) from plataforma.tentativas where chave = 'r|teste|203.0.113.5' "
+                      "and bloqueado_ate > now()") == "1");
+  // Another address, and another limit's name, are counted apart.
+  CHECK_NOTHROW(on_b.take("203.0.113.6", "muitos"));
+  store::RateLimit other(a, "outro", limits);
+  CHECK_NOTHROW(other.take("203.0.113.5", "muitos"));
 }

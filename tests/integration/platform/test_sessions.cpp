@@ -185,7 +185,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "one login for the whole system: cadastre-ser
   CHECK(platform_through->get_header_value("X-Target-URL") == app->server().base_url() + "/minha-conta");
 
   // Wait for the listeners, then revoke: every service refuses the token at once.
-  for (int i = 0; i < 100 && !(stack->app().revocations_listening() && gw.revocations_listening()); ++i)
+  for (int i = 0; i < 100 && !(stack->app().events_listening() && gw.events_listening()); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   REQUIRE(post("/logout", "", s)->status == 204);
   bool server_refused = false, gateway_refused = false;

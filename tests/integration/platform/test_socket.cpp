@@ -31,8 +31,8 @@ TEST_CASE_FIXTURE(PlatformFixture, "the socket of a session answers ping and clo
   CHECK(ws.read() == R"({"tipo":"pong"})");
 
   // The tenant's events reach it; another tenant's do not.
-  app->events().publish(tenant_id("beta"), {.type = "teste", .json = R"({"tipo":"de_beta"})"});
-  app->events().publish(tenant_id("alfa"), {.type = "teste", .json = R"({"tipo":"de_alfa"})"});
+  store::publish_event(app->platform(), tenant_id("beta"), "teste", R"({"tipo":"de_beta"})", std::nullopt);
+  store::publish_event(app->platform(), tenant_id("alfa"), "teste", R"({"tipo":"de_alfa"})", std::nullopt);
   CHECK(ws.read() == R"({"tipo":"de_alfa"})");
 
   REQUIRE(post("/logout", "", s)->status == 204);

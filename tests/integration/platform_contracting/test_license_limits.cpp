@@ -2,6 +2,7 @@
 // over its storage quota (403 with the reason); and the payment of a contract, confirmed by
 // a platform administrator through PUT /adm/licencas/:id.
 #include <filesystem>
+#include <thread>
 #include <unistd.h>
 
 #include "contracting.hpp"
@@ -30,9 +31,10 @@ struct WithFiles : PlatformFixture {
     std::error_code ec;
     std::filesystem::remove_all(files_root(), ec);
   }
-  std::unique_ptr<test::Answer> upload(std::int64_t projeto, std::size_t bytes, const Session& s) const {
+  /// Through `app`, or through the instance listening on `port`.
+  std::unique_ptr<test::Answer> upload(std::int64_t projeto, std::size_t bytes, const Session& s, int port = 0) const {
     httplib::MultipartFormDataItems items = {{"file", std::string(bytes, 'a'), "notas.txt", "text/plain"}};
-    auto c = client();
+    auto c = client(port);
     std::string path = "/arquivos/projeto/" + n(projeto) + "/files/upload";
     return test::answer(c.Post(path, headers(s), items), "POST " + path);
   }
@@ -67,6 +69,32 @@ TEST_CASE_FIXTURE(WithFiles, "uploads are refused past the license's end, while 
   CHECK(files() == "2");
   test::set_license(*this, "alfa", "basico_mensal", "ativa", "current_date - 30", "current_date + 30", 5, 10240);
   CHECK(upload(projeto, 10, chefe)->status == 201);
+}
+
+TEST_CASE_FIXTURE(WithFiles, "two uploads racing for the last free bytes through two instances: exactly one is stored") {
+  Session chefe = admin("alfa", "chefe@alfa.gov.br");
+  auto p = post("/projetos", R"({"nome":"Cadastro"})", chefe);
+  REQUIRE_MESSAGE(p->status == 201, p->body);
+  std::int64_t projeto = int64_t(p->json()["id"]);
+  test::set_license(*this, "alfa", "basico_mensal", "ativa", "current_date - 30", "current_date + 30", 5, 1);  // 1 MB
+  auto b = another_instance();
+  // 600 KiB each: either fits in the megabyte, both do not. Three rounds, each on a fresh
+  // quota (the stored file is deleted between them).
+  for (int round = 0; round < 3; ++round) {
+    std::unique_ptr<test::Answer> on_a, on_b;
+    std::thread first([&] { on_a = upload(projeto, 600 * 1024, chefe); });
+    std::thread second([&] { on_b = upload(projeto, 600 * 1024, chefe, b->server().port()); });
+    first.join();
+    second.join();
+    CHECK((on_a->status == 201) + (on_b->status == 201) == 1);
+    test::Answer& loser = on_a->status == 201 ? *on_b : *on_a;
+    refused(loser, 403, "cota_excedida", "cota de armazenamento");
+    CHECK(test::query_value(stack->tenant_dsn("alfa"), "select count(*) from projeto.arquivos") == "1");
+    // Nothing stays reserved once the writes ended.
+    CHECK(platform_db("select count(*) from plataforma.reservas_armazenamento") == "0");
+    test::Answer& winner = on_a->status == 201 ? *on_a : *on_b;
+    REQUIRE(del("/arquivos/" + n(int64_t(winner.json()["id"])), chefe)->status == 204);
+  }
 }
 
 TEST_CASE_FIXTURE(PlatformFixture, "new users are refused past the license's end and while it is suspended") {

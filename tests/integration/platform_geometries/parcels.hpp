@@ -121,24 +121,29 @@ inline std::int64_t session_of(const PlatformFixture& fx, const Session& who) {
 /// an event goes once to each session that may see its layer, so listening as one session
 /// (one who sees the layers, as the owner does) hears each event once.
 struct Heard {
+  PlatformFixture& fx;
   std::mutex m;
   std::vector<std::string> events;
   service::EventBus::Subscription sub;
-  Heard(PlatformFixture& fx, const Session& who)
-      : sub(fx.app->events().subscribe(fx.tenant_id("alfa"), [this](const service::Event& e) {
+  Heard(PlatformFixture& f, const Session& who)
+      : fx(f), sub(f.app->events().subscribe(f.tenant_id("alfa"), [this](const service::Event& e) {
           std::lock_guard lock(m);
           if (e.type == "geometria_alterada") events.push_back(e.json);
-        }, session_of(fx, who))) {}
+        }, session_of(f, who))) {}
+  // Each read first waits for every event published so far (settle_events).
   std::size_t size() {
+    fx.settle_events();
     std::lock_guard lock(m);
     return events.size();
   }
   std::string last() {
+    fx.settle_events();
     std::lock_guard lock(m);
     return events.empty() ? std::string() : events.back();
   }
   /// How many events name `operacao`.
   std::size_t count(const std::string& operacao) {
+    fx.settle_events();
     std::lock_guard lock(m);
     std::size_t k = 0;
     for (const auto& e : events) k += e.find("\"operacao\":\"" + operacao + "\"") != std::string::npos;

@@ -95,19 +95,22 @@ std::map<std::string, std::string> report(simdjson::dom::element campos) {
 // The "valor_alterado" events of tenant alfa that `who`'s session hears while alive (once
 // each: see test::Heard).
 struct ValueEvents {
+  PlatformFixture& fx;
   std::mutex m;
   std::vector<std::string> events;
   service::EventBus::Subscription sub;
-  ValueEvents(PlatformFixture& fx, const test::Session& who)
-      : sub(fx.app->events().subscribe(fx.tenant_id("alfa"), [this](const service::Event& e) {
+  ValueEvents(PlatformFixture& f, const test::Session& who)
+      : fx(f), sub(f.app->events().subscribe(f.tenant_id("alfa"), [this](const service::Event& e) {
           std::lock_guard lock(m);
           if (e.type == "valor_alterado") events.push_back(e.json);
-        }, test::session_of(fx, who))) {}
+        }, test::session_of(f, who))) {}
   std::size_t size() {
+    fx.settle_events();
     std::lock_guard lock(m);
     return events.size();
   }
   std::string last() {
+    fx.settle_events();
     std::lock_guard lock(m);
     return events.empty() ? std::string() : events.back();
   }

@@ -104,6 +104,7 @@ class CancelFixture : public RastersFixture {
 
   /// The socket's messages about job `id` (their "estado"), in order.
   std::vector<std::string> states_seen(std::int64_t id) {
+    settle_events();
     std::lock_guard lock(events_mutex);
     std::vector<std::string> out;
     simdjson::dom::parser parser;
@@ -342,7 +343,7 @@ std::pair<std::string, std::string> ended(CancelFixture& f, std::int64_t id, con
 
 TEST_CASE_FIXTURE(CancelFixture, "a job over its wall-time or CPU budget fails with the reason, its writes rolled back") {
   Cast c = cast();
-  platform::jobs::Runner runner(app->events(), app->platform(), nullptr,
+  platform::jobs::Runner runner(app->platform(), nullptr,
                                 {.workers = 1, .per_tenant = 1, .wall = std::chrono::seconds(1),
                                  .cpu = std::chrono::seconds(30)});
   // A work that writes, then reports progress while it sleeps: never ends on its own.
@@ -361,7 +362,7 @@ TEST_CASE_FIXTURE(CancelFixture, "a job over its wall-time or CPU budget fails w
   CHECK(mensagem == "a tarefa passou do seu limite de 1 s de duração; nada foi gravado");
   CHECK(db("select count(*) from pg_tables where tablename = 'orcamento_teste'") == "0");
 
-  platform::jobs::Runner cpu(app->events(), app->platform(), nullptr,
+  platform::jobs::Runner cpu(app->platform(), nullptr,
                              {.workers = 1, .per_tenant = 1, .wall = std::chrono::seconds(600),
                               .cpu = std::chrono::seconds(1)});
   auto spin = cpu.submit(scope_of(c.owner), job_of("tiff"), [](platform::jobs::Context& ctx) {
@@ -388,7 +389,7 @@ TEST_CASE_FIXTURE(CancelFixture, "jobs are taken in turns by tenant, and one ten
   };
   {
     // One worker: alfa's third job waits behind beta's first, though queued before it.
-    platform::jobs::Runner one(app->events(), app->platform(), nullptr, {.workers = 1, .per_tenant = 1});
+    platform::jobs::Runner one(app->platform(), nullptr, {.workers = 1, .per_tenant = 1});
     auto gate = std::make_shared<Gate>();
     Releaser releaser{gate};
     auto held = one.submit(scope_of(c.owner), job_of("tiff"), [gate](platform::jobs::Context&) {
@@ -410,7 +411,7 @@ TEST_CASE_FIXTURE(CancelFixture, "jobs are taken in turns by tenant, and one ten
   {
     // Two workers, one job per tenant: while alfa's job is held, alfa's next waits and
     // beta's runs on the other worker.
-    platform::jobs::Runner two(app->events(), app->platform(), nullptr, {.workers = 2, .per_tenant = 1});
+    platform::jobs::Runner two(app->platform(), nullptr, {.workers = 2, .per_tenant = 1});
     auto gate = std::make_shared<Gate>();
     Releaser releaser{gate};
     auto held = two.submit(scope_of(c.owner), job_of("tiff"), [gate](platform::jobs::Context&) {

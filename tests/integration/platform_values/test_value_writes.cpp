@@ -252,11 +252,14 @@ TEST_CASE_FIXTURE(PlatformFixture, "every value write is announced on the tenant
     std::lock_guard lock(m);
     if (e.type == "valor_alterado") seen.push_back(e.json);
   }, editor_session);
+  // Events reach the subscription through the follower: each read waits for it first.
   auto last = [&] {
+    settle_events();
     std::lock_guard lock(m);
     return seen.empty() ? std::string() : seen.back();
   };
   auto expect = [&](std::size_t count) {
+    settle_events();
     std::lock_guard lock(m);
     CHECK(seen.size() == count);
   };

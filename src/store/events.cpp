@@ -1,0 +1,158 @@
+#include "store/events.hpp"
+
+#include <libpq-fe.h>
+#include <poll.h>
+#include <soci/soci.h>
+
+#include <charconv>
+#include <chrono>
+#include <memory>
+
+#include "cadastre/error.hpp"
+#include "cadastre/json.hpp"
+
+namespace cadastre::store {
+namespace {
+
+using Conn = std::unique_ptr<PGconn, decltype(&PQfinish)>;
+using Result = std::unique_ptr<PGresult, decltype(&PQclear)>;
+
+// How many rows one read delivers before reading again (a backlog after a long cut is read
+// in slices, so memory stays bounded).
+constexpr int kSlice = 500;
+// How long the table keeps an event, and how often a follower deletes older ones.
+constexpr const char* kKeep = "1 hour";
+constexpr auto kPruneEvery = std::chrono::minutes(1);
+
+std::string array_text(const std::vector<std::int64_t>& ids) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < ids.size(); ++i) out += (i ? "," : "") + std::to_string(ids[i]);
+  return out + "}";
+}
+
+// PostgreSQL's text of a bigint[] ("{1,2,3}").
+std::vector<std::int64_t> parse_ids(std::string_view text) {
+  std::vector<std::int64_t> out;
+  const char* p = text.data();
+  const char* end = p + text.size();
+  while (p < end) {
+    if (*p >= '0' && *p <= '9') {
+      std::int64_t v = 0;
+      auto r = std::from_chars(p, end, v);
+      out.push_back(v);
+      p = r.ptr;
+    } else {
+      ++p;
+    }
+  }
+  return out;
+}
+
+Result exec(PGconn* c, const std::string& sql) { return Result(PQexec(c, sql.c_str()), &PQclear); }
+
+}  // namespace
+
+std::int64_t publish_event(soci::session& s, std::int64_t tenant, std::string_view type, std::string_view json,
+                           const std::optional<std::vector<std::int64_t>>& sessions) {
+  if (sessions && sessions->empty()) return 0;
+  if (json.size() > kMaxEventJson) throw Error(errc::internal, "evento grande demais para publicar");
+  long long t = tenant, id = 0;
+  std::string ty(type), js(json), ids = sessions ? array_text(*sessions) : std::string();
+  soci::indicator ind = sessions ? soci::i_ok : soci::i_null;
+  s << "select plataforma.publicar_evento(:t, :ty, :js, :ids::bigint[])", soci::use(t, "t"), soci::use(ty, "ty"),
+      soci::use(js, "js"), soci::use(ids, ind, "ids"), soci::into(id);
+  return id;
+}
+
+std::int64_t publish_event(Pool& platform, std::int64_t tenant, std::string_view type, std::string_view json,
+                           const std::optional<std::vector<std::int64_t>>& sessions) {
+  if (sessions && sessions->empty()) return 0;
+  return platform.with([&](soci::session& s) { return publish_event(s, tenant, type, json, sessions); });
+}
+
+void publish_revocation(soci::session& s, const std::vector<std::int64_t>& sessions, std::string_view reason) {
+  JsonWriter w;
+  w.begin_object().key("tipo").value("sessao_revogada").key("motivo").value(reason).end_object();
+  publish_event(s, kControlTenant, "sessao_revogada", std::move(w).str(), sessions);
+}
+
+EventFollower::EventFollower(std::string dsn, Handlers handlers)
+    : dsn_(std::move(dsn)), handlers_(std::move(handlers)), thread_([this] { run(); }) {}
+
+EventFollower::~EventFollower() {
+  stop_ = true;
+  if (thread_.joinable()) thread_.join();
+}
+
+void EventFollower::run() {
+  auto last_prune = std::chrono::steady_clock::now();
+  while (!stop_) {
+    Conn conn(PQconnectdb(dsn_.c_str()), &PQfinish);
+    bool up = PQstatus(conn.get()) == CONNECTION_OK;
+    if (up) {
+      Result listen = exec(conn.get(), std::string("listen ") + kEventChannel);
+      up = PQresultStatus(listen.get()) == PGRES_COMMAND_OK;
+    }
+    // Listening before reading: an event that commits from here on is notified, and every
+    // earlier one is in the table.
+    if (up && last_ < 0) {
+      Result r = exec(conn.get(), "select coalesce(max(id), 0) from plataforma.eventos");
+      up = PQresultStatus(r.get()) == PGRES_TUPLES_OK;
+      if (up) last_ = std::stoll(PQgetvalue(r.get(), 0, 0));
+    } else if (up && handlers_.on_resync) {
+      handlers_.on_resync();
+    }
+    // Delivers the rows after last_, slice by slice; false when the connection failed.
+    static const std::string kRead =
+        "select id, tenant_id, tipo, json, sessoes::text from plataforma.eventos where id > $1::bigint order by id "
+        "limit " + std::to_string(kSlice);
+    auto catch_up = [&] {
+      for (;;) {
+        std::string after = std::to_string(last_.load());
+        const char* params[] = {after.c_str()};
+        Result r(PQexecParams(conn.get(), kRead.c_str(), 1, nullptr, params, nullptr, nullptr, 0), &PQclear);
+        if (PQresultStatus(r.get()) != PGRES_TUPLES_OK) return false;
+        int rows = PQntuples(r.get());
+        for (int i = 0; i < rows; ++i) {
+          LoggedEvent e;
+          e.id = std::stoll(PQgetvalue(r.get(), i, 0));
+          e.tenant = std::stoll(PQgetvalue(r.get(), i, 1));
+          e.type = PQgetvalue(r.get(), i, 2);
+          e.json = PQgetvalue(r.get(), i, 3);
+          if (!PQgetisnull(r.get(), i, 4)) e.sessions = parse_ids(PQgetvalue(r.get(), i, 4));
+          try {
+            if (handlers_.on_event) handlers_.on_event(e);
+          } catch (const std::exception&) {  // one event a handler could not take costs that event only
+          }
+          last_ = e.id;
+        }
+        if (rows < kSlice) return true;
+      }
+    };
+    if (up) up = catch_up();
+    if (up) {
+      listening_ = true;
+      // Wait on the socket in short slices, so a stop is seen within 200 ms.
+      while (!stop_) {
+        pollfd fd{PQsocket(conn.get()), POLLIN, 0};
+        if (poll(&fd, 1, 200) < 0 || (fd.revents & (POLLERR | POLLHUP))) break;
+        if (!PQconsumeInput(conn.get())) break;
+        bool notified = false;
+        while (PGnotify* n = PQnotifies(conn.get())) {
+          notified = true;
+          PQfreemem(n);
+        }
+        if (notified && !catch_up()) break;
+        if (auto now = std::chrono::steady_clock::now(); now - last_prune > kPruneEvery) {
+          last_prune = now;
+          exec(conn.get(), std::string("delete from plataforma.eventos where em < now() - interval '") + kKeep + "'");
+        }
+      }
+      listening_ = false;
+    }
+    // Down or refused: try again in a second (stop still seen within 200 ms).
+    for (int i = 0; i < 5 && !stop_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+}
+
+}  // namespace cadastre::store
