@@ -5,7 +5,7 @@
 # services_do_not_include_each_other
 #   cadastre-server (src/server), cadastre-platform (src/platform) and cadastre-gateway
 #   (src/gateway) share code only through components they all link (src/service,
-#   src/store, src/http, src/media_layout, ...), declared in CMake; those include no service.
+#   src/store, src/http, src/file_store, ...), declared in CMake; those include no service.
 # permissions_are_decided_by_the_guard
 #   Only the platform's guard (src/platform/guard/) reads the caller's administrator flags
 #   (user.admin, user.platform_admin); handlers and stores ask it. The auth scheme

@@ -4,14 +4,13 @@
 
 #include <array>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 #include <random>
 #include <vector>
 
 #include "cadastre/error.hpp"
-#include "media_layout/layout.hpp"
+#include "file_store/file_store.hpp"
+#include "file_store/keys.hpp"
 
 namespace cadastre::store {
 namespace {
@@ -137,22 +136,11 @@ std::string to_hex(std::string_view bytes) {
   return out;
 }
 
-std::filesystem::path file_of(const std::string& root, const std::string& key) {
+// The key's path in the store the server reads.
+std::string file_of(const std::string& key) {
   auto k = media::parse_key(key);
   if (!k) throw Error(errc::internal, "chave de mídia inválida: " + key);
-  return std::filesystem::path(root) / media::key_directory(*k) / key;
-}
-
-// Written under a temporary name and renamed, as the server does.
-void write_file(const std::filesystem::path& path, const std::string& bytes) {
-  std::filesystem::create_directories(path.parent_path());
-  auto tmp = path.parent_path() / (".tmp-" + random_hex64().substr(0, 16));
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!out.flush()) throw Error(errc::internal, "não foi possível gravar " + tmp.string());
-  }
-  std::filesystem::rename(tmp, path);
+  return media::key_path(*k, key);
 }
 
 constexpr const char* kProtocols = R"(
@@ -243,6 +231,7 @@ select (select count(*) from atendimento.protocolo where criado_por = 'demo')
 std::int64_t load_demo_media(PGconn* conn, const std::string& media_root, const std::string& tenant_slug) {
   if (!media::valid_area(tenant_slug) || tenant_slug == media::kPublicArea)
     throw Error(errc::invalid_argument, "município inválido para a mídia de demonstração: " + tenant_slug);
+  const file_store::Store store(media_root);
   std::vector<std::string> old_keys;
   {
     auto r = exec(conn, "select chave from midia.arquivo where criado_por = 'demo'");
@@ -264,7 +253,7 @@ std::int64_t load_demo_media(PGconn* conn, const std::string& media_root, const 
     files.push_back(std::move(f));
   }
   try {
-    for (const auto& f : files) write_file(file_of(media_root, f.key), f.bytes);
+    for (const auto& f : files) store.write(file_of(f.key), f.bytes);
     in_transaction(conn, [&] {
       // Inspections keep only photos that still exist.
       exec(conn, "update atendimento.vistoria v set fotos = array(select x from unnest(v.fotos) x where x not in "
@@ -280,13 +269,11 @@ std::int64_t load_demo_media(PGconn* conn, const std::string& media_root, const 
               "Fachada do lote " + f.lote_id});
     });
   } catch (...) {
-    std::error_code ec;
-    for (const auto& f : files) std::filesystem::remove(file_of(media_root, f.key), ec);
+    for (const auto& f : files) store.remove(file_of(f.key));
     throw;
   }
-  std::error_code ec;
   for (const auto& key : old_keys)
-    if (media::parse_key(key)) std::filesystem::remove(file_of(media_root, key), ec);
+    if (media::parse_key(key)) store.remove(file_of(key));
   return static_cast<std::int64_t>(files.size());
 }
 

@@ -12,7 +12,7 @@ typedef struct pg_conn PGconn;  // from libpq-fe.h
 namespace cadastre::store {
 
 /// Replaces the demo media (criado_por = 'demo'): one PNG photo for each of the first
-/// six lots (by id), written under `media_root` in the layout of media_layout/layout.hpp
+/// six lots (by id), written under `media_root` in the layout of file_store/keys.hpp
 /// for tenant `tenant_slug`, with its record (SHA-256 of the bytes, lot and first unit).
 /// The files of the replaced records are removed after the commit. Returns the number of
 /// demo files. Throws cadastre::Error.

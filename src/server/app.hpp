@@ -21,7 +21,7 @@
 
 namespace cadastre::server {
 
-/// File storage of /midia (local filesystem under `root`, see server/media/files.hpp).
+/// File storage of /midia (the file store under `root`, see server/media/files.hpp).
 /// http.payload_max must admit the base64 form of max_bytes (4/3 of it plus the JSON
 /// around): cadastre-server's main() raises it accordingly.
 struct MediaOptions {

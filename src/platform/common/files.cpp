@@ -72,7 +72,7 @@ fs::path FileStore::tenant_dir(const std::string& slug) const {
   // Slugs are checked when tenants are created; a path separator here would be a broken record.
   if (slug.empty() || slug.find('/') != std::string::npos || slug == "." || slug == "..")
     throw std::logic_error("tenant slug unfit for a path");
-  return fs::path(root_) / slug;
+  return fs::path(store_.root()) / slug;
 }
 
 fs::path FileStore::layer_dir(const std::string& slug, std::int64_t layer_id) const {

@@ -16,14 +16,19 @@
 #include <utility>
 #include <vector>
 
+#include "file_store/file_store.hpp"
+
 namespace cadastre::platform::common {
 
 class FileStore {
  public:
-  explicit FileStore(std::string root) : root_(std::move(root)) {}
+  explicit FileStore(std::string root) : store_(std::move(root)) {}
 
   /// False when the platform runs without a file store (AppOptions::files_dir empty).
-  bool enabled() const noexcept { return !root_.empty(); }
+  bool enabled() const noexcept { return store_.enabled(); }
+  /// The one file store under the root, for writes and reads by path relative to it
+  /// ("<slug>/..."): atomic, no link followed (file_store/file_store.hpp).
+  const file_store::Store& store() const noexcept { return store_; }
   /// <root>/<slug> (503 when there is no store).
   std::filesystem::path tenant_dir(const std::string& slug) const;
   /// <root>/<slug>/camadas/<id>.
@@ -33,7 +38,7 @@ class FileStore {
   std::filesystem::path resolve(const std::string& slug, const std::string& relative) const;
 
  private:
-  std::string root_;
+  file_store::Store store_;
 };
 
 /// One stored file of a layer.

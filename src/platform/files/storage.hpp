@@ -6,18 +6,18 @@
 // A name sent by a client never becomes a path.
 //
 // The cadastre's media rules: the size is checked (413), the type is read from the bytes
-// (415 when not accepted), the SHA-256 is computed, and the bytes go to a temporary name
-// in the target folder (".tmp-…", which no key matches) that is renamed into place after
-// fsync, so a reader never sees a partial file and a failed write leaves nothing.
+// (415 when not accepted), the SHA-256 is computed, and the bytes are written through the
+// one file store (file_store/file_store.hpp: atomic, no link followed, shared by every
+// instance).
 #pragma once
 
 #include <cstdint>
-#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "cadastre/error.hpp"
+#include "file_store/file_store.hpp"
 #include "platform/files/sniff.hpp"
 
 namespace cadastre::platform::files {
@@ -48,7 +48,7 @@ struct Stored {
 
 class Storage {
  public:
-  explicit Storage(std::string root) : root_(std::move(root)) {}
+  explicit Storage(std::string root) : store_(std::move(root)) {}
 
   /// Checks and stores `bytes` for tenant `slug` in `folder`. 503 without a file store.
   Stored put(const std::string& slug, const Folder& folder, std::string_view bytes, std::size_t limit,
@@ -68,9 +68,8 @@ class Storage {
   std::optional<NoPreview> read_no_preview(const std::string& slug, const Folder& folder, const std::string& key) const;
 
  private:
-  static std::optional<std::string> read_path(const std::filesystem::path& p);
-  std::filesystem::path path(const std::string& slug, const Folder& folder, const std::string& key) const;
-  std::string root_;
+  std::string path(const std::string& slug, const Folder& folder, const std::string& key) const;
+  file_store::Store store_;
 };
 
 /// Whether `key` is a key this store issues for tenant `slug` (strict: no path, no "..").

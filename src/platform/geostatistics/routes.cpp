@@ -3,7 +3,6 @@
 // (/krigar/:idVariograma), optionally saved as a raster layer of the project. The numbers
 // come from the library (cadastre/geostat.hpp); this area reads the samples, checks the
 // caller's rights and stores the results. docs/platform-geostatistics.md has the shapes.
-#include <filesystem>
 #include <regex>
 
 #include "cadastre/json.hpp"
@@ -173,17 +172,19 @@ struct Kriging {
 
     std::optional<std::int64_t> layer;
     if (q.salvar) {
-      namespace fs = std::filesystem;
-      fs::path written;
+      // Written beside its place, then moved in before the layer's row commits: a failed
+      // commit removes the file, so there is no file without its layer.
+      const file_store::Store& store = files.store();
+      std::string placed;
       try {
         layer = create_raster_layer(s, v->projeto, q.nome, d, epsg, [&](const std::string& relative, std::int64_t) {
-          written = files.resolve(s.tenant.slug, relative);
-          fs::create_directories(written.parent_path());
-          write_geotiff(written.string(), k.grid, epsg);
+          file_store::Store::Scratch grid = store.scratch(s.tenant.slug + "/importacoes/krigagem", ".tif");
+          write_geotiff(grid.path().string(), k.grid, epsg);
+          placed = s.tenant.slug + "/" + relative;
+          grid.publish(placed);
         });
-      } catch (...) {  // no file without its layer
-        std::error_code ec;
-        if (!written.empty()) fs::remove_all(written.parent_path(), ec);
+      } catch (...) {
+        if (!placed.empty()) store.remove(placed.substr(0, placed.rfind('/')));
         throw;
       }
     }

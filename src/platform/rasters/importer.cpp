@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
@@ -18,22 +17,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Files that go away when their holder does, unless kept.
+// Files of the store that go away when their holder does, unless kept.
 struct Doomed {
-  std::vector<fs::path> paths;
+  file_store::Store store{std::string()};  // a copy: the work may outlive its route's
+  std::vector<std::string> paths;
   ~Doomed() {
-    std::error_code ec;
-    for (const fs::path& p : paths) fs::remove_all(p, ec);
+    for (const std::string& p : paths) store.remove(p);
   }
 };
-
-void write_file(const fs::path& path, const std::string& bytes) {
-  fs::create_directories(path.parent_path());
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) throw Error(errc::unavailable, "não foi possível gravar o arquivo no armazenamento");
-}
 
 // Uploads whose job never ran because the process died with it queued are left in the
 // staging folder (a job cancelled or abandoned while queued drops its work, which removes
@@ -47,32 +38,32 @@ void sweep(const fs::path& folder) {
   }
 }
 
-// The job: convert, then (in one transaction) the layer's row, its file moved into the
+// The job: convert, then (in one transaction) the layer's row, its file placed in the
 // layer's folder, and the job's final row.
-void run(jobs::Context& ctx, const common::FileStore& files, const fs::path& staging, std::int64_t projeto,
+void run(jobs::Context& ctx, const common::FileStore& files, const std::string& staging, std::int64_t projeto,
          const std::string& nome) {
-  Doomed doomed{{staging, fs::path(staging).replace_extension(".cog.tif")}};
-  const fs::path cog = doomed.paths[1];
+  const file_store::Store& store = files.store();
+  Doomed doomed{store, {staging}};
+  file_store::Store::Scratch cog = store.scratch(staging.substr(0, staging.rfind('/')), ".cog.tif");
   ctx.counts().lidas = 1;
   ctx.progress(0, 100);
-  to_cog(staging.string(), cog.string(), [&](double done) {
+  to_cog(store.path(staging).string(), cog.path().string(), [&](double done) {
     ctx.progress(static_cast<std::int64_t>(done * 90), 100);
     return true;
   });
   std::optional<std::array<double, 4>> bbox;
-  if (auto b = layers::raster::extent(cog.string())) bbox = std::array<double, 4>{b->minx, b->miny, b->maxx, b->maxy};
+  if (auto b = layers::raster::extent(cog.path().string()))
+    bbox = std::array<double, 4>{b->minx, b->miny, b->maxx, b->maxy};
   ctx.db().run([&](soci::session& s) {
     soci::transaction tx(s);
     std::int64_t id = insert_layer(s, projeto, nome, ctx.user_id(), bbox);
-    fs::path dir = files.layer_dir(ctx.tenant_slug(), id);
-    Doomed placed{{dir}};
-    fs::create_directories(dir);
-    fs::rename(cog, dir / "raster.tif");
-    set_file(s, id, "camadas/" + std::to_string(id) + "/raster.tif");
+    const std::string layer_file = "camadas/" + std::to_string(id) + "/raster.tif";
+    Doomed placed{store, {ctx.tenant_slug() + "/camadas/" + std::to_string(id)}};
+    cog.publish(ctx.tenant_slug() + "/" + layer_file);
+    set_file(s, id, layer_file);
     // The uploaded bytes go before the job is seen as finished (they are of no further use
     // even if the commit fails, which fails the job).
-    std::error_code ec;
-    fs::remove(staging, ec);
+    store.remove(staging);
     ctx.counts().importadas = 1;
     ctx.layer({.id = id, .nome = nome, .geometria = "raster", .feicoes = 0});
     ctx.complete(s);
@@ -86,30 +77,30 @@ void run(jobs::Context& ctx, const common::FileStore& files, const fs::path& sta
 std::string submit(jobs::Runner& runner, const common::FileStore& files, const service::Scope& scope,
                    const Upload& up, const std::string& bytes) {
   if (bytes.empty()) throw Error(errc::invalid_argument, "o arquivo está vazio", "file");
-  fs::path staging = staging_folder(files, scope.tenant.slug) / (store::random_token() + ".tif");
-  Doomed doomed{{staging}};
-  write_file(staging, bytes);
+  const std::string staging = staging_folder(files, scope.tenant.slug) + "/" + store::random_token() + ".tif";
+  Doomed doomed{files.store(), {staging}};
+  files.store().write(staging, bytes);
   doomed.paths.clear();  // submit_file owns it now
   return submit_file(runner, files, scope, up, staging);
 }
 
-fs::path staging_folder(const common::FileStore& files, const std::string& slug) {
-  fs::path folder = files.tenant_dir(slug) / "importacoes" / "tiff";
-  fs::create_directories(folder);
-  sweep(folder);
+std::string staging_folder(const common::FileStore& files, const std::string& slug) {
+  std::string folder = slug + "/importacoes/tiff";
+  sweep(files.store().path(folder));
   return folder;
 }
 
 std::string submit_file(jobs::Runner& runner, const common::FileStore& files, const service::Scope& scope,
-                        const Upload& up, const fs::path& file) {
-  fs::path staging = staging_folder(files, scope.tenant.slug) / (store::random_token() + ".tif");
+                        const Upload& up, const std::string& file) {
+  const std::string staging = staging_folder(files, scope.tenant.slug) + "/" + store::random_token() + ".tif";
   // Owned by the job's work once submitted: the file goes when the work is destroyed —
   // after it ran, or unrun (cancelled while pendente, or an earlier job of the same codigo).
   auto staged = std::make_shared<Doomed>();  // (a temporary Doomed would remove them at once)
+  staged->store = files.store();
   staged->paths = {file, staging};
-  fs::rename(file, staging);
-  const auto bytes = static_cast<std::int64_t>(fs::file_size(staging));
-  Info info = inspect(staging.string(), up.limits);
+  files.store().rename(file, staging);
+  const auto bytes = static_cast<std::int64_t>(files.store().size(staging).value_or(0));
+  Info info = inspect(files.store().path(staging).string(), up.limits);
 
   JsonWriter p;
   p.begin_object().key("idProjeto").value(up.projeto).key("nomeCamada").value(up.nome).key("arquivo").value(up.arquivo);

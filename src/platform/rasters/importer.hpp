@@ -2,11 +2,10 @@
 // the platform's runner (jobs.hpp, tipo 'tiff') that converts the file to a Cloud Optimized
 // GeoTIFF and creates the tiff layer. All or nothing: the layer's row, its file and the
 // job's final row commit together; a failure leaves no layer and no file (the uploaded
-// bytes wait in <tenant>/importacoes/tiff/ until the job ends, then go).
+// bytes wait in <tenant>/importacoes/tiff/ of the file store until the job ends, then go).
 #pragma once
 
 #include <cstdint>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,11 +29,13 @@ struct Upload {
 /// the project. Returns the job's JSON (its id in "idImportacao").
 std::string submit(jobs::Runner& runner, const common::FileStore& files, const service::Scope& scope,
                    const Upload& up, const std::string& bytes);
-/// The same for a file already on disk (an upload that came in parts): it is moved into the
-/// staging folder, so it is the job's (or gone, when the check refuses it).
+/// The same for a file already in the store (`file`, relative to its root: an upload that
+/// came in parts): it is moved into the staging folder, so it is the job's (or gone, when
+/// the check refuses it).
 std::string submit_file(jobs::Runner& runner, const common::FileStore& files, const service::Scope& scope,
-                        const Upload& up, const std::filesystem::path& file);
-/// <tenant>/importacoes/tiff/, created, with the uploads older than a day swept away.
-std::filesystem::path staging_folder(const common::FileStore& files, const std::string& slug);
+                        const Upload& up, const std::string& file);
+/// "<slug>/importacoes/tiff" (relative to the store's root), with the uploads older than a
+/// day swept away.
+std::string staging_folder(const common::FileStore& files, const std::string& slug);
 
 }  // namespace cadastre::platform::rasters

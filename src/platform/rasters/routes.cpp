@@ -15,8 +15,6 @@
 // GET /valorPixel/:idTiff answers each band's value at a lon/lat point.
 
 #include <chrono>
-#include <filesystem>
-#include <fstream>
 
 #include "cadastre/json.hpp"
 #include "platform/app.hpp"
@@ -144,10 +142,11 @@ struct Rasters {
     }
 
     licenses::require_storage(*platform, {db, files, tenant->slug}, tenant->id, size);
-    namespace fs = std::filesystem;
-    const fs::path partial = staging_folder(files, tenant->slug) / ("envio-" + sg.chave + ".parte");
-    Received got = receive_part(db, sg.chave, *sg.parte, size, kMaxSigned,
-                                [&](std::int64_t offset) { write_at(partial, offset, req.body); });
+    const std::string partial = staging_folder(files, tenant->slug) + "/envio-" + sg.chave + ".parte";
+    Received got = receive_part(db, sg.chave, *sg.parte, size, kMaxSigned, [&](std::int64_t offset) {
+      if (!files.store().write_at(partial, static_cast<std::uintmax_t>(offset), req.body))
+        throw Error(errc::conflict, "as partes já enviadas se perderam no servidor; peça outro link", "parte");
+    });
     if (!sg.ultima) {
       JsonWriter w;
       w.begin_object().key("parte").value(got.partes).key("recebidos").value(got.recebidos);
@@ -156,7 +155,7 @@ struct Rasters {
     }
     // The whole file is checked before the link is spent: a wrong last part may be sent again.
     auto whole = licenses::reserve_storage(*platform, {db, files, tenant->slug}, tenant->id, got.recebidos);
-    inspect(partial.string(), raster_limits);
+    inspect(files.store().path(partial).string(), raster_limits);
     auto cred = consume(db, sg.chave);
     if (!cred) throw Error(errc::forbidden, "link assinado já usado ou expirado");
     service::Scope s = issuer_scope(*tenant, *cred);
@@ -177,40 +176,11 @@ struct Rasters {
     return s;
   }
 
-  // Writes a part at `offset` of the partial file, dropping whatever followed it (a part
-  // sent again replaces the earlier copy).
-  static void write_at(const std::filesystem::path& p, std::int64_t offset, const std::string& bytes) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const auto had = fs::file_size(p, ec);
-    if (ec ? offset != 0 : static_cast<std::int64_t>(had) < offset)
-      throw Error(errc::conflict, "as partes já enviadas se perderam no servidor; peça outro link", "parte");
-    if (ec) std::ofstream(p, std::ios::binary).close();
-    fs::resize_file(p, static_cast<std::uintmax_t>(offset));
-    std::fstream out(p, std::ios::binary | std::ios::in | std::ios::out);
-    out.seekp(offset);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    out.close();
-    if (!out) throw Error(errc::unavailable, "não foi possível gravar a parte no armazenamento");
-  }
-
   // The GeoTIFF check alone (the same as the job's first step), on a scratch copy.
   void check_file(const std::string& slug, const std::string& bytes) const {
-    namespace fs = std::filesystem;
-    fs::path p = files.tenant_dir(slug) / "importacoes" / "tiff" / (cadastre::store::random_token() + ".verificar.tif");
-    fs::create_directories(p.parent_path());
-    struct Gone {
-      fs::path p;
-      ~Gone() {
-        std::error_code ec;
-        fs::remove(p, ec);
-      }
-    } gone{p};
-    {
-      std::ofstream out(p, std::ios::binary);
-      out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    }
-    inspect(p.string(), raster_limits);
+    file_store::Store::Scratch copy = files.store().scratch(slug + "/importacoes/tiff", ".verificar.tif");
+    copy.write(bytes);
+    inspect(copy.path().string(), raster_limits);
   }
 
   JobView job(const service::Scope& s, std::int64_t id) const {

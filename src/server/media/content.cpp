@@ -9,7 +9,7 @@
 #include "cadastre/error.hpp"
 #include "http/http.hpp"
 #include "media_type/media_type.hpp"
-#include "media_layout/layout.hpp"
+#include "file_store/keys.hpp"
 
 namespace cadastre::server::media {
 namespace {

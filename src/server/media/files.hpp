@@ -1,5 +1,5 @@
 // The local-filesystem storage backend of /midia (the SQL of the area is in store.cpp).
-// Files live under MediaOptions::root in the layout of media_layout/layout.hpp, named by
+// Files live under MediaOptions::root in the layout of file_store/keys.hpp, named by
 // keys the backend generates itself.
 //
 // Writes go to a temporary name in the key's directory (".tmp-…", which no key matches)
@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "file_store/file_store.hpp"
 #include "server/app.hpp"
 
 namespace cadastre::server::media {
@@ -24,7 +25,7 @@ struct StoredFile {
 
 class Files {
  public:
-  explicit Files(MediaOptions options) : options_(std::move(options)) {}
+  explicit Files(MediaOptions options) : options_(std::move(options)), store_(options_.root) {}
 
   const MediaOptions& options() const noexcept { return options_; }
 
@@ -43,6 +44,7 @@ class Files {
 
  private:
   MediaOptions options_;
+  file_store::Store store_;
 };
 
 }  // namespace cadastre::server::media

@@ -6,7 +6,7 @@
 
 #include "core/json_in.hpp"
 #include "server/media/content.hpp"
-#include "media_layout/layout.hpp"
+#include "file_store/keys.hpp"
 #include "store/crypto.hpp"
 
 namespace cadastre::server::media {

@@ -20,7 +20,7 @@
 #include "server/media/content.hpp"
 #include "server/media/files.hpp"
 #include "server/media/input.hpp"
-#include "media_layout/layout.hpp"
+#include "file_store/keys.hpp"
 #include "server/media/store.hpp"
 
 namespace cadastre::server {

@@ -8,7 +8,7 @@
 #include "cadastre/schedule.hpp"
 #include "core/json_in.hpp"
 #include "server/media/files.hpp"
-#include "media_layout/layout.hpp"
+#include "file_store/keys.hpp"
 #include "service/geojson.hpp"  // query_params
 
 namespace cadastre::server::desk {

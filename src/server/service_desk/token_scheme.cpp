@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "server/app.hpp"
-#include "media_layout/layout.hpp"
+#include "file_store/keys.hpp"
 #include "server/service_desk/input.hpp"
 #include "server/service_desk/store.hpp"
 #include "store/crypto.hpp"

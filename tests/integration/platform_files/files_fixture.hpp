@@ -123,13 +123,15 @@ class FilesFixture : public PlatformFixture {
     return c;
   }
 
-  /// A multipart POST: part `file` (`bytes` named `filename`) and the text parts `fields`.
+  /// A multipart POST: part `file` (`bytes` named `filename`) and the text parts `fields`
+  /// (to the instance listening on `port`, `app` when 0).
   std::unique_ptr<Answer> upload(const std::string& path, const std::string& bytes, const std::string& filename,
                                  const httplib::Headers& h,
-                                 const std::vector<std::pair<std::string, std::string>>& fields = {}) const {
+                                 const std::vector<std::pair<std::string, std::string>>& fields = {},
+                                 int port = 0) const {
     httplib::MultipartFormDataItems items = {{"file", bytes, filename, "application/octet-stream"}};
     for (const auto& [k, v] : fields) items.push_back({k, v, "", ""});
-    auto cl = client();
+    auto cl = client(port);
     return answer(cl.Post(path, h, items), "POST " + path);
   }
   std::unique_ptr<Answer> upload(const std::string& path, const std::string& bytes, const std::string& filename,

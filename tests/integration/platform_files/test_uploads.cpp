@@ -4,6 +4,8 @@
 // projeto.arquivos; the records are read, renamed, listed per geometry and deleted with
 // their files. The media rules: oversize → 413 before the body is read, content that is
 // not an accepted type (an .exe renamed .jpg) → 415, names that are paths → 400.
+#include <thread>
+
 #include "files_fixture.hpp"
 #include "support/raw_http.hpp"
 
@@ -137,4 +139,51 @@ TEST_CASE_FIXTURE(FilesFixture, "uploads refuse oversize (413 unread), other con
   // An inactive project's layer takes no uploads.
   CHECK(post("/projetos/inativar/" + n(c.projeto), "", c.owner)->status == 200);
   refused(*upload(to_layer, "x", "a.txt", c.editor), 409, "transicao_invalida");
+}
+
+// Two instances over one file store (as two machines mounting one directory): what one
+// stores the other serves, and uploads through both at once all land, whole.
+TEST_CASE_FIXTURE(FilesFixture, "files uploaded through two instances at once are each read back through the other, "
+                                "byte for byte") {
+  auto c = cast();
+  auto other = another_instance();
+  const int ports[2] = {app->server().port(), other->server().port()};
+  constexpr int kEach = 8;
+  struct Sent {
+    std::string bytes, key;
+    int status = 0, port = 0;
+  };
+  std::vector<Sent> sent(2 * kEach);
+  for (int i = 0; i < 2 * kEach; ++i) {
+    sent[i].bytes = test::image(30 + i, 20);
+    sent[i].port = ports[i % 2];
+  }
+  auto send = [&](int first) {
+    for (int i = first; i < 2 * kEach; i += 2) {
+      auto a = upload("/arquivos/" + n(c.camada) + "/files/upload?tipo=camada", sent[i].bytes,
+                      "foto-" + n(i) + ".png", headers(c.editor), {}, sent[i].port);
+      sent[i].status = a->status;
+      if (a->status == 201) sent[i].key = std::string(std::string_view(a->json()["chave"]));
+    }
+  };
+  std::thread through_a(send, 0), through_b(send, 1);
+  through_a.join();
+  through_b.join();
+
+  for (const Sent& f : sent) {
+    REQUIRE(f.status == 201);
+    const int elsewhere = f.port == ports[0] ? ports[1] : ports[0];
+    auto got = request("GET", "/arquivos/fotos?url=" + f.key, headers(c.reader), "", "application/json", elsewhere);
+    REQUIRE(got->status == 200);
+    CHECK(store::sha256_hex(got->body) == store::sha256_hex(f.bytes));
+    CHECK(got->body.size() == f.bytes.size());
+  }
+  CHECK(db("select count(*) from projeto.arquivos where camada_id = " + n(c.camada)) == n(2 * kEach));
+  auto folder = std::filesystem::path(test::files_root()) / "alfa" / "camadas" / n(c.camada) / "arquivos";
+  int on_disk = 0;
+  for (const auto& e : std::filesystem::directory_iterator(folder)) {
+    CHECK(e.path().filename().string().rfind(".tmp-", 0) == std::string::npos);
+    if (e.path().filename().string().find(".previa.") == std::string::npos) ++on_disk;
+  }
+  CHECK(on_disk == 2 * kEach);
 }

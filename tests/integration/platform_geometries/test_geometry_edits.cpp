@@ -46,8 +46,8 @@ TEST_CASE_FIXTURE(PlatformFixture, "a 20 x 30 m lot splits into 20 x 20 and 20 x
   CHECK(heard.size() == heard_before + 2);
 
   // Union back into g: its values stay, the part is deleted; 600 m² again.
-  auto versions = [](std::int64_t a, int va, std::int64_t b, int vb) {
-    return R"(,"versoes":{")" + Parcels::n(a) + R"(":)" + std::to_string(va) + R"(,")" + Parcels::n(b) + R"(":)" +
+  auto versions = [](std::int64_t one, int va, std::int64_t two, int vb) {
+    return R"(,"versoes":{")" + Parcels::n(one) + R"(":)" + std::to_string(va) + R"(,")" + Parcels::n(two) + R"(":)" +
            std::to_string(vb) + "}}";
   };
   refused(*put("/geometrias/uniao", R"({"ids":[)" + Parcels::n(g) + "," + Parcels::n(part) + R"(],"manter":)" +

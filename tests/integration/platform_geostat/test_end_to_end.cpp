@@ -125,14 +125,14 @@ TEST_CASE_FIXTURE(GeostatFixture, "a kriged value map becomes the block faces' u
     double mx = 0, my = 0;
     mid >> mx >> my;
     double cx = ox + (std::floor((mx - ox) / cell) + 0.5) * cell, cy = oy - (std::floor((oy - my) / cell) + 0.5) * cell;
-    geostat::KrigingOptions options;
-    options.nmax = 32;
+    geostat::KrigingOptions kriging;
+    kriging.nmax = 32;
     geostat::Model model{best == "esferico" ? geostat::ModelType::spherical
                          : best == "exponencial" ? geostat::ModelType::exponential
                                                  : geostat::ModelType::gaussian,
                          std::stod(std::to_string(nugget)), std::stod(std::to_string(psill)),
                          std::stod(std::to_string(range))};
-    auto expected = geostat::lognormal_back_transform(geostat::krige(projected.samples, model, cx, cy, options));
+    auto expected = geostat::lognormal_back_transform(geostat::krige(projected.samples, model, cx, cy, kriging));
     CHECK(std::stod(new_value) == doctest::Approx(expected.value).epsilon(1e-4));
   }
 

@@ -246,8 +246,8 @@ TEST_CASE_FIXTURE(GeostatFixture, "kriging works in the model's stored EPSG, not
   }
   REQUIRE(samples.size() == 49);
   const geostat::Model model{geostat::ModelType::spherical, 10, 5000, 2000};
-  geostat::KrigingOptions options;
-  options.nmax = 16;
+  geostat::KrigingOptions kriging;
+  kriging.nmax = 16;
   a = get(base + "&formato=tiff", w.reader);
   REQUIRE_MESSAGE(a->status == 200, a->body);
   CHECK(a->content_type == "image/tiff");
@@ -261,7 +261,7 @@ TEST_CASE_FIXTURE(GeostatFixture, "kriging works in the model's stored EPSG, not
       CAPTURE(c);
       CAPTURE(r);
       if (tif.at(1, c, r) == -9999) continue;  // outside the domain polygon
-      auto e = geostat::krige(samples, model, tif.t[0] + (c + 0.5) * tif.t[1], tif.t[3] + (r + 0.5) * tif.t[5], options);
+      auto e = geostat::krige(samples, model, tif.t[0] + (c + 0.5) * tif.t[1], tif.t[3] + (r + 0.5) * tif.t[5], kriging);
       CHECK(tif.at(1, c, r) == doctest::Approx(e.value).epsilon(1e-12));
       CHECK(tif.at(2, c, r) == doctest::Approx(e.variance).epsilon(1e-12));
       ++checked;

@@ -1,5 +1,6 @@
-// Layout of the media store on disk, header-only so the demo loader (cadastre-admin, which
-// does not link the server) writes files exactly where the server looks for them.
+// The media keys and where their files live in the file store (file_store.hpp), shared by
+// cadastre-server, the platform and the demo loader (cadastre-admin, which does not link
+// the server), so each writes files exactly where the others look for them.
 //
 // A key is self-describing: "<area>.<64 hex>.<ext>", e.g. "campinas.3f…9a.png". The area is
 // the tenant slug (^[a-z][a-z0-9_]{1,62}$) or "_publico" for the credential-less upload
@@ -61,6 +62,9 @@ inline std::string make_key(std::string_view area, std::string_view hex, std::st
 
 /// The directory of a key below the root, "<area>/<2 hex>".
 inline std::string key_directory(const Key& k) { return std::string(k.area) + "/" + std::string(k.hex.substr(0, 2)); }
+
+/// The key's path in the file store, "<area>/<2 hex>/<key>" (a key that passed parse_key).
+inline std::string key_path(const Key& k, std::string_view key) { return key_directory(k) + "/" + std::string(key); }
 
 /// The link the API answers for a key.
 inline std::string link(std::string_view key) { return "/midia/get?file_url=" + std::string(key); }
