@@ -70,12 +70,13 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  const std::chrono::seconds drain = o.http.drain;
   gateway::App app(std::move(o));
   if (!app.server().bind()) {
     std::cerr << "cadastre-gateway: não foi possível escutar na porta pedida\n";
     return 1;
   }
   cli::serve_until_signal(app.server(), stop_signals, "cadastre-gateway",
-                          [&app](const std::string& line) { app.log(line); });
+                          [&app](const std::string& line) { app.log(line); }, drain);
   return 0;
 }

@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
         "smtp-url", "smtp-from", "smtp-user", "oidc-issuer", "oidc-audience", "oidc-rs256-pem", "service", "city-auth", "outbound-hosts",
         "outbound-networks", "outbound-max-mb", "outbound-timeout-ms", "cors-origins", "build", "files-dir", "files-max-mb", "city-routes",
         "max-expanded-mb", "max-kml-mb", "max-attribute-mb", "max-vertices", "max-raster-mp", "max-raster-decoded-mb",
-        "max-photo-mp", "job-workers", "job-per-tenant", "job-max-seconds", "job-max-cpu-seconds"};
+        "max-photo-mp", "job-workers", "job-per-tenant", "job-max-seconds", "job-max-cpu-seconds", "job-lease-seconds", "job-attempts"};
     known.merge(cli::engine_flag_names());
     known.merge(cli::ldap_flag_names());
     known.merge(cli::secret_check_flag_names());
@@ -128,6 +128,8 @@ int main(int argc, char** argv) {
     o.jobs.per_tenant = static_cast<int>(f.get_int("job-per-tenant", o.jobs.per_tenant, "CADASTRE_JOB_PER_TENANT"));
     o.jobs.wall = std::chrono::seconds(f.get_int("job-max-seconds", o.jobs.wall.count(), "CADASTRE_JOB_MAX_SECONDS"));
     o.jobs.cpu = std::chrono::seconds(f.get_int("job-max-cpu-seconds", o.jobs.cpu.count(), "CADASTRE_JOB_MAX_CPU_SECONDS"));
+    o.jobs.lease = std::chrono::seconds(f.get_int("job-lease-seconds", o.jobs.lease.count(), "CADASTRE_JOB_LEASE_SECONDS"));
+    o.jobs.attempts = static_cast<int>(f.get_int("job-attempts", o.jobs.attempts, "CADASTRE_JOB_ATTEMPTS"));
     o.trial.days = static_cast<int>(f.get_int("trial-days", 30, "CADASTRE_TRIAL_DAYS"));
     o.trial.max_users = static_cast<int>(f.get_int("trial-users", 5, "CADASTRE_TRIAL_USERS"));
     o.trial.max_storage_mb = static_cast<int>(f.get_int("trial-storage-mb", 1024, "CADASTRE_TRIAL_STORAGE_MB"));
@@ -163,7 +165,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     cli::serve_until_signal(app.server(), stop_signals, "cadastre-platform",
-                            [](const std::string& line) { std::cerr << line << "\n"; });
+                            [](const std::string& line) { std::cerr << line << "\n"; }, o.http.drain);
   } catch (const std::exception& e) {
     std::cerr << "cadastre-platform: " << e.what() << "\n";
     return 2;

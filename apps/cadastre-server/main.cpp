@@ -87,6 +87,6 @@ int main(int argc, char** argv) {
     return 1;
   }
   cli::serve_until_signal(app.server(), stop_signals, "cadastre-server",
-                          [](const std::string& line) { std::cerr << line << "\n"; });
+                          [](const std::string& line) { std::cerr << line << "\n"; }, o.http.drain);
   return 0;
 }

@@ -16,7 +16,8 @@ namespace cadastre::cli {
 inline std::set<std::string> engine_flag_names() {
   return {"threads",        "max-connections",   "reserved-connections", "keep-alive-s",
           "head-timeout-s", "body-timeout-s",    "min-rate-kb",          "write-timeout-s",
-          "header-max-kb",  "header-max-fields", "payload-max-mb",       "trusted-proxies"};
+          "header-max-kb",  "header-max-fields", "payload-max-mb",       "trusted-proxies",
+          "drain-seconds"};
 }
 
 /// Reads the engine flags into `o`, over the defaults already in it; each flag also reads
@@ -56,6 +57,7 @@ inline void read_engine_flags(const Flags& f, http::ServerOptions& o,
   o.payload_max = static_cast<std::size_t>(number(
                       "payload-max-mb", static_cast<long long>(o.payload_max >> 20), 1, 4096))
                   << 20;
+  o.drain = seconds(number("drain-seconds", o.drain.count(), 0, 600));
   // The reverse proxies (HAProxy, nginx, the gateway) whose X-Forwarded-For is believed.
   o.trusted_proxies = f.get_list("trusted-proxies", "", env("trusted-proxies").c_str());
 }

@@ -1,11 +1,15 @@
-// Process lifecycle shared by the services' main(): SIGTERM/SIGINT stop accepting, let
-// in-flight requests finish, and return so main() exits 0.
+// Process lifecycle shared by the services' main(): SIGTERM/SIGINT drain (readiness 503,
+// still serving, for `--drain-seconds`, so a load balancer's health checks take the
+// instance out), then stop accepting, let in-flight requests finish, close WebSockets with
+// 1001, and return so main() exits 0 (the App's destructor then hands running jobs back to
+// the queue).
 #pragma once
 
 #include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <functional>
 #include <string>
@@ -28,16 +32,22 @@ inline sigset_t block_stop_signals() {
   return stop;
 }
 
-/// Serves a bound `server` until a stop signal arrives; `log` receives one JSON line when
-/// listening and one when stopping.
+/// Serves a bound `server` until a stop signal arrives, then drains for `drain`
+/// (ServerOptions::drain) before stopping; `log` receives one JSON line when listening, one when draining begins and one
+/// when stopping.
 inline void serve_until_signal(http::Server& server, const sigset_t& stop, const std::string& name,
-                               const std::function<void(const std::string&)>& log) {
+                               const std::function<void(const std::string&)>& log,
+                               std::chrono::seconds drain = std::chrono::seconds(0)) {
   std::atomic<bool> signalled{false};
-  std::thread waiter([&server, &signalled, &log, stop] {
+  std::thread waiter([&server, &signalled, &log, stop, drain] {
     int sig = 0;
     sigwait(&stop, &sig);
     signalled = true;
-    log("{\"level\":\"info\",\"msg\":\"encerrando\",\"signal\":" + std::to_string(sig) + "}");
+    server.drain();
+    log("{\"level\":\"info\",\"msg\":\"drenando\",\"signal\":" + std::to_string(sig) +
+        ",\"segundos\":" + std::to_string(drain.count()) + "}");
+    std::this_thread::sleep_for(drain);
+    log("{\"level\":\"info\",\"msg\":\"encerrando\"}");
     server.stop();
   });
   log("{\"level\":\"info\",\"msg\":\"" + name + " escutando\",\"url\":\"" + server.base_url() + "\"}");

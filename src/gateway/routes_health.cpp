@@ -115,6 +115,11 @@ void add_health_routes(App& app) {
            "Pronto para atender: verifica que o REST da plataforma responde (503 se não responde)",
        .handler = [&app](http::Request&) {
          const std::string& url = app.config().readiness_url;
+         if (app.server().draining()) {  // a graceful stop under way: the balancer sends nothing new
+           auto r = http::Response::error(errc::unavailable, "o gateway está encerrando; use outra instância");
+           r.headers.set("Retry-After", "1");
+           return with_target(std::move(r));
+         }
          auto timeout = std::min(app.config().timeouts.connect + app.config().timeouts.read,
                                  std::chrono::milliseconds(2000));
          UpstreamResult probe = app.upstream().probe(url, timeout);

@@ -27,6 +27,10 @@ struct ServerOptions : ListenerOptions {
   /// refusals): services add the headers their contract puts on every answer.
   std::function<void(const Request&, Response&)> finalize;
   std::ostream* log = nullptr;       ///< default std::cerr
+  /// After a stop signal, how long the service keeps serving with its readiness at 503
+  /// before it stops accepting (cli::serve_until_signal; --drain-seconds): long enough for
+  /// a load balancer's health checks to take the instance out.
+  std::chrono::seconds drain{3};
 };
 
 /// Description of the service for the OpenAPI document.
@@ -69,6 +73,11 @@ class Server {
   /// Stops accepting; in-flight requests finish; serve() returns, and the thread of start()
   /// is joined. Safe from any thread.
   void stop();
+  /// The first step of a graceful stop (a rolling restart): the service goes on serving,
+  /// but its readiness probe answers 503 from now on, so a load balancer sends it nothing
+  /// new before stop(). Safe from any thread.
+  void drain() noexcept { draining_ = true; }
+  bool draining() const noexcept { return draining_; }
   bool running() const noexcept;
   int port() const noexcept { return port_; }
   /// Connections open right now (0 when not serving): for tests and metrics.
@@ -90,6 +99,7 @@ class Server {
   std::vector<AuthScheme> schemes_;
   Metrics metrics_;
   int port_ = 0;
+  std::atomic<bool> draining_{false};
 };
 
 }  // namespace cadastre::http

@@ -52,6 +52,8 @@ struct JobBudget {
   int per_tenant = 1;
   std::chrono::seconds wall{1800};
   std::chrono::seconds cpu{900};
+  std::chrono::seconds lease{30};  ///< a claimed job's lease (jobs.hpp), renewed while it runs
+  int attempts = 3;                ///< claims or unexpected failures before a job ends falhou
 };
 
 /// What a self-service account starts with (POST /nova-conta): a trial license.

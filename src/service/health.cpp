@@ -21,7 +21,12 @@ http::Response startup_probe(store::Identity& identity, store::TenantPools& tena
   return http::Response::json(std::move(w).str(), ok ? 200 : 503);
 }
 
-http::Response readiness_probe(store::Identity& identity, const std::string& down_message) {
+http::Response readiness_probe(const http::Server& server, store::Identity& identity, const std::string& down_message) {
+  if (server.draining()) {
+    auto r = http::Response::error(errc::unavailable, "o serviço está encerrando; use outra instância");
+    r.headers.set("Retry-After", "1");
+    return r;
+  }
   if (!identity.ping()) {
     auto r = http::Response::error(errc::unavailable, down_message);
     r.headers.set("Retry-After", "5");

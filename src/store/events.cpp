@@ -4,12 +4,12 @@
 #include <poll.h>
 #include <soci/soci.h>
 
-#include <charconv>
 #include <chrono>
 #include <memory>
 
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
+#include "store/sql.hpp"
 
 namespace cadastre::store {
 namespace {
@@ -24,30 +24,6 @@ constexpr int kSlice = 500;
 constexpr const char* kKeep = "1 hour";
 constexpr auto kPruneEvery = std::chrono::minutes(1);
 
-std::string array_text(const std::vector<std::int64_t>& ids) {
-  std::string out = "{";
-  for (std::size_t i = 0; i < ids.size(); ++i) out += (i ? "," : "") + std::to_string(ids[i]);
-  return out + "}";
-}
-
-// PostgreSQL's text of a bigint[] ("{1,2,3}").
-std::vector<std::int64_t> parse_ids(std::string_view text) {
-  std::vector<std::int64_t> out;
-  const char* p = text.data();
-  const char* end = p + text.size();
-  while (p < end) {
-    if (*p >= '0' && *p <= '9') {
-      std::int64_t v = 0;
-      auto r = std::from_chars(p, end, v);
-      out.push_back(v);
-      p = r.ptr;
-    } else {
-      ++p;
-    }
-  }
-  return out;
-}
-
 Result exec(PGconn* c, const std::string& sql) { return Result(PQexec(c, sql.c_str()), &PQclear); }
 
 }  // namespace
@@ -57,7 +33,7 @@ std::int64_t publish_event(soci::session& s, std::int64_t tenant, std::string_vi
   if (sessions && sessions->empty()) return 0;
   if (json.size() > kMaxEventJson) throw Error(errc::internal, "evento grande demais para publicar");
   long long t = tenant, id = 0;
-  std::string ty(type), js(json), ids = sessions ? array_text(*sessions) : std::string();
+  std::string ty(type), js(json), ids = sessions ? id_array(*sessions) : std::string();
   soci::indicator ind = sessions ? soci::i_ok : soci::i_null;
   s << "select plataforma.publicar_evento(:t, :ty, :js, :ids::bigint[])", soci::use(t, "t"), soci::use(ty, "ty"),
       soci::use(js, "js"), soci::use(ids, ind, "ids"), soci::into(id);
@@ -119,7 +95,7 @@ void EventFollower::run() {
           e.tenant = std::stoll(PQgetvalue(r.get(), i, 1));
           e.type = PQgetvalue(r.get(), i, 2);
           e.json = PQgetvalue(r.get(), i, 3);
-          if (!PQgetisnull(r.get(), i, 4)) e.sessions = parse_ids(PQgetvalue(r.get(), i, 4));
+          if (!PQgetisnull(r.get(), i, 4)) e.sessions = parse_id_array(PQgetvalue(r.get(), i, 4));
           try {
             if (handlers_.on_event) handlers_.on_event(e);
           } catch (const std::exception&) {  // one event a handler could not take costs that event only

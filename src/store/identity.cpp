@@ -5,6 +5,7 @@
 #include "cadastre/error.hpp"
 #include "store/crypto.hpp"
 #include "store/events.hpp"
+#include "store/sql.hpp"
 
 namespace cadastre::store {
 namespace {
@@ -180,9 +181,7 @@ void Identity::revoke_sessions(const std::vector<std::int64_t>& session_ids, std
   if (session_ids.empty()) return;
   pool_.run([&](soci::session& s) {
     soci::transaction tx(s);
-    std::string ids = "{";
-    for (std::size_t i = 0; i < session_ids.size(); ++i) ids += (i ? "," : "") + std::to_string(session_ids[i]);
-    ids += "}";
+    std::string ids = id_array(session_ids);
     std::vector<std::int64_t> revoked;
     {
       soci::rowset<long long> rs = (s.prepare << "update plataforma.sessoes set revogada_em = now() "

@@ -66,4 +66,11 @@ PageRows fetch_page(soci::session& s, const Sql& sql);
 /// Runs a statement; returns the affected row count.
 long long execute(soci::session& s, const Sql& q);
 
+/// PostgreSQL's text of a bigint[] ("{1,2,3}"): bind it as one parameter cast to bigint[].
+std::string id_array(const std::vector<std::int64_t>& ids);
+/// The ids of a bigint[]'s text (what id_array writes, or PostgreSQL answers).
+std::vector<std::int64_t> parse_id_array(std::string_view text);
+/// PostgreSQL's text of a text[] ("{"a","b\"c"}"), every element quoted.
+std::string text_array(const std::vector<std::string>& items);
+
 }  // namespace cadastre::store

@@ -24,7 +24,6 @@
 // the key's record.
 #include <any>
 #include <chrono>
-#include <future>
 #include <memory>
 
 #include "cadastre/json.hpp"
@@ -36,6 +35,7 @@
 #include "platform/files/thumbnail.hpp"
 #include "platform/guard/guard.hpp"
 #include "platform/jobs/jobs.hpp"
+#include "platform/jobs/parameters.hpp"
 #include "platform/licenses/store.hpp"
 #include "platform/schemas.hpp"
 #include "store/crypto.hpp"
@@ -104,31 +104,38 @@ struct PreviewJob {
 // process stopped, the database went away) and is worth another attempt.
 PreviewJob queue_preview(const Context& c, const Scope& s, const Folder& folder, const std::string& key,
                          const std::string& codigo) {
-  auto finished = std::make_shared<std::promise<void>>();
-  auto done = finished->get_future();  // also ready (broken) when the work is dropped unrun
-  jobs::Job job{.tipo = "previa", .codigo = codigo, .projeto = std::nullopt, .announce = false};
-  auto sub = c.previews->submit(s, std::move(job), [storage = c.storage, limits = c.image_limits, slug = s.tenant.slug,
-                                                    folder, key, finished](jobs::Context&) {
-    struct Signal {
-      std::shared_ptr<std::promise<void>> p;
-      ~Signal() { p->set_value(); }
-    } signal{finished};
-    if (storage.read_preview(slug, folder, key) || storage.read_no_preview(slug, folder, key)) return;
-    auto original = storage.read(slug, folder, key);
-    if (!original) {
-      storage.put_no_preview(slug, folder, key, {errc::not_found, "o arquivo não está no armazenamento"});
-      return;
-    }
-    std::string png;
-    try {
-      png = thumbnail(*original, kPreviewSide, limits);
-    } catch (const Error& e) {
-      storage.put_no_preview(slug, folder, key, {e.code(), e.what()});
-      return;
-    }
-    storage.put_preview(slug, folder, key, png);
-  });
-  return {sub, sub.novo && done.wait_for(kPreviewWait) == std::future_status::ready};
+  JsonWriter p;
+  p.begin_object().key("chave").value(key);
+  if (folder.camada) p.key("idCamada").value(*folder.camada);
+  if (folder.projeto) p.key("idProjeto").value(*folder.projeto);
+  p.end_object();
+  jobs::Job job{.tipo = "previa", .handler = {}, .parametros = std::move(p).str(), .codigo = codigo,
+                .projeto = std::nullopt, .entrada = std::nullopt};
+  auto sub = c.previews->submit(s, std::move(job));
+  return {sub, sub.novo && c.previews->wait(s, sub.id, kPreviewWait)};
+}
+
+// The preview's job, on whichever instance claimed it: the stored image read, its preview
+// (or why there is none) kept beside it.
+void make_preview(const Storage& storage, const limits::RasterLimits& limits, jobs::Context& ctx) {
+  const jobs::Parameters par(ctx.parametros());
+  const std::string key = par.required_text("chave");
+  const std::string& slug = ctx.tenant_slug();
+  const Folder folder{par.integer("idCamada"), par.integer("idProjeto")};
+  if (storage.read_preview(slug, folder, key) || storage.read_no_preview(slug, folder, key)) return;
+  auto original = storage.read(slug, folder, key);
+  if (!original) {
+    storage.put_no_preview(slug, folder, key, {errc::not_found, "o arquivo não está no armazenamento"});
+    return;
+  }
+  std::string png;
+  try {
+    png = thumbnail(*original, kPreviewSide, limits);
+  } catch (const Error& e) {
+    storage.put_no_preview(slug, folder, key, {e.code(), e.what()});
+    return;
+  }
+  storage.put_preview(slug, folder, key, png);
 }
 
 std::optional<std::string> kept_preview(const Context& c, const Scope& s, const Folder& folder, const std::string& key) {
@@ -388,6 +395,9 @@ void add_file_routes(App& app) {
               [url = app.options().public_url, srv = &app.server()] { return url.empty() ? srv->base_url() : url; },
               common::FileStore(app.options().files_dir),
               app.options().decode.image, jobs::runner(app, jobs::Lane::previews)});
+  ctx->previews->handle(
+      "previa", [storage = ctx->storage, limits = ctx->image_limits](jobs::Context& job) { make_preview(storage, limits, job); },
+      false);
   auto& srv = app.server();
   const std::string limit = " Limite de " + std::to_string(ctx->max_bytes) +
                             " bytes (413 acima, antes de ler o corpo); o tipo é lido do conteúdo, não do nome: ";

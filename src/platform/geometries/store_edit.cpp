@@ -18,12 +18,6 @@ namespace {
 // the geodesic areas of the cut polygons; a real loss is far larger).
 constexpr double kAreaTolerance = 0.001;
 
-std::string id_array(const std::vector<std::int64_t>& ids) {
-  std::string list;
-  for (std::int64_t id : ids) list += (list.empty() ? "" : ",") + std::to_string(id);
-  return "{" + list + "}";
-}
-
 }  // namespace
 
 Written unite(store::Pool& pool, std::int64_t user, const Union& order) {
@@ -42,7 +36,7 @@ Written unite(store::Pool& pool, std::int64_t user, const Union& order) {
       rows.push_back(std::move(*row));
     }
     store::Sql q("select st_union(geom)::text, st_isvalid(st_union(geom))::text from projeto.geometrias where id = any(");
-    q.bind(id_array(ids), "bigint[]") << ")";
+    q.bind(store::id_array(ids), "bigint[]") << ")";
     auto u = store::fetch(s, q);
     if (u.at(0)[1] != "true") throw Error(errc::invalid_argument, "a união das geometrias não é válida", "ids");
     Written w;
@@ -142,11 +136,9 @@ Written copy_values(store::Pool& pool, std::int64_t user, std::int64_t layer, co
   Written w;
   if (!copied.written.empty()) {
     pool.run([&](soci::session& s) {
-      std::string ids = "{";
-      for (std::size_t i = 0; i < copied.written.size(); ++i) ids += (i ? "," : "") + std::to_string(copied.written[i]);
       store::Sql boxes("select id::text, versao::text, st_xmin(geom)::text, st_ymin(geom)::text, st_xmax(geom)::text, "
                        "st_ymax(geom)::text from projeto.geometrias where id = any(");
-      boxes.bind(ids + "}", "bigint[]") << ") order by id";
+      boxes.bind(store::id_array(copied.written), "bigint[]") << ") order by id";
       for (const auto& b : store::fetch(s, boxes))
         w.touched.push_back({.layer = layer, .id = std::stoll(*b[0]), .versao = std::stoll(*b[1]),
                              .operacao = "valores",

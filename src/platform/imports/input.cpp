@@ -6,6 +6,7 @@
 
 #include "cadastre/json.hpp"
 #include "cadastre/query.hpp"
+#include "platform/jobs/parameters.hpp"
 
 namespace cadastre::platform::imports {
 namespace {
@@ -84,6 +85,18 @@ std::string Params::json(const std::optional<Learnt>& learnt) const {
   if (learnt)
     w.key("arquivo").value(learnt->arquivo).key("crs").value(learnt->crs).key("encodingOrigem").value(learnt->encoding_origem);
   return std::move(w.end_object()).str();
+}
+
+Params params_of(const jobs::Parameters& job) {
+  Params p;
+  p.codigo = job.required_text("codigo");
+  p.nome_camada = job.text("nomeCamada").value_or("");
+  p.projeto = job.required_integer("idProjeto");
+  if (auto srid = job.integer("srid")) p.srid = static_cast<int>(*srid);
+  p.encoding = job.text("encoding");
+  p.xdzs = job.boolean("xdzs").value_or(false);
+  p.recusar_invalidas = job.text("invalidas").value_or("reparar") == "recusar";
+  return p;
 }
 
 Upload take_upload(http::Request& req) {

@@ -8,6 +8,10 @@
 
 #include "http/http.hpp"
 
+namespace cadastre::platform::jobs {
+class Parameters;
+}
+
 namespace cadastre::platform::imports {
 
 /// The largest upload (the platform's request limit) and the most features one import takes.
@@ -32,6 +36,8 @@ struct Params {
 };
 /// `with_layer_name`: nomeCamada required (the cadastre imports name their layers).
 Params parse_params(const http::Request& req, bool with_layer_name);
+/// The parameters a job was submitted with (Params::json), read back by its handler.
+Params params_of(const jobs::Parameters& job);
 
 /// The uploaded file: part `file` (required, with a file name), no other part. The content
 /// is moved out of the request (the job keeps it).

@@ -18,7 +18,9 @@
 #include "platform/imports/source.hpp"
 #include "platform/imports/store.hpp"
 #include "platform/jobs/jobs.hpp"
+#include "platform/jobs/parameters.hpp"
 #include "platform/common/files.hpp"
+#include "store/crypto.hpp"
 #include "platform/licenses/store.hpp"
 #include "platform/schemas.hpp"
 
@@ -46,37 +48,72 @@ std::string layer_properties(std::int64_t job, const std::string& tipo, const st
   return std::move(w.end_object()).str();
 }
 
+// The jobs' side: what a handler needs to run an import on whichever instance claimed it.
+// Copied into the handlers (never a pointer to the routes, which own the runner).
+struct Loader {
+  ImportLimits limits;
+  store::Pool* platform;  // the licenses: the storage quota
+  common::FileStore files;
+
+  // The job of a file import, on whichever instance claimed it: the file read again from
+  // the store, with the parameters the route checked.
+  void run_file(Format format, jobs::Context& ctx) const {
+    const jobs::Parameters par(ctx.parametros());
+    Params p = params_of(par);
+    Upload up{par.text("arquivo").value_or("arquivo"), {}};
+    auto bytes = ctx.entrada() ? files.store().read(*ctx.entrada()) : std::nullopt;
+    if (!bytes) throw Error(errc::not_found, "o arquivo enviado não está mais no armazenamento; envie de novo");
+    up.bytes = std::move(*bytes);
+    const std::string tipo = format_name(format);
+    const std::string pvg = format == Format::pvg ? pvg_header(up.bytes) : std::string();
+    std::shared_ptr<Source> src = Source::open(format, std::move(up), p, limits);
+    std::vector<Target> targets = read_features(*src, p, ctx, limits.table);
+    // Again with what was read, as PostgreSQL will store it, before a row is written:
+    // reserved until the write has committed.
+    auto reservation = licenses::reserve_storage(*platform, {ctx.db(), files, ctx.tenant_slug()}, ctx.tenant_id(),
+                                                 stored_bytes(targets));
+    LoadInfo info{p.projeto, ctx.user_id(), ctx.id(),
+                  layer_properties(ctx.id(), tipo, par.text("arquivo").value_or(""), src.get(), pvg)};
+    load_file(ctx.db(), info, tipo, targets, ctx);
+  }
+
+  void run_cadastre(const std::string& which, jobs::Context& ctx) const {
+    Params p = params_of(jobs::Parameters(ctx.parametros()));
+    const CadastreLayer& layer = cadastre_layer(which);
+    LoadInfo info{p.projeto, ctx.user_id(), ctx.id(), layer_properties(ctx.id(), layer.tipo, "", nullptr, "")};
+    import_cadastre(ctx.db(), info, layer, ctx, [&](std::int64_t bytes) {
+      licenses::require_storage(*platform, {ctx.db(), files, ctx.tenant_slug()}, ctx.tenant_id(), bytes);
+    });
+  }
+};
+
 struct Imports {
   std::shared_ptr<jobs::Runner> runner;
   ImportLimits limits;
   store::Pool* platform;  // the licenses: the storage quota
   common::FileStore files;
 
+  // Checks the file at once (400 naming why), stages it in the file store for the job
+  // (jobs.hpp: any instance may run it) and submits the job.
   Response file(Format format, const Scope& s, Request& req) const {
     Params p = parse_params(req, true);
     Upload up = take_upload(req);
     const std::string arquivo = up.nome;
-    const std::string pvg = format == Format::pvg ? pvg_header(up.bytes) : std::string();
+    const std::string bytes = up.bytes;  // Source::open takes the upload; the job gets a copy
     std::shared_ptr<Source> src = Source::open(format, std::move(up), p, limits);
     // The license's storage, before the job exists: at least what the file decodes to.
     licenses::require_storage(*platform, {*s.db, files, s.tenant.slug}, s.tenant.id,
                               static_cast<std::int64_t>(src->decoded_bytes()));
+    const std::string entrada = s.tenant.slug + "/importacoes/entradas/" + cadastre::store::random_token() + ".bin";
+    files.store().write(entrada, bytes);
     // The parameters as the job reports them, with what was learnt from the file.
-    const std::string parametros = p.json(Params::Learnt{arquivo, src->crs_name(), src->encoding_source()});
-    const std::string tipo = format_name(format);
-    jobs::Job job{.tipo = tipo, .parametros = parametros, .codigo = p.codigo, .projeto = p.projeto};
-    const std::int64_t tenant = s.tenant.id;
-    auto sub = runner->submit(s, std::move(job), [src, p, tipo, arquivo, pvg, tenant, table = limits.table,
-                                               platform = platform, files = files](jobs::Context& ctx) {
-      std::vector<Target> targets = read_features(*src, p, ctx, table);
-      // Again with what was read, as PostgreSQL will store it, before a row is written:
-      // reserved until the write has committed.
-      auto reservation =
-          licenses::reserve_storage(*platform, {ctx.db(), files, ctx.tenant_slug()}, tenant, stored_bytes(targets));
-      LoadInfo info{p.projeto, ctx.user_id(), ctx.id(), layer_properties(ctx.id(), tipo, arquivo, src.get(), pvg)};
-      load_file(ctx.db(), info, tipo, targets, ctx);
-    });
-    return accepted(*runner, s, sub);
+    jobs::Job job{.tipo = format_name(format),
+                  .handler = {},
+                  .parametros = p.json(Params::Learnt{arquivo, src->crs_name(), src->encoding_source()}),
+                  .codigo = p.codigo,
+                  .projeto = p.projeto,
+                  .entrada = entrada};
+    return accepted(*runner, s, runner->submit(s, std::move(job)));
   }
 
   Response cadastre(const std::string& which, const Scope& s, Request& req) const {
@@ -89,16 +126,9 @@ struct Imports {
     // The license's storage, before the job exists, and again in the job before it writes.
     licenses::require_storage(*platform, {*s.db, files, s.tenant.slug}, s.tenant.id,
                               s.db->with([&](soci::session& ss) { return cadastre_bytes(ss, layer); }));
-    jobs::Job job{.tipo = layer.tipo, .parametros = p.json(), .codigo = p.codigo, .projeto = p.projeto};
-    const std::int64_t tenant = s.tenant.id;
-    auto sub = runner->submit(s, std::move(job), [p, layer, tenant, platform = platform,
-                                                  files = files](jobs::Context& ctx) {
-      LoadInfo info{p.projeto, ctx.user_id(), ctx.id(), layer_properties(ctx.id(), layer.tipo, "", nullptr, "")};
-      import_cadastre(ctx.db(), info, layer, ctx, [&](std::int64_t bytes) {
-        licenses::require_storage(*platform, {ctx.db(), files, ctx.tenant_slug()}, tenant, bytes);
-      });
-    });
-    return accepted(*runner, s, sub);
+    jobs::Job job{.tipo = layer.tipo, .handler = {}, .parametros = p.json(), .codigo = p.codigo,
+                  .projeto = p.projeto, .entrada = std::nullopt};
+    return accepted(*runner, s, runner->submit(s, std::move(job)));
   }
 
   Response pending(const Scope& s, Request& req) const {
@@ -156,6 +186,7 @@ void add_import_routes(App& app) {
   auto im = std::make_shared<const Imports>(
       Imports{jobs::runner(app), ImportLimits{.archive = d.archive, .max_kml = d.max_kml, .table = d.table},
               &app.platform(), common::FileStore(app.options().files_dir)});
+  const Loader load{im->limits, im->platform, im->files};
   auto& srv = app.server();
 
   const http::Param codigo{.name = "codigo", .required = true,
@@ -207,6 +238,7 @@ void add_import_routes(App& app) {
   };
   for (const auto& f : files) {
     Format format = f.format;
+    im->runner->handle(format_name(format), [load, format](jobs::Context& ctx) { load.run_file(format, ctx); });
     srv.add({.method = "POST", .pattern = f.path, .auth = "sessao", .access = http::on("projeto", "idProjeto", "admin"),
              .tag = kTag, .summary = f.summary, .params = f.params, .body = upload, .answer_status = 202,
              .answer_schema = accepted_schema,
@@ -214,6 +246,7 @@ void add_import_routes(App& app) {
   }
   for (const char* which : {"lotes", "lotes-rurais", "edificacoes", "logradouros"}) {
     std::string name = which;
+    im->runner->handle(cadastre_layer(name).tipo, [load, name](jobs::Context& ctx) { load.run_cadastre(name, ctx); });
     srv.add({.method = "POST", .pattern = "/importar/icad/" + name, .auth = "sessao",
              .access = http::on("projeto", "idProjeto", "admin"), .tag = kTag,
              .summary = "Traz a camada '" + cadastre_layer(name).nome + "' do cadastro do município para o projeto (tarefa)",

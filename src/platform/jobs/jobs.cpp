@@ -1,5 +1,6 @@
-// The job runner: a few worker threads, a queue taken in turns by tenant, the job's row
-// kept current, each job held to its budget. See jobs.hpp.
+// The job runner: a few worker threads claiming jobs from the shared queue, a heartbeat
+// renewing their leases, the job's row kept current, each job held to its budget. See
+// jobs.hpp.
 #include "platform/jobs/jobs.hpp"
 
 #include <soci/soci.h>
@@ -7,29 +8,30 @@
 
 #include <chrono>
 #include <condition_variable>
-#include <deque>
 #include <iostream>
 #include <list>
 #include <map>
 #include <mutex>
-#include <set>
 #include <thread>
 
 #include "cadastre/json.hpp"
 #include "platform/app.hpp"
 #include "platform/guard/accounts.hpp"
 #include "platform/jobs/store.hpp"
+#include "file_store/file_store.hpp"
 #include "platform/layers/store_events.hpp"
+#include "store/crypto.hpp"
 #include "store/events.hpp"
 
 namespace cadastre::platform::jobs {
 namespace {
 
+// A claimed job, as its worker runs it.
 struct Item {
-  std::int64_t id = 0, tenant_id = 0, user = 0;
+  queue::Claim claim;
+  std::int64_t user = 0;
   std::string slug, parametros;
   store::Pool* db = nullptr;
-  Work work;
   bool announce = true;
 };
 
@@ -55,75 +57,78 @@ std::chrono::milliseconds thread_cpu() {
   return std::chrono::milliseconds(static_cast<std::int64_t>(t.tv_sec) * 1000 + t.tv_nsec / 1'000'000);
 }
 
-// A job a worker runs (a job id is unique within its tenant's pool only), and whether its
-// cancellation was asked through this process (cancel()). A cancellation asked through
-// another process reaches the job through its row (progress(), complete()).
+// A job a worker runs (a job id is unique within its tenant only), whether its
+// cancellation was asked through this process (cancel()) — one asked through another
+// process reaches the job through its row (progress(), complete()) — and whether the
+// heartbeat found its lease taken over.
 struct Current {
-  store::Pool* db = nullptr;
-  std::int64_t id = 0, tenant_id = 0;
+  std::int64_t claim = 0, tenant_id = 0, id = 0;
   bool cancel = false;
+  bool lost = false;
+};
+
+// Why a running job stopped without ending: the runner is stopping (the job goes back to
+// the queue) or its lease was taken over (another attempt owns it now).
+struct Interrupted : Error {
+  using Error::Error;
 };
 
 }  // namespace
 
 struct Runner::State {
-  store::Pool* platform = nullptr;  // the sessions a job's events go to (publish)
-  std::ostream* log;
+  Setup setup;
+  std::string holder;  // this runner's name in plataforma.tarefas.titular
   std::mutex mutex;
   std::condition_variable wake;
-  std::deque<Item> queue;
   bool stopping = false;
-  std::set<store::Pool*> recovered;  // tenants whose dead jobs were already marked
-  Budget budget;
+  bool nudged = false;  // a job was queued through this process: a worker looks at once
+  std::map<std::string, std::pair<Handler, bool>> handlers;  // name → work, announce
   std::list<Current> running;  // the jobs the workers hold
-  // Turns: the queued job taken next is the oldest of the tenant served longest ago.
-  std::map<std::int64_t, std::uint64_t> served;  // tenant → turn it was last served
-  std::uint64_t turn = 0;
   std::vector<std::thread> workers;
+  std::thread heartbeat;
+  file_store::Store files{std::string()};
 
-  // The next job a worker may take (queue.end() when every queued job's tenant already
-  // runs budget.per_tenant jobs). Under `mutex`.
-  std::deque<Item>::iterator next() {
-    auto best = queue.end();
-    std::uint64_t best_turn = 0;
-    for (auto it = queue.begin(); it != queue.end(); ++it) {
-      int busy = 0;
-      for (const Current& c : running) busy += c.tenant_id == it->tenant_id;
-      if (busy >= budget.per_tenant) continue;
-      std::uint64_t t = served.count(it->tenant_id) ? served[it->tenant_id] : 0;
-      if (best == queue.end() || t < best_turn) best = it, best_turn = t;
-    }
-    return best;
+  std::ostream& log() { return *setup.log; }
+  const Budget& budget() const { return setup.budget; }
+
+  std::vector<std::string> known() {
+    std::lock_guard lock(mutex);
+    std::vector<std::string> out;
+    for (const auto& [name, h] : handlers) out.push_back(name);
+    return out;
   }
 
   // The job's JSON goes to its creator's open sessions only (the platform database, one
   // query): jobs are readable by their creator alone, and the JSON names the file, the
   // layers and the project. A failure to read them costs the event, never the job.
-  void publish(const Item& it, soci::session& s) {
-    if (!it.announce) return;
-    auto json = sql::one(s, it.id, it.user);
+  void publish(std::int64_t tenant_id, std::int64_t id, std::int64_t user, soci::session& s) {
+    auto json = sql::one(s, id, user);
     if (!json) return;
     JsonWriter w;
     w.begin_object().key("tipo").value("importacao").key("importacao").raw(*json).end_object();
     std::string text = std::move(w).str();
-    std::vector<layers::Viewer> sessions;
     try {
-      sessions = layers::open_sessions(*platform, it.tenant_id, it.user);
+      std::vector<std::int64_t> ids;
+      for (const layers::Viewer& v : layers::open_sessions(*setup.platform, tenant_id, user)) ids.push_back(v.session);
+      store::publish_event(*setup.platform, tenant_id, "importacao", text, ids);
     } catch (const std::exception& e) {
-      *log << "importacao " << it.id << ": evento não publicado: " << e.what() << "\n";
-      return;
+      log() << "importacao " << id << ": evento não publicado: " << e.what() << "\n";
     }
-    std::vector<std::int64_t> ids;
-    for (const layers::Viewer& v : sessions) ids.push_back(v.session);
-    try {
-      store::publish_event(*platform, it.tenant_id, "importacao", text, ids);
-    } catch (const std::exception& e) {
-      *log << "importacao " << it.id << ": evento não publicado: " << e.what() << "\n";
-    }
+  }
+  void publish(const Item& it, soci::session& s) {
+    if (it.announce) publish(it.claim.tenant_id, it.claim.job, it.user, s);
+  }
+
+  // The job's place in the queue goes, and its input with it.
+  void done(const queue::Claim& c) {
+    setup.platform->with([&](soci::session& s) { queue::done(s, c.id); });
+    if (c.entrada) files.remove(*c.entrada);
   }
 
   void run();
+  void work(const queue::Claim& claim);
   void execute(Item& it, Current& current);
+  void beat();
 };
 
 namespace {
@@ -133,33 +138,32 @@ class Running final : public Context {
   Running(Item& it, soci::session& status, Runner::State& state, Current& current)
       : it_(it), status_(status), state_(state), current_(current), cpu_start_(thread_cpu()) {}
 
-  std::int64_t id() const override { return it_.id; }
+  std::int64_t id() const override { return it_.claim.job; }
   store::Pool& db() override { return *it_.db; }
   const std::string& tenant_slug() const override { return it_.slug; }
+  std::int64_t tenant_id() const override { return it_.claim.tenant_id; }
   std::int64_t user_id() const override { return it_.user; }
   const std::string& parametros() const override { return it_.parametros; }
+  const std::optional<std::string>& entrada() const override { return it_.claim.entrada; }
   Counts& counts() override { return counts_; }
   void layer(Layer created) override { layers_.push_back(std::move(created)); }
 
   void progress(std::int64_t done, std::int64_t total) override {
-    {
-      std::lock_guard lock(state_.mutex);
-      if (state_.stopping) throw Error(errc::unavailable, "importação interrompida: o serviço está parando");
-      if (current_.cancel) stop();
-    }
+    check_flags();
     check_budget();
     auto now = std::chrono::steady_clock::now();
     if (now - last_ < kProgressEvery) return;
     last_ = now;
     double pct = total > 0 ? std::min(99.0, 100.0 * static_cast<double>(done) / static_cast<double>(total)) : 0.0;
-    bool asked = false;
+    std::optional<bool> asked = false;
     try {
-      asked = sql::progress(status_, it_.id, pct, counts_);
+      asked = sql::progress(status_, id(), it_.claim.attempt, pct, counts_);
       state_.publish(it_, status_);
     } catch (const std::exception& e) {  // progress is a courtesy: the job goes on
-      *state_.log << "importacao " << it_.id << ": progresso não gravado: " << e.what() << "\n";
+      *state_.setup.log << "importacao " << id() << ": progresso não gravado: " << e.what() << "\n";
     }
-    if (asked) stop();  // asked through another process
+    if (!asked) lost();
+    if (*asked) stop();  // asked through another process
   }
 
   void error(std::int64_t feature, std::string message) override {
@@ -167,12 +171,9 @@ class Running final : public Context {
   }
 
   void complete(soci::session& s) override {
-    {
-      std::lock_guard lock(state_.mutex);
-      if (current_.cancel) stop();
-    }
+    check_flags();
     check_budget();
-    if (!sql::complete(s, it_.id, final_row("concluida", std::nullopt))) stop();
+    if (!sql::complete(s, id(), it_.claim.attempt, final_row("concluida", std::nullopt))) stop();
     completed_ = true;
   }
 
@@ -203,12 +204,19 @@ class Running final : public Context {
     cancelled_ = true;
     throw cancelled_error();
   }
+  [[noreturn]] static void lost() { throw Interrupted(errc::unavailable, "a tarefa passou a outra instância"); }
+
+  // The runner stopping, the lease taken over, a cancellation asked here.
+  void check_flags() {
+    std::lock_guard lock(state_.mutex);
+    if (state_.stopping) throw Interrupted(errc::unavailable, "importação interrompida: o serviço está parando");
+    if (current_.lost) lost();
+    if (current_.cancel) stop();
+  }
 
   // A job over its wall or CPU time fails with the reason (its transaction rolls back).
   void check_budget() const {
-    using std::chrono::duration_cast;
-    using std::chrono::seconds;
-    const Budget& b = state_.budget;
+    const Budget& b = state_.budget();
     if (std::chrono::steady_clock::now() - started_ > b.wall)
       throw Error(errc::unprocessable, "a tarefa passou do seu limite de " + std::to_string(b.wall.count()) +
                                            " s de duração; nada foi gravado");
@@ -232,84 +240,195 @@ class Running final : public Context {
   bool cancelled_ = false;
 };
 
+// How long an idle worker waits before looking at the queue again (a job submitted
+// through this process wakes it at once; one submitted elsewhere waits at most this).
+constexpr auto kPoll = std::chrono::milliseconds(250);
+
 }  // namespace
 
 void Runner::State::run() {
   for (;;) {
-    Item it;
-    std::list<Current>::iterator current;
     {
       std::unique_lock lock(mutex);
-      wake.wait(lock, [&] { return stopping || next() != queue.end(); });
       if (stopping) return;
-      auto chosen = next();
-      it = std::move(*chosen);
-      queue.erase(chosen);
-      served[it.tenant_id] = ++turn;
-      current = running.insert(running.end(), Current{it.db, it.id, it.tenant_id, false});
+    }
+    std::optional<queue::Claim> claim;
+    try {
+      claim = setup.platform->with([&](soci::session& s) {
+        return queue::claim(s, setup.lane, known(), holder, budget().lease, budget().per_tenant);
+      });
+    } catch (const std::exception& e) {  // the platform database away: try again later
+      log() << "fila " << setup.lane << ": " << e.what() << "\n";
+    }
+    if (!claim) {
+      std::unique_lock lock(mutex);
+      wake.wait_for(lock, kPoll, [&] { return stopping || nudged; });
+      nudged = false;
+      continue;
     }
     try {
-      execute(it, *current);
-    } catch (const std::exception& e) {  // no connection for the job's status: try once more to fail it
-      *log << "importacao " << it.id << ": " << e.what() << "\n";
-      try {
-        it.db->with([&](soci::session& s) {
-          sql::Final f;
-          f.estado = "falhou";
-          f.mensagem = "o banco de dados não respondeu; envie o arquivo de novo";
-          sql::finish(s, it.id, f);
-        });
-      } catch (const std::exception&) {  // still down: recover() marks it once its holder is gone
-      }
+      work(*claim);
+    } catch (const std::exception& e) {  // a database away: the lease expires and the job is retried
+      log() << "importacao " << claim->job << ": " << e.what() << "\n";
     }
-    {
-      std::lock_guard lock(mutex);
-      running.erase(current);
-    }
-    wake.notify_all();  // a job of this tenant may now be taken
   }
 }
 
+void Runner::State::work(const queue::Claim& claim) {
+  std::optional<Tenant> tenant = setup.tenant(claim.tenant_id);
+  if (!tenant) {  // the tenant is gone, and its jobs with it
+    done(claim);
+    return;
+  }
+  Item it{claim, 0, tenant->slug, "{}", tenant->db, true};
+  {
+    std::lock_guard lock(mutex);
+    if (auto h = handlers.find(claim.handler); h != handlers.end()) it.announce = h->second.second;
+  }
+  // Claimed once too often: the instances that ran it died, or its work failed unexpectedly
+  // every time.
+  if (claim.attempt > budget().attempts) {
+    it.db->with([&](soci::session& s) {
+      sql::Final f;
+      f.estado = "falhou";
+      f.mensagem = "a tarefa foi interrompida " + std::to_string(budget().attempts) +
+                   " vezes (o processo que a executava parou ou falhou); envie de novo";
+      sql::finish(s, claim.job, 0, f);
+      it.user = sql::creator_of(s, claim.job).value_or(0);
+      if (it.user) publish(it, s);
+    });
+    done(claim);
+    return;
+  }
+  std::list<Current>::iterator current;
+  {
+    std::lock_guard lock(mutex);
+    current = running.insert(running.end(), Current{claim.id, claim.tenant_id, claim.job, false, false});
+  }
+  struct Leave {
+    State* state;
+    std::list<Current>::iterator at;
+    ~Leave() {
+      std::lock_guard lock(state->mutex);
+      state->running.erase(at);
+    }
+  } leave{this, current};
+  execute(it, *current);
+}
+
 void Runner::State::execute(Item& it, Current& current) {
-  // The status connection is held for the whole job: its backend is the job's `pid`, alive
-  // exactly as long as this process holds the job.
+  const queue::Claim& claim = it.claim;
   auto status = it.db->lease();
-  if (!sql::start(*status, it.id)) return;
-  publish(it, *status);
+  auto started = sql::start(*status, claim.job, claim.attempt);
+  if (!started) {  // ended meanwhile (cancelled while pendente) or gone
+    done(claim);
+    return;
+  }
+  it.user = started->user;
+  it.parametros = started->parametros;
   Running ctx(it, *status, *this, current);
+  if (started->cancel_asked) {  // asked while a dead instance ran it: nothing to run
+    sql::finish(*status, claim.job, claim.attempt, ctx.final_row("cancelada", kCancelled));
+    publish(it, *status);
+    done(claim);
+    return;
+  }
+  publish(it, *status);
+  Handler handler;
+  {
+    std::lock_guard lock(mutex);
+    handler = handlers.at(claim.handler).first;  // claim() takes only known handlers
+  }
   std::optional<std::string> failure;
+  bool unexpected = false;
   try {
-    it.work(ctx);
+    handler(ctx);
+  } catch (const Interrupted& e) {
+    bool stopped;
+    {
+      std::lock_guard lock(mutex);
+      stopped = stopping && !current.lost;
+    }
+    if (stopped) {  // back to the queue, for another instance; this claim not counted
+      sql::requeue(*status, claim.job, claim.attempt, "interrompida: o serviço parou; outra instância a retoma");
+      setup.platform->with([&](soci::session& s) { queue::release(s, claim.id, holder); });
+      publish(it, *status);
+    } else {
+      log() << "importacao " << claim.job << ": " << e.what() << "\n";
+    }
+    return;
   } catch (const Error& e) {
     failure = e.what();
   } catch (const std::exception& e) {
-    *log << "importacao " << it.id << ": erro interno: " << e.what() << "\n";
+    log() << "importacao " << claim.job << " (tentativa " << claim.attempt << "): erro interno: " << e.what() << "\n";
     failure = "erro interno ao importar";
+    unexpected = true;
   }
   bool cancelled = ctx.cancelled();
   {
     std::lock_guard lock(mutex);
-    // Asked here while the work failed on its own (or was stopping): it is rolled back all
-    // the same, and the user asked for exactly that.
+    // Asked here while the work failed on its own: it is rolled back all the same, and the
+    // user asked for exactly that.
     cancelled = cancelled || current.cancel;
   }
+  if (failure && !cancelled && unexpected && claim.attempt < budget().attempts) {
+    // Something passing (a lost connection, a full disk): another attempt, from the start.
+    const std::string why = "tentativa " + std::to_string(claim.attempt) + " de " +
+                            std::to_string(budget().attempts) + " falhou (" + *failure + "); a tarefa será retomada";
+    sql::requeue(*status, claim.job, claim.attempt, why);
+    setup.platform->with([&](soci::session& s) { queue::retry(s, claim.id, holder, why); });
+    publish(it, *status);
+    return;
+  }
   if (failure && cancelled) {
-    sql::finish(*status, it.id, ctx.final_row("cancelada", kCancelled));
+    sql::finish(*status, claim.job, claim.attempt, ctx.final_row("cancelada", kCancelled));
   } else if (failure) {
-    sql::finish(*status, it.id, ctx.final_row("falhou", failure));
+    sql::finish(*status, claim.job, claim.attempt, ctx.final_row("falhou", failure));
   } else if (!ctx.completed()) {
-    sql::finish(*status, it.id, ctx.final_row("concluida", std::nullopt));
+    sql::finish(*status, claim.job, claim.attempt, ctx.final_row("concluida", std::nullopt));
   }
   publish(it, *status);
+  done(claim);
 }
 
-Runner::Runner(store::Pool& platform, std::ostream* log, Budget budget) : state_(std::make_shared<State>()) {
-  state_->platform = &platform;
-  state_->log = log ? log : &std::cerr;
-  state_->budget = budget;
-  state_->budget.workers = std::max(1, budget.workers);
-  state_->budget.per_tenant = std::max(1, budget.per_tenant);
-  for (int i = 0; i < state_->budget.workers; ++i) state_->workers.emplace_back([s = state_.get()] { s->run(); });
+// Renews the leases of the jobs this runner holds, every third of a lease; a job whose
+// lease was taken over (this process stalled past it) is told at its next progress().
+void Runner::State::beat() {
+  const auto every = std::max<std::chrono::milliseconds>(budget().lease / 3, std::chrono::milliseconds(200));
+  std::unique_lock lock(mutex);
+  while (!wake.wait_for(lock, every, [&] { return stopping; })) {
+    std::vector<std::int64_t> ids;
+    for (const Current& c : running) ids.push_back(c.claim);
+    if (ids.empty()) continue;
+    lock.unlock();
+    std::optional<std::vector<std::int64_t>> held;
+    try {
+      held = setup.platform->with([&](soci::session& s) { return queue::renew(s, holder, ids, budget().lease); });
+    } catch (const std::exception& e) {  // tried again at the next beat, within the lease
+      log() << "fila " << setup.lane << ": prazo não renovado: " << e.what() << "\n";
+    }
+    lock.lock();
+    if (!held) continue;
+    for (Current& c : running)
+      if (std::find(ids.begin(), ids.end(), c.claim) != ids.end() &&
+          std::find(held->begin(), held->end(), c.claim) == held->end())
+        c.lost = true;
+  }
+}
+
+Runner::Runner(Setup setup) : state_(std::make_shared<State>()) {
+  State& st = *state_;
+  st.setup = std::move(setup);
+  if (!st.setup.log) st.setup.log = &std::cerr;
+  Budget& b = st.setup.budget;
+  b.workers = std::max(1, b.workers);
+  b.per_tenant = std::max(1, b.per_tenant);
+  b.attempts = std::max(1, b.attempts);
+  b.lease = std::max(b.lease, std::chrono::seconds(1));
+  st.holder = st.setup.lane + "-" + store::random_token().substr(0, 16);
+  st.files = file_store::Store(st.setup.files_root);
+  for (int i = 0; i < b.workers; ++i) st.workers.emplace_back([s = &st] { s->run(); });
+  st.heartbeat = std::thread([s = &st] { s->beat(); });
 }
 
 Runner::~Runner() {
@@ -319,35 +438,61 @@ Runner::~Runner() {
   }
   state_->wake.notify_all();
   for (auto& w : state_->workers) w.join();
-  // Queued jobs will not run in this process: say so now rather than at the next start.
-  for (auto& it : state_->queue) {
-    try {
-      it.db->with([&](soci::session& s) { sql::abandon(s, it.id, "interrompida: o serviço parou antes de executá-la"); });
-    } catch (const std::exception& e) {
-      *state_->log << "importacao " << it.id << ": " << e.what() << "\n";
-    }
-  }
+  state_->heartbeat.join();
 }
 
-Submitted Runner::submit(const service::Scope& scope, Job job, Work work) {
-  bool first_touch;
+void Runner::handle(const std::string& name, Handler work, bool announce) {
+  std::lock_guard lock(state_->mutex);
+  state_->handlers[name] = {std::move(work), announce};
+}
+
+Submitted Runner::submit(const service::Scope& scope, Job job) {
+  struct Input {  // the staged input is the job's once queued; otherwise it goes
+    const file_store::Store& files;
+    std::optional<std::string> path;
+    ~Input() {
+      if (path) files.remove(*path);
+    }
+  } input{state_->files, job.entrada};
+  if (job.handler.empty()) job.handler = job.tipo;
   {
     std::lock_guard lock(state_->mutex);
     if (state_->stopping) throw Error(errc::unavailable, "o serviço está parando; tente de novo");
-    first_touch = state_->recovered.insert(scope.db).second;
+    if (!state_->handlers.count(job.handler))
+      throw std::logic_error("tarefa sem executor registrado: " + job.handler);
   }
-  Submitted out = scope.db->with([&](soci::session& s) {
-    if (first_touch) sql::recover(s);
-    return sql::insert(s, scope.user.user_id, job);
-  });
+  Submitted out = scope.db->with([&](soci::session& s) { return sql::insert(s, scope.user.user_id, job); });
   if (!out.novo) return out;
+  try {
+    state_->setup.platform->with([&](soci::session& s) {
+      queue::add(s, scope.tenant.id, out.id, state_->setup.lane, job.handler, job.entrada);
+    });
+  } catch (...) {  // not queued: the job must not wait forever
+    scope.db->with([&](soci::session& s) {
+      sql::Final f;
+      f.estado = "falhou";
+      f.mensagem = "não foi possível enfileirar a tarefa; envie de novo";
+      sql::finish(s, out.id, 0, f);
+    });
+    throw;
+  }
+  input.path.reset();
   {
     std::lock_guard lock(state_->mutex);
-    state_->queue.push_back(Item{out.id, scope.tenant.id, scope.user.user_id, scope.tenant.slug, job.parametros,
-                                 scope.db, std::move(work), job.announce});
+    state_->nudged = true;
   }
-  state_->wake.notify_one();
+  state_->wake.notify_all();
   return out;
+}
+
+bool Runner::wait(const service::Caller& scope, std::int64_t id, std::chrono::milliseconds timeout) {
+  const auto until = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    auto now = status(scope, id);
+    if (!now || (now->estado != "pendente" && now->estado != "executando")) return now.has_value();
+    if (std::chrono::steady_clock::now() >= until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
 }
 
 std::optional<std::string> Runner::find(const service::Caller& scope, std::int64_t id, std::string_view tipo) {
@@ -359,15 +504,7 @@ std::optional<Status> Runner::status(const service::Caller& scope, std::int64_t 
 }
 
 store::PageRows Runner::list(const service::Caller& scope, const std::vector<std::string>& tipos, const Page& page) {
-  bool first_touch;
-  {
-    std::lock_guard lock(state_->mutex);
-    first_touch = state_->recovered.insert(scope.db).second;
-  }
-  return scope.db->with([&](soci::session& s) {
-    if (first_touch) sql::recover(s);
-    return sql::page(s, scope.user.user_id, tipos, page);
-  });
+  return scope.db->with([&](soci::session& s) { return sql::page(s, scope.user.user_id, tipos, page); });
 }
 
 void Runner::hide(const service::Caller& scope, std::int64_t id) {
@@ -392,27 +529,20 @@ std::string Runner::cancel(const service::Caller& scope, std::int64_t id) {
                 "a importação já terminou (estado: " + *was + "): só se cancela uma importação pendente ou em execução",
                 "idImportacao");
   });
-  std::optional<Item> dropped;  // its work (and what it owns, a staged file) goes outside the lock
-  {
+  if (estado == "cancelada") {  // was pendente: it leaves the queue, and its input goes
+    auto entrada =
+        state_->setup.platform->with([&](soci::session& s) { return queue::drop(s, scope.tenant.id, id); });
+    if (entrada) state_->files.remove(*entrada);
+  } else {
     std::lock_guard lock(state_->mutex);
-    if (estado == "cancelada") {  // was pendente: take it out of the queue, if it is in this process's
-      auto& q = state_->queue;
-      for (auto i = q.begin(); i != q.end(); ++i)
-        if (i->db == scope.db && i->id == id) {
-          dropped = std::move(*i);
-          q.erase(i);
-          break;
-        }
-    } else {
-      for (Current& c : state_->running)
-        if (c.db == scope.db && c.id == id) c.cancel = true;  // this process runs it: its next progress() stops it
-    }
+    for (Current& c : state_->running)
+      if (c.tenant_id == scope.tenant.id && c.id == id) c.cancel = true;  // this process runs it: its next progress() stops it
   }
-  Item shown;
-  shown.id = id, shown.tenant_id = scope.tenant.id;
   scope.db->with([&](soci::session& s) {
-    shown.user = sql::creator_of(s, id).value_or(scope.user.user_id);  // the event goes to its creator
-    state_->publish(shown, s);
+    // The event goes to its creator (announced jobs only: a preview's is never heard).
+    auto creator = sql::creator_of(s, id).value_or(scope.user.user_id);
+    auto tipo = sql::status(s, id, std::nullopt);
+    if (tipo && tipo->tipo != "previa") state_->publish(scope.tenant.id, id, creator, s);
   });
   return estado;
 }
@@ -436,8 +566,21 @@ std::shared_ptr<Runner> runner(App& app, Lane lane) {
   auto& slot = runners[{&app, lane}];
   if (auto r = slot.lock()) return r;
   const JobBudget& b = app.options().jobs;
-  const Budget budget = lane == Lane::previews ? kPreviewBudget : Budget{b.workers, b.per_tenant, b.wall, b.cpu};
-  auto r = std::make_shared<Runner>(app.platform(), app.options().http.log, budget);
+  Budget budget = lane == Lane::previews ? kPreviewBudget : Budget{b.workers, b.per_tenant, b.wall, b.cpu, b.lease, b.attempts};
+  budget.lease = b.lease;
+  budget.attempts = b.attempts;
+  Setup setup;
+  setup.platform = &app.platform();
+  setup.tenant = [identity = &app.identity(), pools = &app.tenants()](std::int64_t id) -> std::optional<Tenant> {
+    auto t = identity->tenant_by_id(id);
+    if (!t) return std::nullopt;
+    return Tenant{&pools->pool(*t), t->slug};
+  };
+  setup.files_root = app.options().files_dir;
+  setup.lane = lane == Lane::previews ? "previas" : "importacoes";
+  setup.log = app.options().http.log;
+  setup.budget = budget;
+  auto r = std::make_shared<Runner>(std::move(setup));
   slot = r;
   return r;
 }

@@ -1,36 +1,45 @@
-// Background jobs of the platform (imports of vector files, the cadastre's layers, GeoTIFFs):
-// a route checks what it can at once, submits the work and answers 202 with the job's id;
-// a few worker threads per process (Budget::workers) run the jobs, in turns by tenant: the
-// job taken next is the oldest of the tenant served longest ago, and no tenant runs more
-// than Budget::per_tenant at once, so one municipality's imports cannot hold every worker.
-// Each job is held to a wall time and a CPU time (of its worker thread): past either, its
-// next progress() or complete() throws and the job fails with the reason. Every job is a row of
-// projeto.importacoes in the caller's tenant database (tenant migrations 0024, 0029): its
-// state (pendente → executando → concluida | falhou | cancelada; pendente → cancelada),
-// progress, counts, errors per feature (a bounded list) and the layers it created. Each
-// change of state or progress is published to the sockets of the creator's valid sessions
-// (and no one else's) as {"tipo":"importacao", ...the job's JSON}.
+// Background jobs of the platform (imports of vector files, the cadastre's layers, GeoTIFFs,
+// the ombudsman's requests, images' previews): a route checks what it can at once, stages
+// the job's input in the file store, submits the job and answers 202 with its id.
+//
+// A durable queue shared by every instance (decision 0021). Each job is a row of
+// projeto.importacoes in its tenant's database (tenant migrations 0024, 0029, 0034: its
+// state pendente → executando → concluida | falhou | cancelada; pendente → cancelada,
+// progress, counts, errors per feature, the layers it created) and, while open, a row of
+// plataforma.tarefas (platform migration 0013): its place in the queue. Any instance's
+// workers claim the oldest job they may run (FOR UPDATE SKIP LOCKED) under a lease
+// (Budget::lease) that a heartbeat renews while it runs. No tenant runs more than
+// Budget::per_tenant jobs of a lane at once, across all instances, so one municipality's
+// imports cannot hold every worker. The work is not a closure of the submitting request: it
+// is the handler registered under the job's tipo (Runner::handle, by every instance at
+// start), rebuilt from the job's row (parametros) and its staged input (entrada), so any
+// instance can run it.
+//
+// When the instance running a job dies (kill -9, a machine lost), its transaction dies with
+// its connection and, once the lease expires, another instance claims the job and runs it
+// again from the start: the one-transaction rule below means nothing half-written exists to
+// undo. Each claim is an attempt (importacoes.tentativa); only the current attempt may
+// write the job's final row, so an attempt whose lease was taken over cannot commit. A job
+// claimed more than Budget::attempts times, or whose work failed unexpectedly that many
+// times (anything but a cadastre::Error: a lost connection, a full disk), ends falhou with
+// the reason; a cadastre::Error (the file's own fault, a budget exceeded, a cancellation)
+// ends it at once. Each change of state or progress is published to the sockets of the
+// creator's valid sessions (and no one else's) as {"tipo":"importacao", ...the job's JSON}.
 //
 // All or nothing: the work writes in ONE transaction of its own (on ctx.db()) and calls
 // ctx.complete(session) just before committing it, so the job's final row commits with the
-// data. An exception fails the job: its transaction rolls back (no layer, no row) and the
-// job is marked falhou with the message (a cadastre::Error's text; "erro interno" for
-// anything else, whose text goes to the log only).
+// data. An exception fails the job: its transaction rolls back (no layer, no row).
 //
-// A job belongs to a database connection of the process that holds it (`pid`, the backend
-// of the submitting request, then of the worker): when that backend is gone (the process
-// crashed), the next runner that touches the tenant marks the job falhou. When the App is
-// destroyed the runner stops: the running job is interrupted at its next progress() (it
-// fails and rolls back) and the queued ones are marked falhou.
+// Each job is held to a wall time and a CPU time (of its worker thread): past either, its
+// next progress() or complete() throws and the job fails with the reason.
 //
-// Cancellation (cancel()): a pendente job becomes cancelada at once and never runs (this
-// process drops it from its queue; a worker of any process skips it, as start needs
-// pendente). An executando job is asked to stop (its row's cancelamento_pedido, and a flag
-// when this process runs it): its next progress() — or its complete(), so a work that
-// never reports progress still cannot commit — throws, its transaction rolls back, and the
-// job ends cancelada with a message. A work learns of a cancellation only there: one that
-// commits before calling either ends concluida. Work is a std::function, destroyed when the
-// job ends or is dropped: what it owns (RAII) is released either way.
+// Cancellation (cancel(), through any instance): a pendente job becomes cancelada at once
+// and leaves the queue. An executando job is asked to stop (its row's cancelamento_pedido):
+// its next progress() — or its complete(), so a work that never reports progress still
+// cannot commit — throws, its transaction rolls back, and the job ends cancelada. When the
+// App is destroyed (a rolling restart) the runner stops: a running job is interrupted at
+// its next progress() and goes back to the queue for another instance, its attempt not
+// counted.
 #pragma once
 
 #include <chrono>
@@ -77,15 +86,19 @@ class Context {
  public:
   virtual ~Context() = default;
   virtual std::int64_t id() const = 0;
-  /// The tenant's pool (the submitting caller's), its slug and the submitting user.
+  /// The tenant's pool, its slug and the submitting user.
   virtual store::Pool& db() = 0;
   virtual const std::string& tenant_slug() const = 0;
+  virtual std::int64_t tenant_id() const = 0;
   virtual std::int64_t user_id() const = 0;
   /// The parameters given at submit (JSON object text).
   virtual const std::string& parametros() const = 0;
+  /// The job's input staged in the file store at submit (a path relative to its root), if
+  /// any: the runner removes it when the job ends.
+  virtual const std::optional<std::string>& entrada() const = 0;
   /// Progress: `done` of `total` units (total 0: unknown). Stored and published at most
-  /// about once a second. Throws when the runner is stopping (the job fails) or the job's
-  /// cancellation was asked (it ends cancelada): let it propagate.
+  /// about once a second. Throws when the runner is stopping, the lease was lost or the
+  /// job's cancellation was asked: let it propagate.
   virtual void progress(std::int64_t done, std::int64_t total) = 0;
   /// An error of one feature (1-based position in the file; 0: the whole file). The first
   /// kMaxErrors are kept.
@@ -96,18 +109,22 @@ class Context {
   virtual void layer(Layer created) = 0;
   /// Writes the job's final row (concluida, counts, errors, layers) on `s`, inside the
   /// work's own transaction, so it commits with the data. Call it last, before commit.
-  /// Throws, as progress() does, when the job's cancellation was asked.
+  /// Throws, as progress() does, when the job's cancellation was asked or this attempt
+  /// is no longer the job's current one.
   virtual void complete(soci::session& s) = 0;
 };
 
-using Work = std::function<void(Context&)>;
+/// The work of one tipo of job, rebuilt from the Context (parametros, entrada).
+using Handler = std::function<void(Context&)>;
 
 /// The runner's workers and what one job may take (docs/operations.md, "Limits").
 struct Budget {
   int workers = 2;      ///< worker threads of the process (--job-workers)
-  int per_tenant = 1;   ///< jobs of one tenant running at once (--job-per-tenant)
+  int per_tenant = 1;   ///< jobs of one tenant running at once, all instances (--job-per-tenant)
   std::chrono::seconds wall{1800};  ///< a job's duration (--job-max-seconds)
   std::chrono::seconds cpu{900};    ///< a job's CPU time on its worker (--job-max-cpu-seconds)
+  std::chrono::seconds lease{30};   ///< a claim's lease, renewed every third (--job-lease-seconds)
+  int attempts = 3;                 ///< claims or unexpected failures before falhou (--job-attempts)
 };
 
 /// A job to submit.
@@ -115,10 +132,14 @@ struct Job {
   /// shp, kml, dxf, pvg, icad_lotes, icad_lotes_rurais, icad_edificacoes,
   /// icad_logradouros, ouv, tiff, previa (a check constraint of the table).
   std::string tipo;
+  /// The registered handler that runs it (Runner::handle); empty: the one named `tipo`.
+  std::string handler;
   std::string parametros = "{}";      ///< JSON object: what the job was asked (no file bytes)
   std::optional<std::string> codigo;  ///< the client's idempotency key (see submit)
   std::optional<std::int64_t> projeto;
-  bool announce = true;  ///< false: no {"tipo":"importacao"} events (an image's preview)
+  /// The input staged in the file store (relative path), the job's from now on: removed
+  /// when the job ends, or at once when the codigo names an earlier job.
+  std::optional<std::string> entrada;
 };
 
 /// Where a job stands: its tipo, its estado, once it failed why, and the (first) layer it
@@ -140,19 +161,42 @@ class Runner;
 /// the earlier job when the same codigo came again.
 std::string accepted_json(Runner& runner, const service::Caller& scope, const Submitted& sub);
 
+/// The tenant a claimed job belongs to: its pool and slug (nullopt: the tenant is gone).
+struct Tenant {
+  store::Pool* db = nullptr;
+  std::string slug;
+};
+using TenantLookup = std::function<std::optional<Tenant>(std::int64_t tenant_id)>;
+
+/// What a runner needs besides its budget.
+struct Setup {
+  store::Pool* platform = nullptr;  ///< plataforma.tarefas, and the sessions events go to
+  TenantLookup tenant;              ///< a claimed job's tenant
+  std::string files_root;           ///< the file store holding the jobs' inputs
+  std::string lane = "importacoes";  ///< plataforma.tarefas.fila
+  std::ostream* log = nullptr;      ///< unexpected failures' text (never to a client)
+  Budget budget;
+};
+
 class Runner {
  public:
-  /// `log`: where the text of unexpected failures goes (never to a client).
-  /// `platform`: the platform's pool, where the sessions a job's events go to are read.
-  Runner(store::Pool& platform, std::ostream* log, Budget budget = {});
-  ~Runner();  ///< stops the worker (see the header's last paragraph)
+  explicit Runner(Setup setup);
+  ~Runner();  ///< stops the workers (see the header's last paragraph)
   Runner(const Runner&) = delete;
   Runner& operator=(const Runner&) = delete;
 
-  /// Records the job (pendente) and queues `work`. When the caller already has a job of
-  /// this tipo with this codigo, nothing is queued and that job's id is returned
-  /// (novo = false): a client that retries an upload gets the first job back.
-  Submitted submit(const service::Scope& scope, Job job, Work work);
+  /// Registers the work of `name` (a tipo, or a handler a Job names). `announce`: false for
+  /// jobs whose events nobody follows (an image's preview). Register every handler before
+  /// submitting; the workers claim only jobs whose handler they know.
+  void handle(const std::string& name, Handler work, bool announce = true);
+
+  /// Records the job (pendente) and queues it. When the caller already has a job of this
+  /// tipo with this codigo, nothing is queued and that job's id is returned (novo = false):
+  /// a client that retries an upload gets the first job back.
+  Submitted submit(const service::Scope& scope, Job job);
+
+  /// Waits up to `timeout` for the job to end (concluida, falhou, cancelada); whether it did.
+  bool wait(const service::Caller& scope, std::int64_t id, std::chrono::milliseconds timeout);
 
   /// The job's JSON ({"idImportacao","tipo","estado","progresso","contagens","erros",
   /// "camadas","idCamada","idProjeto","codigo","parametros","oculta","cancelamentoPedido",
@@ -177,7 +221,7 @@ class Runner {
   /// (concluida, falhou, cancelada). Publishes the job's new JSON.
   std::string cancel(const service::Caller& scope, std::int64_t id);
 
-  struct State;  ///< the queue and the worker (jobs.cpp)
+  struct State;  ///< the workers and the heartbeat (jobs.cpp)
 
  private:
   std::shared_ptr<State> state_;
@@ -188,13 +232,15 @@ class Runner {
 /// files/thumbnail.hpp: one worker, a minute of wall time), so a photo's preview never
 /// waits behind a municipality's long import.
 enum class Lane { imports, previews };
-/// The budget of the previews lane.
+/// The budget of the previews lane (its lease and attempts are the App's).
 inline const Budget kPreviewBudget{.workers = 1, .per_tenant = 1, .wall = std::chrono::seconds(60),
-                                   .cpu = std::chrono::seconds(30)};
+                                   .cpu = std::chrono::seconds(30), .lease = std::chrono::seconds(30),
+                                   .attempts = 3};
 
 /// The App's runner of `lane` (created on first use; shared by the routes that submit to
-/// it). Keep the shared_ptr in your route handlers' captures: the runner lives as long as
-/// the routes of its App, and stops when the App's server (and its route table) is destroyed.
+/// it, which register their handlers on it). Keep the shared_ptr in your route handlers'
+/// captures: the runner lives as long as the routes of its App, and stops when the App's
+/// server (and its route table) is destroyed.
 std::shared_ptr<Runner> runner(App& app, Lane lane = Lane::imports);
 
 }  // namespace cadastre::platform::jobs

@@ -31,21 +31,12 @@ const std::map<std::string, std::string> kOrder = {
 
 }  // namespace
 
-void recover(soci::session& s) {
-  store::execute(s, Sql("update projeto.importacoes i set pid = null, atualizado_em = now(), estado = case when "
-                        "i.cancelamento_pedido then 'cancelada' else 'falhou' end, mensagem = case when "
-                        "i.cancelamento_pedido then 'cancelada a pedido do usuário' "
-                        "else 'interrompida: o processo que a executava parou' end "
-                        "where i.estado in ('pendente', 'executando') and (i.pid is null or not exists "
-                        "(select 1 from pg_stat_activity a where a.pid = i.pid))"));
-}
-
 Submitted insert(soci::session& s, std::int64_t user, const Job& job) {
-  Sql q("insert into projeto.importacoes (tipo, codigo, projeto_id, parametros, criado_por, pid) values (");
+  Sql q("insert into projeto.importacoes (tipo, codigo, projeto_id, parametros, criado_por) values (");
   q.bind(job.tipo), q << ", ", q.bind(job.codigo), q << ", ";
   q.bind(job.projeto ? std::optional(text(*job.projeto)) : std::nullopt, "bigint"), q << ", ";
   q.bind(job.parametros, "jsonb"), q << ", ", q.bind(text(user), "bigint");
-  q << ", pg_backend_pid()) on conflict (criado_por, tipo, codigo) where codigo is not null do nothing returning id";
+  q << ") on conflict (criado_por, tipo, codigo) where codigo is not null do nothing returning id";
   if (auto id = store::fetch_value(s, q)) return {std::stoll(*id), true};
   Sql old("select id from projeto.importacoes where criado_por = ");
   old.bind(text(user), "bigint"), old << " and tipo = ", old.bind(job.tipo), old << " and codigo = ";
@@ -53,47 +44,61 @@ Submitted insert(soci::session& s, std::int64_t user, const Job& job) {
   return {std::stoll(store::fetch_value(s, old).value_or("0")), false};
 }
 
-bool start(soci::session& s, std::int64_t id) {
-  Sql q("update projeto.importacoes set estado = 'executando', pid = pg_backend_pid(), atualizado_em = now() "
-        "where estado = 'pendente' and id = ");
+std::optional<Started> start(soci::session& s, std::int64_t id, int attempt) {
+  // A job taken over starts again from nothing: its progress and counts too.
+  Sql q("update projeto.importacoes set estado = 'executando', tentativa = ");
+  q.bind(std::to_string(attempt), "integer");
+  q << ", progresso = 0, contagens = '{}', erros = '[]', atualizado_em = now() "
+       "where estado in ('pendente', 'executando') and id = ";
   q.bind(text(id), "bigint");
-  return store::execute(s, q) == 1;
+  q << " returning criado_por::text, parametros::text, cancelamento_pedido::text";
+  auto rows = store::fetch(s, q);
+  if (rows.empty()) return std::nullopt;
+  return Started{std::stoll(rows[0][0].value_or("0")), rows[0][1].value_or("{}"), rows[0][2].value_or("") == "true"};
 }
 
-bool progress(soci::session& s, std::int64_t id, double percent, const Counts& c) {
+std::optional<bool> progress(soci::session& s, std::int64_t id, int attempt, double percent, const Counts& c) {
   Sql q("update projeto.importacoes set progresso = ");
   q.bind(fmt::format("{:.2f}", percent), "numeric"), q << ", contagens = ", q.bind(counts_json(c), "jsonb");
   q << ", atualizado_em = now() where estado = 'executando' and id = ", q.bind(text(id), "bigint");
+  q << " and tentativa = ", q.bind(std::to_string(attempt), "integer");
   q << " returning cancelamento_pedido::text";
-  return store::fetch_value(s, q).value_or("false") == "true";
+  auto asked = store::fetch_value(s, q);
+  if (!asked) return std::nullopt;
+  return *asked == "true";
 }
 
 namespace {
 
-Sql final_update(std::int64_t id, const Final& f) {
+Sql final_update(std::int64_t id, int attempt, const Final& f) {
   Sql q("update projeto.importacoes set estado = ");
   q.bind(f.estado), q << ", progresso = case when ", q.bind(f.estado), q << " = 'concluida' then 100 else progresso end";
   q << ", contagens = ", q.bind(counts_json(f.counts), "jsonb"), q << ", erros = ", q.bind(f.erros, "jsonb");
   q << ", camadas = ", q.bind(f.camadas, "jsonb"), q << ", camada_id = ";
   q.bind(f.camada ? std::optional(text(*f.camada)) : std::nullopt, "bigint");
-  q << ", mensagem = ", q.bind(f.mensagem), q << ", pid = null, atualizado_em = now() where id = ";
+  q << ", mensagem = ", q.bind(f.mensagem), q << ", atualizado_em = now() where id = ";
   q.bind(text(id), "bigint");
+  q << " and estado in ('pendente', 'executando')";
+  if (attempt > 0) q << " and tentativa = ", q.bind(std::to_string(attempt), "integer");
   return q;
 }
 
 }  // namespace
 
-void finish(soci::session& s, std::int64_t id, const Final& f) { store::execute(s, final_update(id, f)); }
+void finish(soci::session& s, std::int64_t id, int attempt, const Final& f) {
+  store::execute(s, final_update(id, attempt, f));
+}
 
-bool complete(soci::session& s, std::int64_t id, const Final& f) {
-  Sql q = final_update(id, f);
+bool complete(soci::session& s, std::int64_t id, int attempt, const Final& f) {
+  Sql q = final_update(id, attempt, f);
   q << " and not cancelamento_pedido";
   return store::execute(s, q) == 1;
 }
 
-void abandon(soci::session& s, std::int64_t id, const std::string& mensagem) {
-  Sql q("update projeto.importacoes set estado = 'falhou', pid = null, atualizado_em = now(), mensagem = ");
-  q.bind(mensagem), q << " where estado = 'pendente' and id = ", q.bind(text(id), "bigint");
+void requeue(soci::session& s, std::int64_t id, int attempt, const std::string& mensagem) {
+  Sql q("update projeto.importacoes set estado = 'pendente', progresso = 0, atualizado_em = now(), mensagem = ");
+  q.bind(mensagem), q << " where estado = 'executando' and id = ", q.bind(text(id), "bigint");
+  q << " and tentativa = ", q.bind(std::to_string(attempt), "integer");
   store::execute(s, q);
 }
 
@@ -102,7 +107,6 @@ std::optional<std::string> cancel(soci::session& s, std::int64_t id, Creator use
   // cancelada (and skips it) or has made it executando (and this asks it to stop).
   Sql q("update projeto.importacoes set cancelamento_pedido = true, atualizado_em = now(), "
         "estado = case when estado = 'pendente' then 'cancelada' else estado end, "
-        "pid = case when estado = 'pendente' then null else pid end, "
         "mensagem = case when estado = 'pendente' then 'cancelada a pedido do usuário antes de começar' "
         "else mensagem end where estado in ('pendente', 'executando') and id = ");
   q.bind(text(id), "bigint");

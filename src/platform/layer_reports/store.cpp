@@ -23,12 +23,6 @@ const std::map<std::string, std::string> kColumns = {
 
 std::string id_text(std::int64_t id) { return std::to_string(id); }
 
-std::string array_text(const std::vector<std::int64_t>& ids) {
-  std::string out = "{";
-  for (std::size_t i = 0; i < ids.size(); ++i) out += (i ? "," : "") + id_text(ids[i]);
-  return out + "}";
-}
-
 [[noreturn]] void not_found(std::int64_t id) {
   throw Error(errc::not_found, "relatório de camada " + id_text(id) + " não encontrado", "id");
 }
@@ -47,7 +41,7 @@ std::vector<std::int64_t> layer_fields(soci::session& s, std::int64_t camada, co
   store::Sql q("select k.id::text from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
                "where f.camada_id = ");
   q.bind(id_text(camada), "bigint") << " and k.id = any(";
-  q.bind(array_text(ids), "bigint[]") << ")";
+  q.bind(store::id_array(ids), "bigint[]") << ")";
   std::vector<std::int64_t> out;
   for (const auto& r : store::fetch(s, q)) out.push_back(std::stoll(*r[0]));
   return out;
@@ -120,7 +114,7 @@ std::string create(store::Pool& pool, std::int64_t user, const ReportFields& f) 
     q.bind(id_text(*f.camada), "bigint") << ", ";
     q.bind(*f.nome) << ", ";
     q.bind(f.descricao.value_or("")) << ", ";
-    q.bind(array_text(*f.campos), "bigint[]") << ", ";
+    q.bind(store::id_array(*f.campos), "bigint[]") << ", ";
     q.bind(f.filtros_json.value_or(R"({"condicoes":[],"todas":true})"), "jsonb") << ", ";
     q.bind(f.agrupamento ? store::Value(id_text(*f.agrupamento)) : std::nullopt, "bigint") << ", ";
     q.bind(id_text(user), "bigint") << ") returning id::text";
@@ -133,7 +127,7 @@ std::string update(store::Pool& pool, std::int64_t id, const ReportFields& f) {
     store::Sql q("update projeto.relatorios_camada set atualizado_em = now()");
     if (f.nome) q << ", nome = ", q.bind(*f.nome);
     if (f.descricao) q << ", descricao = ", q.bind(*f.descricao);
-    if (f.campos) q << ", campos = ", q.bind(array_text(*f.campos), "bigint[]");
+    if (f.campos) q << ", campos = ", q.bind(store::id_array(*f.campos), "bigint[]");
     if (f.filtros_json) q << ", filtros = ", q.bind(*f.filtros_json, "jsonb");
     if (f.set_agrupamento)
       q << ", agrupamento = ", q.bind(f.agrupamento ? store::Value(id_text(*f.agrupamento)) : std::nullopt, "bigint");
@@ -156,7 +150,7 @@ std::vector<Column> columns(store::Pool& pool, std::int64_t camada, const std::v
   store::Sql q("select k.id::text, k.nome, k.chave, k.tipo from projeto.campos k "
                "join projeto.formularios f on f.id = k.formulario_id where f.camada_id = ");
   q.bind(id_text(camada), "bigint") << " and k.id = any(";
-  q.bind(array_text(ids), "bigint[]") << ")";
+  q.bind(store::id_array(ids), "bigint[]") << ")";
   auto rows = pool.with([&](soci::session& s) { return store::fetch(s, q); });
   std::vector<Column> out;
   for (std::int64_t id : ids)

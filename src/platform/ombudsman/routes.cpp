@@ -13,6 +13,7 @@
 #include "cadastre/query.hpp"
 #include "platform/app.hpp"
 #include "platform/jobs/jobs.hpp"
+#include "platform/jobs/parameters.hpp"
 #include "platform/ombudsman/input.hpp"
 #include "platform/ombudsman/store.hpp"
 #include "platform/schemas.hpp"
@@ -110,17 +111,24 @@ Response import_requests(jobs::Runner& runner, const service::Scope& s, Request&
   params.begin_object().key("idCamada").value(layer).key("codigo").value(p.codigo).key("xdzs").begin_array();
   for (const auto& st : p.statuses) params.value(st);
   params.end_array().end_object();
-  jobs::Job job{.tipo = "ouv", .parametros = std::move(params).str(), .codigo = p.codigo, .projeto = s.grant().project_id};
-  jobs::Submitted sub = runner.submit(s, std::move(job), [layer, p](jobs::Context& ctx) {
-    ctx.db().with([&](soci::session& session) {
-      import_into_layer(session, layer, ctx.user_id(), p, [&](soci::session& tx, const Imported& out) {
-        ctx.counts().lidas = out.criados + out.atualizados;
-        ctx.counts().importadas = out.criados;
-        ctx.complete(tx);
-      });
+  jobs::Job job{.tipo = "ouv", .handler = {}, .parametros = std::move(params).str(), .codigo = p.codigo,
+                .projeto = s.grant().project_id, .entrada = std::nullopt};
+  jobs::Submitted sub = runner.submit(s, std::move(job));
+  return Response::json(jobs::accepted_json(runner, s, sub), 202);
+}
+
+// The job, on whichever instance claimed it: the copy, with the parameters the route wrote.
+void run_import(jobs::Context& ctx) {
+  const jobs::Parameters par(ctx.parametros());
+  const std::int64_t layer = par.required_integer("idCamada");
+  ImportParams p{par.required_text("codigo"), par.texts("xdzs")};
+  ctx.db().with([&](soci::session& session) {
+    import_into_layer(session, layer, ctx.user_id(), p, [&](soci::session& tx, const Imported& out) {
+      ctx.counts().lidas = out.criados + out.atualizados;
+      ctx.counts().importadas = out.criados;
+      ctx.complete(tx);
     });
   });
-  return Response::json(jobs::accepted_json(runner, s, sub), 202);
 }
 
 }  // namespace
@@ -148,6 +156,7 @@ void add_ombudsman_routes(App& app) {
                              R"("nome"?, "email"?, "telefone"?, "foto"? (base64, até 2 MB: png, jpg, gif, webp)}; )"
                              R"(ou multipart/form-data com as mesmas partes (foto como arquivo))";
   auto runner = jobs::runner(app);
+  runner->handle("ouv", run_import);
   auto& srv = app.server();
   srv.add({.method = "GET", .pattern = "/ouv/cidades", .auth = "none", .tag = kTag,
            .summary = "Os municípios com ouvidoria (sem conta)", .answer_schema = schemas::list_of("CidadeOuvidoria"),

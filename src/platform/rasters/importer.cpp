@@ -7,7 +7,9 @@
 
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
+#include "platform/jobs/parameters.hpp"
 #include "platform/layers/raster.hpp"
+#include "platform/licenses/store.hpp"
 #include "platform/rasters/store.hpp"
 #include "platform/rasters/tiff.hpp"
 #include "store/crypto.hpp"
@@ -38,12 +40,19 @@ void sweep(const fs::path& folder) {
   }
 }
 
+}  // namespace
+
 // The job: convert, then (in one transaction) the layer's row, its file placed in the
-// layer's folder, and the job's final row.
-void run(jobs::Context& ctx, const common::FileStore& files, const std::string& staging, std::int64_t projeto,
-         const std::string& nome) {
+// layer's folder, and the job's final row. The staged upload goes with the job (the
+// runner removes its entrada).
+void run(jobs::Context& ctx, const common::FileStore& files, store::Pool& platform) {
   const file_store::Store& store = files.store();
-  Doomed doomed{store, {staging}};
+  const jobs::Parameters par(ctx.parametros());
+  const std::int64_t projeto = par.required_integer("idProjeto");
+  const std::string nome = par.required_text("nomeCamada");
+  if (!ctx.entrada() || !store.exists(*ctx.entrada()))
+    throw Error(errc::not_found, "o GeoTIFF enviado não está mais no armazenamento; envie de novo");
+  const std::string& staging = *ctx.entrada();
   file_store::Store::Scratch cog = store.scratch(staging.substr(0, staging.rfind('/')), ".cog.tif");
   ctx.counts().lidas = 1;
   ctx.progress(0, 100);
@@ -54,6 +63,9 @@ void run(jobs::Context& ctx, const common::FileStore& files, const std::string& 
   std::optional<std::array<double, 4>> bbox;
   if (auto b = layers::raster::extent(cog.path().string()))
     bbox = std::array<double, 4>{b->minx, b->miny, b->maxx, b->maxy};
+  // The layer's file counts from its commit on: reserved until then.
+  auto reservation = licenses::reserve_storage(platform, {ctx.db(), files, ctx.tenant_slug()}, ctx.tenant_id(),
+                                               static_cast<std::int64_t>(std::filesystem::file_size(cog.path())));
   ctx.db().run([&](soci::session& s) {
     soci::transaction tx(s);
     std::int64_t id = insert_layer(s, projeto, nome, ctx.user_id(), bbox);
@@ -61,9 +73,6 @@ void run(jobs::Context& ctx, const common::FileStore& files, const std::string& 
     Doomed placed{store, {ctx.tenant_slug() + "/camadas/" + std::to_string(id)}};
     cog.publish(ctx.tenant_slug() + "/" + layer_file);
     set_file(s, id, layer_file);
-    // The uploaded bytes go before the job is seen as finished (they are of no further use
-    // even if the commit fails, which fails the job).
-    store.remove(staging);
     ctx.counts().importadas = 1;
     ctx.layer({.id = id, .nome = nome, .geometria = "raster", .feicoes = 0});
     ctx.complete(s);
@@ -71,8 +80,6 @@ void run(jobs::Context& ctx, const common::FileStore& files, const std::string& 
     placed.paths.clear();  // committed: the file is the layer's now
   });
 }
-
-}  // namespace
 
 std::string submit(jobs::Runner& runner, const common::FileStore& files, const service::Scope& scope,
                    const Upload& up, const std::string& bytes) {
@@ -93,11 +100,9 @@ std::string staging_folder(const common::FileStore& files, const std::string& sl
 std::string submit_file(jobs::Runner& runner, const common::FileStore& files, const service::Scope& scope,
                         const Upload& up, const std::string& file) {
   const std::string staging = staging_folder(files, scope.tenant.slug) + "/" + store::random_token() + ".tif";
-  // Owned by the job's work once submitted: the file goes when the work is destroyed —
-  // after it ran, or unrun (cancelled while pendente, or an earlier job of the same codigo).
-  auto staged = std::make_shared<Doomed>();  // (a temporary Doomed would remove them at once)
-  staged->store = files.store();
-  staged->paths = {file, staging};
+  // The job's once submitted (jobs.hpp: its entrada, removed when it ends); gone here when
+  // the check refuses it.
+  Doomed staged{files.store(), {file, staging}};
   files.store().rename(file, staging);
   const auto bytes = static_cast<std::int64_t>(files.store().size(staging).value_or(0));
   Info info = inspect(files.store().path(staging).string(), up.limits);
@@ -106,13 +111,10 @@ std::string submit_file(jobs::Runner& runner, const common::FileStore& files, co
   p.begin_object().key("idProjeto").value(up.projeto).key("nomeCamada").value(up.nome).key("arquivo").value(up.arquivo);
   p.key("tamanho").value(bytes).key("largura").value(info.width);
   p.key("altura").value(info.height).key("bandas").value(info.bands).key("crs").value(info.crs).end_object();
-  jobs::Job job{.tipo = "tiff", .parametros = std::move(p).str(), .codigo = up.codigo, .projeto = up.projeto};
-  std::int64_t projeto = up.projeto;
-  std::string nome = up.nome;
-  jobs::Submitted done = runner.submit(scope, std::move(job), [files, staged, projeto, nome, held = up.held](jobs::Context& ctx) {
-    run(ctx, files, staged->paths.back(), projeto, nome);
-  });
-  staged.reset();
+  jobs::Job job{.tipo = "tiff", .handler = {}, .parametros = std::move(p).str(), .codigo = up.codigo,
+                .projeto = up.projeto, .entrada = staging};
+  staged.paths.clear();  // submit owns it now
+  jobs::Submitted done = runner.submit(scope, std::move(job));
   auto json = runner.find(scope, done.id);
   if (!json) throw Error(errc::internal, "importação recém-criada não encontrada");
   return *json;

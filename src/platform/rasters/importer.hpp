@@ -22,7 +22,6 @@ struct Upload {
   std::string arquivo;                ///< the uploaded file's name (shown in the job's parameters)
   std::optional<std::string> codigo;  ///< idempotency key (jobs.hpp)
   limits::RasterLimits limits;        ///< what the file may declare (413 above it, before the job)
-  std::shared_ptr<void> held;         ///< kept until the job ends: the storage reserved for its layer
 };
 
 /// Checks `bytes` and submits the job as `scope`'s user; the caller has checked admin on
@@ -34,6 +33,10 @@ std::string submit(jobs::Runner& runner, const common::FileStore& files, const s
 /// the check refuses it).
 std::string submit_file(jobs::Runner& runner, const common::FileStore& files, const service::Scope& scope,
                         const Upload& up, const std::string& file);
+/// The job of tipo 'tiff' on whichever instance claimed it (register it with
+/// Runner::handle): the layer's file is reserved against the quota (`platform`) until its
+/// row commits.
+void run(jobs::Context& ctx, const common::FileStore& files, store::Pool& platform);
 /// "<slug>/importacoes/tiff" (relative to the store's root), with the uploads older than a
 /// day swept away.
 std::string staging_folder(const common::FileStore& files, const std::string& slug);

@@ -34,11 +34,6 @@
 namespace cadastre::platform::rasters {
 namespace {
 
-// A storage reservation as what a job keeps: released when the job's work is destroyed.
-std::shared_ptr<void> reserved(licenses::StorageReservation r) {
-  return std::make_shared<licenses::StorageReservation>(std::move(r));
-}
-
 using http::Request;
 using http::Response;
 
@@ -82,11 +77,11 @@ struct Rasters {
   Response import(const service::Scope& s, Request& req) const {
     ImportQuery q = parse_import_query(req);
     const http::FilePart& f = file_part(req);
-    Upload up{q.projeto, q.nome, f.filename, q.codigo, raster_limits, {}};
-    // What the license limits (its end, its storage quota), as for any upload: reserved
-    // until the job ends.
-    up.held = reserved(licenses::reserve_storage(*platform, {*s.db, files, s.tenant.slug}, s.tenant.id,
-                                                 static_cast<std::int64_t>(f.content.size())));
+    Upload up{q.projeto, q.nome, f.filename, q.codigo, raster_limits};
+    // What the license limits (its end, its storage quota), as for any upload, at the door;
+    // the job reserves the layer's file again before it writes.
+    licenses::require_storage(*platform, {*s.db, files, s.tenant.slug}, s.tenant.id,
+                              static_cast<std::int64_t>(f.content.size()));
     return Response::json(submit(*runner, files, s, up, f.content), 202);
   }
 
@@ -136,8 +131,7 @@ struct Rasters {
       auto cred = consume(db, sg.chave);
       if (!cred) throw Error(errc::forbidden, "link assinado já usado ou expirado");
       service::Scope s = issuer_scope(*tenant, *cred);
-      Upload up{cred->projeto, cred->nome, "envio-assinado.tif", std::nullopt, raster_limits, {}};
-      up.held = reserved(std::move(reservation));
+      Upload up{cred->projeto, cred->nome, "envio-assinado.tif", std::nullopt, raster_limits};
       return Response::json(submit(*runner, files, s, up, req.body), 202);
     }
 
@@ -159,8 +153,7 @@ struct Rasters {
     auto cred = consume(db, sg.chave);
     if (!cred) throw Error(errc::forbidden, "link assinado já usado ou expirado");
     service::Scope s = issuer_scope(*tenant, *cred);
-    Upload up{cred->projeto, cred->nome, "envio-assinado.tif", std::nullopt, raster_limits, {}};
-    up.held = reserved(std::move(whole));
+    Upload up{cred->projeto, cred->nome, "envio-assinado.tif", std::nullopt, raster_limits};
     return Response::json(submit_file(*runner, files, s, up, partial), 202);
   }
 
@@ -251,6 +244,9 @@ void add_raster_routes(App& app) {
       &app.platform(), &app.tenancy(),
       [url = app.options().public_url, srv = &app.server()] { return url.empty() ? srv->base_url() : url; },
       app.options().decode.raster});
+  r->runner->handle("tiff", [files = r->files, platform = r->platform](jobs::Context& ctx) {
+    run(ctx, files, *platform);
+  });
   auto& srv = app.server();
   const std::vector<http::Param> import_params = {
       {.name = "idProjeto", .type = "integer", .required = true, .description = "o projeto da nova camada"},

@@ -18,6 +18,7 @@
 #include "cadastre/query.hpp"
 #include "platform/common/stored_values.hpp"
 #include "platform/guard/guard.hpp"
+#include "store/sql.hpp"
 
 namespace cadastre::platform::search {
 namespace {
@@ -25,12 +26,6 @@ namespace {
 constexpr int kCandidates = 5000;
 
 std::string id_text(std::int64_t id) { return std::to_string(id); }
-
-std::string array_text(const std::vector<std::int64_t>& ids) {
-  std::string out = "{";
-  for (std::size_t i = 0; i < ids.size(); ++i) out += (i ? "," : "") + id_text(ids[i]);
-  return out + "}";
-}
 
 // The SQL type a projeto.valores column's values are compared as.
 std::string cast_of(std::string_view column) {
@@ -126,8 +121,8 @@ store::Sql search_sql(std::string prefix, const service::Caller& scope, std::int
   q.bind(id_text(projeto), "bigint");
   q << " and k.ativo and f.ativo and c.ativo and k.tipo in ('texto', 'texto_longo', 'lista', 'lista_dominio') and "
     << guard::layer_role_sql(scope, "c.id") << " is not null";
-  if (!campos.empty()) q << " and k.id = any(", q.bind(array_text(campos), "bigint[]"), q << ")";
-  if (!camadas.empty()) q << " and c.id = any(", q.bind(array_text(camadas), "bigint[]"), q << ")";
+  if (!campos.empty()) q << " and k.id = any(", q.bind(store::id_array(campos), "bigint[]"), q << ")";
+  if (!camadas.empty()) q << " and c.id = any(", q.bind(store::id_array(camadas), "bigint[]"), q << ")";
   if (fields == Fields::inscricao)
     q << " and (k.chave like '%inscricao%' or k.chave like '%icad%')";
   else if (fields == Fields::logradouro)
@@ -161,7 +156,7 @@ class Filter {
     store::Sql f("select k.id::text, k.tipo from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
                  "where f.camada_id = ");
     f.bind(id_text(fq.camada), "bigint") << " and k.id = any(";
-    f.bind(array_text(ids), "bigint[]") << ")";
+    f.bind(store::id_array(ids), "bigint[]") << ")";
     for (const auto& r : store::fetch(s, f))
       info_[std::stoll(*r[0])] = FieldInfo{*r[1], std::string(field_values::column_of(*r[1]))};
     for (const auto& c : fq.condicoes) {
@@ -274,7 +269,7 @@ Rows rows(store::Pool& pool, const FeatureQuery& fq, const std::vector<std::int6
     q.bind(id_text(limit), "bigint");
     q << ") select p.id::text, v.campo_id::text, " << common::kValueColumns
       << " from p left join projeto.valores v on v.geometria_id = p.id and v.campo_id = any(";
-    q.bind(array_text(campos), "bigint[]");
+    q.bind(store::id_array(campos), "bigint[]");
     q << ") order by p.id";
     for (const auto& r : store::fetch(s, q)) {
       std::int64_t id = std::stoll(*r[0]);

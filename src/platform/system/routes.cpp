@@ -27,6 +27,7 @@ struct Probes {
   store::TenantPools* tenants;
   store::Pool* platform;
   const AppOptions* options;
+  const http::Server* server;  // draining: readiness 503
 
   Response status(Request&) const {
     JsonWriter w;
@@ -36,7 +37,9 @@ struct Probes {
   }
 
   Response startup(Request&) const { return service::startup_probe(*identity, *tenants, "plataforma"); }
-  Response ready(Request&) const { return service::readiness_probe(*identity, "base da plataforma inacessível"); }
+  Response ready(Request&) const {
+    return service::readiness_probe(*server, *identity, "base da plataforma inacessível");
+  }
 
   Response version(Request&) const {
     JsonWriter w;
@@ -84,7 +87,7 @@ namespace cadastre::platform {
 void add_system_routes(App& app) {
   using namespace system;
   auto& srv = app.server();
-  const Probes probes{&app.identity(), &app.tenants(), &app.platform(), &app.options()};
+  const Probes probes{&app.identity(), &app.tenants(), &app.platform(), &app.options(), &app.server()};
   auto probe = [probes](Response (Probes::*fn)(Request&) const) {
     return [probes, fn](Request& r) { return (probes.*fn)(r); };
   };

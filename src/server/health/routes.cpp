@@ -23,9 +23,12 @@ Response alive(Request&) { return Response::json(R"({"status":"ok"})"); }
 struct Probes {
   store::Identity* identity;
   store::TenantPools* tenants;
+  const http::Server* server;  // draining: readiness 503
 
   Response startup(Request&) const { return service::startup_probe(*identity, *tenants, "identidade"); }
-  Response ready(Request&) const { return service::readiness_probe(*identity, "base de identidade inacessível"); }
+  Response ready(Request&) const {
+    return service::readiness_probe(*server, *identity, "base de identidade inacessível");
+  }
 };
 
 }  // namespace
@@ -36,7 +39,7 @@ namespace cadastre::server {
 void add_health_routes(App& app) {
   using health::Probes;
   auto& srv = app.server();
-  const Probes probes{&app.identity(), &app.tenants()};
+  const Probes probes{&app.identity(), &app.tenants(), &app.server()};
   srv.add({.method = "GET",
            .pattern = "/health-check/",
            .auth = "none",

@@ -23,28 +23,19 @@ BoxPage bbox_page(soci::session& s, const store::FeatureQuery& q) {
 
 // ---------------------------------------------------------------- get-tiles-from-lote
 
-namespace {
-
-std::string id_array(const std::vector<std::int64_t>& ids) {
-  std::string out = "{";
-  for (std::size_t i = 0; i < ids.size(); ++i) out += (i ? "," : "") + std::to_string(ids[i]);
-  return out + "}";
-}
-
-}  // namespace
 
 LotsGeometry lots_geometry(soci::session& s, const store::Layer& lote, const std::vector<std::int64_t>& ids) {
   const std::string key = query::quote_identifier(lote.primary_key);
   const std::string g = query::quote_identifier(lote.geometry_column);
   store::Sql missing("select string_agg(i::text, ', ' order by i) from unnest(");
-  missing.bind(id_array(ids), "bigint[]")
+  missing.bind(store::id_array(ids), "bigint[]")
       << ") i where not exists (select 1 from " << lote.qualified() << " t where t." << key << " = i)";
   LotsGeometry out;
   out.missing = store::fetch_value(s, missing);
   if (out.missing) return out;
   store::Sql geometry("select encode(ST_AsEWKB(ST_Union(t." + g + ")), 'hex') from " + lote.qualified() +
                       " t where t." + key + " = any(");
-  geometry.bind(id_array(ids), "bigint[]") << ")";
+  geometry.bind(store::id_array(ids), "bigint[]") << ")";
   out.hex = store::fetch_value(s, geometry);
   return out;
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <regex>
@@ -68,6 +69,11 @@ class PlatformFixture {
     o.smtp.url = sink->url();
     o.smtp.from = "Cadastro <nao-responda@cadastre.test>";
     o.services["app-backend"] = stack->app().server().base_url();
+    // A file store of the fixture's own (jobs stage their inputs there), unless the test
+    // chooses another.
+    static int fixtures = 0;
+    own_files = "/tmp/cadastre-fixture-" + std::to_string(::getpid()) + "-" + std::to_string(++fixtures);
+    o.files_dir = own_files;
     if (tweak) tweak(o);
     options = o;
     app = another_instance();
@@ -96,6 +102,8 @@ class PlatformFixture {
 
   ~PlatformFixture() {
     app.reset();
+    std::error_code ec;
+    std::filesystem::remove_all(own_files, ec);
     // Databases of accounts created by sign-up (cad_<slug>) go with the fixture.
     std::string slugs = query_value(stack->platform_dsn(),
                                     "select string_agg(slug, ',') from plataforma.tenants "
@@ -111,6 +119,7 @@ class PlatformFixture {
   std::unique_ptr<Stack> stack;
   platform::AppOptions options;  ///< the options `app` started with
   std::unique_ptr<platform::App> app;
+  std::string own_files;  ///< the fixture's file store, when the test chose none
 
   /// A client of `app`, or of the instance listening on `port`.
   httplib::Client client(int port = 0) const {

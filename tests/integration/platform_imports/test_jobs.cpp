@@ -4,9 +4,13 @@
 // no geometry and no value; and the runner's cancel() of a pending job (the running case
 // and the route are in tests/integration/platform_rasters/test_cancel.cpp).
 #include <doctest/doctest.h>
+#include <soci/soci.h>
 
+#include <filesystem>
 #include <future>
+#include <thread>
 
+#include "file_store/file_store.hpp"
 #include "integration/platform/held_job.hpp"
 #include "integration/platform_imports/imports_fixture.hpp"
 #include "platform/jobs/jobs.hpp"
@@ -96,9 +100,9 @@ TEST_CASE_FIXTURE(ImportsFixture, "the same codigo returns the first job; penden
   CHECK(std::string_view(entry["parametros"]["nomeCamada"]) == "Pontos");
 
   // A running job cannot be hidden.
-  db("update projeto.importacoes set estado = 'executando', pid = pg_backend_pid() where id = " + n(id));
+  db("update projeto.importacoes set estado = 'executando' where id = " + n(id));
   refused(*put("/importar/pendentes/hide?idImportacao=" + n(id), "", c.owner), 409, "transicao_invalida");
-  db("update projeto.importacoes set estado = 'concluida', pid = null where id = " + n(id));
+  db("update projeto.importacoes set estado = 'concluida' where id = " + n(id));
   auto hidden = put("/importar/pendentes/hide?idImportacao=" + n(id), "", c.owner);
   CHECK(hidden->status == 204);
   CHECK(get("/importar/pendentes", c.owner)->json()["totalElements"].get_int64().value() == 0);
@@ -130,15 +134,54 @@ TEST_CASE_FIXTURE(ImportsFixture, "a job that fails in the middle of loading lea
         204);
 }
 
-TEST_CASE_FIXTURE(ImportsFixture, "a job left open by a process that died is marked falhou") {
+// An instance that died (kill -9, a machine lost) leaves its job executando, its lease
+// running out: another instance claims it after the lease and runs it again from the
+// start, from its row and its staged file; past the attempts, the job ends falhou.
+TEST_CASE_FIXTURE(ImportsFixture, "a job whose instance died is taken over after its lease and imports the file once; "
+                                  "past its attempts it ends falhou") {
   auto c = cast();
-  db("insert into projeto.importacoes (tipo, estado, criado_por, pid) values ('shp', 'executando', " +
-     n(c.owner.user_id) + ", 999999)");
-  auto a = get("/importar/pendentes", c.owner);
-  REQUIRE(a->status == 200);
-  auto j = a->json()["content"].at(0);
-  CHECK(std::string_view(j["estado"]) == "falhou");
-  CHECK(std::string(std::string_view(j["mensagem"])).find("interrompida") != std::string::npos);
+  write("p.geojson", points(4));
+  sh("ogr2ogr -f 'ESRI Shapefile' p.shp p.geojson");
+  sh("zip -j p.zip p.shp p.shx p.dbf p.prj p.cpg");
+  const std::string entrada = "alfa/importacoes/entradas/morta.bin";
+  cadastre::file_store::Store(options.files_dir).write(entrada, read("p.zip"));
+  const std::string tenant = platform_db("select id from plataforma.tenants where slug = 'alfa'");
+  auto abandoned = [&](const std::string& codigo, int claims, const std::optional<std::string>& input) {
+    const std::string id = db(
+        "insert into projeto.importacoes (tipo, estado, criado_por, projeto_id, tentativa, progresso, parametros) "
+        "values ('shp', 'executando', " + n(c.owner.user_id) + ", " + n(c.projeto) + ", " + std::to_string(claims) +
+        ", 40, jsonb_build_object('codigo', '" + codigo + "', 'nomeCamada', 'Retomada', 'idProjeto', " +
+        n(c.projeto) + ", 'xdzs', false, 'invalidas', 'reparar', 'arquivo', 'p.zip')) returning id");
+    platform_db("insert into plataforma.tarefas (tenant_id, importacao_id, fila, tipo, entrada, estado, titular, "
+                "prazo, tentativas) values (" + tenant + ", " + id + ", 'importacoes', 'shp', " +
+                (input ? "'" + *input + "'" : std::string("null")) +
+                ", 'executando', 'instancia-morta', now() - interval '1 second', " + std::to_string(claims) + ")");
+    return std::stoll(id);
+  };
+  auto ended = [&](std::int64_t id) {
+    for (int i = 0; i < 600; ++i) {
+      std::string estado = db("select estado from projeto.importacoes where id = " + n(id));
+      if (estado != "pendente" && estado != "executando") return estado;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return std::string("não terminou");
+  };
+
+  const std::int64_t taken = abandoned("retomada", 1, entrada);
+  REQUIRE(ended(taken) == "concluida");
+  CHECK(db("select tentativa || '|' || progresso from projeto.importacoes where id = " + n(taken)) == "2|100.00");
+  CHECK(db("select count(*) from projeto.camadas where nome = 'Retomada'") == "1");
+  CHECK(db("select count(*) from projeto.geometrias g join projeto.camadas l on l.id = g.camada_id "
+           "where l.nome = 'Retomada'") == "4");
+  CHECK(platform_db("select count(*) from plataforma.tarefas where importacao_id = " + n(taken) +
+                    " and tenant_id = " + tenant) == "0");
+  CHECK_FALSE(std::filesystem::exists(options.files_dir + "/" + entrada));  // the input went with the job
+
+  const std::int64_t spent = abandoned("esgotada", 3, std::nullopt);
+  REQUIRE(ended(spent) == "falhou");
+  CHECK(db("select mensagem from projeto.importacoes where id = " + n(spent)).find("interrompida 3 vezes") !=
+        std::string::npos);
+  CHECK(db("select count(*) from projeto.camadas where nome = 'Retomada'") == "1");
 }
 
 namespace {
@@ -173,7 +216,7 @@ TEST_CASE_FIXTURE(ImportsFixture, "Runner::cancel: a pending job becomes cancela
   // stays pendente.
   HeldJob first(*runner, owner);
   auto ran = std::make_shared<std::atomic<bool>>(false);
-  auto job = runner->submit(owner, job_of("shp"), [ran](Context&) { *ran = true; });
+  auto job = submit_work(*runner, owner, job_of("shp"), [ran](Context&) { *ran = true; });
 
   auto refused_with = [&](const cadastre::service::Scope& s, errc code, const std::string& words) {
     try {
@@ -272,4 +315,97 @@ TEST_CASE_FIXTURE(ImportsFixture, "a copy of the cadastre's layer is held to the
   CHECK_MESSAGE(job.mensagem.find("cota de armazenamento da licença atingida (1 MB)") != std::string::npos, job.json);
   CHECK(db("select count(*) from projeto.camadas where projeto_id = " + n(c.projeto)) == "0");
   CHECK(db("select count(*) from projeto.geometrias") == "0");
+}
+
+// A work that fails with something passing (not a cadastre::Error: a lost connection, a
+// full disk) is run again from the start, up to the runner's attempts; then the job ends
+// falhou with the reason. The file's own fault (a cadastre::Error) ends it at once.
+TEST_CASE_FIXTURE(ImportsFixture, "a job failing unexpectedly is run again up to its attempts and then ends falhou; "
+                                  "a cadastre error ends it at once") {
+  using Context = cadastre::platform::jobs::Context;
+  auto c = cast();
+  auto runner = job_runner(*app, {.workers = 1, .per_tenant = 1, .wall = std::chrono::seconds(60),
+                                  .cpu = std::chrono::seconds(60), .lease = std::chrono::seconds(30),
+                                  .attempts = 3});
+  const cadastre::service::Scope owner = scope_of(*app, c.owner, "alfa");
+  auto runs = std::make_shared<std::atomic<int>>(0);
+  auto flaky = submit_work(*runner, owner, job_of("shp"), [runs](Context&) {
+    ++*runs;
+    throw std::runtime_error("conexão perdida");
+  });
+  auto errors = std::make_shared<std::atomic<int>>(0);
+  auto refused_job = submit_work(*runner, owner, job_of("shp"), [errors](Context&) {
+    ++*errors;
+    throw cadastre::Error(cadastre::errc::invalid_argument, "o arquivo não tem .prj");
+  });
+  auto ended = [&](std::int64_t id) {
+    for (int i = 0; i < 600; ++i) {
+      std::string estado = db("select estado from projeto.importacoes where id = " + n(id));
+      if (estado != "pendente" && estado != "executando") return estado;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return std::string("não terminou");
+  };
+  CHECK(ended(flaky.id) == "falhou");
+  CHECK(*runs == 3);
+  CHECK(db("select mensagem || '|' || tentativa from projeto.importacoes where id = " + n(flaky.id)) ==
+        "erro interno ao importar|3");
+  CHECK(ended(refused_job.id) == "falhou");
+  CHECK(*errors == 1);
+  CHECK(db("select mensagem from projeto.importacoes where id = " + n(refused_job.id)) == "o arquivo não tem .prj");
+  CHECK(platform_db("select count(*) from plataforma.tarefas") == "0");
+}
+
+// A rolling restart: the instance stopping hands its running job back to the queue at the
+// job's next progress (its transaction rolled back, the claim not counted), and another
+// instance runs it from the start to its end.
+TEST_CASE_FIXTURE(ImportsFixture, "a job running on an instance that stops goes back to the queue and another instance "
+                                  "completes it") {
+  using Context = cadastre::platform::jobs::Context;
+  auto c = cast();
+  const cadastre::platform::jobs::Budget budget{.workers = 1, .per_tenant = 1, .wall = std::chrono::seconds(60),
+                                               .cpu = std::chrono::seconds(60), .lease = std::chrono::seconds(30),
+                                               .attempts = 3};
+  auto started = std::make_shared<std::promise<void>>();
+  auto started_future = started->get_future();
+  auto first_run = std::make_shared<std::atomic<bool>>(true);
+  // The same handler on both instances, as every instance registers the platform's own.
+  auto work = [started, first_run](Context& ctx) {
+    if (first_run->exchange(false)) {
+      ctx.db().run([&](soci::session& s) {
+        soci::transaction tx(s);
+        s << "create table metade_escrita (x int)";  // rolled back when the job is handed over
+        started->set_value();
+        for (std::int64_t i = 0;; ++i) {
+          ctx.progress(i, 0);
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+      });
+    }
+    ctx.db().run([&](soci::session& s) {
+      soci::transaction tx(s);
+      s << "create table inteira (x int)";
+      ctx.complete(s);
+      tx.commit();
+    });
+  };
+  auto a = job_runner(*app, budget);
+  a->handle("teste-reinicio", work);
+  cadastre::platform::jobs::Job job = job_of("shp");
+  job.handler = "teste-reinicio";
+  auto sub = a->submit(scope_of(*app, c.owner, "alfa"), job);
+  REQUIRE(started_future.wait_for(std::chrono::seconds(60)) == std::future_status::ready);
+  a.reset();  // SIGTERM: the runner stops
+  CHECK(db("select estado from projeto.importacoes where id = " + n(sub.id)) == "pendente");
+  CHECK(db("select count(*) from pg_tables where tablename = 'metade_escrita'") == "0");
+  CHECK(platform_db("select estado || '|' || tentativas from plataforma.tarefas where importacao_id = " + n(sub.id)) ==
+        "pendente|0");
+
+  auto b = job_runner(*app, budget);
+  b->handle("teste-reinicio", work);
+  for (int i = 0; i < 600 && db("select estado from projeto.importacoes where id = " + n(sub.id)) != "concluida"; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  CHECK(db("select estado || '|' || tentativa from projeto.importacoes where id = " + n(sub.id)) == "concluida|1");
+  CHECK(db("select count(*) from pg_tables where tablename = 'inteira'") == "1");
+  CHECK(platform_db("select count(*) from plataforma.tarefas") == "0");
 }

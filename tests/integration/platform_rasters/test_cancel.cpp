@@ -10,6 +10,7 @@
 
 #include "platform/app.hpp"
 #include "platform/jobs/jobs.hpp"
+#include "integration/platform/held_job.hpp"
 #include "rasters_fixture.hpp"
 #include "service/tenancy.hpp"
 #include "store/sql.hpp"
@@ -68,7 +69,7 @@ class CancelFixture : public RastersFixture {
   /// Submits (tipo tiff, as `s`) a work that waits for the gate, then runs `then`.
   std::int64_t held(const test::Session& s, const std::shared_ptr<Gate>& gate,
                     std::function<void(platform::jobs::Context&)> then = {}) {
-    auto sub = platform::jobs::runner(*app)->submit(scope_of(s), job_of("tiff"),
+    auto sub = test::submit_work(*platform::jobs::runner(*app), scope_of(s), job_of("tiff"),
                                                     [gate, then](platform::jobs::Context& ctx) {
                                                       gate->started_.set_value();
                                                       gate->go.wait();
@@ -81,10 +82,10 @@ class CancelFixture : public RastersFixture {
   /// tiff) that ended concluida after them.
   std::int64_t drain(const test::Session& s) {
     auto runner = platform::jobs::runner(*app);
-    auto first = runner->submit(scope_of(s), job_of("tiff"), [](platform::jobs::Context&) {});
+    auto first = test::submit_work(*runner, scope_of(s), job_of("tiff"), [](platform::jobs::Context&) {});
     auto ran = std::make_shared<std::promise<void>>();
     auto fut = ran->get_future();
-    runner->submit(scope_of(s), job_of("tiff"), [ran](platform::jobs::Context&) { ran->set_value(); });
+    test::submit_work(*runner, scope_of(s), job_of("tiff"), [ran](platform::jobs::Context&) { ran->set_value(); });
     REQUIRE(fut.wait_for(kBound) == std::future_status::ready);
     return first.id;
   }
@@ -155,9 +156,11 @@ TEST_CASE_FIXTURE(CancelFixture,
   CHECK(done->text("estado") == "cancelada");
   CHECK(bool(done->json()["cancelamentoPedido"]));
   CHECK(done->text("mensagem").find("cancelada") != std::string::npos);
-  CHECK(db("select estado || '|' || cancelamento_pedido || '|' || coalesce(pid::text, '-') from projeto.importacoes "
-           "where id = " + std::to_string(job)) == "cancelada|true|-");
-  CHECK(staged_files() == 0);  // dropped from the queue with its work, which owned the file
+  CHECK(db("select estado || '|' || cancelamento_pedido from projeto.importacoes where id = " + std::to_string(job)) ==
+        "cancelada|true");
+  CHECK(platform_db("select count(*) from plataforma.tarefas where importacao_id = " + std::to_string(job) +
+                    " and tenant_id = (select id from plataforma.tenants where slug = 'alfa')") == "0");
+  CHECK(staged_files() == 0);  // dropped from the queue with its input
   CHECK(states_seen(job) == std::vector<std::string>{"cancelada"});
 
   // Twice: the job has ended, 409 naming its state; nothing changes.
@@ -343,11 +346,11 @@ std::pair<std::string, std::string> ended(CancelFixture& f, std::int64_t id, con
 
 TEST_CASE_FIXTURE(CancelFixture, "a job over its wall-time or CPU budget fails with the reason, its writes rolled back") {
   Cast c = cast();
-  platform::jobs::Runner runner(app->platform(), nullptr,
-                                {.workers = 1, .per_tenant = 1, .wall = std::chrono::seconds(1),
-                                 .cpu = std::chrono::seconds(30)});
+  auto runner = test::job_runner(*app, {.workers = 1, .per_tenant = 1, .wall = std::chrono::seconds(1),
+                                        .cpu = std::chrono::seconds(30), .lease = std::chrono::seconds(30),
+                                        .attempts = 3});
   // A work that writes, then reports progress while it sleeps: never ends on its own.
-  auto slow = runner.submit(scope_of(c.owner), job_of("tiff"), [](platform::jobs::Context& ctx) {
+  auto slow = test::submit_work(*runner, scope_of(c.owner), job_of("tiff"), [](platform::jobs::Context& ctx) {
     ctx.db().run([&](soci::session& s) {
       soci::transaction tx(s);
       s << "create table orcamento_teste (x int)";
@@ -362,10 +365,10 @@ TEST_CASE_FIXTURE(CancelFixture, "a job over its wall-time or CPU budget fails w
   CHECK(mensagem == "a tarefa passou do seu limite de 1 s de duração; nada foi gravado");
   CHECK(db("select count(*) from pg_tables where tablename = 'orcamento_teste'") == "0");
 
-  platform::jobs::Runner cpu(app->platform(), nullptr,
-                             {.workers = 1, .per_tenant = 1, .wall = std::chrono::seconds(600),
-                              .cpu = std::chrono::seconds(1)});
-  auto spin = cpu.submit(scope_of(c.owner), job_of("tiff"), [](platform::jobs::Context& ctx) {
+  auto cpu = test::job_runner(*app, {.workers = 1, .per_tenant = 1, .wall = std::chrono::seconds(600),
+                                     .cpu = std::chrono::seconds(1), .lease = std::chrono::seconds(30),
+                                     .attempts = 3});
+  auto spin = test::submit_work(*cpu, scope_of(c.owner), job_of("tiff"), [](platform::jobs::Context& ctx) {
     volatile std::uint64_t x = 0;
     for (std::int64_t i = 0;; ++i) {
       for (int k = 0; k < 1'000'000; ++k) x = x + static_cast<std::uint64_t>(k);
@@ -389,17 +392,17 @@ TEST_CASE_FIXTURE(CancelFixture, "jobs are taken in turns by tenant, and one ten
   };
   {
     // One worker: alfa's third job waits behind beta's first, though queued before it.
-    platform::jobs::Runner one(app->platform(), nullptr, {.workers = 1, .per_tenant = 1});
+    auto one = test::job_runner(*app, {.workers = 1, .per_tenant = 1});
     auto gate = std::make_shared<Gate>();
     Releaser releaser{gate};
-    auto held = one.submit(scope_of(c.owner), job_of("tiff"), [gate](platform::jobs::Context&) {
+    auto held = test::submit_work(*one, scope_of(c.owner), job_of("tiff"), [gate](platform::jobs::Context&) {
       gate->started_.set_value();
       gate->go.wait();
     });
     gate->wait_started();
-    auto a2 = one.submit(scope_of(c.owner), job_of("tiff"), record("alfa-2"));
-    auto a3 = one.submit(scope_of(c.owner), job_of("tiff"), record("alfa-3"));
-    auto b1 = one.submit(scope_of(c.beta, "beta"), job_of("tiff"), record("beta-1"));
+    auto a2 = test::submit_work(*one, scope_of(c.owner), job_of("tiff"), record("alfa-2"));
+    auto a3 = test::submit_work(*one, scope_of(c.owner), job_of("tiff"), record("alfa-3"));
+    auto b1 = test::submit_work(*one, scope_of(c.beta, "beta"), job_of("tiff"), record("beta-1"));
     gate->release();
     CHECK(ended(*this, a3.id).first == "concluida");
     CHECK(ended(*this, b1.id, "beta").first == "concluida");
@@ -411,16 +414,16 @@ TEST_CASE_FIXTURE(CancelFixture, "jobs are taken in turns by tenant, and one ten
   {
     // Two workers, one job per tenant: while alfa's job is held, alfa's next waits and
     // beta's runs on the other worker.
-    platform::jobs::Runner two(app->platform(), nullptr, {.workers = 2, .per_tenant = 1});
+    auto two = test::job_runner(*app, {.workers = 2, .per_tenant = 1});
     auto gate = std::make_shared<Gate>();
     Releaser releaser{gate};
-    auto held = two.submit(scope_of(c.owner), job_of("tiff"), [gate](platform::jobs::Context&) {
+    auto held = test::submit_work(*two, scope_of(c.owner), job_of("tiff"), [gate](platform::jobs::Context&) {
       gate->started_.set_value();
       gate->go.wait();
     });
     gate->wait_started();
-    auto a2 = two.submit(scope_of(c.owner), job_of("tiff"), [](platform::jobs::Context&) {});
-    auto b1 = two.submit(scope_of(c.beta, "beta"), job_of("tiff"), [](platform::jobs::Context&) {});
+    auto a2 = test::submit_work(*two, scope_of(c.owner), job_of("tiff"), [](platform::jobs::Context&) {});
+    auto b1 = test::submit_work(*two, scope_of(c.beta, "beta"), job_of("tiff"), [](platform::jobs::Context&) {});
     CHECK(ended(*this, b1.id, "beta").first == "concluida");
     CHECK(db("select estado from projeto.importacoes where id = " + std::to_string(a2.id)) == "pendente");
     gate->release();

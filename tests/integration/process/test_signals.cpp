@@ -47,9 +47,22 @@ void send_all(int s, const std::string& data) {
     sent += static_cast<std::size_t>(n);
   }
 }
+
+// One GET on a connection of its own; the whole answer.
+std::string get_once(int port, const std::string& path) {
+  int s = connect_to(port);
+  if (s < 0) return {};
+  send_all(s, "GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  std::string out;
+  char buf[4096];
+  for (ssize_t n; (n = recv(s, buf, sizeof buf, 0)) > 0;) out.append(buf, static_cast<std::size_t>(n));
+  close(s);
+  return out;
+}
 }  // namespace
 
-TEST_CASE("SIGTERM stops accepting, finishes the in-flight request and exits 0") {
+TEST_CASE("SIGTERM drains (readiness 503 while still serving), then stops accepting, finishes the in-flight request "
+          "and exits 0") {
   test::Stack stack({"alfa"});  // a migrated platform database for the binary to use
   int port = free_port();
   pid_t pid = fork();
@@ -57,7 +70,7 @@ TEST_CASE("SIGTERM stops accepting, finishes the in-flight request and exits 0")
   if (pid == 0) {
     std::string p = std::to_string(port);
     execl(CADASTRE_SERVER_BIN, CADASTRE_SERVER_BIN, "--platform-dsn", stack.platform_dsn().c_str(), "--port", p.c_str(),
-          "--no-access-log", static_cast<char*>(nullptr));
+          "--no-access-log", "--drain-seconds", "2", static_cast<char*>(nullptr));
     _exit(127);
   }
   int s = -1;
@@ -69,8 +82,14 @@ TEST_CASE("SIGTERM stops accepting, finishes the in-flight request and exits 0")
   // Half a request: headers and part of the body. The server is now mid-request.
   send_all(s, "POST /health-check/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{\"a\":");
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  CHECK(get_once(port, "/health-check/readiness/").rfind("HTTP/1.1 200", 0) == 0);
   REQUIRE(kill(pid, SIGTERM) == 0);
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  // Draining: readiness says go elsewhere, and the service still answers what it gets.
+  const std::string ready = get_once(port, "/health-check/readiness/");
+  CHECK(ready.rfind("HTTP/1.1 503", 0) == 0);
+  CHECK(ready.find("encerrando") != std::string::npos);
+  CHECK(get_once(port, "/health-check/liveness/").rfind("HTTP/1.1 200", 0) == 0);
   send_all(s, "1234}");
   std::string response;
   char buf[4096];
@@ -83,11 +102,11 @@ TEST_CASE("SIGTERM stops accepting, finishes the in-flight request and exits 0")
   CHECK(response.find("metodo_nao_permitido") != std::string::npos);
 
   int status = 0;
-  for (int i = 0; i < 100 && waitpid(pid, &status, WNOHANG) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  for (int i = 0; i < 160 && waitpid(pid, &status, WNOHANG) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   if (waitpid(pid, &status, WNOHANG) == 0 && !WIFEXITED(status)) {
     kill(pid, SIGKILL);
     waitpid(pid, &status, 0);
-    FAIL("server did not exit within 5 s of SIGTERM");
+    FAIL("server did not exit within 8 s of SIGTERM (2 s of them draining)");
   }
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
