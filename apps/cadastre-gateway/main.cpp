@@ -27,7 +27,7 @@ const char* kUsage =
     "       [--pool-size N] [--pool-wait-ms MS] [--cors-origins a,b] [--no-access-log]\n"
     "       [--threads 256] [--max-connections 4096] [--reserved-connections 64]\n"
     "       [--keep-alive-s 5] [--head-timeout-s 10] [--body-timeout-s 10] [--min-rate-kb 8]\n"
-    "       [--write-timeout-s 30] [--header-max-kb 64] [--header-max-fields 100] [--payload-max-mb 8]\n"
+    "       [--write-timeout-s 30] [--header-max-kb 64] [--header-max-fields 100] [--payload-max-mb 8] [--drain-seconds 3]\n"
     "     cadastre-gateway --print-demo-config URL_DO_CADASTRE_SERVER [--platform-url URL]\n";
 }
 

@@ -10,7 +10,7 @@
 //                   [engine limits: --threads 64 --max-connections 4096
 //                    --reserved-connections 64 --keep-alive-s 5 --head-timeout-s 10 --body-timeout-s 10
 //                    --min-rate-kb 8 --write-timeout-s 30 --header-max-kb 64 --header-max-fields 100
-//                    --payload-max-mb 32; docs/operations.md, "The HTTP engine"]
+//                    --payload-max-mb 32 --drain-seconds 3; docs/operations.md, "The HTTP engine"]
 //                   (the service account's password only in CADASTRE_LDAP_BIND_PASSWORD: a
 //                   flag would show in ps; without --ldap-uri POST /ldap/login/ answers 503)
 //

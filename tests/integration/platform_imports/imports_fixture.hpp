@@ -95,11 +95,11 @@ class ImportsFixture : public PlatformFixture {
     return c;
   }
 
-  /// A multipart POST with part `file`.
+  /// A multipart POST with part `file` (to the instance on `port`; `app` when 0).
   std::unique_ptr<Answer> upload(const std::string& path, const std::string& bytes, const std::string& filename,
-                                 const httplib::Headers& h) const {
+                                 const httplib::Headers& h, int port = 0) const {
     httplib::MultipartFormDataItems items = {{"file", bytes, filename, "application/octet-stream"}};
-    auto cl = client();
+    auto cl = client(port);
     return answer(cl.Post(path, h, items), "POST " + path);
   }
   std::unique_ptr<Answer> upload(const std::string& path, const std::string& bytes, const std::string& filename,
