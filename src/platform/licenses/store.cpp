@@ -164,35 +164,48 @@ StorageReservation::~StorageReservation() {
   }
 }
 
+namespace {
+
+// Under the tenant's turn (until the caller's transaction ends: what is stored plus what is
+// reserved is read, and a new reservation written, by one writer at a time), whether
+// `bytes` more fit the tenant's license: throws 403 when they do not; false when the tenant
+// has no license (nothing to hold to).
+bool fits(soci::session& s, const TenantStorage& tenant, std::int64_t tenant_id, std::int64_t bytes) {
+  long long tid = tenant_id;
+  s << "select pg_advisory_xact_lock(hashtextextended('plataforma.reservas_armazenamento', :t))", soci::use(tid);
+  std::string status, fim;
+  long long limit_mb = 0, held = 0;
+  s << "select " + kStatus + ", l.fim::text, l.max_armazenamento_mb from plataforma.licencas l "
+       "where l.tenant_id = :t order by l.id desc limit 1",
+      soci::use(tid), soci::into(status), soci::into(fim), soci::into(limit_mb);
+  if (!s.got_data()) return false;
+  if (status == "expirada")
+    throw Error(errc::license_inactive, "a licença do município terminou em " + fim + ": envio de arquivos recusado",
+                "licenca");
+  if (status == "suspensa" || status == "cancelada")
+    throw Error(errc::license_inactive, "a licença do município está " + status + ": envio de arquivos recusado",
+                "licenca");
+  s << "select coalesce(sum(bytes), 0) from plataforma.reservas_armazenamento where tenant_id = :t and expira > now()",
+      soci::use(tid), soci::into(held);
+  // Measured under the turn on purpose: a write that commits meanwhile moves its bytes from
+  // reserved to stored, and both must be seen in one step.
+  if (storage_in_use(tenant) + held + bytes > limit_mb * 1024 * 1024)
+    throw Error(errc::quota_exceeded,
+                "cota de armazenamento da licença atingida (" + std::to_string(limit_mb) +
+                    " MB): contrate mais armazenamento",
+                "licenca");
+  return true;
+}
+
+}  // namespace
+
 StorageReservation reserve_storage(store::Pool& platform, const TenantStorage& tenant, std::int64_t tenant_id,
                                    std::int64_t bytes) {
   std::int64_t reserved = 0;
   platform.run([&](soci::session& s) {
     soci::transaction tx(s);
-    long long tid = tenant_id;
-    // The tenant's turn until commit: what is stored plus what is reserved is read and the
-    // new reservation written by one writer at a time.
-    s << "select pg_advisory_xact_lock(hashtextextended('plataforma.reservas_armazenamento', :t))", soci::use(tid);
-    std::string status, fim;
-    long long limit_mb = 0, held = 0;
-    s << "select " + kStatus + ", l.fim::text, l.max_armazenamento_mb from plataforma.licencas l "
-         "where l.tenant_id = :t order by l.id desc limit 1",
-        soci::use(tid), soci::into(status), soci::into(fim), soci::into(limit_mb);
-    if (!s.got_data()) return;
-    if (status == "expirada")
-      throw Error(errc::license_inactive, "a licença do município terminou em " + fim + ": envio de arquivos recusado",
-                  "licenca");
-    if (status == "suspensa" || status == "cancelada")
-      throw Error(errc::license_inactive, "a licença do município está " + status + ": envio de arquivos recusado",
-                  "licenca");
-    s << "select coalesce(sum(bytes), 0) from plataforma.reservas_armazenamento where tenant_id = :t and expira > now()",
-        soci::use(tid), soci::into(held);
-    if (storage_in_use(tenant) + held + bytes > limit_mb * 1024 * 1024)
-      throw Error(errc::quota_exceeded,
-                  "cota de armazenamento da licença atingida (" + std::to_string(limit_mb) +
-                      " MB): contrate mais armazenamento",
-                  "licenca");
-    long long amount = bytes, id = 0;
+    if (!fits(s, tenant, tenant_id, bytes)) return;
+    long long tid = tenant_id, amount = bytes, id = 0;
     s << "insert into plataforma.reservas_armazenamento (tenant_id, bytes) values (:t, :b) returning id", soci::use(tid),
         soci::use(amount), soci::into(id);
     tx.commit();
@@ -200,6 +213,13 @@ StorageReservation reserve_storage(store::Pool& platform, const TenantStorage& t
   });
   if (reserved == 0) return {};
   return StorageReservation(platform, reserved);
+}
+
+void require_storage(store::Pool& platform, const TenantStorage& tenant, std::int64_t tenant_id, std::int64_t bytes) {
+  platform.run([&](soci::session& s) {
+    soci::transaction tx(s);  // the turn ends with it; nothing is written
+    fits(s, tenant, tenant_id, bytes);
+  });
 }
 
 void confirm_payment(store::Pool& pool, std::int64_t license_id, std::int64_t contract_id, std::int64_t admin_id) {

@@ -82,11 +82,9 @@ class StorageReservation {
 /// across their job, the vector imports across their write.
 StorageReservation reserve_storage(store::Pool& platform, const TenantStorage& tenant, std::int64_t tenant_id,
                                    std::int64_t bytes);
-/// The same check, released at once: before a job is queued, for what its file decodes to.
-inline void require_storage(store::Pool& platform, const TenantStorage& tenant, std::int64_t tenant_id,
-                            std::int64_t bytes) {
-  reserve_storage(platform, tenant, tenant_id, bytes);
-}
+/// The same check without a reservation (nothing is written): at the door, before a job is
+/// queued, for what its file decodes to.
+void require_storage(store::Pool& platform, const TenantStorage& tenant, std::int64_t tenant_id, std::int64_t bytes);
 /// Records the payment of contract `contract_id` of license `license_id` (plataforma.
 /// contratos) as confirmed by platform administrator `admin_id`: 404 when the license has
 /// no such contract, 409 when it was already confirmed.
