@@ -119,10 +119,11 @@ struct Runner::State {
     if (it.announce) publish(it.claim.tenant_id, it.claim.job, it.user, s);
   }
 
-  // The job's place in the queue goes, and its input with it.
+  // The job's input goes, then its place in the queue (a process dying between the two
+  // leaves a place whose job has ended: the next claim finds it so and removes it).
   void done(const queue::Claim& c) {
-    setup.platform->with([&](soci::session& s) { queue::done(s, c.id); });
     if (c.entrada) files.remove(*c.entrada);
+    setup.platform->with([&](soci::session& s) { queue::done(s, c.id); });
   }
 
   void run();

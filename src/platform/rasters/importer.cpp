@@ -43,8 +43,8 @@ void sweep(const fs::path& folder) {
 }  // namespace
 
 // The job: convert, then (in one transaction) the layer's row, its file placed in the
-// layer's folder, and the job's final row. The staged upload goes with the job (the
-// runner removes its entrada).
+// layer's folder, and the job's final row. The staged upload (the job's entrada) goes
+// before the commit.
 void run(jobs::Context& ctx, const common::FileStore& files, store::Pool& platform) {
   const file_store::Store& store = files.store();
   const jobs::Parameters par(ctx.parametros());
@@ -73,6 +73,9 @@ void run(jobs::Context& ctx, const common::FileStore& files, store::Pool& platfo
     Doomed placed{store, {ctx.tenant_slug() + "/camadas/" + std::to_string(id)}};
     cog.publish(ctx.tenant_slug() + "/" + layer_file);
     set_file(s, id, layer_file);
+    // The uploaded bytes go before the job is seen as finished (the runner would remove
+    // them just after; a failed commit fails the job, which has no use for them either).
+    store.remove(staging);
     ctx.counts().importadas = 1;
     ctx.layer({.id = id, .nome = nome, .geometria = "raster", .feicoes = 0});
     ctx.complete(s);

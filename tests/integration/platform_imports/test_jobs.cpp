@@ -28,6 +28,15 @@ std::string points(int count, int failing = -1) {
   return g + "]}";
 }
 
+// The count `sql` answers once it reaches `expected` (bounded polls): a job's place in the
+// queue goes just after its final row is written.
+std::string settled(const ImportsFixture& f, const std::string& sql, const std::string& expected) {
+  std::string got;
+  for (int i = 0; i < 100 && (got = f.platform_db(sql)) != expected; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  return got;
+}
+
 }  // namespace
 
 TEST_CASE_FIXTURE(ImportsFixture, "imports need a session and the admin role on the project; the parameters are checked first") {
@@ -173,8 +182,8 @@ TEST_CASE_FIXTURE(ImportsFixture, "a job whose instance died is taken over after
   CHECK(db("select count(*) from projeto.camadas where nome = 'Retomada'") == "1");
   CHECK(db("select count(*) from projeto.geometrias g join projeto.camadas l on l.id = g.camada_id "
            "where l.nome = 'Retomada'") == "4");
-  CHECK(platform_db("select count(*) from plataforma.tarefas where importacao_id = " + n(taken) +
-                    " and tenant_id = " + tenant) == "0");
+  CHECK(settled(*this, "select count(*) from plataforma.tarefas where importacao_id = " + n(taken) +
+                            " and tenant_id = " + tenant, "0") == "0");
   CHECK_FALSE(std::filesystem::exists(options.files_dir + "/" + entrada));  // the input went with the job
 
   const std::int64_t spent = abandoned("esgotada", 3, std::nullopt);
@@ -353,7 +362,7 @@ TEST_CASE_FIXTURE(ImportsFixture, "a job failing unexpectedly is run again up to
   CHECK(ended(refused_job.id) == "falhou");
   CHECK(*errors == 1);
   CHECK(db("select mensagem from projeto.importacoes where id = " + n(refused_job.id)) == "o arquivo não tem .prj");
-  CHECK(platform_db("select count(*) from plataforma.tarefas") == "0");
+  CHECK(settled(*this, "select count(*) from plataforma.tarefas", "0") == "0");
 }
 
 // A rolling restart: the instance stopping hands its running job back to the queue at the
@@ -407,5 +416,5 @@ TEST_CASE_FIXTURE(ImportsFixture, "a job running on an instance that stops goes 
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   CHECK(db("select estado || '|' || tentativa from projeto.importacoes where id = " + n(sub.id)) == "concluida|1");
   CHECK(db("select count(*) from pg_tables where tablename = 'inteira'") == "1");
-  CHECK(platform_db("select count(*) from plataforma.tarefas") == "0");
+  CHECK(settled(*this, "select count(*) from plataforma.tarefas", "0") == "0");
 }
