@@ -2,17 +2,15 @@
 // with SIGKILL (no handler runs, its transaction dies with its connections), and another
 // instance takes the job over once the dead one's lease has run out (jobs.hpp, decision
 // 0021). The file's features are imported exactly once.
-#include <arpa/inet.h>
 #include <doctest/doctest.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <thread>
 
 #include "integration/platform_imports/imports_fixture.hpp"
+#include "support/slapd.hpp"  // ldap_test::free_port
 
 using namespace cadastre::test;
 
@@ -28,19 +26,6 @@ std::string many_points(int count) {
   return g + "]}";
 }
 
-// A port nothing listens on: bound once to learn it, then closed.
-int free_port() {
-  int s = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  socklen_t len = sizeof a;
-  getsockname(s, reinterpret_cast<sockaddr*>(&a), &len);
-  close(s);
-  return ntohs(a.sin_port);
-}
-
 }  // namespace
 
 TEST_CASE_FIXTURE(ImportsFixture, "an import running on an instance killed with SIGKILL completes on another, with "
@@ -53,7 +38,7 @@ TEST_CASE_FIXTURE(ImportsFixture, "an import running on an instance killed with 
   const std::string zip = read("muitos.zip");
 
   app.reset();  // instance A, the binary, is the only one running jobs
-  const int port = free_port();
+  const int port = ldap_test::free_port();
   pid_t a = fork();
   REQUIRE(a >= 0);
   if (a == 0) {

@@ -37,6 +37,16 @@ std::string settled(const ImportsFixture& f, const std::string& sql, const std::
   return got;
 }
 
+// The job's estado once it has ended (bounded polls of its row).
+std::string ended(const ImportsFixture& f, std::int64_t id) {
+  for (int i = 0; i < 600; ++i) {
+    std::string estado = f.db("select estado from projeto.importacoes where id = " + std::to_string(id));
+    if (estado != "pendente" && estado != "executando") return estado;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return "não terminou";
+}
+
 }  // namespace
 
 TEST_CASE_FIXTURE(ImportsFixture, "imports need a session and the admin role on the project; the parameters are checked first") {
@@ -167,17 +177,9 @@ TEST_CASE_FIXTURE(ImportsFixture, "a job whose instance died is taken over after
                 ", 'executando', 'instancia-morta', now() - interval '1 second', " + std::to_string(claims) + ")");
     return std::stoll(id);
   };
-  auto ended = [&](std::int64_t id) {
-    for (int i = 0; i < 600; ++i) {
-      std::string estado = db("select estado from projeto.importacoes where id = " + n(id));
-      if (estado != "pendente" && estado != "executando") return estado;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return std::string("não terminou");
-  };
 
   const std::int64_t taken = abandoned("retomada", 1, entrada);
-  REQUIRE(ended(taken) == "concluida");
+  REQUIRE(ended(*this, taken) == "concluida");
   CHECK(db("select tentativa || '|' || progresso from projeto.importacoes where id = " + n(taken)) == "2|100.00");
   CHECK(db("select count(*) from projeto.camadas where nome = 'Retomada'") == "1");
   CHECK(db("select count(*) from projeto.geometrias g join projeto.camadas l on l.id = g.camada_id "
@@ -187,7 +189,7 @@ TEST_CASE_FIXTURE(ImportsFixture, "a job whose instance died is taken over after
   CHECK_FALSE(std::filesystem::exists(options.files_dir + "/" + entrada));  // the input went with the job
 
   const std::int64_t spent = abandoned("esgotada", 3, std::nullopt);
-  REQUIRE(ended(spent) == "falhou");
+  REQUIRE(ended(*this, spent) == "falhou");
   CHECK(db("select mensagem from projeto.importacoes where id = " + n(spent)).find("interrompida 3 vezes") !=
         std::string::npos);
   CHECK(db("select count(*) from projeto.camadas where nome = 'Retomada'") == "1");
@@ -347,19 +349,11 @@ TEST_CASE_FIXTURE(ImportsFixture, "a job failing unexpectedly is run again up to
     ++*errors;
     throw cadastre::Error(cadastre::errc::invalid_argument, "o arquivo não tem .prj");
   });
-  auto ended = [&](std::int64_t id) {
-    for (int i = 0; i < 600; ++i) {
-      std::string estado = db("select estado from projeto.importacoes where id = " + n(id));
-      if (estado != "pendente" && estado != "executando") return estado;
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    return std::string("não terminou");
-  };
-  CHECK(ended(flaky.id) == "falhou");
+  CHECK(ended(*this, flaky.id) == "falhou");
   CHECK(*runs == 3);
   CHECK(db("select mensagem || '|' || tentativa from projeto.importacoes where id = " + n(flaky.id)) ==
         "erro interno ao importar|3");
-  CHECK(ended(refused_job.id) == "falhou");
+  CHECK(ended(*this, refused_job.id) == "falhou");
   CHECK(*errors == 1);
   CHECK(db("select mensagem from projeto.importacoes where id = " + n(refused_job.id)) == "o arquivo não tem .prj");
   CHECK(settled(*this, "select count(*) from plataforma.tarefas", "0") == "0");

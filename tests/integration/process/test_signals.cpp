@@ -10,22 +10,11 @@
 #include <thread>
 
 #include "support/harness.hpp"
+#include "support/slapd.hpp"  // ldap_test::free_port
 
 using namespace cadastre;
 
 namespace {
-int free_port() {
-  int s = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  socklen_t len = sizeof a;
-  getsockname(s, reinterpret_cast<sockaddr*>(&a), &len);
-  close(s);
-  return ntohs(a.sin_port);
-}
-
 int connect_to(int port) {
   int s = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in a{};
@@ -64,7 +53,7 @@ std::string get_once(int port, const std::string& path) {
 TEST_CASE("SIGTERM drains (readiness 503 while still serving), then stops accepting, finishes the in-flight request "
           "and exits 0") {
   test::Stack stack({"alfa"});  // a migrated platform database for the binary to use
-  int port = free_port();
+  int port = ldap_test::free_port();
   pid_t pid = fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {
