@@ -9,7 +9,7 @@
 //   cadastre-admin client add --tenant S --scope avaliacao|provas_digitais --nome N [--usuario U --password P]
 //   cadastre-admin demo load --tenant SLUG [--lots N] [--seed S] [--replace]
 //   cadastre-admin demo setup [--lots N] [--lots2 N] [--seed S] [--media-root DIR] [--project-geometries N]
-//                                                                (everything ./scripts/demo needs)
+//                             [--second-server DSN]              (everything ./scripts/demo needs)
 //   cadastre-admin demo project --tenant SLUG --email OWNER [--geometries N]   (the platform's demo project)
 //   cadastre-admin geografia load [--municipios FILE.csv] [--setores FILE.csv]   (IBGE tables, platform database)
 //
@@ -56,7 +56,7 @@ const char* kUsage =
     "                                             credencial Basic (senha gerada quando omitida; mostrada uma vez)\n"
     "  demo load --tenant SLUG [--lots N] [--seed S] [--replace]\n"
     "  demo setup [--lots N] [--lots2 N] [--seed S] [--media-root DIR (padrão var/midia)]\n"
-    "             [--project-geometries N (padrão 100000)]\n"
+    "             [--project-geometries N (padrão 100000)] [--second-server DSN]\n"
     "                                             municípios, usuários, tokens e dados de demonstração\n"
     "  demo project --tenant SLUG --email DONO [--geometries N (padrão 100000)]\n"
     "                                             o projeto de demonstração da plataforma (camada de lotes)\n"
@@ -186,6 +186,10 @@ void demo_setup(const std::string& platform_dsn, const cli::Flags& f) {
 
   store::NewTenant campinas{"campinas", "Campinas", "SP", "3509502", "", "America/Sao_Paulo"};
   store::NewTenant valinhos{"valinhos", "Valinhos", "SP", "3556206", "", "America/Sao_Paulo"};
+  // The second city on a PostgreSQL server of its own (scripts/demo --cluster): the
+  // platform reaches each municipality by its DSN, wherever it lives.
+  if (auto second = f.get("second-server"); second && !second->empty())
+    valinhos.dsn = store::prepare_tenant_database(*second, valinhos.slug);
   auto t1 = store::provision_tenant(*p.identity, p.dsn, campinas);
   auto t2 = store::provision_tenant(*p.identity, p.dsn, valinhos);
   std::cerr << "carregando a cidade de demonstração...\n";
@@ -248,7 +252,7 @@ int run(int argc, char** argv) {
   cli::Flags f(argc, argv, 1,
                {"platform-dsn", "nome", "uf", "ibge", "dsn", "fuso", "tenant", "email", "password", "perm", "lots",
                 "lots2", "seed", "center-lon", "center-lat", "media-root", "scope", "usuario", "url", "project-geometries",
-                "geometries", "municipios", "setores"},
+                "geometries", "municipios", "setores", "second-server"},
                {"admin", "replace", "help"});
   const auto& args = f.positional();
   if (f.has("help") || args.empty()) {

@@ -27,7 +27,7 @@ const char* kUsage =
     "       [--pool-size N] [--pool-wait-ms MS] [--cors-origins a,b] [--no-access-log]\n"
     "       [--threads 256] [--max-connections 4096] [--reserved-connections 64]\n"
     "       [--keep-alive-s 5] [--head-timeout-s 10] [--body-timeout-s 10] [--min-rate-kb 8]\n"
-    "       [--write-timeout-s 30] [--header-max-kb 64] [--header-max-fields 100] [--payload-max-mb 8] [--drain-seconds 3]\n"
+    "       [--write-timeout-s 30] [--header-max-kb 64] [--header-max-fields 100] [--payload-max-mb 8] [--drain-seconds 3] [--stop-grace-seconds 30]\n"
     "     cadastre-gateway --print-demo-config URL_DO_CADASTRE_SERVER [--platform-url URL]\n";
 }
 
@@ -70,13 +70,13 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  const std::chrono::seconds drain = o.http.drain;
+  const std::chrono::seconds drain = o.http.drain, grace = o.http.stop_grace;
   gateway::App app(std::move(o));
   if (!app.server().bind()) {
     std::cerr << "cadastre-gateway: não foi possível escutar na porta pedida\n";
     return 1;
   }
   cli::serve_until_signal(app.server(), stop_signals, "cadastre-gateway",
-                          [&app](const std::string& line) { app.log(line); }, drain);
+                          [&app](const std::string& line) { app.log(line); }, drain, grace);
   return 0;
 }

@@ -165,7 +165,8 @@ int main(int argc, char** argv) {
       return 1;
     }
     cli::serve_until_signal(app.server(), stop_signals, "cadastre-platform",
-                            [](const std::string& line) { std::cerr << line << "\n"; }, o.http.drain);
+                            [](const std::string& line) { std::cerr << line << "\n"; }, o.http.drain,
+                          o.http.stop_grace);
   } catch (const std::exception& e) {
     std::cerr << "cadastre-platform: " << e.what() << "\n";
     return 2;

@@ -10,7 +10,7 @@
 //                   [engine limits: --threads 64 --max-connections 4096
 //                    --reserved-connections 64 --keep-alive-s 5 --head-timeout-s 10 --body-timeout-s 10
 //                    --min-rate-kb 8 --write-timeout-s 30 --header-max-kb 64 --header-max-fields 100
-//                    --payload-max-mb 32 --drain-seconds 3; docs/operations.md, "The HTTP engine"]
+//                    --payload-max-mb 32 --drain-seconds 3 --stop-grace-seconds 30; docs/operations.md, "The HTTP engine"]
 //                   (the service account's password only in CADASTRE_LDAP_BIND_PASSWORD: a
 //                   flag would show in ps; without --ldap-uri POST /ldap/login/ answers 503)
 //
@@ -87,6 +87,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   cli::serve_until_signal(app.server(), stop_signals, "cadastre-server",
-                          [](const std::string& line) { std::cerr << line << "\n"; }, o.http.drain);
+                          [](const std::string& line) { std::cerr << line << "\n"; }, o.http.drain,
+                          o.http.stop_grace);
   return 0;
 }

@@ -17,7 +17,7 @@ inline std::set<std::string> engine_flag_names() {
   return {"threads",        "max-connections",   "reserved-connections", "keep-alive-s",
           "head-timeout-s", "body-timeout-s",    "min-rate-kb",          "write-timeout-s",
           "header-max-kb",  "header-max-fields", "payload-max-mb",       "trusted-proxies",
-          "drain-seconds"};
+          "drain-seconds", "stop-grace-seconds"};
 }
 
 /// Reads the engine flags into `o`, over the defaults already in it; each flag also reads
@@ -58,6 +58,7 @@ inline void read_engine_flags(const Flags& f, http::ServerOptions& o,
                       "payload-max-mb", static_cast<long long>(o.payload_max >> 20), 1, 4096))
                   << 20;
   o.drain = seconds(number("drain-seconds", o.drain.count(), 0, 600));
+  o.stop_grace = seconds(number("stop-grace-seconds", o.stop_grace.count(), 1, 3600));
   // The reverse proxies (HAProxy, nginx, the gateway) whose X-Forwarded-For is believed.
   o.trusted_proxies = f.get_list("trusted-proxies", "", env("trusted-proxies").c_str());
 }

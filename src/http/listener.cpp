@@ -97,7 +97,7 @@ struct Engine {
   net::steady_timer accept_pause{accept_loop};
   std::size_t next_loop = 0;
   int port = 0;
-  std::atomic<bool> running{false}, stopping{false};
+  std::atomic<bool> running{false}, stopping{false}, draining{false};
   std::atomic<int> open{0};
   std::mutex mutex;
   std::condition_variable all_closed;
@@ -642,7 +642,7 @@ class Session final : public Connection, public std::enable_shared_from_this<Ses
     phase_ = Phase::handling;
     Response res = e_.handle(req);
     if (res.upgrade) return upgrade(message, res);
-    keep = keep && !e_.stopping;
+    keep = keep && !e_.stopping && !e_.draining;
     wire::Framing framing = wire::framing_for(req.method, res, minor_);
     const bool sends_body = !framing.head_only && !framing.bodyless;
     const bool compress = sends_body && e_.o.compress && !res.headers.find("Content-Encoding") &&
@@ -990,6 +990,8 @@ void Listener::stop() {
   });
   for (auto& s : sessions) net::post(s->executor(), [s] { s->server_stopping(); });
 }
+
+void Listener::drain() noexcept { impl_->engine.draining = true; }
 
 bool Listener::running() const noexcept { return impl_->engine.running; }
 int Listener::port() const noexcept { return impl_->engine.port; }

@@ -96,6 +96,10 @@ class Listener {
   bool bind();
   /// Serves until stop(), then waits for every connection to end.
   void serve();
+  /// From now on every answer says Connection: close (a rolling restart's drain: a load
+  /// balancer's pooled connections to this instance end one request at a time, so none is
+  /// idle here when stop() closes the idle ones). Safe from any thread.
+  void drain() noexcept;
   /// Stops accepting and closes connections that wait for a request; requests being
   /// handled are answered (with Connection: close); WebSockets close with 1001 (a client
   /// that does not answer the close is cut off after a second). Safe from any thread.

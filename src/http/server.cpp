@@ -315,6 +315,11 @@ bool Server::start() {
   return running();
 }
 
+void Server::drain() noexcept {
+  draining_ = true;
+  if (impl_ && impl_->listener) impl_->listener->drain();
+}
+
 void Server::stop() {
   if (!impl_) return;
   if (impl_->listener) impl_->listener->stop();

@@ -31,6 +31,10 @@ struct ServerOptions : ListenerOptions {
   /// before it stops accepting (cli::serve_until_signal; --drain-seconds): long enough for
   /// a load balancer's health checks to take the instance out.
   std::chrono::seconds drain{3};
+  /// After the drain, how long requests in flight may take to finish
+  /// (cli::serve_until_signal; --stop-grace-seconds); past it the process exits anyway,
+  /// and its running jobs go to another instance when their leases expire.
+  std::chrono::seconds stop_grace{30};
 };
 
 /// Description of the service for the OpenAPI document.
@@ -75,8 +79,9 @@ class Server {
   void stop();
   /// The first step of a graceful stop (a rolling restart): the service goes on serving,
   /// but its readiness probe answers 503 from now on, so a load balancer sends it nothing
-  /// new before stop(). Safe from any thread.
-  void drain() noexcept { draining_ = true; }
+  /// new before stop(), and every answer closes its connection, so none of the balancer's
+  /// pooled connections is idle here when stop() comes. Safe from any thread.
+  void drain() noexcept;
   bool draining() const noexcept { return draining_; }
   bool running() const noexcept;
   int port() const noexcept { return port_; }

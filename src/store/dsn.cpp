@@ -79,4 +79,11 @@ std::string dsn_get(std::string_view dsn, std::string_view key) {
   return {};
 }
 
+std::string server_of(std::string_view dsn) {
+  std::string host = dsn_get(dsn, "hostaddr");
+  if (host.empty()) host = dsn_get(dsn, "host");
+  std::string port = dsn_get(dsn, "port");
+  return (host.empty() ? "localhost" : host) + ":" + (port.empty() ? "5432" : port);
+}
+
 }  // namespace cadastre::store

@@ -26,16 +26,6 @@ std::string quote_ident(PGconn* c, const std::string& s) {
 }
 }  // namespace
 
-namespace {
-// The server of a DSN, as the budgets key it.
-std::string server_of(const std::string& dsn) {
-  std::string host = dsn_get(dsn, "hostaddr");
-  if (host.empty()) host = dsn_get(dsn, "host");
-  std::string port = dsn_get(dsn, "port");
-  return (host.empty() ? "localhost" : host) + ":" + (port.empty() ? "5432" : port);
-}
-}  // namespace
-
 TenantPools::TenantPools(PoolOptions base, std::size_t per_server)
     : base_(std::move(base)), per_server_(per_server), sweeper_([this] { sweep(); }) {}
 

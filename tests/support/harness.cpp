@@ -22,6 +22,11 @@ std::string cluster_dsn() {
   return dsn;
 }
 
+std::string second_cluster_dsn() {
+  const char* dsn = std::getenv("CADASTRE_TEST_PG_DSN2");
+  return dsn && *dsn ? std::string(dsn) : cluster_dsn();
+}
+
 std::string unique_db_name(const std::string& suffix) { return "t" + std::to_string(getpid()) + "_" + suffix; }
 
 namespace {
@@ -76,36 +81,44 @@ std::string query_value(const std::string& dsn, const std::string& sql) {
 }
 
 namespace {
-// One migrated database of each kind per test process, copied for every Stack: CREATE
-// DATABASE ... TEMPLATE is a file copy, much faster than running the migrations again
-// (the platform's: 1.5 s; the tenant's, with PostGIS: more).
+// One migrated database of each kind per test process and PostgreSQL server, copied for
+// every Stack: CREATE DATABASE ... TEMPLATE is a file copy, much faster than running the
+// migrations again (the platform's: 1.5 s; the tenant's, with PostGIS: more).
 class MigratedTemplate {
  public:
   explicit MigratedTemplate(std::string kind) : kind_(std::move(kind)) {}
-  const std::string& name() {
-    std::call_once(once_, [this] {
-      name_ = unique_db_name("tmpl_" + kind_);
-      std::string server = cluster_dsn();
-      store::drop_database(server, name_);
-      store::create_database(server, name_);
-      PGconn* c = store::connect_or_throw(store::dsn_with(server, "dbname", name_));
-      store::migrate(c, kind_);
+  /// The template's name on `server` (made on first use).
+  std::string name(const std::string& server) {
+    std::lock_guard lock(mutex_);
+    auto [it, fresh] = made_.try_emplace(server, unique_db_name("tmpl_" + kind_));
+    if (fresh) {
+      store::drop_database(server, it->second);
+      store::create_database(server, it->second);
+      PGconn* c = store::connect_or_throw(store::dsn_with(server, "dbname", it->second));
+      try {
+        store::migrate(c, kind_);
+      } catch (...) {
+        PQfinish(c);
+        made_.erase(it);
+        throw;
+      }
       PQfinish(c);
-    });
-    return name_;
+    }
+    return it->second;
   }
   ~MigratedTemplate() {
-    if (name_.empty()) return;
-    try {
-      store::drop_database(cluster_dsn(), name_);
-    } catch (...) {
+    for (const auto& [server, name] : made_) {
+      try {
+        store::drop_database(server, name);
+      } catch (...) {
+      }
     }
   }
 
  private:
   std::string kind_;
-  std::once_flag once_;
-  std::string name_;
+  std::mutex mutex_;
+  std::map<std::string, std::string> made_;  // server → template database
 };
 
 MigratedTemplate platform_template("platform");
@@ -113,7 +126,7 @@ MigratedTemplate tenant_template("tenant");
 
 void create_from_template(const std::string& server, const std::string& db, MigratedTemplate& from) {
   PGconn* c = store::connect_or_throw(store::dsn_with(server, "dbname", "postgres"));
-  std::string sql = "create database \"" + db + "\" template \"" + from.name() + "\" strategy = file_copy";
+  std::string sql = "create database \"" + db + "\" template \"" + from.name(server) + "\" strategy = file_copy";
   PGresult* r = PQexec(c, sql.c_str());
   bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
   std::string msg = PQerrorMessage(c);
@@ -128,23 +141,27 @@ Stack::Stack(std::vector<std::string> slugs, server::AppOptions options) {
   std::string plat_db = unique_db_name("plat");
   store::drop_database(server, plat_db);
   create_from_template(server, plat_db, platform_template);
-  databases_.push_back(plat_db);
+  databases_.emplace_back(server, plat_db);
   platform_dsn_ = store::dsn_with(server, "dbname", plat_db);
   store::PoolOptions po;
   po.dsn = platform_dsn_;
   po.size = 2;
   admin_pool_ = std::make_unique<store::Pool>(po);
   admin_identity_ = std::make_unique<store::Identity>(*admin_pool_);
-  for (const auto& slug : slugs) {
+  for (std::size_t i = 0; i < slugs.size(); ++i) {
+    const std::string& slug = slugs[i];
+    // Every second municipality lives on the second PostgreSQL server, when the suite has
+    // one: cross-tenant routes then cross servers, as in a deployment with several.
+    std::string home = i % 2 ? second_cluster_dsn() : server;
     std::string db = unique_db_name(slug);
-    store::drop_database(server, db);
-    create_from_template(server, db, tenant_template);
-    databases_.push_back(db);
+    store::drop_database(home, db);
+    create_from_template(home, db, tenant_template);
+    databases_.emplace_back(home, db);
     store::NewTenant t;
     t.slug = slug;
     t.nome = "Município " + slug;
     t.uf = "SP";
-    t.dsn = store::dsn_with(server, "dbname", db);
+    t.dsn = store::dsn_with(home, "dbname", db);
     store::provision_tenant(*admin_identity_, platform_dsn_, t);
     tenant_dsns_[slug] = t.dsn;
     users_[slug] = add_user(slug, "usuario@" + slug + ".gov.br", {"*:rw"});
@@ -161,8 +178,7 @@ Stack::~Stack() {
   app_.reset();
   admin_identity_.reset();
   admin_pool_.reset();
-  std::string server = cluster_dsn();
-  for (const auto& db : databases_) {
+  for (const auto& [server, db] : databases_) {
     try {
       store::drop_database(server, db);
     } catch (const std::exception&) {

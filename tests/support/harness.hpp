@@ -5,8 +5,10 @@
 
 #include <httplib.h>
 
+#include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "server/app.hpp"
@@ -15,6 +17,9 @@ namespace cadastre::test {
 
 /// DSN of the test cluster's server (env CADASTRE_TEST_PG_DSN); fails the test if unset.
 std::string cluster_dsn();
+/// DSN of a second PostgreSQL server (env CADASTRE_TEST_PG_DSN2, which scripts/test sets),
+/// or the first one's when there is none. A Stack places every second tenant there.
+std::string second_cluster_dsn();
 /// A name unique to this process, e.g. "t12345_plat".
 std::string unique_db_name(const std::string& suffix);
 
@@ -26,7 +31,8 @@ struct TestUser {
 class Stack {
  public:
   /// Creates the platform database and the given tenants (slug list), one admin-less
-  /// user per tenant with read/write on every layer, and starts the server.
+  /// user per tenant with read/write on every layer, and starts the server. The second,
+  /// fourth... tenant's database is on second_cluster_dsn().
   explicit Stack(std::vector<std::string> tenant_slugs = {"alfa", "beta"}, server::AppOptions options = {});
   ~Stack();
 
@@ -44,7 +50,7 @@ class Stack {
 
  private:
   std::string platform_dsn_;
-  std::vector<std::string> databases_;
+  std::vector<std::pair<std::string, std::string>> databases_;  // (server DSN, database)
   std::map<std::string, TestUser> users_;
   std::map<std::string, std::string> tenant_dsns_;
   std::unique_ptr<store::Pool> admin_pool_;

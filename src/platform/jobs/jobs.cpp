@@ -5,6 +5,7 @@
 
 #include <soci/soci.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <condition_variable>
@@ -426,7 +427,11 @@ Runner::Runner(Setup setup) : state_(std::make_shared<State>()) {
   b.per_tenant = std::max(1, b.per_tenant);
   b.attempts = std::max(1, b.attempts);
   b.lease = std::max(b.lease, std::chrono::seconds(1));
-  st.holder = st.setup.lane + "-" + store::random_token().substr(0, 16);
+  // Who holds a job, for an operator reading plataforma.tarefas: the lane, the machine and
+  // the process, and a random part (a restarted process may get the same pid).
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  st.holder = st.setup.lane + "@" + host + ":" + std::to_string(::getpid()) + "-" + store::random_token().substr(0, 8);
   st.files = file_store::Store(st.setup.files_root);
   for (int i = 0; i < b.workers; ++i) st.workers.emplace_back([s = &st] { s->run(); });
   st.heartbeat = std::thread([s = &st] { s->beat(); });

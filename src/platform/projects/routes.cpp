@@ -173,10 +173,12 @@ void add_project_routes(App& app) {
   auto p = std::make_shared<const Projects>(Projects{&app.tenancy(), &app.platform(),
                                                           app.options().http.log ? app.options().http.log : &std::cerr,
                                                           common::FileStore(app.options().files_dir)});
-  // A transfer interrupted by a crash left prepared transactions: settle them now. A
-  // database that does not answer only delays it to the next start or transfer.
+  // A transfer interrupted by a crash left prepared transactions on any server the
+  // municipalities live on: settle them now. A server that does not answer only delays it
+  // to the next start or transfer.
   try {
-    recover_orphans(app.platform(), p->pools(), kOrphanAge, [p](const std::string& m) { p->log(m); });
+    recover_orphans_everywhere(app.platform(), app.options().platform_dsn, app.tenancy().identity().tenants(),
+                               p->pools(), kOrphanAge, [p](const std::string& m) { p->log(m); });
   } catch (const std::exception& e) {
     p->log(std::string("recuperação de transferências adiada: ") + e.what());
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <regex>
+#include <set>
 
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
@@ -11,6 +12,7 @@
 #include "platform/projects/store_files.hpp"
 #include "platform/projects/store.hpp"
 #include "store/crypto.hpp"
+#include "store/dsn.hpp"
 #include "store/sql.hpp"
 
 namespace cadastre::platform::projects {
@@ -193,6 +195,26 @@ int recover_orphans(store::Pool& any, const PoolOf& pool_of, std::chrono::second
     }
     i = j + 1;
   }
+  return resolved;
+}
+
+int recover_orphans_everywhere(store::Pool& platform, const std::string& platform_dsn,
+                               const std::vector<store::Tenant>& tenants, const PoolOf& pool_of,
+                               std::chrono::seconds min_age, const Log& log) {
+  // pg_prepared_xacts lists a whole server: one pool per server is enough.
+  std::set<std::string> done;
+  int resolved = 0;
+  auto on = [&](const std::string& dsn, store::Pool* pool) {
+    if (!pool || !done.insert(store::server_of(dsn)).second) return;
+    try {
+      resolved += recover_orphans(*pool, pool_of, min_age, log);
+    } catch (const std::exception& e) {
+      log("recuperação de transferências adiada em " + store::server_of(dsn) + ": " + e.what());
+    }
+  };
+  on(platform_dsn, &platform);
+  for (const auto& t : tenants)
+    if (t.ativo) on(t.dsn, pool_of(t.id));
   return resolved;
 }
 

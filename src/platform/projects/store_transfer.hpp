@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "platform/common/files.hpp"
 #include "service/caller.hpp"
@@ -55,5 +56,13 @@ Transferred transfer(const service::Caller& scope, std::int64_t id, const store:
 /// `min_age` (younger ones may belong to a transfer still running in another process).
 /// Returns how many it resolved. `log` receives one line per decision.
 int recover_orphans(store::Pool& any, const PoolOf& pool_of, std::chrono::seconds min_age, const Log& log);
+
+/// recover_orphans on every PostgreSQL server: the platform's (`platform`, whose DSN is
+/// `platform_dsn`) and each other server an active tenant of `tenants` lives on, through
+/// that tenant's pool. A server that does not answer is logged and left to the next start
+/// or transfer. Returns how many it resolved.
+int recover_orphans_everywhere(store::Pool& platform, const std::string& platform_dsn,
+                               const std::vector<store::Tenant>& tenants, const PoolOf& pool_of,
+                               std::chrono::seconds min_age, const Log& log);
 
 }  // namespace cadastre::platform::projects

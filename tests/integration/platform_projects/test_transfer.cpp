@@ -41,8 +41,12 @@ std::string content(const Workspace& w, std::int64_t p) {
       "(c.categorias->>'idCampo')::bigint where c.projeto_id = " + P + ") s(x)");
 }
 
+// Prepared transfers on both servers (alfa's, the platform's, and beta's).
 std::string prepared(PlatformFixture& f) {
-  return f.platform_db("select count(*) from pg_prepared_xacts where gid like 'cadastre_transf_%'");
+  const std::string sql = "select count(*) from pg_prepared_xacts where gid like 'cadastre_transf_%'";
+  long long count = std::stoll(f.platform_db(sql));
+  if (test::second_cluster_dsn() != test::cluster_dsn()) count += std::stoll(test::query_value(f.stack->tenant_dsn("beta"), sql));
+  return std::to_string(count);
 }
 
 }  // namespace
@@ -176,10 +180,15 @@ TEST_CASE_FIXTURE(PlatformFixture, "orphaned prepared transfers are settled by w
   };
   std::vector<std::string> lines;
   auto log = [&](const std::string& line) { lines.push_back(line); };
-  // Young ones may belong to a transfer still running elsewhere.
-  CHECK(platform::projects::recover_orphans(app->platform(), pool_of, std::chrono::hours(1), log) == 0);
+  // Young ones may belong to a transfer still running elsewhere. The orphans are on both
+  // servers (beta's database is on the second): every server is visited.
+  auto everywhere = [&](std::chrono::seconds age) {
+    return platform::projects::recover_orphans_everywhere(app->platform(), stack->platform_dsn(),
+                                                          app->tenancy().identity().tenants(), pool_of, age, log);
+  };
+  CHECK(everywhere(std::chrono::hours(1)) == 0);
   CHECK(prepared(*this) == "3");
-  CHECK(platform::projects::recover_orphans(app->platform(), pool_of, std::chrono::seconds(0), log) == 3);
+  CHECK(everywhere(std::chrono::seconds(0)) == 3);
   CHECK(lines.size() == 3);
   CHECK(prepared(*this) == "0");
   CHECK(test::query_value(alfa, "select string_agg(operacao, ',' order by id) from projeto.eventos") == "orfa_confirmada");
