@@ -43,8 +43,7 @@
 # test, the platform's --login-max-failures out of the way; other flags at their
 # defaults: --pool-size 16, --threads 64), and two HAProxy processes on deploy/haproxy.cfg
 # (one per configuration; the gateway backends point at a closed port and stay DOWN: the
-# gateway is bench/gateway.sh's; `-n` lowers HAProxy's maxconn where the descriptor limit
-# is too low for 20000), and stops all of them on exit. It also prints the demo city's
+# gateway is bench/gateway.sh's), and stops all of them on exit. It also prints the demo city's
 # disk per row (its largest tables), for sizing. Environment: CADASTRE_BUILD_DIR, CADASTRE_BUILD_TYPE
 # (Release into build-release by default, like the other benches), BENCH_THREADS (wrk
 # threads, 2), DEMO_LOTS (2000), BENCH_EVENTS (logouts timed per case, 10; 0 skips).
@@ -111,14 +110,6 @@ done
 # HAProxy on deploy/haproxy.cfg, twice: with instance A alone behind it (both server
 # lines to A), and with A and B. The gateway backends go to a port nobody listens on.
 closed=127.0.0.1:$(free_port)
-# The file's `maxconn 20000` needs 40,025 descriptors; where the hard limit is lower (a
-# container), HAProxy's -n lowers its connection limit to fit instead of refusing to start.
-haproxy_limit=()
-fd_hard=$(ulimit -Hn)
-if [[ $fd_hard != unlimited ]] && ((fd_hard < 40100)); then
-  haproxy_limit=(-n $(((fd_hard - 100) / 2)))
-  echo "haproxy -n ${haproxy_limit[1]}: the descriptor limit here is $fd_hard, under what maxconn 20000 needs" >&2
-fi
 declare -A lb_srv lb_plat
 start_haproxy() {  # NAME SERVER_B PLATFORM_B
   local name=$1
@@ -128,7 +119,7 @@ start_haproxy() {  # NAME SERVER_B PLATFORM_B
     CADASTRE_SERVER_A=127.0.0.1:${srv_port[a]} CADASTRE_SERVER_B=$2 \
     CADASTRE_PLATFORM_A=127.0.0.1:${plat_port[a]} CADASTRE_PLATFORM_B=$3 \
     CADASTRE_GATEWAY_A=$closed CADASTRE_GATEWAY_B=$closed \
-    haproxy -f deploy/haproxy.cfg -db "${haproxy_limit[@]}" 2>"$tmp/haproxy-$name.log" &
+    haproxy -f deploy/haproxy.cfg -db 2>"$tmp/haproxy-$name.log" &
   pids+=($!)
   up "http://127.0.0.1:${lb_srv[$name]}/health-check/readiness/" "$tmp/haproxy-$name.log"
   up "http://127.0.0.1:${lb_plat[$name]}/health-check/readiness" "$tmp/haproxy-$name.log"
