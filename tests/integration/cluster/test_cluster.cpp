@@ -71,12 +71,17 @@ std::string job_state(const std::string& dsn, std::int64_t id, std::initializer_
   return state;
 }
 
+// Job `id` of Campinas in the queue (job ids are per municipality).
+std::string campinas_job(std::int64_t id) {
+  return "importacao_id = " + n(id) + " and tenant_id = (select id from plataforma.tenants where slug = 'campinas')";
+}
+
 // The pid of the instance holding job `id` (plataforma.tarefas.titular: lane@host:pid-random),
 // once it holds it and the job reads its file.
 pid_t holder_of(std::int64_t id) {
   Cluster& c = cluster();
   for (int i = 0; i < 3000; ++i) {
-    std::string holder = c.plat("select coalesce(titular, '') from plataforma.tarefas where importacao_id = " + n(id) +
+    std::string holder = c.plat("select coalesce(titular, '') from plataforma.tarefas where " + campinas_job(id) +
                                 " and estado = 'executando'");
     bool reading = c.campinas("select (contagens ->> 'lidas' is not null)::text from projeto.importacoes where id = " +
                               n(id)) == "true";
@@ -262,7 +267,11 @@ TEST_CASE("an import whose instance is killed with SIGKILL completes on the othe
   }
   CHECK(job_state(c.campinas_dsn, doomed, {"falhou", "concluida"}) == "falhou");
   CHECK(c.campinas("select count(*) from projeto.camadas where nome = 'condenada'") == "0");
-  CHECK(c.plat("select count(*) from plataforma.tarefas where importacao_id = " + n(doomed)) == "0");
+  // The job's place in the queue goes just after its final row.
+  std::string queued;
+  for (int i = 0; i < 200 && (queued = c.plat("select count(*) from plataforma.tarefas where " + campinas_job(doomed))) != "0"; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  CHECK(queued == "0");
   c.all_up();
 }
 
