@@ -46,7 +46,26 @@
 # gateway is bench/gateway.sh's), and stops all of them on exit. It also prints the demo city's
 # disk per row (its largest tables), for sizing. Environment: CADASTRE_BUILD_DIR, CADASTRE_BUILD_TYPE
 # (Release into build-release by default, like the other benches), BENCH_THREADS (wrk
-# threads, 2), DEMO_LOTS (2000), BENCH_EVENTS (logouts timed per case, 10; 0 skips).
+# threads, 2), DEMO_LOTS (2000), BENCH_EVENTS (logouts timed per case, 10; 0 skips),
+# BENCH_TENANTS (200; 0 skips the last phase, below).
+#
+# Last, many municipalities: the cluster gets BENCH_TENANTS of them in all (copies of the
+# second demo city's database, CREATE DATABASE ... TEMPLATE, each registered with one user
+# and a bearer token), and wrk loads the 2-instance HAProxy with a Lua script that cycles
+# through all of them (GET /{municipio}/lote/?limit=1 on cadastre-server, GET
+# /referencias-geograficas?pageSize=1 on the platform: both read the municipality's own
+# database), then one municipality alone on the same route for comparison. During each
+# load pg_stat_activity is sampled twice a second, each connection put to its process (ss)
+# and its kind (tenant database, platform pool, LISTEN), and the peaks are printed next to
+# the ceiling the flags allow (operations.md: --connections-per-server per tenant server +
+# --pool-size + 1 per process), with the tenant connections opened meanwhile
+# (pg_stat_database.sessions), PostgreSQL's accept queue and the answers other than 200 by
+# message; then again after --pool-idle-seconds. Before the loads, pgbench -C measures
+# what a new connection costs on the machine (each municipality in turn may need one). For
+# that phase the throwaway cluster's max_connections is raised to 400 (docs/scaling.md's
+# figure): the four processes' ceiling, 324, is above scripts/pg's 300. The setup takes
+# half a minute to a minute (the copies); cadastre-admin registers the first two municipalities
+# and is timed, SQL the others (the same rows, a few hundred times faster).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
@@ -56,8 +75,11 @@ secs=${1:-10}
 conns=${2:-64}
 wrk_threads=${BENCH_THREADS:-2}
 events=${BENCH_EVENTS:-10}
+tenants=${BENCH_TENANTS:-200}
+# The pool flags, passed explicitly: the ceiling printed in the last phase is computed from them.
+pool_size=16 per_server=64
 
-for tool in wrk psql haproxy curl python3; do
+for tool in wrk psql haproxy curl python3 $( ((tenants > 0)) && echo ss stdbuf); do
   command -v "$tool" >/dev/null || { echo "bench/cluster.sh: falta $tool (rode ./scripts/bootstrap)" >&2; exit 1; }
 done
 build=$CADASTRE_BUILD_DIR
@@ -72,6 +94,12 @@ bench_workspace cluster
 # would only slow the start down: no route measured here reads them).
 echo "carregando a demonstração (${DEMO_LOTS:-2000} lotes)..." >&2
 ./scripts/pg start >/dev/null
+if ((tenants > 0)); then
+  # Room for the four processes' ceiling of the many-municipality phase (4 × 81 = 324).
+  psql -X -q "$(./scripts/pg dsn postgres)" -c "alter system set max_connections = 400"
+  ./scripts/pg stop >/dev/null
+  ./scripts/pg start >/dev/null
+fi
 platform_dsn=$(./scripts/pg dsn cadastre_platform)
 CADASTRE_PLATFORM_DSN=$platform_dsn "$bin/cadastre-admin/cadastre-admin" demo setup --lots "${DEMO_LOTS:-2000}" \
   --project-geometries 100 --media-root "$tmp/midia" >"$tmp/demo.out" 2>"$tmp/demo.log" ||
@@ -84,14 +112,16 @@ lot_id=$(psql -X -At "$tenant_dsn" -c "select min(id) from cadastro.lote")
 
 # Two instances of each service, as scripts/demo --cluster starts them behind HAProxy.
 common=(--platform-dsn "$platform_dsn" --trusted-proxies 127.0.0.1 --no-access-log --pool-idle-seconds 5
-        --token-ttl-ms 60000)
+        --pool-size "$pool_size" --connections-per-server "$per_server" --token-ttl-ms 60000)
 export CADASTRE_FILES_SECRET=bench-cluster-$RANDOM$RANDOM
 declare -A srv_port plat_port
+proc_labels=""  # pid=label,... : whose connection is whose in the last phase
 for i in a b; do
   srv_port[$i]=$(free_port)
   "$bin/cadastre-server/cadastre-server" "${common[@]}" --port "${srv_port[$i]}" --media-root "$tmp/midia" \
     2>"$tmp/server-$i.log" &
   pids+=($!)
+  proc_labels+="$!=server-$i,"
 done
 for i in a b; do
   plat_port[$i]=$(free_port)
@@ -99,6 +129,7 @@ for i in a b; do
   "$bin/cadastre-platform/cadastre-platform" "${common[@]}" --port "${plat_port[$i]}" --files-dir "$tmp/plataforma" \
     --login-max-failures 1000000 2>"$tmp/platform-$i.log" &
   pids+=($!)
+  proc_labels+="$!=platform-$i,"
 done
 # up URL LOG: URL answers, or LOG's end is shown (the workspace goes at exit).
 up() { wait_http "$1" || { tail -n 20 "$2" >&2; return 1; }; }
@@ -319,4 +350,275 @@ PY
   event_run
   kill "$load" 2>/dev/null || true
   wait "$load" 2>/dev/null || true
+fi
+
+# ------------------------------------------------------------------ many municipalities
+if ((tenants > 0)); then
+  echo
+  pg_port=$(./scripts/pg port)
+  platform_db=$(psql -X -At "$platform_dsn" -c "select current_database()")
+  existing=$(psql -X -At "$platform_dsn" -c "select count(*) from plataforma.tenants")
+  copies=$((tenants - existing))
+  ((copies >= 0)) || copies=0
+  # Slugs b001, b002...; their databases cad_<slug>, as cadastre-admin names them.
+  slug_of() { printf 'b%03d' "$1"; }
+  echo "$tenants municipalities: $existing of the demo and $copies copies of $DEMO2_MUNICIPIO's database..." >&2
+  t0=$SECONDS
+  # A template nobody connects to, made once from the second demo city (no service has used
+  # it: the loads above read the first one); CREATE DATABASE copies its files.
+  psql -X -q "$platform_dsn" -c "select pg_terminate_backend(pid) from pg_stat_activity where datname = 'cad_$DEMO2_MUNICIPIO'" >/dev/null
+  psql -X -q "$platform_dsn" -c "create database cad_bench_template template cad_$DEMO2_MUNICIPIO strategy file_copy"
+  for ((i = 1; i <= copies; i++)); do
+    echo "create database cad_$(slug_of "$i") template cad_bench_template strategy file_copy;"
+  done | psql -X -q -v ON_ERROR_STOP=1 "$platform_dsn"
+  copy_s=$((SECONDS - t0))
+  # Registration. cadastre-admin (tenant add, which runs the migrations on the copy: none
+  # left; user add; token issue) is timed on the first two; the rest get the same rows by SQL.
+  admin=$bin/cadastre-admin/cadastre-admin
+  : >"$tmp/pairs"
+  by_admin=$((copies < 2 ? copies : 2))
+  t1=$(date +%s.%N)
+  for ((i = 1; i <= by_admin; i++)); do
+    slug=$(slug_of "$i")
+    CADASTRE_PLATFORM_DSN=$platform_dsn "$admin" tenant add "$slug" --nome "Bench $i" --uf SP \
+      --dsn "$(./scripts/pg dsn "cad_$slug")" >/dev/null 2>>"$tmp/admin.log"
+    CADASTRE_PLATFORM_DSN=$platform_dsn "$admin" user add --tenant "$slug" --email "$slug@bench.example" \
+      --nome "Bench $slug" --perm '*:rw' >/dev/null 2>>"$tmp/admin.log"
+    echo "$slug $(CADASTRE_PLATFORM_DSN=$platform_dsn "$admin" token issue --email "$slug@bench.example" 2>>"$tmp/admin.log")" \
+      >>"$tmp/pairs"
+  done
+  t2=$(date +%s.%N)
+  # The same rows for the others: the tenant (cadastre-admin's columns), the user, '*' read
+  # and write, and an issued session ('emitido', a year) whose token_hash is the SHA-256 of
+  # a random 64-hex token.
+  if ((copies > by_admin)); then
+    psql -X -q -At -F ' ' -v ON_ERROR_STOP=1 "$platform_dsn" >>"$tmp/pairs" <<SQL
+begin;
+insert into plataforma.tenants (slug, nome, uf, dsn, fuso_horario)
+  select format('b%s', lpad(i::text, 3, '0')), 'Bench ' || i, 'SP',
+         format('$(./scripts/pg dsn "cad_%s")', format('b%s', lpad(i::text, 3, '0'))), 'America/Sao_Paulo'
+    from generate_series($((by_admin + 1)), $copies) i;
+insert into plataforma.usuarios (tenant_id, email, nome)
+  select id, slug || '@bench.example', 'Bench ' || slug from plataforma.tenants
+   where slug ~ '^b[0-9]{3,}\$' and id not in (select tenant_id from plataforma.usuarios where tenant_id is not null);
+insert into plataforma.permissoes_camada (usuario_id, camada, leitura, escrita)
+  select id, '*', true, true from plataforma.usuarios where email like '%@bench.example'
+  on conflict do nothing;
+create temporary table bench_tokens on commit drop as
+  select u.id as usuario_id, u.tenant_id, t.slug, md5(random()::text || u.id) || md5(clock_timestamp()::text || random()) as token
+    from plataforma.usuarios u join plataforma.tenants t on t.id = u.tenant_id
+   where u.email like '%@bench.example' and not exists (select from plataforma.sessoes s where s.usuario_id = u.id);
+insert into plataforma.sessoes (usuario_id, tenant_id, token_hash, origem, expira_em)
+  select usuario_id, tenant_id, encode(sha256(convert_to(token, 'UTF8')), 'hex'), 'emitido', now() + interval '365 days'
+    from bench_tokens;
+select slug, token from bench_tokens order by slug;
+commit;
+SQL
+  fi
+  t3=$(date +%s.%N)
+  # The demo's two cities with their own tokens.
+  printf '%s %s\n%s %s\n' "$municipio" "$DEMO_TOKEN" "$DEMO2_MUNICIPIO" "$DEMO2_TOKEN" >>"$tmp/pairs"
+  head -n 1 "$tmp/pairs" >"$tmp/pairs.one"
+  awk -v c="$copies" -v s="$copy_s" -v d="$by_admin" -v a="$(awk -v a="$t1" -v b="$t2" -v n="$by_admin" 'BEGIN { printf "%.2f", n ? (b - a) / n : 0 }')" \
+    -v q="$(awk -v a="$t2" -v b="$t3" 'BEGIN { printf "%.2f", b - a }')" 'BEGIN {
+    printf "setup: %d database copies in %d s; cadastre-admin tenant add + user add + token issue %.2f s per municipality (%.0f s for all %d), SQL for the other %d: %.2f s\n",
+      c, s, a, a * c, c, c - d, q }' >"$tmp/setup.line"
+  [[ $(wc -l <"$tmp/pairs") -eq $tenants ]] || { echo "bench/cluster.sh: $(wc -l <"$tmp/pairs") municipalities with tokens, not $tenants" >&2; exit 1; }
+
+  # wrk's Lua: each thread cycles through the (municipio, token) pairs of args[1], from its
+  # own starting point, on the path template args[2] ({m}: the municipality).
+  cat >"$tmp/tenants.lua" <<'LUA'
+local threads = {}
+function setup(thread)
+  thread:set("first", #threads * 61)
+  threads[#threads + 1] = thread
+end
+local list, i = {}, 0
+function init(args)
+  for line in io.lines(args[1]) do
+    local slug, token = line:match("^(%S+) (%S+)$")
+    if slug then list[#list + 1] = {(args[2]:gsub("{m}", slug)), "Bearer " .. token} end
+  end
+  i = (first or 0) % #list
+end
+function request()
+  i = i % #list + 1
+  return wrk.format("GET", list[i][1], {["Authorization"] = list[i][2]})
+end
+-- Answers other than 200, by status and message, summed over the threads at the end.
+errors = {}
+function response(status, headers, body)
+  if status ~= 200 then
+    local key = status .. " " .. (body:match('"mensagem":"([^"]*)"') or "")
+    errors[key] = (errors[key] or 0) + 1
+  end
+end
+function done(summary, latency, requests)
+  local all = {}
+  for _, t in ipairs(threads) do
+    for k, v in pairs(t:get("errors") or {}) do all[k] = (all[k] or 0) + v end
+  end
+  for k, v in pairs(all) do io.write(string.format("answer %s: %d\n", k, v)) end
+end
+LUA
+  srv_path='/{m}/lote/?limit=1' plat_path='/referencias-geograficas?pageSize=1'
+  # A municipality registered by cadastre-admin and one by SQL answer on both services.
+  for pair in "$(head -n 1 "$tmp/pairs")" "$(sed -n "$((copies > 2 ? copies : 1))p" "$tmp/pairs")"; do
+    read -r slug token <<<"$pair"
+    curl -fsS -o /dev/null -H "Authorization: Bearer $token" "http://127.0.0.1:${lb_srv[two]}${srv_path/\{m\}/$slug}"
+    curl -fsS -o /dev/null -H "Authorization: Bearer $token" "http://127.0.0.1:${lb_plat[two]}$plat_path"
+  done
+
+  # One sample: "N process kind busy" per client connection. The process is found by the
+  # connection's client port (ss, before and after pg_stat_activity, so that a connection
+  # opened or closed meanwhile is still found; "other" when none: a client that gave up
+  # before its backend started); the kind by database and name: the platform database with
+  # no application_name is the events' LISTEN connection. And "N #queue Q": the connections
+  # waiting in PostgreSQL's accept queue (its listening socket's Recv-Q). During a load the
+  # query goes over one connection opened before it (pg_session): a new one would wait in
+  # that queue with the services' own.
+  pg_session() {
+    coproc PG_SESSION { stdbuf -oL psql -X -At -F '|' "$platform_dsn" 2>/dev/null; }
+    exec {pg_to}>&"${PG_SESSION[1]}" {pg_from}<&"${PG_SESSION[0]}"
+  }
+  pg_query() {
+    if [[ -z ${pg_to:-} ]]; then psql -X -At -F '|' "$platform_dsn" -c "$1"; return; fi
+    local line
+    printf '%s;\n\\echo #end\n' "$1" >&"$pg_to"
+    while IFS= read -r -t 10 line <&"$pg_from"; do
+      [[ $line == '#end' ]] && return 0
+      printf '%s\n' "$line"
+    done
+    return 1
+  }
+  pg_sample() {
+    ss -Hltn "( sport = :$pg_port )" | awk -v n="$1" '{ print n, "#queue", $2 }'
+    { ss -Htnp state established "( dport = :$pg_port )"
+      pg_query "select client_port, datname, coalesce(application_name, ''), (state <> 'idle')::int
+          from pg_stat_activity where backend_type = 'client backend' and client_port is not null and pid <> pg_backend_pid()" |
+        sed 's/^/P|/'
+      ss -Htnp state established "( dport = :$pg_port )"; } |
+      awk -v n="$1" -v labels="$proc_labels" -v plat="$platform_db" '
+        BEGIN { k = split(labels, l, ","); for (j = 1; j <= k; j++) if (split(l[j], kv, "=") == 2) who[kv[1]] = kv[2] }
+        /^P\|/ { split($0, f, "|"); port[++m] = f[2]; db[m] = f[3]; app[m] = f[4]; busy[m] = f[5]; next }
+        match($0, /pid=[0-9]+/) { c = split($3, a, ":"); owner[a[c]] = substr($0, RSTART + 4, RLENGTH - 4) }
+        END { for (j = 1; j <= m; j++) {
+                p = (port[j] in owner) && (owner[port[j]] in who) ? who[owner[port[j]]] : "other"
+                kind = db[j] != plat ? "tenant" : app[j] == "" ? "listen" : "platform"
+                print n, p, kind, busy[j] } }'
+  }
+  # Tenant connections opened so far (all tenant databases' sessions).
+  opened() { psql -X -At "$platform_dsn" -c "select coalesce(sum(sessions), 0) from pg_stat_database where datname like 'cad\_%'"; }
+  procs=(server-a server-b platform-a platform-b)
+  declare -A proc_name=([server-a]="cadastre-server A" [server-b]="cadastre-server B" [platform-a]="cadastre-platform A"
+                        [platform-b]="cadastre-platform B" [other]="no client found (ss)")
+  bound_proc=$((per_server + pool_size + 1))  # one tenant server: the copies and the demo's cities share the cluster
+  # peaks SAMPLES: per process and kind, the largest count over the samples; per process and
+  # for the four together, the largest total at one sample; with the ceiling.
+  peaks() {
+    awk -v procs="${procs[*]} other" -v bp="$bound_proc" -v names="$(for p in "${procs[@]}" other; do printf '%s=%s;' "$p" "${proc_name[$p]}"; done)" '
+      $2 == "#queue" { if ($3 > queue) queue = $3; next }
+      { c[$1, $2, $3]++; t[$1, $2]++; b[$1] += $4; if ($2 != "other") ours[$1]++; all[$1]++; s[$1] }
+      END {
+        k = split(names, nl, ";"); for (j = 1; j <= k; j++) if (split(nl[j], kv, "=") == 2) name[kv[1]] = kv[2]
+        np = split(procs, P, " ")
+        for (x in c) { split(x, q, SUBSEP); if (c[x] > pk[q[2], q[3]]) pk[q[2], q[3]] = c[x] }
+        for (x in t) { split(x, q, SUBSEP); if (t[x] > pt[q[2]]) pt[q[2]] = t[x] }
+        for (x in s) { if (ours[x] > po) po = ours[x]; if (all[x] > pa) pa = all[x]; if (b[x] > pb) pb = b[x] }
+        printf "    %-26s %7s %9s %7s %7s %8s\n", "peak (samples twice a s)", "tenant", "platform", "listen", "total", "ceiling"
+        for (j = 1; j <= np; j++) {
+          p = P[j]; if (p == "other" && !pt[p]) continue
+          printf "    %-26s %7d %9d %7d %7d %8s\n", name[p], pk[p, "tenant"], pk[p, "platform"], pk[p, "listen"], pt[p], p == "other" ? "" : bp
+        }
+        printf "    %-26s %7s %9s %7s %7d %8d\n", "the four, at one sample", "", "", "", po, 4 * bp
+        printf "    %-26s %7s %9s %7s %7d %8s  (%d running a statement at most; accept queue %d at most)\n", "all on PostgreSQL", "", "", "", pa, "", pb, queue
+      }' "$1"
+  }
+  # many NAME PAIRS_FILE "PORT PATH"...: wrk on each PORT at once (a second first), sampled;
+  # the answers other than 200 are counted by status and message (the services' JSON
+  # "mensagem"; none for HAProxy's own). wrk's --timeout is 10 s: its default, 2 s, is
+  # --pool-wait-ms too, and would drop the slowest answers from the latencies.
+  many() {
+    local name=$1 pairs=$2 spec port path k sampler o0 o1
+    shift 2
+    local -a w=()
+    for spec in "$@"; do
+      read -r port path _ <<<"$spec"
+      wrk -t"$wrk_threads" -c"$conns" -d1s -s "$tmp/tenants.lua" "http://127.0.0.1:$port/" -- "$pairs" "$path" >/dev/null &
+      w+=($!)
+    done
+    wait "${w[@]}"
+    o0=$(opened)
+    : >"$tmp/many.samples"
+    (pg_session
+     end=$((SECONDS + secs + 5)) n=0
+     while ((SECONDS < end)); do pg_sample $((n++)) >>"$tmp/many.samples" 2>/dev/null || true; sleep 0.5; done) &
+    sampler=$!
+    w=() k=0
+    for spec in "$@"; do
+      read -r port path _ <<<"$spec"
+      wrk -t"$wrk_threads" -c"$conns" -d"${secs}s" --timeout 10s --latency -s "$tmp/tenants.lua" "http://127.0.0.1:$port/" \
+        -- "$pairs" "$path" >"$tmp/many-$k.out" &
+      w+=($!)
+      k=$((k + 1))
+    done
+    wait "${w[@]}"
+    kill "$sampler" 2>/dev/null || true
+    wait "$sampler" 2>/dev/null || true
+    sleep 1  # the last connections' statistics reach pg_stat_database
+    o1=$(opened)
+    echo "  $name"
+    k=0
+    for spec in "$@"; do
+      read -r port path <<<"$spec"
+      local out rps p50 p99 bad errors
+      out=$(cat "$tmp/many-$k.out")
+      rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
+      p50=$(awk '$1 == "50%" {print $2}' <<<"$out")
+      p99=$(awk '$1 == "99%" {print $2}' <<<"$out")
+      bad=$(awk '/Non-2xx or 3xx responses/ {print $NF}' <<<"$out")
+      errors=$(awk '/Socket errors/ { sub(/^ *Socket errors: */, ""); print "; wrk socket errors: " $0 }' <<<"$out")
+      printf '    %-34s %9s requests/s, p50 %s ms, p99 %s ms, non-2xx %s%s\n' "$path" "$rps" \
+        "$(to_ms "$p50")" "$(to_ms "$p99")" "${bad:-0}" "$errors"
+      awk '/^answer / { sub(/^answer /, ""); print "      " $0 }' <<<"$out" | sort
+      k=$((k + 1))
+    done
+    echo "    tenant connections opened during the ${secs} s: $((o1 - o0)) ($(awk -v n="$((o1 - o0))" -v s="$secs" 'BEGIN { printf "%.0f", n / s }')/s)"
+    peaks "$tmp/many.samples"
+  }
+
+  echo "many municipalities: $tenants, each with its own database on this one PostgreSQL server"
+  cat "$tmp/setup.line"
+  echo "wrk -t$wrk_threads -c$conns -d${secs}s per service through HAProxy → 2 instances, each request the next municipality"
+  echo "with its own bearer token; ceiling per process --connections-per-server $per_server × 1 tenant server +"
+  echo "--pool-size $pool_size + 1 LISTEN = $bound_proc, the four processes $((4 * bound_proc)) (no gateway here; with 2 gateways"
+  echo "× (8 + 1), operations.md's 342); max_connections $(psql -X -At "$platform_dsn" -c 'show max_connections')"
+  # What a new connection costs here: a process serving more municipalities at once than
+  # --connections-per-server closes one's connection to open another's.
+  pgbench_bin=${PG_BIN:-/usr/lib/postgresql/15/bin}/pgbench
+  if [[ -x $pgbench_bin ]]; then
+    echo "select 1;" >"$tmp/connect.sql"
+    echo "select st_asgeojson(st_transform(geom, 4326), 7) from cadastro.lote limit 1;" >"$tmp/first-read.sql"
+    connect_ms() {
+      "$pgbench_bin" -n -C -c1 -T 3 -f "$tmp/$1" "$(./scripts/pg dsn "cad_$DEMO2_MUNICIPIO")" 2>/dev/null |
+        awk '/^latency average/ { printf "%.0f", $4 }'
+    }
+    echo "a new connection to a municipality's database (pgbench -C, one client, 3 s each): $(connect_ms connect.sql) ms with select 1,"
+    echo "$(connect_ms first-read.sql) ms with one lot's geometry in EPSG:4326 as the route reads it (PostGIS and PROJ loaded by the"
+    echo "new backend); with 4 clients at once, $("$pgbench_bin" -n -C -c4 -j2 -T 3 -f "$tmp/connect.sql" "$(./scripts/pg dsn "cad_$DEMO2_MUNICIPIO")" 2>/dev/null |
+      awk '/^tps/ { printf "%.0f", $3 }') new connections/s in all (select 1)"
+  fi
+  server_spec="${lb_srv[two]} $srv_path" platform_spec="${lb_plat[two]} $plat_path"
+  sleep 7  # the loads above: their tenant connections closed (--pool-idle-seconds 5)
+  many "cadastre-server, $tenants municipalities in turn" "$tmp/pairs" "$server_spec"
+  sleep 7
+  many "cadastre-server, one municipality ($(head -n 1 "$tmp/pairs" | cut -d' ' -f1)), the same route" "$tmp/pairs.one" "$server_spec"
+  sleep 7
+  many "cadastre-platform, $tenants municipalities in turn" "$tmp/pairs" "$platform_spec"
+  sleep 7
+  many "both at once, $tenants municipalities in turn" "$tmp/pairs" "$server_spec" "$platform_spec"
+  sleep 7  # past --pool-idle-seconds 5 and the sweeper's second
+  echo "  7 s after the last load (--pool-idle-seconds 5):"
+  pg_sample 0 >"$tmp/idle.samples"
+  peaks "$tmp/idle.samples"
 fi
