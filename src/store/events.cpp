@@ -2,6 +2,8 @@
 
 #include <libpq-fe.h>
 #include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 #include <soci/soci.h>
 
 #include <chrono>
@@ -53,11 +55,17 @@ void publish_revocation(soci::session& s, const std::vector<std::int64_t>& sessi
 }
 
 EventFollower::EventFollower(std::string dsn, Handlers handlers)
-    : dsn_(std::move(dsn)), handlers_(std::move(handlers)), thread_([this] { run(); }) {}
+    : dsn_(std::move(dsn)), handlers_(std::move(handlers)), wake_(::eventfd(0, EFD_CLOEXEC)) {
+  if (wake_ < 0) throw Error(errc::internal, "eventfd indisponível para o seguidor de eventos");
+  thread_ = std::thread([this] { run(); });
+}
 
 EventFollower::~EventFollower() {
   stop_ = true;
+  std::uint64_t one = 1;
+  [[maybe_unused]] ssize_t n = ::write(wake_, &one, sizeof one);
   if (thread_.joinable()) thread_.join();
+  ::close(wake_);
 }
 
 void EventFollower::run() {
@@ -108,10 +116,11 @@ void EventFollower::run() {
     if (up) up = catch_up();
     if (up) {
       listening_ = true;
-      // Wait on the socket in short slices, so a stop is seen within 200 ms.
+      // Wait on the socket and on the stop's eventfd (a second's timeout for the pruning).
       while (!stop_) {
-        pollfd fd{PQsocket(conn.get()), POLLIN, 0};
-        if (poll(&fd, 1, 200) < 0 || (fd.revents & (POLLERR | POLLHUP))) break;
+        pollfd fds[] = {{PQsocket(conn.get()), POLLIN, 0}, {wake_, POLLIN, 0}};
+        if (poll(fds, 2, 1000) < 0 || (fds[0].revents & (POLLERR | POLLHUP))) break;
+        if (stop_) break;
         if (!PQconsumeInput(conn.get())) break;
         bool notified = false;
         while (PGnotify* n = PQnotifies(conn.get())) {
@@ -126,8 +135,11 @@ void EventFollower::run() {
       }
       listening_ = false;
     }
-    // Down or refused: try again in a second (stop still seen within 200 ms).
-    for (int i = 0; i < 5 && !stop_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    // Down or refused: try again in a second, unless stopped meanwhile.
+    if (!stop_) {
+      pollfd wake{wake_, POLLIN, 0};
+      poll(&wake, 1, 1000);
+    }
   }
 }
 

@@ -84,6 +84,7 @@ class EventFollower {
   Handlers handlers_;
   std::atomic<bool> stop_{false}, listening_{false};
   std::atomic<std::int64_t> last_{-1};
+  int wake_;  ///< an eventfd the destructor writes: the follower's waits end at once
   std::thread thread_;
 };
 
