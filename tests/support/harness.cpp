@@ -4,10 +4,13 @@
 #include <libpq-fe.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
+#include <thread>
 
 #include "demo/demo.hpp"
 #include "store/crypto.hpp"
@@ -81,44 +84,80 @@ std::string query_value(const std::string& dsn, const std::string& sql) {
 }
 
 namespace {
-// One migrated database of each kind per test process and PostgreSQL server, copied for
-// every Stack: CREATE DATABASE ... TEMPLATE is a file copy, much faster than running the
-// migrations again (the platform's: 1.5 s; the tenant's, with PostGIS: more).
+// One migrated database of each kind per PostgreSQL server and migration level, shared by
+// every test process and copied for every Stack: CREATE DATABASE ... TEMPLATE is a file
+// copy, much faster than running the migrations again (the platform's: 1.5 s; the
+// tenant's, with PostGIS: more), and a suite of many processes pays them once. Its name
+// carries a digest of the embedded migrations, so a changed migration makes a new one.
+// The first process builds it under another name and renames it when complete (under an
+// advisory lock, so the others wait for it instead of building their own); nobody
+// connects to it afterwards, so any number of copies may run at once. It stays on the
+// server: the test clusters are throwaway.
 class MigratedTemplate {
  public:
   explicit MigratedTemplate(std::string kind) : kind_(std::move(kind)) {}
   /// The template's name on `server` (made on first use).
   std::string name(const std::string& server) {
     std::lock_guard lock(mutex_);
-    auto [it, fresh] = made_.try_emplace(server, unique_db_name("tmpl_" + kind_));
-    if (fresh) {
-      store::drop_database(server, it->second);
-      store::create_database(server, it->second);
-      PGconn* c = store::connect_or_throw(store::dsn_with(server, "dbname", it->second));
-      try {
-        store::migrate(c, kind_);
-      } catch (...) {
+    if (auto it = ready_.find(server); it != ready_.end()) return it->second;
+    std::string name = "tmpl_" + kind_ + "_" + digest();
+    PGconn* admin = store::connect_or_throw(store::dsn_with(server, "dbname", "postgres"));
+    auto run = [&](const std::string& sql) {
+      PGresult* r = PQexec(admin, sql.c_str());
+      bool ok = PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK;
+      std::string out = ok && PQntuples(r) > 0 ? PQgetvalue(r, 0, 0) : "";
+      std::string msg = PQerrorMessage(admin);
+      PQclear(r);
+      if (!ok) throw std::runtime_error(sql + ": " + msg);
+      return out;
+    };
+    try {
+      run("select pg_advisory_lock(hashtext('" + name + "'))");
+      if (run("select count(*) from pg_database where datname = '" + name + "'") == "0") {
+        std::string building = unique_db_name(name);
+        store::drop_database(server, building);
+        store::create_database(server, building);
+        PGconn* c = store::connect_or_throw(store::dsn_with(server, "dbname", building));
+        try {
+          store::migrate(c, kind_);
+        } catch (...) {
+          PQfinish(c);
+          throw;
+        }
         PQfinish(c);
-        made_.erase(it);
-        throw;
+        // The migrating connection's backend may still be ending: retry the rename a moment.
+        std::string rename = "alter database \"" + building + "\" rename to \"" + name + "\"";
+        for (int i = 0;; ++i) {
+          try {
+            run(rename);
+            break;
+          } catch (const std::runtime_error&) {
+            if (i == 100) throw;
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+          }
+        }
       }
-      PQfinish(c);
+      run("select pg_advisory_unlock(hashtext('" + name + "'))");
+    } catch (...) {
+      PQfinish(admin);
+      throw;
     }
-    return it->second;
-  }
-  ~MigratedTemplate() {
-    for (const auto& [server, name] : made_) {
-      try {
-        store::drop_database(server, name);
-      } catch (...) {
-      }
-    }
+    PQfinish(admin);
+    return ready_[server] = name;
   }
 
  private:
+  // The first 16 hex digits of the SHA-256 of this kind's migrations, names and texts.
+  std::string digest() const {
+    std::string all;
+    for (const store::Migration& m : store::embedded_migrations())
+      if (m.set == kind_) all.append(m.name).append("\n").append(m.sql).append("\n");
+    return store::sha256_hex(all).substr(0, 16);
+  }
+
   std::string kind_;
   std::mutex mutex_;
-  std::map<std::string, std::string> made_;  // server → template database
+  std::map<std::string, std::string> ready_;  // server → template database
 };
 
 MigratedTemplate platform_template("platform");
