@@ -2,9 +2,10 @@
 
 namespace cadastre::http {
 
-bool etag_matches(const Request& req, std::string_view etag) {
+std::vector<std::string_view> etag_list(const Request& req) {
+  std::vector<std::string_view> out;
   const std::string* header = req.header("If-None-Match");
-  if (!header) return false;
+  if (!header) return out;
   std::string_view rest = *header;
   while (!rest.empty()) {
     auto comma = rest.find(',');
@@ -13,8 +14,14 @@ bool etag_matches(const Request& req, std::string_view etag) {
     while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
     while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
     if (item.starts_with("W/")) item.remove_prefix(2);
-    if (item == "*" || item == etag) return true;
+    if (!item.empty()) out.push_back(item);
   }
+  return out;
+}
+
+bool etag_matches(const Request& req, std::string_view etag) {
+  for (std::string_view item : etag_list(req))
+    if (item == "*" || item == etag) return true;
   return false;
 }
 

@@ -28,7 +28,7 @@ constexpr const char* kMvt = "application/vnd.mapbox-vector-tile";
 constexpr const char* kTag = "Tiles vetoriais";
 
 Response answer(store::Pool& db, const TileRequest& t, const Request& req, const char* cache) {
-  TileAnswer out = render(db, t, [&](const std::string& etag) { return http::etag_matches(req, etag); });
+  TileAnswer out = render(db, t, http::etag_list(req));
   Response r;
   if (out.not_modified) {
     r.status = 304;

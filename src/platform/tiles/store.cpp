@@ -8,9 +8,9 @@
 namespace cadastre::platform::tiles {
 namespace {
 
-// The layer's generation (bumped by every write of its geometries, values and style: the
-// ETag) and, for /vt2, the active fields its stored style reads ($3). $2 restricts to
-// what /svt may show without a session.
+// /vt2's first statement: the layer's generation (bumped by every write of its geometries,
+// values and style: the ETag) and the active fields its stored style reads. $2 restricts
+// to what /svt may show without a session.
 const std::string kLayerSql =
     "select c.geracao::text, c.tipo, coalesce(f.ids, '{}'), coalesce(f.chaves, '') "
     "from projeto.camadas c join projeto.projetos p on p.id = c.projeto_id "
@@ -18,7 +18,7 @@ const std::string kLayerSql =
     "string_agg(s.chave, ',' order by s.id) as chaves from ("
     "select k.id, k.chave from projeto.campos k join projeto.formularios fo on fo.id = "
     "k.formulario_id "
-    "where $3::boolean and fo.camada_id = c.id and k.ativo and k.id in ("
+    "where fo.camada_id = c.id and k.ativo and k.id in ("
     "select (c.categorias ->> 'idCampo')::bigint "
     "union all select (e ->> 'id')::bigint from jsonb_array_elements(case when "
     "jsonb_typeof(c.rotulo -> 'campos') = 'array' then c.rotulo -> 'campos' else '[]' end) e "
@@ -53,21 +53,80 @@ constexpr const char* kAttributes =
 constexpr const char* kLabelJoin =
     " left join projeto.rotulos_geometria r on r.geometria_id = g.id";
 
-const std::string kPlainTile = std::string(kTileHead) + kTileFrom + kTileWhere;
 const std::string kAttributeTile =
     std::string(kTileHead) + kAttributes + kTileFrom + kLabelJoin + kTileWhere;
+
+// /vt and /svt in one round trip: the layer's generation and type, and its tile unless the
+// client holds that generation already ($6, bigint[]: the generations its If-None-Match
+// names with this statement's digest) or the layer is not a vector one. $7 is kLayerSql's
+// $2 (published only).
+const std::string kPlainTile =
+    "select l.geracao::text, l.tipo, case when l.tipo = 'vetor' and not l.geracao = any($6::bigint[]) then (" +
+    std::string(kTileHead) + kTileFrom + kTileWhere +
+    ") end from (select c.geracao, c.tipo from projeto.camadas c join projeto.projetos p on p.id = c.projeto_id "
+    "where c.id = $5::bigint and (not $7::boolean or (p.publicado and p.ativo and c.ativo and not c.privada))) l";
+
+// The ETag: the generation, then a digest of the statement and of what the style adds to
+// a tile (a change of the style's fields, or of their chaves, changes the tiles as surely
+// as a write does; a new release's SQL changes the digest).
+std::string digest_of(const std::string& sql, const std::string& fields, const std::string& keys) {
+  return store::digest(sql + fields + keys).substr(0, 10);
+}
+std::string etag(const std::string& generation, const std::string& digest) {
+  return "\"" + generation + "-" + digest + "\"";
+}
+bool listed_in(const std::vector<std::string_view>& listed, const std::string& tag) {
+  for (std::string_view t : listed)
+    if (t == "*" || t == tag) return true;
+  return false;
+}
+
+// The generations the client's tags name with `digest` ("<generation>-<digest>"), as a
+// bigint[] literal; tags of another statement or style name none.
+std::string generations_named(const std::vector<std::string_view>& listed, const std::string& digest) {
+  std::string out = "{";
+  for (std::string_view t : listed) {
+    if (t.size() < digest.size() + 4 || t.front() != '"' || t.back() != '"') continue;
+    std::string_view inner = t.substr(1, t.size() - 2);
+    auto dash = inner.rfind('-');
+    if (dash == std::string_view::npos || inner.substr(dash + 1) != digest) continue;
+    std::string_view generation = inner.substr(0, dash);
+    if (generation.empty() || generation.size() > 18 ||
+        generation.find_first_not_of("0123456789") != std::string_view::npos)
+      continue;
+    if (out.size() > 1) out += ',';
+    out += generation;
+  }
+  return out + "}";
+}
+
+TileAnswer answer_plain(soci::session& s, const TileRequest& r, const std::vector<std::string_view>& listed) {
+  static const std::string digest = digest_of(kPlainTile, "{}", "");
+  const std::string id = std::to_string(r.layer);
+  auto rows = store::run_prepared_binary(
+      s, kPlainTile,
+      {std::to_string(r.tile.z), std::to_string(r.tile.x), std::to_string(r.tile.y), mvt_layer_name(r.layer), id,
+       generations_named(listed, digest), r.published_only ? "true" : "false"});
+  if (rows.empty()) throw Error(errc::not_found, "camada " + id + " não encontrada", "camada");
+  const store::BinaryRow& row = rows[0];
+  if (row.at(1).value_or("") != "vetor")
+    throw Error(errc::not_found, "a camada " + id + " não é vetorial: não há tiles para ela", "camada");
+  TileAnswer o;
+  o.etag = etag(row.at(0).value_or("0"), digest);
+  o.not_modified = listed_in(listed, o.etag);
+  if (!o.not_modified && row.at(2)) o.mvt = std::move(*row.at(2));
+  return o;
+}
 
 }  // namespace
 
 std::string mvt_layer_name(std::int64_t layer) { return "camada_" + std::to_string(layer); }
 
-TileAnswer render(store::Pool& db, const TileRequest& r,
-                  const std::function<bool(const std::string&)>& fresh) {
+TileAnswer render(store::Pool& db, const TileRequest& r, const std::vector<std::string_view>& listed) {
+  if (!r.attributes) return db.with([&](soci::session& s) { return answer_plain(s, r, listed); });
   const std::string id = std::to_string(r.layer);
-  const std::string& sql = r.attributes ? kAttributeTile : kPlainTile;
   return db.with([&](soci::session& s) {
-    auto layer = store::run_prepared_binary(
-        s, kLayerSql, {id, r.published_only ? "true" : "false", r.attributes ? "true" : "false"});
+    auto layer = store::run_prepared_binary(s, kLayerSql, {id, r.published_only ? "true" : "false"});
     if (layer.empty()) throw Error(errc::not_found, "camada " + id + " não encontrada", "camada");
     const store::BinaryRow& l = layer[0];
     if (l.at(1).value_or("") != "vetor")
@@ -75,18 +134,14 @@ TileAnswer render(store::Pool& db, const TileRequest& r,
                   "camada");
     const std::string fields = l.at(2).value_or("{}");
     TileAnswer o;
-    // A change of the style's fields (or of their chaves) changes the tiles as surely as
-    // a write does; the statement digest covers a new release's SQL.
-    o.etag = "\"" + l.at(0).value_or("0") + "-" +
-             store::digest(sql + fields + l.at(3).value_or("")).substr(0, 10) + "\"";
-    if (fresh(o.etag)) {
+    o.etag = etag(l.at(0).value_or("0"), digest_of(kAttributeTile, fields, l.at(3).value_or("")));
+    if (listed_in(listed, o.etag)) {
       o.not_modified = true;
       return o;
     }
     std::vector<std::string> params{std::to_string(r.tile.z), std::to_string(r.tile.x),
-                                    std::to_string(r.tile.y), mvt_layer_name(r.layer), id};
-    if (r.attributes) params.push_back(fields);
-    auto rows = store::run_prepared_binary(s, sql, params);
+                                    std::to_string(r.tile.y), mvt_layer_name(r.layer), id, fields};
+    auto rows = store::run_prepared_binary(s, kAttributeTile, params);
     if (!rows.empty() && rows[0][0]) o.mvt = std::move(*rows[0][0]);
     return o;
   });

@@ -5,8 +5,9 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "cadastre/tiles.hpp"
 #include "store/pool.hpp"
@@ -39,10 +40,11 @@ struct TileAnswer {
 /// The MVT layer name of a platform layer's tiles: "camada_<id>" (MapLibre's source-layer).
 std::string mvt_layer_name(std::int64_t layer);
 
-/// Renders `r` from `db` unless `fresh(etag)` says the client has it already. Throws
-/// Error not_found for a layer that is not a vector layer of this tenant (or, for
-/// published_only, not public).
-TileAnswer render(store::Pool& db, const TileRequest& r,
-                  const std::function<bool(const std::string&)>& fresh);
+/// Renders `r` from `db` unless the client holds it already: `listed` are the entity tags
+/// its If-None-Match names (http::etag_list; "*" matches any). Throws Error not_found for a
+/// layer that is not a vector layer of this tenant (or, for published_only, not public).
+/// /vt and /svt take one statement (the layer's generation and the tile together), /vt2
+/// two (its attributes depend on the layer's style, read first).
+TileAnswer render(store::Pool& db, const TileRequest& r, const std::vector<std::string_view>& listed);
 
 }  // namespace cadastre::platform::tiles

@@ -38,6 +38,20 @@ TEST_CASE_FIXTURE(PlatformFixture,
   auto weak = headers(t.w.owner);
   weak.emplace("If-None-Match", "\"outro\", W/" + etag);
   CHECK(request("GET", t.vt(TileLayer::here()), weak)->status == 304);
+  auto any = headers(t.w.owner);
+  any.emplace("If-None-Match", "*");
+  CHECK(request("GET", t.vt(TileLayer::here()), any)->status == 304);
+  // Tags shaped like ours but naming another generation, or none a number can be, get the
+  // tile (the statement reads the client's generations out of its tags).
+  const std::string digest = etag.substr(etag.find('-') + 1);  // ends with the quote
+  for (const std::string& odd : {"\"0-" + digest, "\"99999999999999999999999-" + digest, "\"1},{2-" + digest,
+                                 "\"-" + digest, "\"1'; select 1 --" + digest}) {
+    auto other = headers(t.w.owner);
+    other.emplace("If-None-Match", odd);
+    auto fresh = request("GET", t.vt(TileLayer::here()), other);
+    CHECK_MESSAGE(fresh->status == 200, odd);
+    CHECK(fresh->body == a->body);
+  }
 
   // The same tile with the layer in the path; y may carry the .pbf suffix.
   auto path = get("/especifico/vector-tiles/" + TileLayer::n(t.layer) + "/" +
