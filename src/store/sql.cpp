@@ -5,6 +5,14 @@
 #include <soci/soci.h>
 
 namespace cadastre::store {
+namespace {
+// A statement run once: SOCI's PostgreSQL backend then sends it with PQexecParams, one
+// round trip. Its default, a "repeatable" statement, costs three on every call (PQprepare,
+// PQexecPrepared, and DEALLOCATE when the statement object goes), for statements that are
+// built per request and never run twice. The hot reads that do repeat are prepared once
+// per connection instead (prepared.hpp).
+constexpr auto kOnce = soci::details::st_one_time_query;
+}  // namespace
 
 std::string Sql::placeholder(Value value, std::string_view cast) {
   params_.push_back(std::move(value));
@@ -60,7 +68,7 @@ std::vector<Row> fetch(soci::session& s, const Sql& q) {
   st.exchange(soci::into(r));
   b.use(st);
   st.alloc();
-  st.prepare(q.text());
+  st.prepare(q.text(), kOnce);
   st.define_and_bind();
   std::vector<Row> out;
   if (!st.execute(true)) return out;
@@ -84,7 +92,7 @@ Value fetch_value(soci::session& s, const Sql& q) {
   st.exchange(soci::into(v, ind));
   b.use(st);
   st.alloc();
-  st.prepare(q.text());
+  st.prepare(q.text(), kOnce);
   st.define_and_bind();
   if (!st.execute(true) || ind == soci::i_null) return std::nullopt;
   return v;
@@ -95,7 +103,7 @@ long long execute(soci::session& s, const Sql& q) {
   soci::statement st(s);
   b.use(st);
   st.alloc();
-  st.prepare(q.text());
+  st.prepare(q.text(), kOnce);
   st.define_and_bind();
   st.execute(true);
   return st.get_affected_rows();
