@@ -82,10 +82,15 @@ bool listed_in(const std::vector<std::string_view>& listed, const std::string& t
 }
 
 // The generations the client's tags name with `digest` ("<generation>-<digest>"), as a
-// bigint[] literal; tags of another statement or style name none.
+// bigint[] literal, at most kMaxGenerations of them (a client holds one or two versions
+// of a tile; past that a tag only costs the statement a comparison, so the rest are not
+// read and the tile is rendered); tags of another statement or style name none.
+constexpr std::size_t kMaxGenerations = 8;
 std::string generations_named(const std::vector<std::string_view>& listed, const std::string& digest) {
   std::string out = "{";
+  std::size_t named = 0;
   for (std::string_view t : listed) {
+    if (named == kMaxGenerations) break;
     if (t.size() < digest.size() + 4 || t.front() != '"' || t.back() != '"') continue;
     std::string_view inner = t.substr(1, t.size() - 2);
     auto dash = inner.rfind('-');
@@ -94,7 +99,7 @@ std::string generations_named(const std::vector<std::string_view>& listed, const
     if (generation.empty() || generation.size() > 18 ||
         generation.find_first_not_of("0123456789") != std::string_view::npos)
       continue;
-    if (out.size() > 1) out += ',';
+    if (named++) out += ',';
     out += generation;
   }
   return out + "}";
