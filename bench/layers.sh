@@ -22,6 +22,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
+# shellcheck source=bench/lib.sh
+source bench/lib.sh  # tile_ranges, rotate_lua, wrk_rotate
 # Optimised code, in a build folder of its own (the README's commands build Check in build/).
 export CADASTRE_BUILD_TYPE=${CADASTRE_BUILD_TYPE:-Release} CADASTRE_BUILD_DIR=${CADASTRE_BUILD_DIR:-$here/build-release}
 secs=${1:-10}
@@ -95,19 +97,8 @@ columns=$(sql "select string_agg(case when udt_name = 'numeric' then format('t.%
                where table_schema = 'cadastro' and table_name = 'lote' and udt_name <> 'geometry'")
 zooms="14 15 16 17"
 declare -A range
-while read -r z x0 x1 y0 y1; do range[$z]="$x0 $x1 $y0 $y1"; done < <(python3 - "$xmin" "$ymin" "$xmax" "$ymax" $zooms <<'PY'
-import math, sys
-xmin, ymin, xmax, ymax = map(float, sys.argv[1:5])
-def tile(lon, lat, z):
-    n = 2 ** z
-    y = (1 - math.asinh(math.tan(math.radians(lat))) / math.pi) / 2 * n
-    return int((lon + 180) / 360 * n), int(y)
-for z in map(int, sys.argv[5:]):
-    x0, y0 = tile(xmin, ymax, z)
-    x1, y1 = tile(xmax, ymin, z)
-    print(z, x0, x1, y0, y1)
-PY
-)
+# shellcheck disable=SC2086 # one argument per zoom
+while read -r z x0 x1 y0 y1; do range[$z]="$x0 $x1 $y0 $y1"; done < <(tile_ranges "$xmin" "$ymin" "$xmax" "$ymax" $zooms)
 for z in $zooms; do
   read -r x0 x1 y0 y1 <<<"${range[$z]}"
   for ((x = x0; x <= x1; x++)); do for ((y = y0; y <= y1; y++)); do
@@ -121,25 +112,7 @@ select ST_AsMVT(q, 'lote'::text, 4096, 'geom'::text) from (select $columns, ST_A
 SQL
 done
 
-# wrk rotates through a URL list; each thread starts at its own place in it (setup runs
-# once per thread in wrk's main Lua state and hands the thread its offset).
-cat >"$work/rotate.lua" <<'LUA'
-local paths = {}
-for line in io.lines(os.getenv("URL_LIST")) do paths[#paths + 1] = line end
-local threads = 0
-function setup(thread)
-  thread:set("offset", threads * 7919)
-  threads = threads + 1
-end
-local i = 0
-function init(args)
-  i = (offset or 0) % #paths
-end
-function request()
-  i = i % #paths + 1
-  return wrk.format("GET", paths[i])
-end
-LUA
+rotate_lua "$work/rotate.lua"
 
 # ------------------------------------------------------------------ measuring
 # Each URL list must answer 200 or 204 before it is measured.
@@ -148,14 +121,7 @@ check() {
   code=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $DEMO_TOKEN" "$url$(head -n1 "$1")")
   [[ $code == 200 || $code == 204 ]] || { echo "falha: $(head -n1 "$1") respondeu $code" >&2; exit 1; }
 }
-# wrk prints "Requests/sec: N", a " 99%  X" line with --latency and a "Non-2xx" line on errors.
-server_run() {
-  local list=$1 duration=$2 out
-  out=$(URL_LIST=$list wrk -t2 -c"$conns" -d"${duration}s" --latency -s "$work/rotate.lua" \
-    -H "Authorization: Bearer $DEMO_TOKEN" "$url")
-  if grep -q "Non-2xx" <<<"$out"; then echo "aviso: $(grep Non-2xx <<<"$out") em $list" >&2; fi
-  echo "$(awk '/Requests\/sec/ {print $2}' <<<"$out") $(awk '$1 == "99%" {print $2}' <<<"$out")"
-}
+server_run() { wrk_rotate "$work/rotate.lua" "$url" "$1" "$2" -H "Authorization: Bearer $DEMO_TOKEN"; }  # list seconds
 # pgbench prints "tps = N (without initial connection time)" and "latency average = X ms".
 pgbench_run() {
   local out

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by the bench scripts (source it from the repository's top folder): free loopback
 # ports, waiting for a service, and the demo identity store.
 
@@ -56,3 +57,91 @@ start_demo_project() {
   sql "vacuum analyze" >/dev/null
 }
 sql() { psql -X -At "$tenant_dsn" -c "$1"; }
+
+# tile_ranges XMIN YMIN XMAX YMAX ZOOM...: the web-mercator tiles covering a lon/lat box,
+# one line "z x0 x1 y0 y1" per zoom.
+tile_ranges() {
+  python3 - "$@" <<'PY'
+import math, sys
+xmin, ymin, xmax, ymax = map(float, sys.argv[1:5])
+def tile(lon, lat, z):
+    n = 2 ** z
+    y = (1 - math.asinh(math.tan(math.radians(lat))) / math.pi) / 2 * n
+    return int((lon + 180) / 360 * n), int(y)
+for z in map(int, sys.argv[5:]):
+    x0, y0 = tile(xmin, ymax, z)
+    x1, y1 = tile(xmax, ymin, z)
+    print(z, x0, x1, y0, y1)
+PY
+}
+
+# rotate_lua FILE: wrk's script that cycles through the URL list named by $URL_LIST, each
+# thread from its own place in it (setup runs once per thread in wrk's main Lua state and
+# hands the thread its offset).
+rotate_lua() {
+  cat >"$1" <<'LUA'
+local paths = {}
+for line in io.lines(os.getenv("URL_LIST")) do paths[#paths + 1] = line end
+local threads = 0
+function setup(thread)
+  thread:set("offset", threads * 7919)
+  threads = threads + 1
+end
+local i = 0
+function init(args)
+  i = (offset or 0) % #paths
+end
+function request()
+  i = i % #paths + 1
+  return wrk.format("GET", paths[i])
+end
+LUA
+}
+
+# wrk_rotate LUA BASE LIST SECONDS [wrk args...] → "requests/s p99": wrk -t2 -c$conns on BASE
+# through the URL list LIST (LUA made by rotate_lua), warning of non-2xx answers. wrk prints
+# "Requests/sec: N", a " 99%  X" line with --latency and a "Non-2xx" line on errors.
+wrk_rotate() {
+  local lua=$1 base=$2 list=$3 duration=$4 out
+  shift 4
+  # shellcheck disable=SC2154 # conns: the sourcing script's connection count
+  out=$(URL_LIST=$list wrk -t2 -c"$conns" -d"${duration}s" --latency -s "$lua" "$@" "$base")
+  if grep -q "Non-2xx" <<<"$out"; then echo "aviso: $(grep Non-2xx <<<"$out") em $list" >&2; fi
+  echo "$(awk '/Requests\/sec/ {print $2}' <<<"$out") $(awk '$1 == "99%" {print $2}' <<<"$out")"
+}
+
+# capture_vt_floor BASE LAYER PREFIX [curl args...] < "z x0 x1 y0 y1" lines: the platform's
+# /vt floor. One request per zoom with the statement log on; the statements it ran
+# (bench/capture_sql.py, bound values written in as '<x>'::integer) become the pgbench
+# script PREFIX<z>.sql with x and y random over the zoom's range. Needs sql(), tenant_db
+# and the private cluster ($CADASTRE_PG_DIR).
+capture_vt_floor() {
+  local base=$1 layer=$2 prefix=$3 ranges z x0 x1 y0 y1 code superuser_dsn
+  shift 3
+  ranges=$(cat)
+  superuser_dsn=$(./scripts/pg dsn postgres)
+  psql -X -q "$superuser_dsn" -c "alter system set log_statement = 'all'" \
+    -c "alter system set log_line_prefix = '@@%d@@ '" -c "select pg_reload_conf()" >/dev/null
+  sleep 0.5
+  while read -r z x0 x1 y0 y1; do
+    sql "select 'bench-begin-$z'" >/dev/null
+    code=$(curl -sS -o /dev/null -w '%{http_code}' "$@" "$base/vt/$z/$x0/$y0?camada=$layer")
+    sql "select 'bench-end-$z'" >/dev/null
+    [[ $code == 200 || $code == 204 ]] || { echo "/vt/$z/$x0/$y0: $code" >&2; return 1; }
+  done <<<"$ranges"
+  psql -X -q "$superuser_dsn" -c "alter system reset log_statement" -c "alter system reset log_line_prefix" \
+    -c "select pg_reload_conf()" >/dev/null
+  while read -r z x0 x1 y0 y1; do
+    {
+      echo "\\set z $z"
+      echo "\\set layer $layer"
+      echo "\\set x random($x0, $x1)"
+      echo "\\set y random($y0, $y1)"
+      python3 bench/capture_sql.py "$CADASTRE_PG_DIR/server.log" "$tenant_db" "bench-begin-$z" "bench-end-$z" |
+        sed -e "s/'$z'::integer, '$x0'::integer, '$y0'::integer/:z::integer, :x::integer, :y::integer/g" \
+          -e "s/'$layer'::bigint/:layer::bigint/g"
+    } >"$prefix$z.sql"
+    grep -q ':x::integer' "$prefix$z.sql" ||
+      { echo "z$z: o ST_AsMVT não foi capturado" >&2; cat "$prefix$z.sql" >&2; return 1; }
+  done <<<"$ranges"
+}

@@ -124,24 +124,11 @@ read -r cxmin cymin cxmax cymax < <(sql "select ST_XMin(e), ST_YMin(e), ST_XMax(
 read -r pxmin pymin pxmax pymax < <(sql "select ST_XMin(e), ST_YMin(e), ST_XMax(e), ST_YMax(e) from
                                         (select ST_Extent(geom) e from projeto.geometrias where camada_id = $layer) x")
 zooms="14 15 16 17"
-tile_ranges() {  # xmin ymin xmax ymax → "z x0 x1 y0 y1" per zoom
-  # shellcheck disable=SC2086 # one argument per zoom
-  python3 - "$@" $zooms <<'PY'
-import math, sys
-xmin, ymin, xmax, ymax = map(float, sys.argv[1:5])
-def tile(lon, lat, z):
-    n = 2 ** z
-    y = (1 - math.asinh(math.tan(math.radians(lat))) / math.pi) / 2 * n
-    return int((lon + 180) / 360 * n), int(y)
-for z in map(int, sys.argv[5:]):
-    x0, y0 = tile(xmin, ymax, z)
-    x1, y1 = tile(xmax, ymin, z)
-    print(z, x0, x1, y0, y1)
-PY
-}
 declare -A crange prange
-while read -r z x0 x1 y0 y1; do crange[$z]="$x0 $x1 $y0 $y1"; done < <(tile_ranges "$cxmin" "$cymin" "$cxmax" "$cymax")
-while read -r z x0 x1 y0 y1; do prange[$z]="$x0 $x1 $y0 $y1"; done < <(tile_ranges "$pxmin" "$pymin" "$pxmax" "$pymax")
+# shellcheck disable=SC2086 # one argument per zoom
+while read -r z x0 x1 y0 y1; do crange[$z]="$x0 $x1 $y0 $y1"; done < <(tile_ranges "$cxmin" "$cymin" "$cxmax" "$cymax" $zooms)
+# shellcheck disable=SC2086 # one argument per zoom
+while read -r z x0 x1 y0 y1; do prange[$z]="$x0 $x1 $y0 $y1"; done < <(tile_ranges "$pxmin" "$pymin" "$pxmax" "$pymax" $zooms)
 
 # ------------------------------------------------------------------ MapServer
 # The mapfile: the same two tables through PostGIS, web mercator output, MVT as the image
@@ -320,56 +307,17 @@ SQL
 done
 
 # (c) platform tiles: every tile covering the layer; the floor is what one /vt request ran,
-# captured from the statement log (bench/platform_tiles.sh).
-superuser_dsn=$(./scripts/pg dsn postgres)
-psql -X -q "$superuser_dsn" -c "alter system set log_statement = 'all'" \
-  -c "alter system set log_line_prefix = '@@%d@@ '" -c "select pg_reload_conf()" >/dev/null
-sleep 0.5
+# captured from the statement log (capture_vt_floor, bench/lib.sh).
 for z in $zooms; do
   read -r x0 x1 y0 y1 <<<"${prange[$z]}"
   for ((x = x0; x <= x1; x++)); do for ((y = y0; y <= y1; y++)); do
     echo "/vt/$z/$x/$y?camada=$layer" >&3
     ms_tile "$z" "$x" "$y" "camada_$layer" >&4
   done; done 3>"$tmp/pz$z.ours.urls" 4>"$tmp/pz$z.ms.urls"
-  sql "select 'bench-begin-$z'" >/dev/null
-  code=$(curl -sS -o /dev/null -w '%{http_code}' "${plat_auth[@]}" "$plat/vt/$z/$x0/$y0?camada=$layer")
-  sql "select 'bench-end-$z'" >/dev/null
-  [[ $code == 200 || $code == 204 ]] || { echo "/vt/$z/$x0/$y0: $code" >&2; exit 1; }
 done
-psql -X -q "$superuser_dsn" -c "alter system reset log_statement" -c "alter system reset log_line_prefix" \
-  -c "select pg_reload_conf()" >/dev/null
-for z in $zooms; do
-  read -r x0 x1 y0 y1 <<<"${prange[$z]}"
-  {
-    echo "\\set z $z"
-    echo "\\set layer $layer"
-    echo "\\set x random($x0, $x1)"
-    echo "\\set y random($y0, $y1)"
-    python3 bench/capture_sql.py "$CADASTRE_PG_DIR/server.log" "$tenant_db" "bench-begin-$z" "bench-end-$z" |
-      sed -e "s/'$z'::integer, '$x0'::integer, '$y0'::integer/:z::integer, :x::integer, :y::integer/g" \
-        -e "s/'$layer'::bigint/:layer::bigint/g"
-  } >"$tmp/pz$z.sql"
-  grep -q ':x::integer' "$tmp/pz$z.sql" || { echo "z$z: o ST_AsMVT não foi capturado" >&2; cat "$tmp/pz$z.sql" >&2; exit 1; }
-done
+for z in $zooms; do echo "$z ${prange[$z]}"; done | capture_vt_floor "$plat" "$layer" "$tmp/pz" "${plat_auth[@]}"
 
-# wrk rotates through a URL list; each thread starts at its own place in it.
-cat >"$tmp/rotate.lua" <<'LUA'
-local paths = {}
-for line in io.lines(os.getenv("URL_LIST")) do paths[#paths + 1] = line end
-local threads = 0
-function setup(thread)
-  thread:set("offset", threads * 7919)
-  threads = threads + 1
-end
-local i = 0
-function init(args)
-  i = (offset or 0) % #paths
-end
-function request()
-  i = i % #paths + 1
-  return wrk.format("GET", paths[i])
-end
-LUA
+rotate_lua "$tmp/rotate.lua"
 
 # ------------------------------------------------------------------ comparability
 # Once per case, the same request to both: an MVT's layers and feature counts (GDAL's MVT
@@ -446,13 +394,7 @@ PY
 notes+=("$page_note")
 
 # ------------------------------------------------------------------ measuring
-# wrk prints "Requests/sec: N", a " 99%  X" line with --latency and a "Non-2xx" line on errors.
-wrk_run() {  # base list seconds [header args] → "requests/s p99"
-  local base=$1 list=$2 duration=$3 out; shift 3
-  out=$(URL_LIST=$list wrk -t2 -c"$conns" -d"${duration}s" --latency -s "$tmp/rotate.lua" "$@" "$base")
-  if grep -q "Non-2xx" <<<"$out"; then echo "aviso: $(grep Non-2xx <<<"$out") em $list" >&2; fi
-  echo "$(awk '/Requests\/sec/ {print $2}' <<<"$out") $(awk '$1 == "99%" {print $2}' <<<"$out")"
-}
+wrk_run() { wrk_rotate "$tmp/rotate.lua" "$@"; }  # base list seconds [header args] → "requests/s p99"
 # pgbench prints "tps = N (without initial connection time)".
 pgbench_run() {
   local out

@@ -49,76 +49,21 @@ session=(-H "X-Auth-Token: $auth" -H "X-Tn-Token: $DEMO_TN_TOKEN")
 # The tiles covering the layer per zoom: "z x0 x1 y0 y1".
 zooms="14 15 16 17"
 declare -A range
-while read -r z x0 x1 y0 y1; do range[$z]="$x0 $x1 $y0 $y1"; done < <(python3 - "$xmin" "$ymin" "$xmax" "$ymax" $zooms <<'PY'
-import math, sys
-xmin, ymin, xmax, ymax = map(float, sys.argv[1:5])
-def tile(lon, lat, z):
-    n = 2 ** z
-    y = (1 - math.asinh(math.tan(math.radians(lat))) / math.pi) / 2 * n
-    return int((lon + 180) / 360 * n), int(y)
-for z in map(int, sys.argv[5:]):
-    x0, y0 = tile(xmin, ymax, z)
-    x1, y1 = tile(xmax, ymin, z)
-    print(z, x0, x1, y0, y1)
-PY
-)
+# shellcheck disable=SC2086 # one argument per zoom
+while read -r z x0 x1 y0 y1; do range[$z]="$x0 $x1 $y0 $y1"; done < <(tile_ranges "$xmin" "$ymin" "$xmax" "$ymax" $zooms)
 
-# One request per zoom with the statement log on: its statements, then x and y made
-# pgbench variables (capture_sql.py writes the bound values in: '<x>'::integer).
-superuser_dsn=$(./scripts/pg dsn postgres)
-psql -X -q "$superuser_dsn" -c "alter system set log_statement = 'all'" \
-  -c "alter system set log_line_prefix = '@@%d@@ '" -c "select pg_reload_conf()" >/dev/null
-sleep 0.5
 for z in $zooms; do
   read -r x0 x1 y0 y1 <<<"${range[$z]}"
   for ((x = x0; x <= x1; x++)); do for ((y = y0; y <= y1; y++)); do
     echo "/vt/$z/$x/$y?camada=$layer"
   done; done >"$tmp/z$z.urls"
-  sql "select 'bench-begin-$z'" >/dev/null
-  code=$(curl -sS -o /dev/null -w '%{http_code}' "${session[@]}" "$url/vt/$z/$x0/$y0?camada=$layer")
-  sql "select 'bench-end-$z'" >/dev/null
-  [[ $code == 200 || $code == 204 ]] || { echo "/vt/$z/$x0/$y0: $code" >&2; exit 1; }
 done
-psql -X -q "$superuser_dsn" -c "alter system reset log_statement" -c "alter system reset log_line_prefix" \
-  -c "select pg_reload_conf()" >/dev/null
-for z in $zooms; do
-  read -r x0 x1 y0 y1 <<<"${range[$z]}"
-  {
-    echo "\\set z $z"
-    echo "\\set layer $layer"
-    echo "\\set x random($x0, $x1)"
-    echo "\\set y random($y0, $y1)"
-    python3 bench/capture_sql.py "$CADASTRE_PG_DIR/server.log" "$tenant_db" "bench-begin-$z" "bench-end-$z" |
-      sed -e "s/'$z'::integer, '$x0'::integer, '$y0'::integer/:z::integer, :x::integer, :y::integer/g" \
-        -e "s/'$layer'::bigint/:layer::bigint/g"
-  } >"$tmp/z$z.sql"
-  grep -q ':x::integer' "$tmp/z$z.sql" || { echo "z$z: o ST_AsMVT não foi capturado" >&2; cat "$tmp/z$z.sql" >&2; exit 1; }
-done
+# The floor: the statements one /vt request ran, per zoom (bench/lib.sh).
+for z in $zooms; do echo "$z ${range[$z]}"; done | capture_vt_floor "$url" "$layer" "$tmp/z" "${session[@]}"
 if [[ -n ${BENCH_SQL_DIR:-} ]]; then mkdir -p "$BENCH_SQL_DIR" && cp "$tmp"/z*.sql "$BENCH_SQL_DIR"/; fi
 
-cat >"$tmp/rotate.lua" <<'LUA'
-local paths = {}
-for line in io.lines(os.getenv("URL_LIST")) do paths[#paths + 1] = line end
-local threads = 0
-function setup(thread)
-  thread:set("offset", threads * 7919)
-  threads = threads + 1
-end
-local i = 0
-function init(args)
-  i = (offset or 0) % #paths
-end
-function request()
-  i = i % #paths + 1
-  return wrk.format("GET", paths[i])
-end
-LUA
-server_run() {  # list seconds → "requests/s p99"
-  local out
-  out=$(URL_LIST=$1 wrk -t2 -c"$conns" -d"${2}s" --latency -s "$tmp/rotate.lua" "${session[@]}" "$url")
-  if grep -q "Non-2xx" <<<"$out"; then echo "aviso: $(grep Non-2xx <<<"$out") em $1" >&2; fi
-  echo "$(awk '/Requests\/sec/ {print $2}' <<<"$out") $(awk '$1 == "99%" {print $2}' <<<"$out")"
-}
+rotate_lua "$tmp/rotate.lua"
+server_run() { wrk_rotate "$tmp/rotate.lua" "$url" "$1" "$2" "${session[@]}"; }  # list seconds → "requests/s p99"
 pgbench_run() {  # file → "tps latency"
   local out
   out=$(pgbench -n -M prepared -f "$1" -T "$secs" -c "$conns" -j 2 "$tenant_dsn" 2>&1)
