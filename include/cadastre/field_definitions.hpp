@@ -69,9 +69,9 @@ bool is_text_type(std::string_view tipo);
 /// options, or else the distinct values found.
 bool convertible_to(std::string_view tipo) noexcept;
 
-/// A row of projeto.valores of the field.
+/// A stored value of the field.
 struct StoredValue {
-  std::int64_t id = 0;         ///< the row's id
+  std::int64_t id = 0;         ///< the value's id
   std::int64_t geometria = 0;  ///< the geometry it describes
   Typed value;                 ///< the stored value
 };

@@ -3,13 +3,13 @@
 // and GET /campos/:id/converter converts stored values with them. What needs the database
 // (a domain table's codes, the `unico` rule) is the stores' part.
 //
-// Storage (migration 0015, decision 0011): one projeto.valores row per (geometry, field);
-// the column of the field's type family holds the value:
-//   texto    ← texto, texto_longo, lista, lista_dominio, foto
-//   numero   ← inteiro, decimal, calculado
-//   data     ← data (ISO yyyy-mm-dd)
-//   booleano ← booleano
-//   lista    ← multipla (a JSON array of the chosen options)
+// Storage (tenant migration 0035, decision 0023): a column c_<field id> in the layer's own
+// table camadas.l<layer id>, of the SQL type of the field's type family:
+//   texto    (text)    ← texto, texto_longo, lista, lista_dominio, foto
+//   numero   (numeric) ← inteiro, decimal, calculado
+//   data     (date)    ← data (ISO yyyy-mm-dd)
+//   booleano (boolean) ← booleano
+//   lista    (jsonb)   ← multipla (a JSON array of the chosen options)
 //
 // The `padrao` rule of text fields is part of the same checks: an ECMAScript regular
 // expression a text must match (whole text). std::regex backtracks without a step limit, so a pattern is vetted when a
@@ -42,11 +42,11 @@ struct FieldDef {
   std::optional<std::string> formula;         ///< calculado
 };
 
-/// The column of projeto.valores that holds values of `tipo` ("texto", "numero", "data",
-/// "booleano", "lista"); empty for an unknown type.
+/// The family of `tipo` ("texto", "numero", "data", "booleano", "lista"): how its values
+/// are typed and stored; empty for an unknown type.
 std::string_view column_of(std::string_view tipo) noexcept;
 
-/// A value ready for projeto.valores: its column and the text PostgreSQL parses for it
+/// A value ready to store: its family (column_of) and the text PostgreSQL parses for it
 /// (nullopt: an empty value, stored as NULL).
 struct Typed {
   std::string column;

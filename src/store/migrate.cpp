@@ -41,7 +41,7 @@ void exec_sql(PGconn* conn, const std::string& sql) {
   }
 }
 
-std::vector<std::string> migrate(PGconn* conn, std::string_view set) {
+std::vector<std::string> migrate(PGconn* conn, std::string_view set, std::string_view until) {
   exec_sql(conn,
            "set client_min_messages = warning;"
            "create table if not exists public.cadastre_migrations ("
@@ -53,6 +53,7 @@ std::vector<std::string> migrate(PGconn* conn, std::string_view set) {
   try {
     for (const auto& m : embedded_migrations()) {
       if (m.set != set) continue;
+      if (!until.empty() && m.name > until) break;
       std::string name(m.name), checksum = sha256_hex(m.sql);
       auto r = exec_params(conn, "select checksum from public.cadastre_migrations where set_name = $1 and version = $2",
                            {std::string(set), name});

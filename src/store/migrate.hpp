@@ -23,8 +23,10 @@ struct Migration {
 const std::vector<Migration>& embedded_migrations();
 
 /// Applies the pending migrations of `set` to the database behind `conn`, each in its
-/// own transaction. Returns the names applied (empty when up to date).
-std::vector<std::string> migrate(PGconn* conn, std::string_view set);
+/// own transaction; with `until`, only those up to the one of that name (a database kept
+/// at an earlier schema: upgrades are tested from it). Returns the names applied (empty
+/// when up to date).
+std::vector<std::string> migrate(PGconn* conn, std::string_view set, std::string_view until = {});
 
 /// Opens a libpq connection or throws Error(unavailable) with libpq's message.
 PGconn* connect_or_throw(const std::string& dsn);

@@ -114,15 +114,14 @@ Response page_of_layer(const Scope& s, Request& req) {
 
 Response search(const Scope& s, Request& req) {
   std::string termo = parse_term(req);
-  std::int64_t campo = s.grant().id;
-  require_text_field(*s.db, campo);
+  SearchField field = text_field(*s.db, s.grant().id);
   // This route's paging is named page/pageSize (the spec's), not pageNumber.
   Page page;
   if (auto n = req.query_value("page")) page.paging.page = query::parse_integer(*n, "page", 1, INT32_MAX);
   if (auto n = req.query_value("pageSize"))
     page.paging.size = query::parse_integer(*n, "pageSize", 1, query::max_page_size);
   page.paging.offset = (page.paging.page - 1) * page.paging.size;
-  return Response::json(page_json(values::search(*s.db, campo, termo, page), page));
+  return Response::json(page_json(values::search(*s.db, field, termo, page), page));
 }
 
 Response copy(const layers::Announcer& events, const Scope& s, Request& req) {

@@ -1,91 +1,89 @@
-// The value reads. Two of them are the benchmark's (bench/platform_layers.sh), each ONE
-// statement that can be run by hand (psql, pgbench) with the numbers filled in:
+// The value reads, over the layer's table (platform/common/layer_table.hpp). Two of them
+// are the benchmark's (bench/storage.sh, bench/platform_layers.sh), each ONE statement
+// that can be run by hand (psql, pgbench) with the numbers filled in:
 //
 // The page of a layer ordered by a field (GET /valores/camada/:id/pg?orderBy=<chave>):
-// :c the layer, :k the field whose chave orderBy names, <col> its typed column
-// (field_values::column_of: texto, numero, data, booleano, lista) and <type> that column's SQL
-// type, <dir> asc|desc, S the page size, O the offset ((pageNumber - 1) * S).
+// :c the layer, L its table camadas.l:c, <col> the field's column c_<campo id> and <type>
+// its SQL type, <dir> asc|desc, S the page size, O the offset ((pageNumber - 1) * S).
 //
-//   with ordem as (                      -- values of the field in order: an index-only scan of
-//     select v.id, v.<col> as chave      -- (campo_id, <col>, id), so a deep offset skips index entries only
-//       from projeto.valores v
-//      where v.campo_id = :k and v.<col> is not null
-//      order by v.<col> <dir>, v.id <dir> limit S offset O),
-//   com as (select w.geometria_id as gid, o.chave as chave_ordem, o.id as desempate, 0 as parte
-//             from ordem o join projeto.valores w on w.id = o.id),
+//   with ordem as (                      -- geometries with a value, in order: an index-only
+//     select l.id as gid, l.<col> as chave   -- scan of (<col>, id), so a deep offset skips
+//       from L l where l.<col> is not null   -- index entries only
+//      order by l.<col> <dir>, l.id <dir> limit S offset O),
+//   com as (select gid, chave as chave_ordem, gid as desempate, 0 as parte from ordem),
 //   sem as (                             -- then the geometries without one, by id
 //     select g.id, null::<type>, g.id, 1 from projeto.geometrias g
-//      where g.camada_id = :c and not exists (select 1 from projeto.valores x
-//            where x.geometria_id = g.id and x.campo_id = :k and x.<col> is not null offset 0)
+//      where g.camada_id = :c and not exists (select 1 from L x
+//            where x.id = g.id and x.<col> is not null offset 0)
 //      order by g.id <dir>
 //      limit (case when (select count(*) from com) >= S then 0 else S - (select count(*) from com) end)
 //      offset (case when (select count(*) from com) > 0 then 0 else greatest(0, O -
-//              (select count(*) from projeto.valores n where n.campo_id = :k and n.<col> is not null)) end))
+//              (select count(*) from L n where n.<col> is not null)) end))
 //   select (select count(*) from projeto.geometrias where camada_id = :c)::text,
 //          coalesce(json_agg(json_build_object('idGeometria', p.gid, 'valores',
-//            (select coalesce(jsonb_object_agg(k.chave, projeto.valor_json(v.texto, v.numero, v.data,
-//                     v.booleano, v.lista)), '{}')
-//               from projeto.valores v join projeto.campos k on k.id = v.campo_id
-//              where v.geometria_id = p.gid))
+//            coalesce((select jsonb_strip_nulls(jsonb_build_object('<chave>', v.<col>, ...))
+//                        from L v where v.id = p.gid), '{}'))
 //            order by p.parte, p.chave_ordem <dir>, p.desempate <dir>), '[]')::text
 //     from (select * from com union all select * from sem limit S) p
 //
 // A page inside the geometries that have a value reads S + O index entries and never the
 // rest of the layer (the limit of `sem` is 0, and a Limit of 0 does not run its scan; the
 // CASE does not evaluate the count it does not need). `offset 0` keeps the not exists a
-// per-row probe of the (geometria_id, campo_id) key: as an anti join PostgreSQL would read
-// that whole index. The outer `limit S` only tells the planner the page is S rows (without
-// it, it guesses thousands and turns JIT on: 20 ms lost). What remains is the exact count
-// of the layer's geometries (about 10 ms on 100,000). orderBy=id pages geometrias by
-// (camada_id, id) instead.
+// per-row probe of the primary key: as an anti join PostgreSQL would read the whole table.
+// The outer `limit S` only tells the planner the page is S rows (without it, it guesses
+// thousands and turns JIT on: 20 ms lost). What remains is the exact count of the layer's
+// geometries (about 10 ms on 100,000). orderBy=id pages geometrias by (camada_id, id).
 //
-// The search (GET /valores/search?campoId=:k&termo=...): the GIN index
-// projeto.valores_busca_idx on (campo_id, projeto.chave_busca(texto)) answers the where,
-// so the expression must be exactly projeto.chave_busca(v.texto):
+// The search (GET /valores/search?campoId=:k&termo=...): the trigram index on
+// projeto.chave_busca(<col>) of the layer's table answers the where, so the expression must
+// be exactly projeto.chave_busca(l.<col>):
 //
 //   with achados as (
-//     select v.id, v.geometria_id, v.campo_id, v.texto, v.atualizado_por, v.atualizado_em
-//       from projeto.valores v
-//      where v.campo_id = :k
-//        and projeto.chave_busca(v.texto) like '%' || projeto.chave_busca(:termo) || '%')
+//     select l.id as gid, l.<col> as texto from L l
+//      where projeto.chave_busca(l.<col>) like '%' || projeto.chave_busca(:termo) || '%')
 //   select (select count(*) from achados)::text,
-//          coalesce((select json_agg(json_build_object('id', a.id, ..., 'valor', a.texto, ...)
-//                              order by a.texto, a.id)
-//                      from (select * from achados order by texto, id limit S offset O) a), '[]')::text
+//          coalesce((select json_agg(json_build_object('id', <value id>, ..., 'valor', a.texto, ...)
+//                              order by a.texto, a.gid)
+//                      from (select * from achados order by texto, gid limit S offset O) a), '[]')::text
 //
 // (:termo with LIKE's % _ \ escaped.)
 #include "platform/values/store.hpp"
 
 #include <soci/soci.h>
 
+#include <algorithm>
 #include <charconv>
 
 #include "cadastre/error.hpp"
 #include "cadastre/field_values.hpp"
 #include "cadastre/query.hpp"
 #include "platform/guard/guard.hpp"
-#include "platform/values/columns.hpp"
+#include "platform/common/layer_table.hpp"
 
 namespace cadastre::platform::values {
 namespace {
 
-// The value shape (alias v); with the field's chave, nome and tipo (alias k) for the lists
-// of a geometry's values.
-const std::string kValue =
-    "jsonb_build_object('id', v.id, 'idGeometria', v.geometria_id, 'idCampo', v.campo_id, "
-    "'valor', projeto.valor_json(v.texto, v.numero, v.data, v.booleano, v.lista), "
-    "'atualizadoPor', v.atualizado_por, 'atualizadoEm', v.atualizado_em)";
-const std::string kValueWithField =
-    kValue + " || jsonb_build_object('chave', k.chave, 'nome', k.nome, 'tipo', k.tipo)";
+using common::LayerField;
+
+// The value shape, from aliases: v (campo_id, valor jsonb), k (the field), a (the
+// projeto.valor_atualizacao of the value) and the geometry id expression `gid`; with the
+// field's chave, nome and tipo for the lists of a geometry's values.
+std::string value_json(const std::string& gid) {
+  return "jsonb_build_object('id', " + common::value_id_sql(gid, "k.posicao") + ", 'idGeometria', " + gid +
+         ", 'idCampo', k.id, 'valor', v.valor, 'atualizadoPor', a.por, 'atualizadoEm', a.em)";
+}
+std::string value_with_field_json(const std::string& gid) {
+  return value_json(gid) + " || jsonb_build_object('chave', k.chave, 'nome', k.nome, 'tipo', k.tipo)";
+}
 
 // Every value of geometry `gid_sql` (an SQL expression of the enclosing query) with its
 // field, in form and field order.
 std::string values_of(const std::string& gid_sql) {
-  return "(select coalesce(jsonb_agg(" + kValueWithField +
-         " order by f.ordem, f.id, k.ordem, k.id), '[]') from projeto.valores v "
-         "join projeto.campos k on k.id = v.campo_id join projeto.formularios f on f.id = k.formulario_id "
-         "where v.geometria_id = " +
-         gid_sql + ")";
+  return "(select coalesce(jsonb_agg(" + value_with_field_json(gid_sql) +
+         " order by f.ordem, f.id, k.ordem, k.id), '[]') from projeto.valores_de(" + gid_sql +
+         ") v join projeto.campos k on k.id = v.campo_id join projeto.formularios f on f.id = k.formulario_id "
+         "cross join lateral projeto.valor_atualizacao(" +
+         gid_sql + ", k.id) a)";
 }
 
 // A coordinate as the shortest text that reads back as the same double.
@@ -95,21 +93,37 @@ std::string number_text(double d) {
   return std::string(buf, end);
 }
 
-// The field of layer `camada` a query parameter names (400 naming it otherwise).
-void require_field_of_layer(soci::session& s, std::int64_t camada, std::int64_t campo, const char* param) {
-  store::Sql q("select 1 from projeto.campos k join projeto.formularios f on f.id = k.formulario_id where k.id = ");
-  q.bind(std::to_string(campo), "bigint") << " and f.camada_id = ";
-  q.bind(std::to_string(camada), "bigint");
-  if (!store::fetch_value(s, q))
-    throw Error(errc::invalid_argument, std::string(param) + ": o campo " + std::to_string(campo) + " não é da camada " +
-                                            std::to_string(camada), param);
+// The field of `fields` (a layer's) with id `campo`; 400 naming `param` otherwise.
+const LayerField& field_of_layer(const std::vector<LayerField>& fields, std::int64_t camada, std::int64_t campo,
+                                 const char* param) {
+  for (const LayerField& f : fields)
+    if (f.id == campo) return f;
+  throw Error(errc::invalid_argument,
+              std::string(param) + ": o campo " + std::to_string(campo) + " não é da camada " + std::to_string(camada),
+              param);
+}
+
+// Lateral unpivot of layer table row `alias` into (campo_id, posicao, valor) rows, one per
+// field of `fields` (only `campo`'s when set) holding a value.
+std::string unpivot_sql(const std::vector<LayerField>& fields, std::optional<std::int64_t> campo,
+                        const std::string& alias) {
+  std::string out = "cross join lateral (values ";
+  bool first = true;
+  for (const LayerField& f : fields) {
+    if (campo && f.id != *campo) continue;
+    out += first ? "" : ", ";
+    first = false;
+    out += "(" + std::to_string(f.id) + "::bigint, " + std::to_string(f.posicao) + ", to_jsonb(" + alias + "." +
+           f.column() + "))";
+  }
+  return out + ") u(campo_id, posicao, valor)";
 }
 
 }  // namespace
 
 std::int64_t geometry_of_value(soci::session& s, std::int64_t id) {
-  store::Sql q("select geometria_id::text from projeto.valores where id = ");
-  q.bind(std::to_string(id), "bigint");
+  store::Sql q("select geometria_id::text from projeto.valor_chave(");
+  q.bind(std::to_string(id), "bigint") << ")";
   store::Value v = store::fetch_value(s, q);
   return v ? std::stoll(*v) : 0;
 }
@@ -121,8 +135,14 @@ std::string layer_generation(soci::session& s, std::int64_t layer) {
 }
 
 std::string one(soci::session& s, std::int64_t id) {
-  store::Sql q("select " + kValue + "::text from projeto.valores v where v.id = ");
-  q.bind(std::to_string(id), "bigint");
+  // The id as the client sent it (an id issued before the move keeps being its id).
+  store::Sql q;
+  std::string value_id = q.placeholder(std::to_string(id), "bigint");
+  q << "select jsonb_build_object('id', " << value_id
+    << ", 'idGeometria', c.geometria_id, 'idCampo', c.campo_id, 'valor', coalesce((select v.valor from "
+       "projeto.valores_de(c.geometria_id) v where v.campo_id = c.campo_id), 'null'), 'atualizadoPor', a.por, "
+       "'atualizadoEm', a.em)::text from projeto.valor_chave("
+    << value_id << ") c cross join lateral projeto.valor_atualizacao(c.geometria_id, c.campo_id) a";
   auto v = store::fetch_value(s, q);
   if (!v) throw Error(errc::not_found, "valor " + std::to_string(id) + " não encontrado", "id");
   return *v;
@@ -136,57 +156,76 @@ std::string of_geometry(soci::session& s, std::int64_t geometria) {
 }
 
 store::PageRows list(store::Pool& pool, const ListFilter& filter, const Page& page) {
-  // The filter, written twice (the count and the page) with its id bound each time.
-  auto where = [&](store::Sql& q) {
-    if (filter.record == "geometria") q << "v.geometria_id = ";
-    else if (filter.record == "campo") q << "v.campo_id = ";
-    else
-      q << "v.campo_id in (select k.id from projeto.campos k join projeto.formularios f "
-           "on f.id = k.formulario_id where f.camada_id = ";
-    q.bind(std::to_string(filter.id), "bigint");
-    if (filter.record == "camada") q << ")";
-  };
-  store::Sql q("select (select count(*) from projeto.valores v where ");
-  where(q);
-  q << ")::text, coalesce(jsonb_agg(r order by r_id" << (page.descending ? " desc" : "") << "), '[]')::text from (select "
-    << kValue << " as r, v.id as r_id from projeto.valores v where ";
-  where(q);
-  q << " order by v.id" << (page.descending ? " desc" : "");
-  store::append_page(q, page.paging);
-  q << ") p";
-  return pool.with([&](soci::session& s) { return store::fetch_page(s, q); });
+  return pool.with([&](soci::session& s) {
+    // The layer whose table holds the values, and the values' rows (gid, campo_id, posicao,
+    // valor) in value id order: by geometry, then the field's position.
+    std::optional<std::int64_t> camada, campo;
+    std::string where = "true";
+    if (filter.record == "camada") {
+      camada = filter.id;
+    } else if (filter.record == "campo") {
+      camada = common::layer_of_field(s, filter.id);
+      campo = filter.id;
+    } else {
+      store::Sql g("select camada_id::text from projeto.geometrias where id = ");
+      g.bind(std::to_string(filter.id), "bigint");
+      if (auto v = store::fetch_value(s, g)) camada = std::stoll(*v);
+      where = "l.id = " + std::to_string(filter.id);
+    }
+    if (!camada) return store::PageRows{0, "[]"};
+    const std::vector<LayerField> fields = common::layer_fields(s, *camada);
+    if (fields.empty() || (campo && std::none_of(fields.begin(), fields.end(),
+                                                 [&](const LayerField& f) { return f.id == *campo; })))
+      return store::PageRows{0, "[]"};
+    const std::string dir = page.descending ? " desc" : "";
+    store::Sql q("with r as (select l.id as gid, u.campo_id, u.posicao, u.valor from " +
+                 common::layer_table(*camada) + " l " + unpivot_sql(fields, campo, "l") + " where " + where +
+                 " and u.valor is not null) select (select count(*) from r)::text, coalesce((select jsonb_agg(" +
+                 value_json("p.gid") + " order by p.gid" + dir + ", p.posicao" + dir +
+                 ") from (select r.gid, r.campo_id, r.posicao, r.valor from r order by r.gid" + dir + ", r.posicao" +
+                 dir);
+    store::append_page(q, page.paging);
+    q << ") p join projeto.campos k on k.id = p.campo_id cross join lateral (select p.valor) v "
+         "cross join lateral projeto.valor_atualizacao(p.gid, p.campo_id) a), '[]')::text";
+    return store::fetch_page(s, q);
+  });
 }
 
 std::string of_layer(store::Pool& pool, std::int64_t camada, std::optional<std::int64_t> campo) {
   return pool.with([&](soci::session& s) {
-    if (campo) require_field_of_layer(s, camada, *campo, "idCampo");
+    const std::vector<LayerField> fields = common::layer_fields(s, camada);
+    if (campo) field_of_layer(fields, camada, *campo, "idCampo");
+    if (fields.empty())
+      return std::string("{\"valores\":[],\"limite\":") + std::to_string(kLayerCap) + ",\"truncado\":false}";
     // One more than the cap says whether the layer holds more.
-    store::Sql q("with l as (select " + kValue +
-                 " as r, g.id as gid, v.campo_id from projeto.geometrias g join projeto.valores v on v.geometria_id = g.id "
-                 "where g.camada_id = ");
-    q.bind(std::to_string(camada), "bigint");
-    if (campo) q << " and v.campo_id = ", q.bind(std::to_string(*campo), "bigint");
-    q << " order by g.id, v.campo_id limit " << std::to_string(kLayerCap + 1) << ") "
-      << "select jsonb_build_object('valores', coalesce((select jsonb_agg(r order by gid, campo_id) from "
-         "(select * from l order by gid, campo_id limit "
-      << std::to_string(kLayerCap) << ") c), '[]'), 'limite', " << std::to_string(kLayerCap)
-      << ", 'truncado', (select count(*) from l) > " << std::to_string(kLayerCap) << ")::text";
+    store::Sql q("with l as (select l.id as gid, u.campo_id, u.posicao, u.valor from " + common::layer_table(camada) +
+                 " l " + unpivot_sql(fields, campo, "l") + " where u.valor is not null order by l.id, u.campo_id limit " +
+                 std::to_string(kLayerCap + 1) + ") " +
+                 "select jsonb_build_object('valores', coalesce((select jsonb_agg(" + value_json("p.gid") +
+                 " order by p.gid, p.campo_id) from (select * from l order by gid, campo_id limit " +
+                 std::to_string(kLayerCap) +
+                 ") p join projeto.campos k on k.id = p.campo_id cross join lateral (select p.valor) v "
+                 "cross join lateral projeto.valor_atualizacao(p.gid, p.campo_id) a), '[]'), 'limite', " +
+                 std::to_string(kLayerCap) + ", 'truncado', (select count(*) from l) > " + std::to_string(kLayerCap) +
+                 ")::text");
     return store::fetch_value(s, q).value_or("{}");
   });
 }
 
-store::Sql page_statement(std::int64_t camada, std::optional<std::int64_t> campo,
-                          const std::optional<OrderField>& order, const Page& page) {
+store::Sql page_statement(std::int64_t camada, const std::vector<LayerField>& fields,
+                          std::optional<std::int64_t> campo, const std::optional<OrderField>& order,
+                          const Page& page) {
   const std::string dir = page.descending ? " desc" : " asc";
   const std::string size = std::to_string(page.paging.size), offset = std::to_string(page.paging.offset);
+  const std::string table = common::layer_table(camada);
+  std::vector<LayerField> shown;
+  for (const LayerField& f : fields)
+    if (!campo || f.id == *campo) shown.push_back(f);
   store::Sql q;
   auto layer = [&] { q.bind(std::to_string(camada), "bigint"); };
   auto values = [&] {
-    q << "(select coalesce(jsonb_object_agg(k.chave, projeto.valor_json(v.texto, v.numero, v.data, v.booleano, "
-         "v.lista)), '{}') from projeto.valores v join projeto.campos k on k.id = v.campo_id "
-         "where v.geometria_id = p.gid";
-    if (campo) q << " and v.campo_id = ", q.bind(std::to_string(*campo), "bigint");
-    q << ")";
+    q << "coalesce((select " << common::values_object_sql(shown, "v") << " from " << table
+      << " v where v.id = p.gid), '{}')";
   };
   if (!order) {
     q << "with p as (select g.id as gid from projeto.geometrias g where g.camada_id = ";
@@ -199,27 +238,19 @@ store::Sql page_statement(std::int64_t camada, std::optional<std::int64_t> campo
     q << ") order by p.gid" << dir << "), '[]')::text from p";
     return q;
   }
-  const std::string& col = order->column;
-  const std::string type = sql_type(col);
-  auto key = [&] { q.bind(std::to_string(order->campo), "bigint"); };
-  q << "with ordem as (select v.id, v." << col << " as chave from projeto.valores v where v.campo_id = ";
-  key();
-  q << " and v." << col << " is not null order by v." << col << dir << ", v.id" << dir << " limit " << size
-    << " offset " << offset << "), "
-    << "com as (select w.geometria_id as gid, o.chave as chave_ordem, o.id as desempate, 0 as parte "
-       "from ordem o join projeto.valores w on w.id = o.id), "
+  const std::string col = common::field_column(order->campo);
+  const std::string type = order->type;
+  q << "with ordem as (select l.id as gid, l." << col << " as chave from " << table << " l where l." << col
+    << " is not null order by l." << col << dir << ", l.id" << dir << " limit " << size << " offset " << offset
+    << "), com as (select gid, chave as chave_ordem, gid as desempate, 0 as parte from ordem), "
     << "sem as (select g.id as gid, null::" << type << " as chave_ordem, g.id as desempate, 1 as parte "
     << "from projeto.geometrias g where g.camada_id = ";
   layer();
-  q << " and not exists (select 1 from projeto.valores x where x.geometria_id = g.id and x.campo_id = ";
-  key();
-  q << " and x." << col << " is not null offset 0) order by g.id" << dir
-    << " limit (case when (select count(*) from com) >= " << size << " then 0 else " << size
-    << " - (select count(*) from com) end)"
+  q << " and not exists (select 1 from " << table << " x where x.id = g.id and x." << col
+    << " is not null offset 0) order by g.id" << dir << " limit (case when (select count(*) from com) >= " << size
+    << " then 0 else " << size << " - (select count(*) from com) end)"
     << " offset (case when (select count(*) from com) > 0 then 0 else greatest(0, " << offset
-    << " - (select count(*) from projeto.valores n where n.campo_id = ";
-  key();
-  q << " and n." << col << " is not null)) end)) "
+    << " - (select count(*) from " << table << " n where n." << col << " is not null)) end)) "
     << "select (select count(*) from projeto.geometrias where camada_id = ";
   layer();
   q << ")::text, coalesce(json_agg(json_build_object('idGeometria', p.gid, 'valores', ";
@@ -232,57 +263,60 @@ store::Sql page_statement(std::int64_t camada, std::optional<std::int64_t> campo
 store::PageRows page_of_layer(store::Pool& pool, std::int64_t camada, std::optional<std::int64_t> campo,
                               const Page& page) {
   return pool.with([&](soci::session& s) {
-    if (campo) require_field_of_layer(s, camada, *campo, "idCampo");
+    const std::vector<LayerField> fields = common::layer_fields(s, camada);
+    if (campo) field_of_layer(fields, camada, *campo, "idCampo");
     std::optional<OrderField> order;
     if (page.order_by != "id") {
-      // orderBy is the chave of a field of the layer: its id and typed column.
-      store::Sql find("select k.id::text, k.tipo from projeto.campos k join projeto.formularios f "
-                      "on f.id = k.formulario_id where f.camada_id = ");
-      find.bind(std::to_string(camada), "bigint") << " and k.chave = ";
-      find.bind(page.order_by) << " order by k.id limit 1";
-      auto rows = store::fetch(s, find);
-      if (rows.empty())
+      // orderBy is the chave of a field of the layer: its id and column type.
+      auto f = std::find_if(fields.begin(), fields.end(), [&](const LayerField& x) { return x.chave == page.order_by; });
+      if (f == fields.end())
         throw Error(errc::invalid_argument,
                     "orderBy: a camada " + std::to_string(camada) + " não tem o campo '" + page.order_by +
                         "' (use uma chave ou id)",
                     "orderBy");
-      order = OrderField{std::stoll(*rows[0][0]), std::string(field_values::column_of(*rows[0][1]))};
+      order = OrderField{f->id, common::column_type(f->tipo)};
     }
-    return store::fetch_page(s, page_statement(camada, campo, order, page));
+    return store::fetch_page(s, page_statement(camada, fields, campo, order, page));
   });
 }
 
-store::Sql search_statement(std::int64_t campo, const std::string& termo, const Page& page) {
-  store::Sql q("with achados as (select v.id, v.geometria_id, v.campo_id, v.texto, v.atualizado_por, "
-               "v.atualizado_em from projeto.valores v where v.campo_id = ");
-  q.bind(std::to_string(campo), "bigint");
-  q << " and projeto.chave_busca(v.texto) like '%' || projeto.chave_busca(";
+store::Sql search_statement(std::int64_t camada, const LayerField& field, const std::string& termo, const Page& page) {
+  const std::string col = common::field_column(field.id);
+  store::Sql q("with achados as (select l.id as gid, l." + col + " as texto from " + common::layer_table(camada) +
+               " l where projeto.chave_busca(l." + col + ") like '%' || projeto.chave_busca(");
   q.bind(query::escape_like(termo), "text");
   q << ") || '%') "
-       "select (select count(*) from achados)::text, coalesce((select json_agg(json_build_object('id', a.id, "
-       "'idGeometria', a.geometria_id, 'idCampo', a.campo_id, 'valor', a.texto, 'atualizadoPor', a.atualizado_por, "
-       "'atualizadoEm', a.atualizado_em) order by a.texto, a.id) from (select * from achados order by texto, id";
+       "select (select count(*) from achados)::text, coalesce((select json_agg(json_build_object('id', "
+    << common::value_id_sql("p.gid", std::to_string(field.posicao)) << ", 'idGeometria', p.gid, 'idCampo', "
+    << std::to_string(field.id)
+    << ", 'valor', p.texto, 'atualizadoPor', a.por, 'atualizadoEm', a.em) order by p.texto, p.gid) from "
+       "(select * from achados order by texto, gid";
   store::append_page(q, page.paging);
-  q << ") a), '[]')::text";
+  q << ") p cross join lateral projeto.valor_atualizacao(p.gid, " << std::to_string(field.id) << ") a), '[]')::text";
   return q;
 }
 
-store::PageRows search(store::Pool& pool, std::int64_t campo, const std::string& termo, const Page& page) {
-  store::Sql q = search_statement(campo, termo, page);
+SearchField text_field(store::Pool& pool, std::int64_t campo) {
+  return pool.with([&](soci::session& s) {
+    std::optional<std::int64_t> camada = common::layer_of_field(s, campo);
+    if (!camada) throw Error(errc::not_found, "campo " + std::to_string(campo) + " não encontrado", "campoId");
+    for (const LayerField& f : common::layer_fields(s, *camada)) {
+      if (f.id != campo) continue;
+      if (f.family() != "texto")
+        throw Error(errc::invalid_argument,
+                    "campoId: o campo " + std::to_string(campo) + " é do tipo " + f.tipo +
+                        "; a busca é em campos de texto",
+                    "campoId");
+      return SearchField{*camada, f};
+    }
+    throw Error(errc::not_found, "campo " + std::to_string(campo) + " não encontrado", "campoId");
+  });
+}
+
+store::PageRows search(store::Pool& pool, const SearchField& field, const std::string& termo, const Page& page) {
+  store::Sql q = search_statement(field.camada, field.field, termo, page);
   return pool.with([&](soci::session& s) { return store::fetch_page(s, q); });
 }
-
-void require_text_field(store::Pool& pool, std::int64_t campo) {
-  store::Sql q("select tipo from projeto.campos where id = ");
-  q.bind(std::to_string(campo), "bigint");
-  auto tipo = pool.with([&](soci::session& s) { return store::fetch_value(s, q); });
-  if (!tipo) throw Error(errc::not_found, "campo " + std::to_string(campo) + " não encontrado", "campoId");
-  if (field_values::column_of(*tipo) != "texto")
-    throw Error(errc::invalid_argument,
-                "campoId: o campo " + std::to_string(campo) + " é do tipo " + *tipo + "; a busca é em campos de texto",
-                "campoId");
-}
-
 std::string at_point(const service::Caller& scope, std::int64_t projeto, const Point& at) {
   // The point's x and y are numbers we parsed; bound anyway, as float8.
   store::Sql q("with pt as (select st_setsrid(st_makepoint(");

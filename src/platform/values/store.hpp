@@ -1,13 +1,16 @@
-// Reading the values of platform geometries (projeto.valores, typed rows: migration 0015,
-// decision 0011). Writes are in write.hpp. Every statement builds its JSON in PostgreSQL
-// and binds every value; identifiers (a value's typed column) come from field_values::column_of,
-// never from the request.
+// Reading the values of platform geometries: the layer's table, one typed column per field
+// (platform/common/layer_table.hpp; tenant migration 0035, decision 0023). Writes are in
+// store_write.hpp. Every statement builds its JSON in PostgreSQL
+// and binds every value; identifiers (tables and columns) are built from ids, never from
+// the request.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "platform/common/layer_table.hpp"
 #include "platform/paging.hpp"
 #include "platform/values/input.hpp"
 #include "service/caller.hpp"
@@ -49,22 +52,31 @@ std::string of_layer(store::Pool& pool, std::int64_t camada, std::optional<std::
 /// field come last, by id.
 store::PageRows page_of_layer(store::Pool& pool, std::int64_t camada, std::optional<std::int64_t> campo,
                               const Page& page);
-/// The page's one statement (also for the benchmark and the EXPLAIN test), ordered by the
-/// field `order` (its id and typed column, field_values::column_of), or by id when none.
+/// The page's one statement (also for the benchmark and the EXPLAIN test) over the layer
+/// `camada` of `fields` (common::layer_fields), ordered by the field `order` (its id and
+/// column's SQL type), or by id when none.
 struct OrderField {
   std::int64_t campo = 0;
-  std::string column;
+  std::string type;
 };
-store::Sql page_statement(std::int64_t camada, std::optional<std::int64_t> campo,
-                          const std::optional<OrderField>& order, const Page& page);
+store::Sql page_statement(std::int64_t camada, const std::vector<common::LayerField>& fields,
+                          std::optional<std::int64_t> campo, const std::optional<OrderField>& order,
+                          const Page& page);
 
-/// GET /valores/search: the values of text field `campo` containing `termo`, ignoring
-/// accents and case (page.paging), by text and id. The one statement (also for the
-/// benchmark and the EXPLAIN test).
-store::Sql search_statement(std::int64_t campo, const std::string& termo, const Page& page);
-store::PageRows search(store::Pool& pool, std::int64_t campo, const std::string& termo, const Page& page);
-/// 400 campoId unless `campo` is a field whose values are texts (the search's index).
-void require_text_field(store::Pool& pool, std::int64_t campo);
+/// The text field a search reads, and its layer.
+struct SearchField {
+  std::int64_t camada = 0;
+  common::LayerField field;
+};
+/// Field `campo` for GET /valores/search: 404 for an unknown field, 400 campoId unless its
+/// values are texts (the search's index).
+SearchField text_field(store::Pool& pool, std::int64_t campo);
+/// GET /valores/search: the values of the text field containing `termo`, ignoring accents
+/// and case (page.paging), by text and geometry. The one statement (also for the benchmark
+/// and the EXPLAIN test).
+store::Sql search_statement(std::int64_t camada, const common::LayerField& field, const std::string& termo,
+                            const Page& page);
+store::PageRows search(store::Pool& pool, const SearchField& field, const std::string& termo, const Page& page);
 
 /// GET /valores/projeto/:id: the values of the geometries of the project's active layers
 /// the caller may read that contain `at`, grouped by layer then geometry.

@@ -12,7 +12,7 @@
 #include "cadastre/field_values.hpp"
 #include "cadastre/formula.hpp"
 #include "cadastre/query.hpp"
-#include "platform/values/columns.hpp"
+#include "platform/common/layer_table.hpp"
 #include "platform/values/store.hpp"
 #include "store/sql.hpp"
 
@@ -24,8 +24,10 @@ using field_values::Typed;
 // A field of the layer being written, as the checks need it.
 struct Field {
   field_values::FieldDef def;
-  std::string column;  ///< field_values::column_of(def.tipo)
+  std::string column;  ///< field_values::column_of(def.tipo): the family Typed values carry
+  std::string type;    ///< the SQL type of its column in the layer's table
   std::int64_t form = 0;
+  int posicao = 0;     ///< its position in the layer (the last part of its values' ids)
   bool active = true;  ///< the field and its form
 };
 
@@ -50,7 +52,7 @@ std::vector<std::string> options_of(const std::optional<std::string>& json) {
 std::map<std::int64_t, Field> fields_of_layer(soci::session& s, std::int64_t layer) {
   store::Sql q("select k.id::text, k.chave, k.nome, k.tipo, k.obrigatorio::text, k.unico::text, k.minimo::text, "
                "k.maximo::text, k.padrao, k.opcoes::text, k.dominio, k.formula, (k.ativo and f.ativo)::text, "
-               "f.id::text from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
+               "f.id::text, k.posicao::text from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
                "where f.camada_id = ");
   q.bind(std::to_string(layer), "bigint") << " for share of k";
   std::map<std::int64_t, Field> out;
@@ -71,33 +73,35 @@ std::map<std::int64_t, Field> fields_of_layer(soci::session& s, std::int64_t lay
     f.column = std::string(field_values::column_of(f.def.tipo));
     f.active = r[12] == "true";
     f.form = std::stoll(*r[13]);
+    f.posicao = std::stoi(*r[14]);
+    f.type = common::column_type(f.def.tipo);
     out.emplace(f.def.id, std::move(f));
   }
   return out;
 }
 
-// A stored value row: its id and the text of each typed column (kColumns order).
+// A stored value: its id and its column's text (as PostgreSQL writes the typed value).
 struct Stored {
   std::int64_t id = 0;
-  std::array<std::optional<std::string>, 5> columns;
-  const std::optional<std::string>& at(std::string_view column) const {
-    static const std::optional<std::string> none;
-    for (std::size_t i = 0; i < kColumns.size(); ++i)
-      if (kColumns[i] == column) return columns[i];
-    return none;
-  }
+  std::string text;
 };
 
-std::map<std::int64_t, Stored> values_of(soci::session& s, std::int64_t geometry) {
-  store::Sql q("select campo_id::text, id::text, texto, numero::text, data::text, booleano::text, lista::text "
-               "from projeto.valores where geometria_id = ");
-  q.bind(std::to_string(geometry), "bigint");
+// The values geometry `geometry` of layer `layer` holds, by field: one row of the layer's
+// table.
+std::map<std::int64_t, Stored> values_of(soci::session& s, std::int64_t layer, const std::map<std::int64_t, Field>& fields,
+                                         std::int64_t geometry) {
   std::map<std::int64_t, Stored> out;
-  for (const store::Row& r : store::fetch(s, q)) {
-    Stored v;
-    v.id = std::stoll(*r[1]);
-    for (std::size_t i = 0; i < kColumns.size(); ++i) v.columns[i] = r[2 + i];
-    out.emplace(std::stoll(*r[0]), std::move(v));
+  if (fields.empty()) return out;
+  std::string columns;
+  for (const auto& [id, f] : fields) columns += (columns.empty() ? "" : ", ") + common::field_column(id) + "::text";
+  store::Sql q("select " + columns + " from " + common::layer_table(layer) + " where id = ");
+  q.bind(std::to_string(geometry), "bigint");
+  std::vector<store::Row> rows = store::fetch(s, q);
+  if (rows.empty()) return out;
+  std::size_t i = 0;
+  for (const auto& [id, f] : fields) {
+    const store::Value& v = rows[0][i++];
+    if (v) out.emplace(id, Stored{common::value_id(geometry, f.posicao), *v});
   }
   return out;
 }
@@ -166,9 +170,8 @@ class Writer {
     store::Sql lock("select 1 from pg_advisory_xact_lock(");
     lock.bind(std::to_string(f.def.id), "bigint") << ")";
     store::fetch(s_, lock);
-    store::Sql q("select 1 from projeto.valores where campo_id = ");
-    q.bind(std::to_string(f.def.id), "bigint") << " and " << f.column << " = ";
-    q.bind(t.text, sql_type(f.column)) << " and geometria_id <> ";
+    store::Sql q("select 1 from " + common::layer_table(layer_) + " where " + common::field_column(f.def.id) + " = ");
+    q.bind(t.text, f.type) << " and id <> ";
     q.bind(std::to_string(geometry_), "bigint") << " limit 1";
     if (!store::fetch_value(s_, q)) return "";
     return "o campo '" + f.def.chave + "' é único e o valor " + field_values::to_json(t) + " já existe em outra geometria";
@@ -180,7 +183,7 @@ class Writer {
     store::Sql q("select 1 from projeto.geometrias where id = ");
     q.bind(std::to_string(geometry_), "bigint") << " for no key update";
     if (!store::fetch_value(s_, q)) throw Error(errc::not_found, "geometria " + std::to_string(geometry_) + " não encontrada", "id");
-    current_ = values_of(s_, geometry_);
+    current_ = values_of(s_, layer_, fields_, geometry_);
   }
 
   const Stored* current(std::int64_t campo) const {
@@ -190,25 +193,22 @@ class Writer {
   /// The field's stored value, as its type stores it (text nullopt: none or empty).
   Typed stored(const Field& f) const {
     const Stored* v = current(f.def.id);
-    return {f.column, v ? v->at(f.column) : std::nullopt};
+    return {f.column, v ? std::optional<std::string>(v->text) : std::nullopt};
   }
 
-  /// Creates or replaces the value (the other typed columns cleared) and audits it as
-  /// `operacao` (empty: criar or alterar). Returns the value's id.
+  /// Creates or replaces the value (its column in the geometry's row of the layer's table)
+  /// and audits it as `operacao` (empty: criar or alterar). Returns the value's id.
   std::int64_t put(const Field& f, const Typed& t, std::string_view operacao = {}) {
     const Stored* before = current(f.def.id);
-    store::Sql q("insert into projeto.valores (geometria_id, campo_id, " + f.column + ", atualizado_por) values (");
+    const std::string column = common::field_column(f.def.id);
+    store::Sql q("insert into " + common::layer_table(layer_) + " (id, " + column + ") values (");
     q.bind(std::to_string(geometry_), "bigint") << ", ";
-    q.bind(std::to_string(f.def.id), "bigint") << ", ";
-    q.bind(t.text, sql_type(f.column)) << ", ";
-    q.bind(std::to_string(user_), "bigint") << ") on conflict (geometria_id, campo_id) do update set ";
-    for (auto c : kColumns) q << c << " = " << (c == f.column ? "excluded." + std::string(c) : std::string("null")) << ", ";
-    q << "atualizado_por = excluded.atualizado_por, atualizado_em = now() returning id::text, " << f.column
-      << "::text";
+    q.bind(t.text, f.type) << ") on conflict (id) do update set " << column << " = excluded." << column
+                           << " returning " << column << "::text";
     store::Row row = store::fetch(s_, q).at(0);
-    std::int64_t id = std::stoll(*row[0]);
+    const std::int64_t id = common::value_id(geometry_, f.posicao);
     // As PostgreSQL stored it (a decimal's digits, a date's form): what the audit shows.
-    const Typed after{f.column, row[1]};
+    const Typed after{f.column, row[0]};
 
     store::Sql audit("insert into projeto.valores_auditoria (valor_id, geometria_id, campo_id, operacao, antes, "
                      "depois, usuario_id) values (");
@@ -223,11 +223,8 @@ class Writer {
     audit.bind(std::to_string(user_), "bigint") << ")";
     store::execute(s_, audit);
 
-    Stored now;
-    now.id = id;
-    for (std::size_t i = 0; i < kColumns.size(); ++i)
-      if (kColumns[i] == f.column) now.columns[i] = after.text;
-    current_[f.def.id] = now;
+    if (after.text) current_[f.def.id] = Stored{id, *after.text};
+    else current_.erase(f.def.id);
     ++writes_;
     return id;
   }
@@ -330,8 +327,8 @@ std::string create(store::Pool& pool, std::int64_t user, const service::Grant& g
 std::string change(store::Pool& pool, std::int64_t user, const service::Grant& value, const std::string& valor) {
   return pool.with([&](soci::session& s) {
     soci::transaction tx(s);
-    store::Sql q("select geometria_id::text, campo_id::text from projeto.valores where id = ");
-    q.bind(std::to_string(value.id), "bigint");
+    store::Sql q("select geometria_id::text, campo_id::text from projeto.valor_chave(");
+    q.bind(std::to_string(value.id), "bigint") << ")";
     auto rows = store::fetch(s, q);
     if (rows.empty()) throw Error(errc::not_found, "valor " + std::to_string(value.id) + " não encontrado", "id");
     Writer w(s, user, std::stoll(*rows[0][0]), value.layer_id);
@@ -341,10 +338,10 @@ std::string change(store::Pool& pool, std::int64_t user, const service::Grant& v
     std::string taken = w.unique_problem(f, *c.value);
     if (!taken.empty()) throw Error(errc::conflict, taken, f.def.chave);
     w.lock_geometry();
-    std::int64_t id = w.put(f, *c.value);
+    w.put(f, *c.value);
     w.recompute();
     w.finish();
-    std::string out = one(s, id);
+    std::string out = one(s, value.id);
     tx.commit();
     return out;
   });
@@ -444,7 +441,7 @@ CopyResult copy(store::Pool& pool, std::int64_t user, const service::Grant& from
     soci::transaction tx(s);
     Writer w(s, user, to.id, to.layer_id);
     std::map<std::int64_t, Field> origin = fields_of_layer(s, from.layer_id);
-    std::map<std::int64_t, Stored> values = values_of(s, from.id);
+    std::map<std::int64_t, Stored> values = values_of(s, from.layer_id, origin, from.id);
     std::vector<std::int64_t> asked;
     if (campos) {
       for (std::int64_t id : *campos)
@@ -462,7 +459,7 @@ CopyResult copy(store::Pool& pool, std::int64_t user, const service::Grant& from
       if (of == origin.end()) continue;  // a value of a field of another layer: not this layer's data
       const Field& src = of->second;
       auto v = values.find(id);
-      std::optional<std::string> text = v == values.end() ? std::nullopt : v->second.at(src.column);
+      std::optional<std::string> text = v == values.end() ? std::nullopt : std::optional<std::string>(v->second.text);
       auto skip = [&](const std::string& why) { out.skipped.push_back({id, src.def.chave, why}); };
       if (src.def.tipo == "calculado") {
         skip("campo calculado: recalculado no destino");
@@ -542,13 +539,12 @@ LocationCopy copy_by_location(store::Pool& pool, std::int64_t user, std::int64_t
       const std::string where = " (geometria " + *pair[0] + ")";
       w.retarget(geometry);
       std::vector<std::pair<const Field*, Typed>> pending;
-      for (const auto& [id, stored] : values_of(s, std::stoll(*pair[1]))) {
+      for (const auto& [id, stored] : values_of(s, origin, from, std::stoll(*pair[1]))) {
         auto src = from.find(id);
         if (src == from.end() || src->second.def.tipo == "calculado") continue;
         const Field& f = src->second;
         if (keys && std::find(keys->begin(), keys->end(), f.def.chave) == keys->end()) continue;
-        std::optional<std::string> text = stored.at(f.column);
-        if (!text) continue;
+        std::optional<std::string> text = stored.text;
         const Field* dst = w.field_by_key(f.def.chave);
         if (!dst || dst->def.tipo != f.def.tipo || !dst->active) continue;
         field_values::Checked c = w.check(*dst, field_values::to_json(Typed{f.column, text}));

@@ -43,3 +43,84 @@ TEST_CASE("an applied migration whose text changed is refused") {
   CHECK_THROWS_AS(store::migrate(ten, "tenant"), Error);
   PQfinish(ten);
 }
+
+// Tenant migration 0035 moves the values of projeto.valores (one row per geometry and
+// field) into a table per layer. A database built by the schema before it, with values
+// of every type, empty ones and a layer without fields, keeps every value and every id.
+TEST_CASE("a tenant of the previous schema keeps every value and value id in its layers' tables") {
+  const std::string name = test::unique_db_name("mig35");
+  test::query_value(test::cluster_dsn(), "create database " + name);
+  const std::string dsn = test::cluster_dsn() + " dbname=" + name;
+  PGconn* conn = store::connect_or_throw(dsn);
+  store::migrate(conn, "tenant", "0034_importacoes_tentativa");
+  store::exec_sql(conn, R"SQL(
+    insert into projeto.projetos (id, nome, criado_por) values (1, 'P', 1);
+    insert into projeto.camadas (id, projeto_id, nome, criado_por) values
+      (10, 1, 'lotes', 1), (11, 1, 'edificações', 1), (12, 1, 'sem campos', 1);
+    insert into projeto.formularios (id, camada_id, nome, ativo) values (100, 10, 'f', true), (101, 10, 'g', false),
+      (102, 11, 'h', true);
+    insert into projeto.campos (id, formulario_id, nome, chave, tipo) values
+      (1000, 100, 'a', 'a', 'texto'), (1001, 100, 'b', 'b', 'inteiro'), (1002, 100, 'c', 'c', 'data'),
+      (1003, 101, 'd', 'd', 'booleano'), (1004, 101, 'e', 'e', 'multipla'), (1005, 100, 'f', 'f', 'decimal'),
+      (1006, 102, 'x', 'x', 'lista'), (1007, 102, 'y', 'y', 'calculado');
+    insert into projeto.geometrias (id, camada_id, geom, atualizado_por)
+      select i, case when i <= 300 then 10 when i <= 400 then 11 else 12 end,
+             st_setsrid(st_point(-48 + i * 0.001, -27), 4674), 5 from generate_series(1, 420) i;
+    -- Every field of every lot and building, some empty (a row with no value), in id order
+    -- interleaved across layers so value ids are not a function of the position.
+    insert into projeto.valores (geometria_id, campo_id, texto, numero, data, booleano, lista, atualizado_por,
+                                 atualizado_em)
+      select g.id, k.id,
+             case when k.tipo in ('texto', 'lista') and g.id % 7 <> 0 then 'São José ' || g.id end,
+             case when k.tipo in ('inteiro', 'decimal', 'calculado') and g.id % 5 <> 0 then g.id * 1.25 end,
+             case when k.tipo = 'data' and g.id % 3 <> 0 then date '2020-01-01' + g.id::int end,
+             case when k.tipo = 'booleano' and g.id % 2 = 0 then g.id % 4 = 0 end,
+             case when k.tipo = 'multipla' and g.id % 6 <> 0 then jsonb_build_array('a' || g.id, 'b') end,
+             g.id % 9, timestamptz '2025-06-01' + g.id * interval '1 minute'
+        from projeto.geometrias g join projeto.formularios f on f.camada_id = g.camada_id
+        join projeto.campos k on k.formulario_id = f.id
+       where g.id % 11 <> 0
+       order by random();
+    create table public.antes as
+      select id, geometria_id, campo_id, projeto.valor_json(texto, numero, data, booleano, lista) as valor,
+             atualizado_por, atualizado_em from projeto.valores;
+  )SQL");
+  CHECK(test::query_value(dsn, "select count(*) from public.antes") == "1820");
+
+  CHECK(store::migrate(conn, "tenant") == std::vector<std::string>{"0035_camadas_tabelas"});
+  PQfinish(conn);
+  auto value = [&](const std::string& sql) { return test::query_value(dsn, sql); };
+  CHECK(value("select to_regclass('projeto.valores') is null") == "t");
+  // One table per layer, one column per field, of its type family's SQL type.
+  CHECK(value("select string_agg(c.relname, ',' order by c.relname) from pg_class c where c.relnamespace = "
+              "'camadas'::regnamespace and c.relkind = 'r'") == "l10,l11,l12");
+  CHECK(value("select string_agg(attname || ' ' || format_type(atttypid, atttypmod), ',' order by attnum) from "
+              "pg_attribute where attrelid = 'camadas.l10'::regclass and attnum > 0 and not attisdropped") ==
+        "id bigint,c_1000 text,c_1001 numeric,c_1002 date,c_1003 boolean,c_1004 jsonb,c_1005 numeric");
+  // Every value where it was, as the same JSON; every empty one still empty.
+  CHECK(value("select count(*) from public.antes a where a.valor is distinct from coalesce((select v.valor from "
+              "projeto.valores_de(a.geometria_id) v where v.campo_id = a.campo_id), 'null')") == "0");
+  CHECK(value("select count(*) from projeto.geometrias g, projeto.valores_de(g.id) v where not exists "
+              "(select 1 from public.antes a where a.geometria_id = g.id and a.campo_id = v.campo_id)") == "0");
+  // Every id issued before names the same geometry and field, with who wrote it last.
+  CHECK(value("select count(*) from public.antes a where not exists (select 1 from projeto.valor_chave(a.id) c "
+              "where c.geometria_id = a.geometria_id and c.campo_id = a.campo_id)") == "0");
+  CHECK(value("select count(*) from public.antes a, projeto.valor_atualizacao(a.geometria_id, a.campo_id) u "
+              "where (u.por, u.em) is distinct from (a.atualizado_por, a.atualizado_em)") == "0");
+  // New ids: each field has its own position in its layer, and its values' ids name it.
+  CHECK(value("select string_agg(id || ':' || posicao, ',' order by id) from projeto.campos") ==
+        "1000:0,1001:1,1002:2,1003:3,1004:4,1005:5,1006:0,1007:1");
+  CHECK(value("select count(*) from public.antes a, projeto.campos k, projeto.valor_chave(projeto.valor_id("
+              "a.geometria_id, k.posicao)) c where k.id = a.campo_id and (c.geometria_id, c.campo_id) is distinct "
+              "from (a.geometria_id, a.campo_id)") == "0");
+  CHECK(value("select count(*) from projeto.valor_chave(projeto.valor_id(1, 6::smallint))") == "0");
+  // The tables follow their layers and fields from now on.
+  value("insert into projeto.campos (id, formulario_id, nome, chave, tipo) values (1008, 100, 'z', 'z', 'texto') "
+        "returning 1");
+  CHECK(value("select posicao from projeto.campos where id = 1008") == "6");
+  CHECK(value("select format_type(atttypid, atttypmod) from pg_attribute where attrelid = 'camadas.l10'::regclass "
+              "and attname = 'c_1008'") == "text");
+  value("delete from projeto.projetos where id = 1 returning 1");
+  CHECK(value("select count(*) from pg_class where relnamespace = 'camadas'::regnamespace") == "0");
+  test::query_value(test::cluster_dsn(), "drop database " + name + " with (force)");
+}

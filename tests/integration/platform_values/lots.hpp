@@ -100,10 +100,30 @@ struct Lots {
     REQUIRE_MESSAGE(a->status == 201, chave << " = " << valor << " → " << a->body);
     return int64_t(a->json()["id"]);
   }
-  /// The stored typed JSON of (geometry, field), as the audit writes it ("" when no row).
+  /// The stored typed JSON of (geometry, field), as the audit writes it ("" when none).
   std::string stored(std::int64_t geometria, std::int64_t campo) const {
-    return db("select projeto.valor_json(texto, numero, data, booleano, lista)::text from projeto.valores "
-              "where geometria_id = " + n(geometria) + " and campo_id = " + n(campo));
+    return db("select valor::text from projeto.valores_de(" + n(geometria) + ") where campo_id = " + n(campo));
+  }
+  /// The text of field `campo`'s column in geometry `geometria`'s row of layer `camada`'s
+  /// table (default: the lots) ("" when none).
+  std::string column(std::int64_t geometria, std::int64_t campo, std::int64_t camada = 0) const {
+    return db("select c_" + n(campo) + "::text from camadas.l" + n(camada ? camada : layer) + " where id = " +
+              n(geometria));
+  }
+  /// The SQL type of field `campo`'s column in layer `camada`'s table (default: the lots).
+  std::string column_type(std::int64_t campo, std::int64_t camada = 0) const {
+    return db("select format_type(atttypid, atttypmod) from pg_attribute where attrelid = 'camadas.l" +
+              n(camada ? camada : layer) + "'::regclass and attname = 'c_" + n(campo) + "'");
+  }
+  /// A digest of every row of layer `camada`'s table (default: the lots): equal when
+  /// nothing was written.
+  std::string layer_rows(std::int64_t camada = 0) const {
+    return db("select coalesce(md5(string_agg(to_jsonb(l)::text, ',' order by l.id)), '') from camadas.l" +
+              n(camada ? camada : layer) + " l");
+  }
+  /// How many values geometry `geometria` holds.
+  std::string value_count(std::int64_t geometria) const {
+    return db("select count(*) from projeto.valores_de(" + n(geometria) + ")");
   }
   std::string count(const std::string& table, const std::string& where = "true") const {
     return db("select count(*) from projeto." + table + " where " + where);

@@ -55,7 +55,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "POST /v2/valores creates and updates a geome
   CHECK(by_key["murado"] == "false");
   CHECK(by_key["valor_total"] == "300");
   // The existing value was updated in place (same id), the others created; each audited.
-  CHECK(w.db("select id from projeto.valores where geometria_id = " + Lots::n(g) + " and campo_id = " +
+  CHECK(w.db("select projeto.valor_id(" + Lots::n(g) + ", posicao) from projeto.campos where id = " +
              Lots::n(w.field["area"])) == Lots::n(old));
   CHECK(w.db("select string_agg(operacao, ',' order by campo_id) from projeto.valores_auditoria where geometria_id = " +
              Lots::n(g) + " and usuario_id = " + Lots::n(w.editor.user_id)) ==
@@ -67,7 +67,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "POST /v2/valores writes nothing when any fie
   Lots w(*this);
   std::int64_t g = w.geometry(), other = w.geometry();
   w.value(other, "inscricao", R"("7777")");
-  std::string values = w.count("valores"), audits = w.count("valores_auditoria"), gen = w.generation(w.layer);
+  std::string values = w.layer_rows(), audits = w.count("valores_auditoria"), gen = w.generation(w.layer);
 
   // One bad field among good ones.
   auto a = post("/v2/valores", batch(w, g, {{"inscricao", R"("1234")"}, {"area", "999999"}, {"uso", R"("comercial")"}}),
@@ -93,7 +93,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "POST /v2/valores writes nothing when any fie
   CHECK(r["inscricao"].find("único") != std::string::npos);
   CHECK(r["topografia"].find("montanha") != std::string::npos);
 
-  CHECK(w.count("valores") == values);
+  CHECK(w.layer_rows() == values);
   CHECK(w.count("valores_auditoria") == audits);
   CHECK(w.generation(w.layer) == gen);
 
@@ -113,7 +113,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "POST /v2/valores writes nothing when any fie
            w.owner);
   refused(*a, 400, "parametro_invalido");
   CHECK(int64_t(a->json()["campos"].at(0)["idCampo"]) == w.building["area"]);
-  CHECK(w.count("valores") == values);
+  CHECK(w.layer_rows() == values);
 }
 
 TEST_CASE_FIXTURE(PlatformFixture, "POST /copiar-valores copies within a layer and across layers by chave") {

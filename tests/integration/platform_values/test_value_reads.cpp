@@ -161,20 +161,22 @@ TEST_CASE_FIXTURE(PlatformFixture, "a layer's page is ordered by any of its fiel
   check_private(*this, w, base + "&orderBy=area");
 
   // On a layer large enough for the planner to weigh it, the page walks the field's
-  // (campo_id, numero, id) index in order: no sort of the layer, no scan of every value.
+  // (column, id) index in order: no sort of the layer, no scan of every value.
+  const std::string table = "camadas.l" + Lots::n(w.layer), area = "c_" + Lots::n(w.field["area"]);
   w.db("with g as (insert into projeto.geometrias (camada_id, geom) select " + Lots::n(w.layer) +
        ", st_setsrid(st_makepoint(-47 + i * 0.00001, -27), 4674) from generate_series(1, 30000) i returning id) "
-       "insert into projeto.valores (geometria_id, campo_id, numero) select id, " + Lots::n(w.field["area"]) +
-       ", id % 997 from g returning 1");
-  w.db("analyze projeto.valores");
+       "insert into " + table + " (id, " + area + ") select id, id % 997 from g returning 1");
+  w.db("analyze " + table);
   w.db("analyze projeto.geometrias");
   platform::Page page;
   page.paging.offset = 20;
   page.paging.page = 3;
+  const std::vector<platform::common::LayerField> fields = {{w.field["area"], 0, "area", "area", "decimal", 0}};
   std::string plan = w.db("explain (format json) " +
                           literal_sql(platform::values::page_statement(
-                              w.layer, std::nullopt, platform::values::OrderField{w.field["area"], "numero"}, page)));
-  CHECK_MESSAGE(plan.find("valores_campo_numero_idx") != std::string::npos, plan);
+                              w.layer, fields, std::nullopt, platform::values::OrderField{w.field["area"], "numeric"},
+                              page)));
+  CHECK_MESSAGE(plan.find("l" + Lots::n(w.layer) + "_" + area + "_id_idx") != std::string::npos, plan);
   CHECK_MESSAGE(plan.find("\"Sort\"") == std::string::npos, plan);
   a = get(base + "&orderBy=area&pageNumber=2", w.reader);
   CHECK(int64_t(a->json()["totalElements"]) == 30012);
@@ -220,17 +222,18 @@ TEST_CASE_FIXTURE(PlatformFixture, "the search ignores accents and case and goes
   check_private(*this, w, base + "rua");
 
   // On a table large enough for the planner to prefer it, the statement the route runs
-  // goes through projeto.valores_busca_idx (the GIN index on campo_id, chave_busca(texto)).
-  const std::string campo = Lots::n(w.field["logradouro"]);
+  // goes through the trigram index of the field's column (GIN on chave_busca(column)).
+  const std::string table = "camadas.l" + Lots::n(w.layer), column = "c_" + Lots::n(w.field["logradouro"]);
   w.db("with g as (insert into projeto.geometrias (camada_id, geom) select " + Lots::n(w.layer) +
        ", st_setsrid(st_makepoint(-47 + i * 0.00001, -27), 4674) from generate_series(1, 30000) i returning id) "
-       "insert into projeto.valores (geometria_id, campo_id, texto) select id, " + campo +
-       ", 'Rua ' || md5(id::text) from g returning 1");
-  w.db("analyze projeto.valores");
+       "insert into " + table + " (id, " + column + ") select id, 'Rua ' || md5(id::text) from g returning 1");
+  w.db("analyze " + table);
   platform::Page page;
-  std::string plan = w.db("explain (format json) " +
-                          literal_sql(platform::values::search_statement(w.field["logradouro"], "sao jose", page)));
-  CHECK_MESSAGE(plan.find("valores_busca_idx") != std::string::npos, plan);
+  const platform::common::LayerField field{w.field["logradouro"], 0, "logradouro", "logradouro", "texto", 0};
+  std::string plan =
+      w.db("explain (format json) " + literal_sql(platform::values::search_statement(w.layer, field, "sao jose", page)));
+  CHECK_MESSAGE(plan.find("Bitmap Index Scan") != std::string::npos, plan);
+  CHECK_MESSAGE(plan.find("chave_busca_idx") != std::string::npos, plan);
   CHECK(found("sao%20jose").size() == 2);
 }
 
@@ -241,8 +244,8 @@ TEST_CASE_FIXTURE(PlatformFixture, "the values at a point: every geometry of the
   std::int64_t far = w.square(-48.40, -27.40, 0.01);
   w.value(lot, "area", "100");
   w.value(far, "area", "5");
-  w.db("insert into projeto.valores (geometria_id, campo_id, numero) values (" + Lots::n(house) + ", " +
-       Lots::n(w.building["area"]) + ", 20) returning 1");
+  w.db("insert into camadas.l" + Lots::n(w.buildings) + " (id, c_" + Lots::n(w.building["area"]) + ") values (" +
+       Lots::n(house) + ", 20) returning 1");
   const std::string path = "/valores/projeto/" + Lots::n(w.project);
 
   auto a = get(path + "?x=-48.4985&y=-27.4985", w.reader);
@@ -281,8 +284,8 @@ TEST_CASE_FIXTURE(PlatformFixture, "a lot's buildings: the linked ones, or the u
   (void)loose_outside;
   w.db("update projeto.geometrias set vinculo_id = " + Lots::n(lot) + " where id in (" + Lots::n(linked_inside) +
        ", " + Lots::n(linked_outside) + ") returning 1");
-  w.db("insert into projeto.valores (geometria_id, campo_id, texto) values (" + Lots::n(loose_inside) + ", " +
-       Lots::n(w.building["padrao"]) + ", 'alto') returning 1");
+  w.db("insert into camadas.l" + Lots::n(w.buildings) + " (id, c_" + Lots::n(w.building["padrao"]) + ") values (" +
+       Lots::n(loose_inside) + ", 'alto') returning 1");
   const std::string path = "/valores/edificacao/" + Lots::n(lot);
 
   auto a = get(path + "?vinculado=true", w.reader);

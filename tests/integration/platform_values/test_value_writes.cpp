@@ -37,8 +37,7 @@ TEST_CASE_FIXTURE(PlatformFixture,
   CHECK(int64_t(a->json()["idGeometria"]) == g);
   CHECK(int64_t(a->json()["idCampo"]) == w.field["area"]);
   CHECK(int64_t(a->json()["atualizadoPor"]) == w.editor.user_id);
-  CHECK(w.db("select concat_ws('|', numero, texto, data, booleano, lista) from projeto.valores where id = " +
-             Lots::n(id)) == "250.5");
+  CHECK(w.column(g, w.field["area"]) == "250.5");
   CHECK(w.db("select concat_ws('|', operacao, antes, depois, usuario_id, geometria_id, campo_id) from "
              "projeto.valores_auditoria where valor_id = " + Lots::n(id)) ==
         "criar|250.5|" + Lots::n(w.editor.user_id) + "|" + Lots::n(g) + "|" + Lots::n(w.field["area"]));
@@ -52,18 +51,16 @@ TEST_CASE_FIXTURE(PlatformFixture,
   w.value(g, "uso", R"("residencial")");
   w.value(g, "topografia", R"("plano")");
   w.value(g, "inscricao", R"("0042")");
-  auto column = [&](const std::string& chave, const std::string& col) {
-    return w.db("select " + col + "::text from projeto.valores where geometria_id = " + Lots::n(g) +
-                " and campo_id = " + Lots::n(w.field[chave]));
+  auto column = [&](const std::string& chave, const std::string& type) {
+    CHECK(w.column_type(w.field[chave]) == type);
+    return w.column(g, w.field[chave]);
   };
-  CHECK(column("pavimentos", "numero") == "3");
-  CHECK(column("construido_em", "data") == "2024-05-01");
-  CHECK(column("murado", "booleano") == "true");
-  CHECK(column("servicos", "lista") == R"(["agua", "luz"])");
-  CHECK(column("uso", "texto") == "residencial");
-  CHECK(column("topografia", "texto") == "plano");
-  CHECK(w.db("select count(*) from projeto.valores where geometria_id = " + Lots::n(g) +
-             " and num_nonnulls(texto, numero, data, booleano, lista) <> 1") == "0");
+  CHECK(column("pavimentos", "numeric") == "3");
+  CHECK(column("construido_em", "date") == "2024-05-01");
+  CHECK(column("murado", "boolean") == "true");
+  CHECK(column("servicos", "jsonb") == R"(["agua", "luz"])");
+  CHECK(column("uso", "text") == "residencial");
+  CHECK(column("topografia", "text") == "plano");
 
   // The calculated field follows its formula after each write, audited like any value.
   CHECK(w.stored(g, w.field["valor_total"]) == "");
@@ -121,7 +118,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "values the field's type or rules refuse are 
   refused(*post("/valores", body(g, w.field["logradouro"], "\"" + std::string(300 * 1024, 'a') + "\""), w.owner), 413,
           "corpo_muito_grande");
 
-  CHECK(w.count("valores") == "0");
+  CHECK(w.layer_rows() == "");
   CHECK(w.count("valores_auditoria") == "0");
 }
 
@@ -203,12 +200,11 @@ TEST_CASE_FIXTURE(PlatformFixture, "PUT /valores/:id changes a value with before
 TEST_CASE_FIXTURE(PlatformFixture, "a unique value is refused with 409, also when two clients write it at once") {
   Lots w(*this);
   std::int64_t g1 = w.geometry(), g2 = w.geometry();
-  w.value(g1, "inscricao", R"("1001")");
+  std::string v1 = Lots::n(w.value(g1, "inscricao", R"("1001")"));
   auto a = w.put_value(g2, "inscricao", R"("1001")", w.owner);
   refused(*a, 409, "conflito", "inscricao");
-  CHECK(w.count("valores", "geometria_id = " + Lots::n(g2)) == "0");
+  CHECK(w.value_count(g2) == "0");
   // Changing a geometry's own value to itself is no conflict.
-  std::string v1 = w.db("select id from projeto.valores where geometria_id = " + Lots::n(g1));
   CHECK(put("/valores/" + v1, R"({"valor":"1001"})", w.owner)->status == 200);
   // Another geometry's value changed into a taken one.
   std::int64_t v2 = w.value(g2, "inscricao", R"("1002")");

@@ -55,7 +55,7 @@ std::string not_converted(const FieldDef& to, std::string column, std::string te
 
 }  // namespace
 
-TEST_CASE("every type has its column of projeto.valores") {
+TEST_CASE("every type has its family: the type of its column in the layer's table") {
   CHECK(type_names().size() == 11);
   CHECK(column_of("texto") == "texto");
   CHECK(column_of("texto_longo") == "texto");

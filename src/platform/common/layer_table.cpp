@@ -1,0 +1,60 @@
+#include "platform/common/layer_table.hpp"
+
+#include <soci/soci.h>
+
+namespace cadastre::platform::common {
+
+std::string layer_table(std::int64_t camada) { return "camadas.l" + std::to_string(camada); }
+
+std::string field_column(std::int64_t campo) { return "c_" + std::to_string(campo); }
+
+std::string column_type(std::string_view tipo) {
+  std::string_view family = field_values::column_of(tipo);
+  if (family == "numero") return "numeric";
+  if (family == "data") return "date";
+  if (family == "booleano") return "boolean";
+  if (family == "lista") return "jsonb";
+  return "text";
+}
+
+std::string value_id_sql(const std::string& geometria, const std::string& posicao) {
+  return "(" + std::to_string(kValueIdBase) + " + (" + geometria + ") * 1024 + (" + posicao + "))";
+}
+
+std::vector<LayerField> layer_fields(soci::session& s, std::int64_t camada) {
+  store::Sql q("select k.id::text, f.id::text, k.chave, k.nome, k.tipo, k.posicao::text from projeto.campos k "
+               "join projeto.formularios f on f.id = k.formulario_id where f.camada_id = ");
+  q.bind(std::to_string(camada), "bigint") << " order by f.ordem, f.id, k.ordem, k.id";
+  std::vector<LayerField> out;
+  for (const store::Row& r : store::fetch(s, q))
+    out.push_back({std::stoll(*r[0]), std::stoll(*r[1]), *r[2], *r[3], *r[4], std::stoi(*r[5])});
+  return out;
+}
+
+std::optional<std::int64_t> layer_of_field(soci::session& s, std::int64_t campo) {
+  store::Sql q("select f.camada_id::text from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
+               "where k.id = ");
+  q.bind(std::to_string(campo), "bigint");
+  if (auto v = store::fetch_value(s, q)) return std::stoll(*v);
+  return std::nullopt;
+}
+
+std::optional<field_values::Typed> stored_value(std::string_view tipo, const store::Value& text) {
+  if (!text) return std::nullopt;
+  return field_values::Typed{std::string(field_values::column_of(tipo)), text};
+}
+
+std::string values_object_sql(const std::vector<LayerField>& fields, const std::string& alias) {
+  if (fields.empty()) return "'{}'::jsonb";
+  // jsonb_build_object takes at most 100 arguments: 50 fields per call, concatenated.
+  std::string out = "jsonb_strip_nulls(";
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (i % 50 == 0) out += i ? ") || jsonb_build_object(" : "jsonb_build_object(";
+    else out += ", ";
+    // The chave is a machine name (^[a-z][a-z0-9_]{0,62}$, checked by the table): a literal.
+    out += "'" + fields[i].chave + "', " + alias + "." + fields[i].column();
+  }
+  return out + "))";
+}
+
+}  // namespace cadastre::platform::common

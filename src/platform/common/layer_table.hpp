@@ -1,0 +1,66 @@
+// A layer's values in a table of its own (tenant migration 0035, decision 0023):
+// camadas.l<camada id> holds one row per geometry with a value, `id` (the geometry) and
+// one typed column c_<campo id> per field of the layer (field_values::column_of's family:
+// text, numeric, date, boolean, jsonb for multipla). A NULL column is no value. The
+// tables and columns follow projeto.camadas and projeto.campos by triggers; the stores
+// read and write their rows. Table and column names are built from ids only, never from
+// request text.
+//
+// A value's id is computed, not stored: kValueIdBase + geometry × 1024 + the field's
+// position in its layer (projeto.campos.posicao); ids below kValueIdBase were issued
+// before the move and are in projeto.valores_legado (SQL: projeto.valor_chave).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cadastre/field_values.hpp"
+#include "store/sql.hpp"
+
+namespace soci {
+class session;
+}
+
+namespace cadastre::platform::common {
+
+/// "camadas.l<camada>".
+std::string layer_table(std::int64_t camada);
+/// "c_<campo>".
+std::string field_column(std::int64_t campo);
+/// The SQL type of the column holding values of field type `tipo` (projeto.tipo_coluna).
+std::string column_type(std::string_view tipo);
+
+inline constexpr std::int64_t kValueIdBase = std::int64_t{1} << 52;
+/// The id of geometry `geometria`'s value of the field at `posicao` in its layer.
+inline std::int64_t value_id(std::int64_t geometria, int posicao) {
+  return kValueIdBase + geometria * 1024 + posicao;
+}
+/// The same as SQL, for a geometry id expression and a posicao expression.
+std::string value_id_sql(const std::string& geometria, const std::string& posicao);
+
+/// A field of a layer, as the statements over the layer's table need it.
+struct LayerField {
+  std::int64_t id = 0, form = 0;
+  std::string chave, nome, tipo;
+  int posicao = 0;
+  /// field_values::column_of(tipo): texto, numero, data, booleano or lista.
+  std::string family() const { return std::string(field_values::column_of(tipo)); }
+  std::string column() const { return field_column(id); }
+};
+/// Every field of layer `camada`, in form order then field order (id breaking ties).
+std::vector<LayerField> layer_fields(soci::session& s, std::int64_t camada);
+/// The layer of field `campo` (nullopt for an unknown field).
+std::optional<std::int64_t> layer_of_field(soci::session& s, std::int64_t campo);
+
+/// A value read back as `column::text` (PostgreSQL's text of the typed column), typed as
+/// field type `tipo` stores it; nullopt for NULL (no value).
+std::optional<field_values::Typed> stored_value(std::string_view tipo, const store::Value& text);
+
+/// An SQL expression of table alias `alias`: the jsonb object {chave: value} of `fields`
+/// that hold a value ('{}' when none).
+std::string values_object_sql(const std::vector<LayerField>& fields, const std::string& alias);
+
+}  // namespace cadastre::platform::common
