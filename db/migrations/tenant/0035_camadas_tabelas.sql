@@ -91,7 +91,15 @@ declare
   t regclass;
 begin
   if tg_op = 'INSERT' then
-    perform projeto.coluna_criar(projeto.camada_do_campo(new.id), new.id, new.tipo);
+    -- An import fills a new layer's table first and indexes it after (projeto.coluna_indices):
+    -- it says so with `set local cadastre.indices_depois = on`.
+    camada := projeto.camada_do_campo(new.id);
+    if current_setting('cadastre.indices_depois', true) = 'on' then
+      execute format('alter table camadas.%I add column %I %s', 'l' || camada, 'c_' || new.id,
+                     projeto.tipo_coluna(new.tipo));
+    else
+      perform projeto.coluna_criar(camada, new.id, new.tipo);
+    end if;
   elsif tg_op = 'DELETE' then
     -- The table holding the column (its form may be gone already, deleted with it; the
     -- table too, when the whole layer was).

@@ -65,12 +65,12 @@ namespace {
 
 using common::LayerField;
 
-// The value shape, from aliases: v (campo_id, valor jsonb), k (the field), a (the
+// The value shape, from aliases: v (campo_id, valor jsonb), k (the field), au (the
 // projeto.valor_atualizacao of the value) and the geometry id expression `gid`; with the
 // field's chave, nome and tipo for the lists of a geometry's values.
 std::string value_json(const std::string& gid) {
   return "jsonb_build_object('id', " + common::value_id_sql(gid, "k.posicao") + ", 'idGeometria', " + gid +
-         ", 'idCampo', k.id, 'valor', v.valor, 'atualizadoPor', a.por, 'atualizadoEm', a.em)";
+         ", 'idCampo', k.id, 'valor', v.valor, 'atualizadoPor', au.por, 'atualizadoEm', au.em)";
 }
 std::string value_with_field_json(const std::string& gid) {
   return value_json(gid) + " || jsonb_build_object('chave', k.chave, 'nome', k.nome, 'tipo', k.tipo)";
@@ -78,12 +78,13 @@ std::string value_with_field_json(const std::string& gid) {
 
 // Every value of geometry `gid_sql` (an SQL expression of the enclosing query) with its
 // field, in form and field order.
+// (`gid_sql` is written once: a bound placeholder may appear only once in a statement.)
 std::string values_of(const std::string& gid_sql) {
-  return "(select coalesce(jsonb_agg(" + value_with_field_json(gid_sql) +
-         " order by f.ordem, f.id, k.ordem, k.id), '[]') from projeto.valores_de(" + gid_sql +
-         ") v join projeto.campos k on k.id = v.campo_id join projeto.formularios f on f.id = k.formulario_id "
-         "cross join lateral projeto.valor_atualizacao(" +
-         gid_sql + ", k.id) a)";
+  return "(select coalesce(jsonb_agg(" + value_with_field_json("gg.gid") +
+         " order by f.ordem, f.id, k.ordem, k.id), '[]') from (select " + gid_sql +
+         " as gid) gg cross join lateral projeto.valores_de(gg.gid) v join projeto.campos k on k.id = v.campo_id "
+         "join projeto.formularios f on f.id = k.formulario_id "
+         "cross join lateral projeto.valor_atualizacao(gg.gid, k.id) au)";
 }
 
 // A coordinate as the shortest text that reads back as the same double.
@@ -136,13 +137,12 @@ std::string layer_generation(soci::session& s, std::int64_t layer) {
 
 std::string one(soci::session& s, std::int64_t id) {
   // The id as the client sent it (an id issued before the move keeps being its id).
-  store::Sql q;
-  std::string value_id = q.placeholder(std::to_string(id), "bigint");
-  q << "select jsonb_build_object('id', " << value_id
-    << ", 'idGeometria', c.geometria_id, 'idCampo', c.campo_id, 'valor', coalesce((select v.valor from "
-       "projeto.valores_de(c.geometria_id) v where v.campo_id = c.campo_id), 'null'), 'atualizadoPor', a.por, "
-       "'atualizadoEm', a.em)::text from projeto.valor_chave("
-    << value_id << ") c cross join lateral projeto.valor_atualizacao(c.geometria_id, c.campo_id) a";
+  store::Sql q("select jsonb_build_object('id', i.valor_id, 'idGeometria', c.geometria_id, 'idCampo', c.campo_id, "
+               "'valor', coalesce((select v.valor from projeto.valores_de(c.geometria_id) v where v.campo_id = "
+               "c.campo_id), 'null'), 'atualizadoPor', a.por, 'atualizadoEm', a.em)::text from (select ");
+  q.bind(std::to_string(id), "bigint");
+  q << "::bigint as valor_id) i cross join lateral projeto.valor_chave(i.valor_id) c "
+       "cross join lateral projeto.valor_atualizacao(c.geometria_id, c.campo_id) a";
   auto v = store::fetch_value(s, q);
   if (!v) throw Error(errc::not_found, "valor " + std::to_string(id) + " não encontrado", "id");
   return *v;
@@ -186,7 +186,7 @@ store::PageRows list(store::Pool& pool, const ListFilter& filter, const Page& pa
                  dir);
     store::append_page(q, page.paging);
     q << ") p join projeto.campos k on k.id = p.campo_id cross join lateral (select p.valor) v "
-         "cross join lateral projeto.valor_atualizacao(p.gid, p.campo_id) a), '[]')::text";
+         "cross join lateral projeto.valor_atualizacao(p.gid, p.campo_id) au), '[]')::text";
     return store::fetch_page(s, q);
   });
 }
@@ -205,7 +205,7 @@ std::string of_layer(store::Pool& pool, std::int64_t camada, std::optional<std::
                  " order by p.gid, p.campo_id) from (select * from l order by gid, campo_id limit " +
                  std::to_string(kLayerCap) +
                  ") p join projeto.campos k on k.id = p.campo_id cross join lateral (select p.valor) v "
-                 "cross join lateral projeto.valor_atualizacao(p.gid, p.campo_id) a), '[]'), 'limite', " +
+                 "cross join lateral projeto.valor_atualizacao(p.gid, p.campo_id) au), '[]'), 'limite', " +
                  std::to_string(kLayerCap) + ", 'truncado', (select count(*) from l) > " + std::to_string(kLayerCap) +
                  ")::text");
     return store::fetch_value(s, q).value_or("{}");
@@ -289,10 +289,10 @@ store::Sql search_statement(std::int64_t camada, const LayerField& field, const 
        "select (select count(*) from achados)::text, coalesce((select json_agg(json_build_object('id', "
     << common::value_id_sql("p.gid", std::to_string(field.posicao)) << ", 'idGeometria', p.gid, 'idCampo', "
     << std::to_string(field.id)
-    << ", 'valor', p.texto, 'atualizadoPor', a.por, 'atualizadoEm', a.em) order by p.texto, p.gid) from "
+    << ", 'valor', p.texto, 'atualizadoPor', au.por, 'atualizadoEm', au.em) order by p.texto, p.gid) from "
        "(select * from achados order by texto, gid";
   store::append_page(q, page.paging);
-  q << ") p cross join lateral projeto.valor_atualizacao(p.gid, " << std::to_string(field.id) << ") a), '[]')::text";
+  q << ") p cross join lateral projeto.valor_atualizacao(p.gid, " << std::to_string(field.id) << ") au), '[]')::text";
   return q;
 }
 

@@ -184,12 +184,17 @@ TEST_CASE_FIXTURE(PlatformFixture, "PUT /valores/:id changes a value with before
   CHECK(w.stored(g, w.field["valor_total"]) == "505");
   CHECK(std::stoll(w.generation(w.layer)) == std::stoll(gen) + 1);
 
-  // Emptying a value keeps its row (and its id), null in every column; the formula empties too.
+  // Emptying a value nulls its column (its id keeps answering, with null); the formula
+  // empties too.
   a = put("/valores/" + Lots::n(v), R"({"valor":null})", w.owner);
   REQUIRE_MESSAGE(a->status == 200, a->body);
   CHECK(a->json()["valor"].is_null());
-  CHECK(w.stored(g, w.field["area"]) == "null");
-  CHECK(w.stored(g, w.field["valor_total"]) == "null");
+  CHECK(w.stored(g, w.field["area"]) == "");
+  CHECK(w.column(g, w.field["area"]) == "");
+  CHECK(w.stored(g, w.field["valor_total"]) == "");
+  a = get("/valores/" + Lots::n(v), w.owner);
+  REQUIRE_MESSAGE(a->status == 200, a->body);
+  CHECK(a->json()["valor"].is_null());
   CHECK(w.db("select depois::text from projeto.valores_auditoria where valor_id = " + Lots::n(v) +
              " order by id desc limit 1") == "null");
 
@@ -228,8 +233,8 @@ TEST_CASE_FIXTURE(PlatformFixture, "a unique value is refused with 409, also whe
     t2.join();
     CHECK(created == 1);
     CHECK(conflicts == 1);
-    CHECK(w.count("valores", "campo_id = " + Lots::n(w.field["inscricao"]) + " and texto = '" +
-                                 std::to_string(2000 + round) + "'") == "1");
+    CHECK(w.db("select count(*) from camadas.l" + Lots::n(w.layer) + " where c_" + Lots::n(w.field["inscricao"]) +
+               " = '" + std::to_string(2000 + round) + "'") == "1");
   }
 }
 
