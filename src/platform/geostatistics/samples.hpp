@@ -1,8 +1,9 @@
 // The samples of a project layer for the geostatistics and mass appraisal routes: per
 // geometry of the layer its centroid (lon/lat, SIRGAS 2000) and the numbers of chosen
-// fields (projeto.valores.numero), optionally only the geometries whose boolean "check"
-// field is true. Fields are checked to belong to the layer and to hold numbers (a field of
-// another layer, or of another type, is the caller's 400 naming the parameter).
+// fields (their columns in the layer's table, camadas.l<layer>), optionally only the
+// geometries whose boolean "check" field is true. Fields are checked to belong to the
+// layer and to hold numbers (a field of another layer, or of another type, is the
+// caller's 400 naming the parameter).
 #pragma once
 
 #include <cstdint>
@@ -40,7 +41,8 @@ std::vector<FieldInfo> check_fields(const service::Caller& s, std::int64_t layer
                                     const std::optional<FieldParam>& check);
 
 /// The geometries of `layer` (ordered by id) with their centroid and the fields' numbers;
-/// with `check`, only those whose check value is true. More than kMaxSamples → 413.
+/// with `check`, only those whose check value is true. More than kMaxSamples → 413. The
+/// fields are the layer's (check_fields first): the statement reads their columns.
 std::vector<SampleRow> load_rows(const service::Caller& s, std::int64_t layer, const std::vector<FieldParam>& fields,
                                  const std::optional<FieldParam>& check);
 

@@ -1,6 +1,7 @@
 #include <charconv>
 
 #include "cadastre/error.hpp"
+#include "platform/common/layer_table.hpp"
 #include "platform/geostatistics/samples.hpp"
 #include "store/sql.hpp"
 
@@ -46,20 +47,13 @@ std::vector<FieldInfo> check_fields(const service::Caller& s, std::int64_t layer
 
 std::vector<SampleRow> load_rows(const service::Caller& s, std::int64_t layer, const std::vector<FieldParam>& fields,
                                  const std::optional<FieldParam>& check) {
+  // The geometries' rows of the layer's table (a geometry without one has no values).
   store::Sql q("select g.id::text, st_x(c.p)::text, st_y(c.p)::text");
-  for (std::size_t i = 0; i < fields.size(); ++i) q << ", v" << std::to_string(i) << ".numero::float8::text";
-  q << " from projeto.geometrias g cross join lateral (select st_centroid(g.geom) as p) c";
-  for (std::size_t i = 0; i < fields.size(); ++i) {
-    std::string v = "v" + std::to_string(i);
-    q << " left join projeto.valores " << v << " on " << v << ".geometria_id = g.id and " << v << ".campo_id = ";
-    q.bind(std::to_string(fields[i].id), "bigint");
-  }
-  q << " where g.camada_id = ";
+  for (const FieldParam& f : fields) q << ", l." << common::field_column(f.id) << "::float8::text";
+  q << " from projeto.geometrias g cross join lateral (select st_centroid(g.geom) as p) c left join "
+    << common::layer_table(layer) << " l on l.id = g.id where g.camada_id = ";
   q.bind(std::to_string(layer), "bigint");
-  if (check) {
-    q << " and exists (select 1 from projeto.valores k where k.geometria_id = g.id and k.booleano and k.campo_id = ";
-    q.bind(std::to_string(check->id), "bigint") << ")";
-  }
+  if (check) q << " and l." << common::field_column(check->id);
   q << " order by g.id limit " << std::to_string(kMaxSamples + 1);
   auto rows = s.db->with([&](soci::session& db) { return store::fetch(db, q); });
   if (rows.size() > kMaxSamples)

@@ -13,7 +13,7 @@ namespace {
 struct Kind {
   std::string_view record;
   std::string_view noun;  ///< in messages: "o projeto 12"
-  /// FROM ... WHERE of the record `$id`, reaching its project `p`, its layer `c` (or a null
+  /// FROM (... WHERE) of the record `$id`, reaching its project `p`, its layer `c` (or a null
   /// layer) and its form `f` (or none).
   std::string_view from;
   /// The caller's role on a record of no project (p.id null): SQL over `$uid` and `$adm`;
@@ -34,10 +34,13 @@ constexpr std::array<Kind, 13> kKinds{{
     {"geometria", "geometria", "projeto.geometrias g join projeto.camadas c on c.id = g.camada_id "
                                "join projeto.projetos p on p.id = c.projeto_id "
                                "left join projeto.formularios f on false where g.id = $id"},
-    {"valor", "valor", "projeto.valores v join projeto.campos k on k.id = v.campo_id "
+    // A value's id names its geometry and field (projeto.valor_chave: computed, or a
+    // legacy id); both must still exist.
+    {"valor", "valor", "projeto.valor_chave($id) v join projeto.geometrias g on g.id = v.geometria_id "
+                       "join projeto.campos k on k.id = v.campo_id "
                        "join projeto.formularios f on f.id = k.formulario_id "
-                       "join projeto.camadas c on c.id = f.camada_id "
-                       "join projeto.projetos p on p.id = c.projeto_id where v.id = $id"},
+                       "join projeto.camadas c on c.id = g.camada_id "
+                       "join projeto.projetos p on p.id = c.projeto_id"},
     {"camada_adicional", "camada adicional",
      "projeto.camadas_adicionais a join projeto.projetos p on p.id = a.projeto_id "
      "left join projeto.camadas c on false left join projeto.formularios f on false where a.id = $id"},

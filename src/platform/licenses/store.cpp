@@ -129,12 +129,14 @@ std::int64_t storage_in_use(const TenantStorage& tenant) {
   std::vector<std::string> layer_files;
   long long bytes = 0;
   tenant.db.run([&](soci::session& s) {
-    // The layers' data counts with its indexes, as PostgreSQL stores it; a table never
-    // written (an empty heap) counts nothing, not the empty pages of its indexes.
+    // The layers' data (the geometries and every layer's table of values) counts with its
+    // indexes, as PostgreSQL stores it; a table never written (an empty heap) counts
+    // nothing, not the empty pages of its indexes.
     s << "select (select coalesce(sum(tamanho), 0) from midia.arquivo) + "
          "(select coalesce(sum(tamanho), 0) from projeto.arquivos) + "
          "(select coalesce(sum(case when pg_relation_size(t) = 0 then 0 else pg_total_relation_size(t) end), 0) "
-         " from unnest(array['projeto.valores', 'projeto.geometrias']::regclass[]) t)",
+         " from (select 'projeto.geometrias'::regclass as t union all select c.oid::regclass from pg_class c "
+         " where c.relnamespace = 'camadas'::regnamespace and c.relkind = 'r') r)",
         soci::into(bytes);
     for (const store::Row& r : store::fetch(s, store::Sql("select arquivo from projeto.camadas where arquivo is not null")))
       layer_files.push_back(*r[0]);

@@ -4,6 +4,7 @@
 #include <soci/soci.h>
 
 #include "cadastre/error.hpp"
+#include "platform/common/layer_table.hpp"
 #include "store/sql.hpp"
 
 namespace cadastre::platform::mass_appraisal {
@@ -162,14 +163,18 @@ std::vector<std::int64_t> write_residuals(const service::Caller& s, const Residu
       ins.bind(n(s.user.user_id), "bigint") << " from projeto.geometria_ler(null, ";
       ins.bind(w.geojson[i]) << ", null) r returning id::text";
       std::int64_t id = std::stoll(*store::fetch_value(db, ins));
-      store::Sql val("with v as (insert into projeto.valores (geometria_id, campo_id, numero, atualizado_por) values (");
+      // The residual in the field's column of the layer's table (a new geometry: a new row), audited.
+      const std::string column = common::field_column(w.campo);
+      store::Sql val("with v as (insert into " + common::layer_table(w.camada) + " (id, " + column + ") values (");
       val.bind(n(id), "bigint") << ", ";
-      val.bind(n(w.campo), "bigint") << ", ";
-      val.bind(fmt::format("{:.17g}", w.residuos[i]), "numeric") << ", ";
-      val.bind(n(s.user.user_id), "bigint")
-          << ") returning id, geometria_id, campo_id, numero, atualizado_por) insert into projeto.valores_auditoria "
-             "(valor_id, geometria_id, campo_id, operacao, antes, depois, usuario_id) select id, geometria_id, "
-             "campo_id, 'criar', null, projeto.valor_json(null, numero, null, null, null), atualizado_por from v";
+      val.bind(fmt::format("{:.17g}", w.residuos[i]), "numeric")
+          << ") returning id, " << column
+          << ") insert into projeto.valores_auditoria (valor_id, geometria_id, campo_id, operacao, antes, depois, "
+             "usuario_id) select "
+          << common::value_id_sql("v.id", "k.posicao") << ", v.id, k.id, 'criar', null, to_jsonb(v." << column
+          << "), ";
+      val.bind(n(s.user.user_id), "bigint") << " from v join projeto.campos k on k.id = ";
+      val.bind(n(w.campo), "bigint");
       store::execute(db, val);
       store::Sql audit("select 1 from projeto.geometria_registrar(");
       audit.bind(n(id), "bigint") << ", ";

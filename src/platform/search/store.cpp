@@ -1,7 +1,8 @@
-// The search box over a project's text values uses the GIN index projeto.valores_busca_idx
-// on (campo_id, projeto.chave_busca(texto)) (migration 0015): the candidate where is
-// exactly `v.campo_id = k.id and projeto.chave_busca(v.texto) like '%' || <term> || '%'`,
-// one bitmap index scan per text field of the project. At most kCandidates candidates
+// The search box over a project's text values reads the layers' tables
+// (platform/common/layer_table.hpp): one branch per text field of the project, each
+// `projeto.chave_busca(l.c_<campo>) like '%' || <term> || '%'` on its layer's table, which
+// the trigram index on projeto.chave_busca(c_<campo>) answers (a term without a trigram:
+// `like <term> || '%'`, the text_pattern_ops B-tree). At most kCandidates candidates
 // are ranked (exact, prefix, contains; then pg_trgm similarity), so a two-letter term
 // over a large project stays bounded.
 #include "platform/search/store.hpp"
@@ -10,13 +11,12 @@
 
 #include <cctype>
 #include <cstdlib>
-#include <map>
 #include <regex>
 
 #include "cadastre/error.hpp"
 #include "cadastre/field_values.hpp"
 #include "cadastre/query.hpp"
-#include "platform/common/stored_values.hpp"
+#include "platform/common/layer_table.hpp"
 #include "platform/guard/guard.hpp"
 #include "store/sql.hpp"
 
@@ -27,47 +27,37 @@ constexpr int kCandidates = 5000;
 
 std::string id_text(std::int64_t id) { return std::to_string(id); }
 
-// The SQL type a projeto.valores column's values are compared as.
-std::string cast_of(std::string_view column) {
-  if (column == "numero") return "numeric";
-  if (column == "data") return "date";
-  if (column == "booleano") return "boolean";
-  if (column == "lista") return "jsonb";
-  return "text";
-}
+using common::LayerField;
 
-struct FieldInfo {
-  std::string tipo, column;
-};
-
-// 400 unless the value kinds fit the field's column and operator.
-void check_condition(const Condition& c, const FieldInfo& f) {
+// 400 unless the value kinds fit the field's type family and operator.
+void check_condition(const Condition& c, const LayerField& f) {
   auto refuse = [&](const std::string& why) {
     throw Error(errc::invalid_argument, "campo " + id_text(c.campo) + " (" + f.tipo + "): " + why, "valor");
   };
   const std::string& op = c.operador;
+  const std::string family = f.family();
   if (op == "vazio") return;
-  if (op == "contem" && f.column != "texto" && f.column != "lista") refuse("contem só vale para textos e listas");
-  if (f.column == "lista" && op != "contem") refuse("campos de múltipla escolha aceitam contem e vazio");
-  if (f.column == "booleano" && op != "=" && op != "<>") refuse("booleanos aceitam =, <> e vazio");
+  if (op == "contem" && family != "texto" && family != "lista") refuse("contem só vale para textos e listas");
+  if (family == "lista" && op != "contem") refuse("campos de múltipla escolha aceitam contem e vazio");
+  if (family == "booleano" && op != "=" && op != "<>") refuse("booleanos aceitam =, <> e vazio");
   static const std::regex kDate(R"(^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$)");
   for (std::size_t i = 0; i < c.valores.size(); ++i) {
     const std::string& kind = c.kinds[i];
-    if (f.column == "numero" && kind != "number") refuse("o valor deve ser um número");
-    if (f.column == "booleano" && kind != "boolean") refuse("o valor deve ser true ou false");
-    if ((f.column == "texto" || f.column == "lista") && kind != "string") refuse("o valor deve ser um texto");
-    if (f.column == "data" && (kind != "string" || !std::regex_match(c.valores[i], kDate)))
+    if (family == "numero" && kind != "number") refuse("o valor deve ser um número");
+    if (family == "booleano" && kind != "boolean") refuse("o valor deve ser true ou false");
+    if ((family == "texto" || family == "lista") && kind != "string") refuse("o valor deve ser um texto");
+    if (family == "data" && (kind != "string" || !std::regex_match(c.valores[i], kDate)))
       refuse("o valor deve ser uma data AAAA-MM-DD");
   }
 }
 
-// The predicate of one condition on geometry g (values bound).
-void append_condition(store::Sql& q, const Condition& c, const FieldInfo& f) {
-  const std::string col = "v." + f.column, cast = cast_of(f.column);
+// The predicate of one condition on geometry g of layer `camada` (values bound): a probe of
+// g's row in the layer's table.
+void append_condition(store::Sql& q, std::int64_t camada, const Condition& c, const LayerField& f) {
+  const std::string col = "v." + f.column(), cast = common::column_type(f.tipo), family = f.family();
   auto head = [&](bool negate) {
-    q << (negate ? "not exists" : "exists") << " (select 1 from projeto.valores v where v.geometria_id = g.id and v.campo_id = ";
-    q.bind(id_text(c.campo), "bigint");
-    q << " and ";
+    q << (negate ? "not exists" : "exists") << " (select 1 from " << common::layer_table(camada)
+      << " v where v.id = g.id and ";
   };
   const std::string& op = c.operador;
   if (op == "vazio") {
@@ -76,7 +66,7 @@ void append_condition(store::Sql& q, const Condition& c, const FieldInfo& f) {
     return;
   }
   head(false);
-  if (op == "contem" && f.column == "lista") {
+  if (op == "contem" && family == "lista") {
     q << col << " ? ";
     q.bind(c.valores[0], "text");
   } else if (op == "contem") {
@@ -88,7 +78,7 @@ void append_condition(store::Sql& q, const Condition& c, const FieldInfo& f) {
     q.bind(c.valores[0], cast);
     q << " and ";
     q.bind(c.valores[1], cast);
-  } else if (f.column == "texto" && (op == "=" || op == "<>")) {
+  } else if (family == "texto" && (op == "=" || op == "<>")) {
     q << "projeto.chave_busca(" << col << ") " << op << " projeto.chave_busca(";
     q.bind(c.valores[0], "text");
     q << ")";
@@ -109,15 +99,20 @@ bool has_trigram(const std::string& termo) {
   return false;
 }
 
-store::Sql search_sql(std::string prefix, const service::Caller& scope, std::int64_t projeto, const std::string& termo,
-                      Fields fields, const std::vector<std::int64_t>& campos, const std::vector<std::int64_t>& camadas) {
-  store::Sql q(std::move(prefix));
-  // SOCI numbers every occurrence of a placeholder: each use binds the term again.
-  auto raw = [&] { return q.placeholder(termo, "text"); };
-  auto like = [&] { return q.placeholder(query::escape_like(termo), "text"); };
-  q << "with k as (select k.id, k.chave, k.nome, c.id as camada_id, c.nome as camada from projeto.campos k "
-       "join projeto.formularios f on f.id = k.formulario_id join projeto.camadas c on c.id = f.camada_id "
-       "where c.projeto_id = ";
+// A text field the search looks in, and the layer whose table holds its values.
+struct SearchedField {
+  std::int64_t campo = 0, camada = 0;
+  int posicao = 0;
+};
+
+// The text fields of the project a search looks in: active, of active forms and layers the
+// caller may read, narrowed to `campos` / `camadas` / the kind of field.
+std::vector<SearchedField> searched_fields(soci::session& s, const service::Caller& scope, std::int64_t projeto,
+                                           Fields fields, const std::vector<std::int64_t>& campos,
+                                           const std::vector<std::int64_t>& camadas) {
+  store::Sql q("select k.id::text, c.id::text, k.posicao::text from projeto.campos k "
+               "join projeto.formularios f on f.id = k.formulario_id join projeto.camadas c on c.id = f.camada_id "
+               "where c.projeto_id = ");
   q.bind(id_text(projeto), "bigint");
   q << " and k.ativo and f.ativo and c.ativo and k.tipo in ('texto', 'texto_longo', 'lista', 'lista_dominio') and "
     << guard::layer_role_sql(scope, "c.id") << " is not null";
@@ -127,12 +122,36 @@ store::Sql search_sql(std::string prefix, const service::Caller& scope, std::int
     q << " and (k.chave like '%inscricao%' or k.chave like '%icad%')";
   else if (fields == Fields::logradouro)
     q << " and (k.chave like '%logradouro%' or k.chave in ('rua', 'endereco'))";
+  q << " order by k.id";
+  std::vector<SearchedField> out;
+  for (const store::Row& r : store::fetch(s, q)) out.push_back({std::stoll(*r[0]), std::stoll(*r[1]), std::stoi(*r[2])});
+  return out;
+}
+
+// The search over `searched` (not empty): the candidates of each field, from its layer's
+// table, then ranked.
+store::Sql search_sql(std::string prefix, const std::string& termo, const std::vector<SearchedField>& searched) {
+  store::Sql q(std::move(prefix));
+  // SOCI numbers every occurrence of a placeholder: each use binds the term again.
+  auto raw = [&] { return q.placeholder(termo, "text"); };
+  auto like = [&] { return q.placeholder(query::escape_like(termo), "text"); };
+  std::vector<std::int64_t> ids;
+  for (const SearchedField& f : searched) ids.push_back(f.campo);
+  q << "with k as (select k.id, k.chave, k.nome, c.id as camada_id, c.nome as camada from projeto.campos k "
+       "join projeto.formularios f on f.id = k.formulario_id join projeto.camadas c on c.id = f.camada_id "
+       "where k.id = any(";
+  q.bind(store::id_array(ids), "bigint[]");
   // Contains (the trigram index) when the term has a trigram; else starts with (the B-tree).
   const char* where = has_trigram(termo) ? "'%' || projeto.chave_busca(" : "projeto.chave_busca(";
-  q << "), h as (select v.id, v.geometria_id, v.campo_id, v.texto, projeto.chave_busca(v.texto) as busca "
-       "from k join projeto.valores v on v.campo_id = k.id "
-       "where v.texto is not null and projeto.chave_busca(v.texto) like " << where
-    << like() << ") || '%' limit " << std::to_string(kCandidates) << "), "
+  q << ")), h as (select * from (";
+  for (std::size_t i = 0; i < searched.size(); ++i) {
+    const std::string col = "l." + common::field_column(searched[i].campo);
+    q << (i ? " union all " : "") << "select " << common::value_id_sql("l.id", std::to_string(searched[i].posicao))
+      << " as id, l.id as geometria_id, " << id_text(searched[i].campo) << "::bigint as campo_id, " << col
+      << " as texto, projeto.chave_busca(" << col << ") as busca from " << common::layer_table(searched[i].camada)
+      << " l where projeto.chave_busca(" << col << ") like " << where << like() << ") || '%'";
+  }
+  q << ") u limit " << std::to_string(kCandidates) << "), "
     << "r as (select h.*, case when h.busca = projeto.chave_busca(" << raw() << ") then 3 when h.busca like "
     << "projeto.chave_busca(" << like() << ") || '%' then 2 else 1 end as nivel, "
     << "similarity(h.busca, projeto.chave_busca(" << raw() << ")) as sim from h "
@@ -149,23 +168,8 @@ store::Sql search_sql(std::string prefix, const service::Caller& scope, std::int
 // (400 otherwise), then written into a statement as often as it needs, values bound each time.
 class Filter {
  public:
-  Filter(soci::session& s, const FeatureQuery& fq) : fq_(fq) {
-    std::vector<std::int64_t> ids;
-    for (const auto& c : fq.condicoes) ids.push_back(c.campo);
-    if (ids.empty()) return;
-    store::Sql f("select k.id::text, k.tipo from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
-                 "where f.camada_id = ");
-    f.bind(id_text(fq.camada), "bigint") << " and k.id = any(";
-    f.bind(store::id_array(ids), "bigint[]") << ")";
-    for (const auto& r : store::fetch(s, f))
-      info_[std::stoll(*r[0])] = FieldInfo{*r[1], std::string(field_values::column_of(*r[1]))};
-    for (const auto& c : fq.condicoes) {
-      auto it = info_.find(c.campo);
-      if (it == info_.end())
-        throw Error(errc::invalid_argument, "idCampo: o campo " + id_text(c.campo) + " não é da camada " + id_text(fq.camada),
-                    "idCampo");
-      check_condition(c, it->second);
-    }
+  Filter(soci::session& s, const FeatureQuery& fq) : fq_(fq), fields_(common::layer_fields(s, fq.camada)) {
+    for (const auto& c : fq.condicoes) check_condition(c, field(c.campo));
   }
 
   void write(store::Sql& q) const {
@@ -175,25 +179,35 @@ class Filter {
     q << " and (";
     for (std::size_t i = 0; i < fq_.condicoes.size(); ++i) {
       if (i) q << (fq_.todas ? " and " : " or ");
-      append_condition(q, fq_.condicoes[i], info_.at(fq_.condicoes[i].campo));
+      append_condition(q, fq_.camada, fq_.condicoes[i], field(fq_.condicoes[i].campo));
     }
     q << ")";
   }
 
+  /// Every field of the layer.
+  const std::vector<LayerField>& fields() const { return fields_; }
+
  private:
+  const LayerField& field(std::int64_t campo) const {
+    for (const LayerField& f : fields_)
+      if (f.id == campo) return f;
+    throw Error(errc::invalid_argument, "idCampo: o campo " + id_text(campo) + " não é da camada " + id_text(fq_.camada),
+                "idCampo");
+  }
+
   const FeatureQuery& fq_;
-  std::map<std::int64_t, FieldInfo> info_;
+  std::vector<LayerField> fields_;
 };
 
 }  // namespace
 
 std::string text_search(const service::Caller& scope, std::int64_t projeto, const std::string& termo, Fields fields,
                         const std::vector<std::int64_t>& campos, const std::vector<std::int64_t>& camadas) {
-  store::Sql q = search_sql("", scope, projeto, termo, fields, campos, camadas);
   return scope.db->with([&](soci::session& s) {
     soci::transaction tx(s);
     s << "set local statement_timeout = " + std::to_string(kSearchMillis);
-    std::string out = store::fetch_value(s, q).value_or("[]");
+    std::vector<SearchedField> searched = searched_fields(s, scope, projeto, fields, campos, camadas);
+    std::string out = searched.empty() ? "[]" : store::fetch_value(s, search_sql("", termo, searched)).value_or("[]");
     tx.commit();
     return out;
   });
@@ -201,10 +215,11 @@ std::string text_search(const service::Caller& scope, std::int64_t projeto, cons
 
 std::string text_search_plan(const service::Caller& scope, std::int64_t projeto, const std::string& termo, Fields fields,
                              const std::vector<std::int64_t>& campos, const std::vector<std::int64_t>& camadas) {
-  store::Sql q = search_sql("explain ", scope, projeto, termo, fields, campos, camadas);
   return scope.db->with([&](soci::session& s) {
+    std::vector<SearchedField> searched = searched_fields(s, scope, projeto, fields, campos, camadas);
     std::string out;
-    for (const auto& row : store::fetch(s, q)) out += row[0].value_or("") + "\n";
+    if (searched.empty()) return out;
+    for (const auto& row : store::fetch(s, search_sql("explain ", termo, searched))) out += row[0].value_or("") + "\n";
     return out;
   });
 }
@@ -223,15 +238,14 @@ Numbers numbers(store::Pool& pool, std::int64_t camada, std::int64_t campo) {
       throw Error(errc::invalid_argument, "idCampo: o mapa temático precisa de um campo numérico", "idCampo");
     Numbers out;
     out.chave = *rows[0][1];
-    store::Sql v("select v.numero::float8::text from projeto.valores v join projeto.geometrias g on g.id = v.geometria_id "
-                 "where v.campo_id = ");
-    v.bind(id_text(campo), "bigint") << " and g.camada_id = ";
-    v.bind(id_text(camada), "bigint") << " and v.numero is not null order by v.numero";
+    const std::string table = common::layer_table(camada), col = common::field_column(campo);
+    // The (column, id) index in order.
+    store::Sql v("select l." + col + "::float8::text from " + table + " l where l." + col + " is not null order by l." +
+                 col);
     for (const auto& r : store::fetch(s, v)) out.sorted.push_back(std::strtod(r[0]->c_str(), nullptr));
     store::Sql none("select count(*)::text from projeto.geometrias g where g.camada_id = ");
     none.bind(id_text(camada), "bigint")
-        << " and not exists (select 1 from projeto.valores v where v.geometria_id = g.id and v.campo_id = ";
-    none.bind(id_text(campo), "bigint") << " and v.numero is not null)";
+        << " and not exists (select 1 from " << table << " v where v.id = g.id and v." << col << " is not null)";
     out.sem_valor = std::stoll(store::fetch_value(s, none).value_or("0"));
     return out;
   });
@@ -243,10 +257,10 @@ store::PageRows features(store::Pool& pool, const FeatureQuery& fq, const Page& 
     store::Sql q("select (select count(*) from projeto.geometrias g where ");
     filter.write(q);
     q << ")::text, coalesce(jsonb_agg(jsonb_build_object('idGeometria', p.id, 'geometria', "
-         "st_asgeojson(p.geom)::jsonb, 'valores', (select coalesce(jsonb_object_agg(k.chave, "
-         "projeto.valor_json(v.texto, v.numero, v.data, v.booleano, v.lista)), '{}') from projeto.valores v "
-         "join projeto.campos k on k.id = v.campo_id where v.geometria_id = p.id)) order by p.id"
-      << (page.descending ? " desc" : "") << "), '[]')::text from (select g.id, g.geom from projeto.geometrias g where ";
+         "st_asgeojson(p.geom)::jsonb, 'valores', coalesce((select "
+      << common::values_object_sql(filter.fields(), "v") << " from " << common::layer_table(fq.camada)
+      << " v where v.id = p.id), '{}')) order by p.id" << (page.descending ? " desc" : "")
+      << "), '[]')::text from (select g.id, g.geom from projeto.geometrias g where ";
     filter.write(q);
     q << " order by g.id" << (page.descending ? " desc" : "");
     store::append_page(q, page.paging);
@@ -262,23 +276,25 @@ Rows rows(store::Pool& pool, const FeatureQuery& fq, const std::vector<std::int6
     store::Sql count("select count(*)::text from projeto.geometrias g where ");
     filter.write(count);
     out.total = std::stoll(*store::fetch_value(s, count));
-    // One line per (geometry, field); a geometry without the fields still has its line.
+    // The asked fields of the layer (a field may be asked twice: a column and the group;
+    // one of another layer has no value here), each read as the text of its column.
+    std::vector<const LayerField*> asked(campos.size(), nullptr);
+    for (std::size_t i = 0; i < campos.size(); ++i)
+      for (const LayerField& f : filter.fields())
+        if (f.id == campos[i]) asked[i] = &f;
+    // One line per geometry, with its row of the layer's table (none: no values).
     store::Sql q("with p as (select g.id from projeto.geometrias g where ");
     filter.write(q);
     q << " order by g.id limit ";
     q.bind(id_text(limit), "bigint");
-    q << ") select p.id::text, v.campo_id::text, " << common::kValueColumns
-      << " from p left join projeto.valores v on v.geometria_id = p.id and v.campo_id = any(";
-    q.bind(store::id_array(campos), "bigint[]");
-    q << ") order by p.id";
+    q << ") select p.id::text";
+    for (const LayerField* f : asked) q << ", " << (f ? "l." + f->column() + "::text" : "null");
+    q << " from p left join " << common::layer_table(fq.camada) << " l on l.id = p.id order by p.id";
     for (const auto& r : store::fetch(s, q)) {
-      std::int64_t id = std::stoll(*r[0]);
-      if (out.rows.empty() || out.rows.back().id != id)
-        out.rows.push_back(Row{id, std::vector<std::optional<field_values::Typed>>(campos.size())});
-      if (!r[1]) continue;
-      std::int64_t campo = std::stoll(*r[1]);
-      for (std::size_t i = 0; i < campos.size(); ++i)  // a field may be asked twice (a column and the group)
-        if (campos[i] == campo) out.rows.back().values[i] = common::stored_value(r, 2);
+      Row row{std::stoll(*r[0]), std::vector<std::optional<field_values::Typed>>(campos.size())};
+      for (std::size_t i = 0; i < asked.size(); ++i)
+        if (asked[i]) row.values[i] = common::stored_value(asked[i]->tipo, r[i + 1]);
+      out.rows.push_back(std::move(row));
     }
     return out;
   });

@@ -29,7 +29,7 @@ inline constexpr int kSearchMillis = 3000;
 /// the caller may read (optionally only `campos` / `camadas`), best first: exact, then
 /// prefix, then contains, each by trigram similarity. A JSON array of at most kMaxHits.
 /// A term with fewer than three letters or digits in a row has no trigram to look up: it
-/// matches values that start with it (an index range, migration 0032), not anywhere.
+/// matches values that start with it (an index range of the layer table), not anywhere.
 std::string text_search(const service::Caller& scope, std::int64_t projeto, const std::string& termo, Fields fields,
                         const std::vector<std::int64_t>& campos, const std::vector<std::int64_t>& camadas);
 /// PostgreSQL's plan of that search (EXPLAIN), one line per row: for the tests, and for an

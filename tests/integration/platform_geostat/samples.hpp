@@ -74,15 +74,11 @@ struct Samples {
        " from generate_series(0, 48) k, e order by k returning id) select count(*) from ins");
     db("with " + extent + ", g as (select g.id, (row_number() over (order by g.id) - 1) k, st_x(g.geom) x, "
        "st_y(g.geom) y from projeto.geometrias g where g.camada_id = " + n(layer) +
-       "), ins as (insert into projeto.valores (geometria_id, campo_id, numero, booleano, texto) "
-       "select id, " + n(field["vm2"]) + ", round((200 + 300 * (x - x0) / (x1 - x0) + 100 * (y - y0) / (y1 - y0) "
-       "+ 15 * sin(k * 1.7))::numeric, 2), null::boolean, null::text from g, e "
-       "union all select id, " + n(field["area"]) + ", 200 + (k * 37 % 300), null, null from g "
-       "union all select id, " + n(field["frente"]) + ", 8 + (k * 13 % 15), null, null from g "
-       "union all select id, " + n(field["preco"]) + ", round((50000 + 800 * (200 + (k * 37 % 300)) + 3000 * "
-       "(8 + (k * 13 % 15)) + 5000 * sin(k * 2.3))::numeric, 2), null, null from g "
-       "union all select id, " + n(field["usar"]) + ", null, k % 10 <> 9, null from g "
-       "union all select id, " + n(field["nome"]) + ", null, null, 'amostra ' || k from g "
+       "), ins as (insert into " + table() + " (id, " + column("vm2") + ", " + column("area") + ", " +
+       column("frente") + ", " + column("preco") + ", " + column("usar") + ", " + column("nome") + ") "
+       "select id, round((200 + 300 * (x - x0) / (x1 - x0) + 100 * (y - y0) / (y1 - y0) + 15 * sin(k * 1.7))::numeric, "
+       "2), 200 + (k * 37 % 300), 8 + (k * 13 % 15), round((50000 + 800 * (200 + (k * 37 % 300)) + 3000 * "
+       "(8 + (k * 13 % 15)) + 5000 * sin(k * 2.3))::numeric, 2), k % 10 <> 9, 'amostra ' || k from g, e "
        "returning 1) select count(*) from ins");
     domain_layer = new_layer("dominio", "poligono");
     domain = id("insert into projeto.geometrias (camada_id, geom, criado_por) select " + n(domain_layer) +
@@ -96,6 +92,9 @@ struct Samples {
     return query_value(fx.stack->tenant_dsn(slug), sql);
   }
   std::int64_t id(const std::string& sql) const { return std::stoll(db(sql)); }
+  /// The samples layer's table of values, and field `chave`'s column in it.
+  std::string table() const { return "camadas.l" + n(layer); }
+  std::string column(const std::string& chave) const { return "c_" + n(field.at(chave)); }
   std::int64_t first_sample() const {
     return id("select min(id) from projeto.geometrias where camada_id = " + n(layer));
   }

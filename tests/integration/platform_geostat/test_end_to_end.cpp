@@ -113,10 +113,9 @@ TEST_CASE_FIXTURE(GeostatFixture, "a kriged value map becomes the block faces' u
   {
     std::vector<geostat::Sample> lonlat;
     std::istringstream rows(w.db(
-        "select string_agg(st_x(g.geom) || ' ' || st_y(g.geom) || ' ' || v.numero, ' ' order by g.id) from "
-        "projeto.geometrias g join projeto.valores v on v.geometria_id = g.id and v.campo_id = " + vm2 +
-        " where g.camada_id = " + layer + " and exists (select 1 from projeto.valores k where k.geometria_id = g.id "
-        "and k.booleano and k.campo_id = " + usar + ")"));
+        "select string_agg(st_x(g.geom) || ' ' || st_y(g.geom) || ' ' || v." + w.column("vm2") + ", ' ' order by g.id) "
+        "from projeto.geometrias g join " + w.table() + " v on v.id = g.id where v." + w.column("vm2") +
+        " is not null and v." + w.column("usar")));
     for (double x, y, v; rows >> x >> y >> v;) lonlat.push_back({x, y, std::log(v)});
     auto projected = geostat::project_to_utm(lonlat);
     std::istringstream mid(w.db("select st_x(p) || ' ' || st_y(p) from (select st_transform(st_lineinterpolatepoint("

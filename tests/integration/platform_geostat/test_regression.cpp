@@ -179,15 +179,16 @@ TEST_CASE_FIXTURE(GeostatFixture, "a chosen model is stored, plotted and applied
   a = post("/rlm/" + model, apply, w.editor);
   REQUIRE_MESSAGE(a->status == 200, a->body);
   CHECK(int64_t(a->json()["estimados"]) == 49);
-  CHECK(w.db("select count(*) from projeto.valores where campo_id = " + destino) == "49");
+  const std::string estimado = w.column("estimado"), dobro_column = "c_" + dobro;
+  CHECK(w.db("select count(*) from " + w.table() + " where " + estimado + " is not null") == "49");
   CHECK(w.db("select count(*) from projeto.valores_auditoria where campo_id = " + destino) == "49");
   // The written estimate is the model's: intercept + b1·area + b2·frente.
   auto est = a->json()["valores"].at(0);
-  CHECK(std::stod(w.db("select numero from projeto.valores where campo_id = " + destino + " and geometria_id = " +
+  CHECK(std::stod(w.db("select " + estimado + " from " + w.table() + " where id = " +
                        std::to_string(int64_t(est["idGeometria"])))) ==
         doctest::Approx(double(est["estimativa"])).epsilon(1e-9));
-  CHECK(w.db("select count(*) from projeto.valores d join projeto.valores e on e.geometria_id = d.geometria_id "
-             "and e.campo_id = " + destino + " where d.campo_id = " + dobro + " and abs(d.numero - e.numero * 2) < 1e-6") == "49");
+  CHECK(w.db("select count(*) from " + w.table() + " where abs(" + dobro_column + " - " + estimado + " * 2) < 1e-6") ==
+        "49");
   // Answered only (leitura): nothing written.
   a = post("/rlm/" + model, R"({"idCamada":)" + Samples::n(w.layer) + "}", w.reader);
   REQUIRE_MESSAGE(a->status == 200, a->body);
@@ -250,8 +251,8 @@ TEST_CASE_FIXTURE(GeostatFixture, "a stored model's plots are drawn from its sto
 
   // The stored fit, not the layer as it is now: a sample's price changed moves the fit
   // body's plot, not the model's.
-  w.db("update projeto.valores set numero = numero * 3 where campo_id = " + Samples::n(w.field.at("preco")) +
-       " and geometria_id = " + Samples::n(w.first_sample()) + " returning 1");
+  w.db("update " + w.table() + " set " + w.column("preco") + " = " + w.column("preco") + " * 3 where id = " +
+       Samples::n(w.first_sample()) + " returning 1");
   const std::string svg = R"(,"tipo":"residuos","formato":"svg","largura":500,"altura":300)";
   a = by_model(svg, w.reader);
   REQUIRE_MESSAGE(a->status == 200, a->body);

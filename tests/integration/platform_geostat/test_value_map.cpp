@@ -51,9 +51,9 @@ TEST_CASE_FIXTURE(GeostatFixture, "a stored model generates a value map version;
   REQUIRE(a->status == 200);
   std::string check = w.db(
       "select count(*) filter (where abs(f.valor_m2 - round(m.v::numeric, 2)) > 0.005) || '/' || count(*) from "
-      "cadastro.face_quadra f cross join lateral (select percentile_cont(0.5) within group (order by v.numero) v "
-      "from projeto.valores v join projeto.geometrias g on g.id = v.geometria_id where v.campo_id = " +
-      Samples::n(w.field.at("estimado")) + " and st_dwithin(f.geom::geography, g.geom::geography, 300)) m "
+      "cadastro.face_quadra f cross join lateral (select percentile_cont(0.5) within group (order by v." +
+      w.column("estimado") + ") v from " + w.table() + " v join projeto.geometrias g on g.id = v.id where v." +
+      w.column("estimado") + " is not null and st_dwithin(f.geom::geography, g.geom::geography, 300)) m "
       "where m.v is not null");
   CHECK(check.substr(0, 2) == "0/");
   CHECK(check != "0/0");
@@ -96,9 +96,9 @@ TEST_CASE_FIXTURE(GeostatFixture, "a model's residuals become features of a laye
   CHECK(w.db("select count(*) from projeto.geometrias where camada_id = " + p) == "49");
   CHECK(w.db("select count(*) from projeto.modelo_residuos where modelo_id = " + model) == "49");
   // The value written is the model's residual of that sample.
-  CHECK(w.db("select count(*) from projeto.modelo_residuos r join projeto.valores v on v.geometria_id = "
-             "r.geometria_id join projeto.modelo_amostras m on m.modelo_id = r.modelo_id and m.geometria_id = "
-             "r.amostra_id where abs(v.numero - m.residuo::numeric) < 1e-6 and v.campo_id = " + field) == "49");
+  CHECK(w.db("select count(*) from projeto.modelo_residuos r join camadas.l" + p + " v on v.id = r.geometria_id "
+             "join projeto.modelo_amostras m on m.modelo_id = r.modelo_id and m.geometria_id = r.amostra_id "
+             "where abs(v.c_" + field + " - m.residuo::numeric) < 1e-6") == "49");
   CHECK(w.db("select count(*) from projeto.geometrias_auditoria where operacao = 'criar' and camada_id = " + p) == "49");
 
   // Again: the previous features go (audited), the new ones take their place.

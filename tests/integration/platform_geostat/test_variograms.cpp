@@ -150,8 +150,7 @@ TEST_CASE_FIXTURE(GeostatFixture, "the automatic fit answers the bins and every 
 
   // ln of a non-positive value: 400 naming the field and the geometry.
   std::string first = Samples::n(w.first_sample());
-  w.db("update projeto.valores set numero = 0 where geometria_id = " + first + " and campo_id = " +
-       Samples::n(w.field.at("vm2")) + " returning 1");
+  w.db("update " + w.table() + " set " + w.column("vm2") + " = 0 where id = " + first + " returning 1");
   refused(*get(base + Samples::n(w.field.at("vm2")) + "&log=true", w.owner), 400, "parametro_invalido", first);
   CHECK(get(base + Samples::n(w.field.at("vm2")) + "&log=false", w.owner)->status == 200);
 
@@ -237,9 +236,9 @@ TEST_CASE_FIXTURE(GeostatFixture, "kriging works in the model's stored EPSG, not
 
   // Each cell is the library's ordinary kriging of the samples projected into EPSG:31982.
   std::vector<geostat::Sample> samples;
-  std::istringstream rows(w.db("select string_agg(st_x(g.geom) || ' ' || st_y(g.geom) || ' ' || v.numero, ' ' order "
-                               "by g.id) from projeto.geometrias g join projeto.valores v on v.geometria_id = g.id and "
-                               "v.campo_id = " + vm2 + " where g.camada_id = " + layer));
+  std::istringstream rows(w.db("select string_agg(st_x(g.geom) || ' ' || st_y(g.geom) || ' ' || v." + w.column("vm2") +
+                               ", ' ' order by g.id) from projeto.geometrias g join " + w.table() +
+                               " v on v.id = g.id where v." + w.column("vm2") + " is not null"));
   for (double x, y, v; rows >> x >> y >> v;) {
     geom::Point p = geom::transform(geom::Point{x, y}, 4674, 31982);
     samples.push_back({p.x, p.y, v});

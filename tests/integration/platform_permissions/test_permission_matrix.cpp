@@ -127,7 +127,10 @@ TEST_CASE_FIXTURE(PlatformFixture, "every record route's guard follows the role 
   auto make_world = [&](const Standing& s) {
     auto lit = [](const std::string& v) { return v.empty() ? std::string("null") : "'" + v + "'"; };
     auto flag = [](bool b) { return b ? std::string("true") : std::string("false"); };
-    std::string row = query_value(
+    // The project, its layer and its form first, then the field: the layer's table comes with
+    // the layer, and the field's column with the field (triggers that run at the end of their
+    // statement); the value last, in the field's column.
+    std::string pcf = query_value(
         dsn,
         "with p as (insert into projeto.projetos (nome, criado_por, publicado, ativo) values ('matriz', " + C + ", " +
             flag(s.published) + ", " + flag(s.project_active) +
@@ -135,13 +138,20 @@ TEST_CASE_FIXTURE(PlatformFixture, "every record route's guard follows the role 
             "c as (insert into projeto.camadas (projeto_id, nome, criado_por, privada, ativo) select id, 'c', " + C +
             ", " + flag(s.private_layer) + ", " + flag(s.layer_active) +
             " from p returning id), "
-            "f as (insert into projeto.formularios (camada_id, nome) select id, 'f' from c returning id), "
+            "f as (insert into projeto.formularios (camada_id, nome) select id, 'f' from c returning id) "
+            "select concat_ws(',', p.id, c.id, f.id) from p, c, f");
+    const std::size_t c1 = pcf.find(','), c2 = pcf.find(',', c1 + 1);
+    const std::string P = pcf.substr(0, c1), L = pcf.substr(c1 + 1, c2 - c1 - 1), F = pcf.substr(c2 + 1);
+    std::string row = query_value(
+        dsn,
+        "with p as (select " + P + "::bigint as id), c as (select " + L + "::bigint as id), f as (select " + F +
+            "::bigint as id), "
             "k as (insert into projeto.campos (formulario_id, nome, chave, tipo) select id, 'k', 'k', 'texto' from f "
-            "returning id), "
+            "returning id, posicao), "
             "g as (insert into projeto.geometrias (camada_id, geom) select id, "
             "st_geomfromtext('POINT(-47.06 -22.9)', 4674) from c returning id), "
-            "v as (insert into projeto.valores (geometria_id, campo_id, texto) select g.id, k.id, 'x' from g, k "
-            "returning id), "
+            // The value's id, computed: 2^52 + geometry × 1024 + the field's position.
+            "v as (select projeto.valor_id(g.id, k.posicao) as id from g, k), "
             "a as (insert into projeto.camadas_adicionais (projeto_id, nome, tipo, url) select id, 'a', 'xyz', "
             "'https://tiles.example/{z}/{x}/{y}.png' from p returning id), "
             "sh as (insert into projeto.projeto_usuarios (projeto_id, usuario_id, papel, concedido_por) select id, " + X +
@@ -176,6 +186,9 @@ TEST_CASE_FIXTURE(PlatformFixture, "every record route's guard follows the role 
       w.ids[kind] = row.substr(at, next - at);
       at = next + 1;
     }
+    // The value v names: the geometry's, in the field's column of the layer's table.
+    query_value(dsn, "insert into camadas.l" + L + " (id, c_" + w.ids["campo"] + ") values (" + w.ids["geometria"] +
+                         ", 'x') returning 1");
     return w;
   };
 

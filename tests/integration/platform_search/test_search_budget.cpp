@@ -36,11 +36,22 @@ service::Scope scope_of(PlatformFixture& f, const test::Session& s) {
 TEST_CASE_FIXTURE(PlatformFixture, "a search term without a trigram (\"x'\", \"ab\") is a prefix lookup, never a scan") {
   World w(*this);
   // 30,000 values, so that the planner prefers an index where one applies.
+  const std::string table = "camadas.l" + World::n(w.layer), column = "c_" + World::n(w.field["bairro"]);
   w.db("insert into projeto.geometrias (camada_id, geom, criado_por) select " + World::n(w.layer) +
        ", st_makeenvelope(-47, -22.9, -46.999, -22.899, 4674), " + World::n(w.owner.user_id) + " from generate_series(1, 30000)");
-  w.db("insert into projeto.valores (geometria_id, campo_id, texto) select g.id, " + World::n(w.field["bairro"]) +
-       ", 'Bairro ' || g.id from projeto.geometrias g where g.camada_id = " + World::n(w.layer));
-  w.db("analyze projeto.valores");
+  w.db("insert into " + table + " (id, " + column + ") select g.id, 'Bairro ' || g.id from projeto.geometrias g "
+       "where g.camada_id = " + World::n(w.layer));
+  w.db("analyze " + table);
+  // The column's indexes on projeto.chave_busca(column): the prefix B-tree and the trigram GIN.
+  auto index = [&](const std::string& method) {
+    return w.db("select indexname from pg_indexes where schemaname = 'camadas' and tablename = 'l" +
+                World::n(w.layer) + "' and indexdef like '%USING " + method + " (projeto.chave_busca(" + column + ")%'");
+  };
+  const std::string btree = index("btree"), gin = index("gin");
+  REQUIRE(!btree.empty());
+  REQUIRE(!gin.empty());
+  // As a plan names them: "Index Scan using <name> on ...", "Bitmap Index Scan on <name>  (...".
+  const std::string prefix = " " + btree + " ", trigram = " " + gin + " ";
   auto b = w.lot(1);
   w.text(b, "logradouro", "x''tra");  // an SQL literal: x'tra
   service::Scope s = scope_of(*this, w.owner);
@@ -48,11 +59,12 @@ TEST_CASE_FIXTURE(PlatformFixture, "a search term without a trigram (\"x'\", \"a
     std::string plan = platform::search::text_search_plan(s, w.project, term, platform::search::Fields::all, {}, {});
     CAPTURE(term);
     CAPTURE(plan);
-    CHECK(plan.find("valores_busca_prefixo_idx") != std::string::npos);
-    CHECK(plan.find("Seq Scan on valores") == std::string::npos);
+    CHECK(plan.find(prefix) != std::string::npos);
+    CHECK(plan.find("Seq Scan on l" + World::n(w.layer) + " ") == std::string::npos);
   }
   std::string plan = platform::search::text_search_plan(s, w.project, "bairro 12", platform::search::Fields::all, {}, {});
-  CHECK(plan.find("valores_busca_idx") != std::string::npos);  // the trigram index for a real term
+  CAPTURE(plan);
+  CHECK(plan.find(trigram) != std::string::npos);  // the trigram index for a real term
   auto r = get(search_path(w, "x'"), w.owner);
   REQUIRE_MESSAGE(r->status == 200, r->body);
   CHECK(test::strings_of(*r, "valor") == std::vector<std::string>{"x'tra"});
@@ -61,11 +73,12 @@ TEST_CASE_FIXTURE(PlatformFixture, "a search term without a trigram (\"x'\", \"a
 TEST_CASE_FIXTURE(PlatformFixture, "searches stuck behind a lock take at most their share of the pool: other reads stay 200") {
   World w(*this);
   w.text(w.lot(1), "bairro", "Centro");
-  // A transaction elsewhere holds projeto.valores: every search waits on it (up to its budget).
+  // A transaction elsewhere holds the layer's table: every search waits on it (up to its budget).
   soci::session holder("postgresql", stack->tenant_dsn("alfa"));
   holder << "begin";
-  holder << "lock table projeto.valores in access exclusive mode";
-  REQUIRE(w.db("select count(*) from pg_locks l join pg_class c on c.oid = l.relation where c.relname = 'valores' "
+  holder << "lock table camadas.l" + World::n(w.layer) + " in access exclusive mode";
+  REQUIRE(w.db("select count(*) from pg_locks l join pg_class c on c.oid = l.relation where c.relname = 'l" +
+               World::n(w.layer) + "' "
                "and l.mode = 'AccessExclusiveLock' and l.granted") == "1");
   std::vector<std::future<int>> searches;
   for (int i = 0; i < 6; ++i)

@@ -108,9 +108,9 @@ TEST_CASE_FIXTURE(PlatformFixture, "POST /pesquisa-caracteristicas finds the geo
   w.number(a, "area", 100), w.number(b, "area", 250), w.number(c, "area", 400);
   w.text(a, "uso", "comercial"), w.text(b, "uso", "residencial"), w.text(c, "uso", "comercial");
   w.text(a, "bairro", "Cambuí"), w.text(b, "bairro", "Taquaral");
-  w.value(a, "murado", "booleano", "true");
-  w.value(b, "vistoria", "data", "'2024-05-10'");
-  w.value(c, "servicos", "lista", R"('["agua", "luz"]')");
+  w.value(a, "murado", "true");
+  w.value(b, "vistoria", "'2024-05-10'");
+  w.value(c, "servicos", R"('["agua", "luz"]')");
 
   auto p = post("/pesquisa-caracteristicas", query(w, cond(w, "area", ">", "150") + "," + cond(w, "uso", "=", R"("comercial")")),
                 w.reader);
@@ -146,9 +146,9 @@ TEST_CASE_FIXTURE(PlatformFixture, "POST /pesquisa-caracteristicas finds the geo
   CHECK(int64_t(page->json()["totalPages"]) == 3);
   // Values are bound: SQL in a value is a value.
   auto hostile = post("/pesquisa-caracteristicas",
-                      query(w, cond(w, "bairro", "=", R"("x'); drop table projeto.valores; --")")), w.owner);
+                      query(w, cond(w, "bairro", "=", R"("x'); drop table projeto.geometrias cascade; --")")), w.owner);
   CHECK(ids_of(*hostile).empty());
-  CHECK(w.db("select count(*) from projeto.valores") == "11");
+  CHECK(w.value_count() == "11");
 }
 
 TEST_CASE_FIXTURE(PlatformFixture, "POST /pesquisa-caracteristicas refuses bad conditions and strangers") {

@@ -81,13 +81,19 @@ struct World {
                         c(y + 0.0005) + "," + c(x) + " " + c(y + 0.0005) + "," + c(x) + " " + c(y) + "))",
                     camada);
   }
-  /// A value of (geometry, field) in `column` (an SQL literal).
-  void value(std::int64_t g, const std::string& chave, const std::string& column, const std::string& literal) const {
-    db("insert into projeto.valores (geometria_id, campo_id, " + column + ") values (" + n(g) + ", " +
-       n(field.at(chave)) + ", " + literal + ") returning id");
+  /// A value of (geometry, field): `literal` (SQL) in the field's column of its layer's table.
+  void value(std::int64_t g, const std::string& chave, const std::string& literal) const {
+    const std::string campo = n(field.at(chave)), column = "c_" + campo;
+    db("insert into camadas.l" + db("select projeto.camada_do_campo(" + campo + ")") + " (id, " + column +
+       ") values (" + n(g) + ", " + literal + ") on conflict (id) do update set " + column + " = excluded." + column +
+       " returning id");
   }
-  void text(std::int64_t g, const std::string& chave, const std::string& t) const { value(g, chave, "texto", q(t)); }
-  void number(std::int64_t g, const std::string& chave, double v) const { value(g, chave, "numero", std::to_string(v)); }
+  /// How many values the tenant's geometries hold.
+  std::string value_count() const {
+    return db("select count(*) from projeto.geometrias g cross join lateral projeto.valores_de(g.id)");
+  }
+  void text(std::int64_t g, const std::string& chave, const std::string& t) const { value(g, chave, q(t)); }
+  void number(std::int64_t g, const std::string& chave, double v) const { value(g, chave, std::to_string(v)); }
 };
 
 /// The strings under `key` of each item of a JSON array answer, in order.
