@@ -6,10 +6,11 @@
 #include <soci/soci.h>
 
 #include <cstdint>
+#include <list>
 #include <map>
+#include <optional>
 #include <memory>
 #include <mutex>
-#include <set>
 
 #include "store/pool.hpp"
 
@@ -37,23 +38,42 @@ using Result = std::unique_ptr<PGresult, decltype(&PQclear)>;
 // failed attempt (which PostgreSQL would log as an ERROR). A connection is known by its
 // libpq handle and backend pid: a reconnect gets a new backend and starts afresh. The
 // 26000 fallback below still covers what this cannot see (e.g. a DISCARD ALL).
+//
+// Bounded: some statements are generated per layer and style (platform /vt2), so a
+// connection keeps at most kMaxPerConnection of them, the least recently used deallocated
+// first (each holds a parse tree and, once generic, a plan in its backend).
 class Prepared {
  public:
+  static constexpr std::size_t kMaxPerConnection = 64;
+
   bool known(PGconn* c, const std::string& name) {
     std::lock_guard lock(mutex_);
     auto& conn = conns_[c];
-    if (conn.pid != PQbackendPID(c)) conn = {PQbackendPID(c), {}};
-    return conn.names.count(name) > 0;
+    if (conn.pid != PQbackendPID(c)) conn = {PQbackendPID(c), {}, {}};
+    auto it = conn.names.find(name);
+    if (it == conn.names.end()) return false;
+    conn.order.splice(conn.order.begin(), conn.order, it->second);
+    return true;
   }
-  void add(PGconn* c, const std::string& name) {
+  /// Records `name` as prepared on `c`; returns the statement to deallocate, if any.
+  std::optional<std::string> add(PGconn* c, const std::string& name) {
     std::lock_guard lock(mutex_);
-    conns_[c].names.insert(name);
+    auto& conn = conns_[c];
+    if (conn.names.count(name)) return std::nullopt;
+    conn.order.push_front(name);
+    conn.names[name] = conn.order.begin();
+    if (conn.order.size() <= kMaxPerConnection) return std::nullopt;
+    std::string oldest = conn.order.back();
+    conn.names.erase(oldest);
+    conn.order.pop_back();
+    return oldest;
   }
 
  private:
   struct Connection {
     int pid = 0;
-    std::set<std::string> names;
+    std::list<std::string> order;  // most recently used first
+    std::map<std::string, std::list<std::string>::iterator> names;
   };
   std::mutex mutex_;
   std::map<PGconn*, Connection> conns_;
@@ -99,7 +119,9 @@ std::vector<BinaryRow> run_prepared_binary(soci::session& s, const std::string& 
     // 42P05 duplicate_prepared_statement: prepared already, which is all we need.
     if (PQresultStatus(p.get()) != PGRES_COMMAND_OK && sqlstate(p.get()) != "42P05")
       fail(c, p.get());
-    prepared_statements().add(c, name);
+    if (auto evicted = prepared_statements().add(c, name)) {
+      Result d(PQexec(c, ("deallocate " + *evicted).c_str()), &PQclear);  // a name we made: cad_<hex>
+    }
   };
   if (!prepared_statements().known(c, name)) prepare();
   Result r = exec(c, name, values);

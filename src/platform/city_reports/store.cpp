@@ -3,7 +3,7 @@
 #include <soci/soci.h>
 
 #include "cadastre/error.hpp"
-#include "platform/common/stored_values.hpp"
+#include "platform/common/layer_table.hpp"
 #include "store/sql.hpp"
 
 namespace cadastre::platform::city_reports {
@@ -98,16 +98,19 @@ std::vector<Shape> map_shapes(store::Pool& pool, std::int64_t lote_id, std::int6
 }
 
 GeometryValues geometry_values(store::Pool& pool, std::int64_t geometria) {
-  store::Sql q(std::string("select c.nome, k.nome, ") + common::kValueColumns +
-               " from projeto.geometrias g join projeto.camadas c on c.id = g.camada_id "
-               "left join projeto.valores v on v.geometria_id = g.id left join projeto.campos k on k.id = v.campo_id "
+  // The values: the geometry's row of its layer's table (projeto.valores_de), each as its
+  // column's text (#>> of its JSON gives the same text: the string, number, date, boolean
+  // or the list's JSON).
+  store::Sql q("select c.nome, k.nome, k.tipo, v.valor #>> '{}' from projeto.geometrias g "
+               "join projeto.camadas c on c.id = g.camada_id left join lateral projeto.valores_de(g.id) v on true "
+               "left join projeto.campos k on k.id = v.campo_id "
                "left join projeto.formularios f on f.id = k.formulario_id where g.id = ");
   q.bind(id_text(geometria), "bigint") << " order by f.ordem, f.id, k.ordem, k.id";
   auto rows = pool.with([&](soci::session& s) { return store::fetch(s, q); });
   GeometryValues out;
   for (const auto& r : rows) {
     out.camada = r[0].value_or("");
-    if (r[1]) out.values.emplace_back(*r[1], common::stored_value(r, 2));
+    if (r[1]) out.values.emplace_back(*r[1], common::stored_value(*r[2], r[3]));
   }
   return out;
 }

@@ -10,7 +10,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
 #include "cadastre/query.hpp"
-#include "platform/common/stored_values.hpp"
+#include "platform/common/layer_table.hpp"
 #include "platform/fields/formly.hpp"
 #include "cadastre/formula.hpp"
 #include "platform/guard/guard.hpp"
@@ -219,38 +219,19 @@ std::string array_literal(const std::vector<std::optional<std::string>>& items) 
   return out + "}";
 }
 
-// The SQL type of a projeto.valores column (our constants, never request text).
-std::string column_type(std::string_view column) {
-  if (column == "numero") return "numeric";
-  if (column == "data") return "date";
-  if (column == "booleano") return "boolean";
-  if (column == "lista") return "jsonb";
-  return "text";
-}
-
-// "texto = n.valor::text, numero = null, ..." writing `column` and clearing the others.
-std::string set_columns(std::string_view column) {
-  std::string out;
-  for (std::string_view c : {"texto", "numero", "data", "booleano", "lista"}) {
-    out += std::string(c) + " = ";
-    out += c == column ? "n.valor::" + column_type(c) : std::string("null");
-    out += ", ";
-  }
-  return out;
-}
-
-// `lock`: the rows stay as read until the rewrite commits (a value edited meanwhile would
-// otherwise be overwritten from its old text).
-std::vector<field_values::StoredValue> values_of(soci::session& s, const field_values::Definition& field,
-                                                 bool lock) {
-  Sql q(std::string("select v.id::text, v.geometria_id::text, ") + common::kValueColumns +
-        " from projeto.valores v where v.campo_id = ");
-  q.bind(std::to_string(field.def.id), "bigint") << " order by v.id" << (lock ? " for update" : "");
+// Every value of `field` (of layer `camada`), by geometry, with its computed id. `lock`:
+// the rows stay as read until the rewrite commits (a value edited meanwhile would otherwise
+// be overwritten from its old text).
+std::vector<field_values::StoredValue> values_of(soci::session& s, std::int64_t camada,
+                                                 const field_values::Definition& field, bool lock) {
+  const std::string column = "l." + common::field_column(field.def.id);
+  Sql q("select " + common::value_id_sql("l.id", "k.posicao") + "::text, l.id::text, " + column + "::text from " +
+        common::layer_table(camada) + " l join projeto.campos k on k.id = ");
+  q.bind(std::to_string(field.def.id), "bigint")
+      << " where " << column << " is not null order by l.id" << (lock ? " for update of l" : "");
   std::vector<field_values::StoredValue> out;
   for (const auto& r : store::fetch(s, q))
-    out.push_back({std::stoll(*r[0]), std::stoll(*r[1]),
-                   common::stored_value(r, 2).value_or(
-                       field_values::Typed{std::string(field_values::column_of(field.def.tipo)), std::nullopt})});
+    out.push_back({std::stoll(*r[0]), std::stoll(*r[1]), *common::stored_value(field.def.tipo, r[2])});
   return out;
 }
 
@@ -267,32 +248,41 @@ void retype(soci::session& s, const field_values::Definition& d) {
   store::execute(s, q);
 }
 
-// Rewrites the values in place (one statement) with an audit row each.
-void rewrite_values(soci::session& s, const field_values::Plan& plan, const std::string& column, std::int64_t user) {
-  std::vector<std::optional<std::string>> ids, values, before, after;
+// Rewrites the values of field `campo` (of layer `camada`, retyped to `tipo` just before)
+// in its column of the layer's table, one statement, with an audit row each. A change of
+// type family left the column empty; the values the plan does not write stay as they were
+// otherwise.
+void rewrite_values(soci::session& s, std::int64_t camada, std::int64_t campo, const std::string& tipo,
+                    const field_values::Plan& plan, std::int64_t user) {
+  std::vector<std::optional<std::string>> ids, geometries, values, before, after;
   for (const auto& w : plan.writes) {
     ids.emplace_back(std::to_string(w.valor));
+    geometries.emplace_back(std::to_string(w.geometria));
     values.push_back(w.depois.text);
     before.emplace_back(w.antes);
     after.emplace_back(to_json(w.depois));
   }
+  const std::string column = common::field_column(campo);
   Sql q("with n as (select * from unnest(");
   q.bind(array_literal(ids), "bigint[]") << ", ";
+  q.bind(array_literal(geometries), "bigint[]") << ", ";
   q.bind(array_literal(values), "text[]") << ", ";
   q.bind(array_literal(before), "text[]") << ", ";
-  q.bind(array_literal(after), "text[]") << ") as n(id, valor, antes, depois)), "
-      << "u as (update projeto.valores v set " << set_columns(column) << "atualizado_por = " << std::to_string(user)
-      << ", atualizado_em = now() from n where v.id = n.id "
-      << "returning v.id, v.geometria_id, v.campo_id, n.antes, n.depois) "
+  q.bind(array_literal(after), "text[]") << ") as n(id, geometria, valor, antes, depois)), "
+      << "u as (update " << common::layer_table(camada) << " l set " << column << " = n.valor::"
+      << common::column_type(tipo) << " from n where l.id = n.geometria returning n.id, l.id as geometria, n.antes, "
+      << "n.depois) "
       << "insert into projeto.valores_auditoria (valor_id, geometria_id, campo_id, operacao, antes, depois, usuario_id) "
-      << "select id, geometria_id, campo_id, 'converter', antes::jsonb, depois::jsonb, " << std::to_string(user)
-      << " from u";
+      << "select id, geometria, " << std::to_string(campo) << ", 'converter', antes::jsonb, depois::jsonb, "
+      << std::to_string(user) << " from u";
   store::execute(s, q);
 }
 
-// Inserts the values of the new fields of a split (one statement) with an audit row each.
-void insert_values(soci::session& s, const field_values::Plan& plan, const std::vector<std::int64_t>& ids,
-                   const std::string& column, std::int64_t user) {
+// Inserts the values of the new fields `ids` of a split (of type `tipo`, columns of layer
+// `camada`'s table): one row per geometry with all its parts, one statement, with an audit
+// row each.
+void insert_values(soci::session& s, std::int64_t camada, const std::vector<std::int64_t>& ids,
+                   const std::string& tipo, const field_values::Plan& plan, std::int64_t user) {
   std::vector<std::optional<std::string>> geometries, fields, values, after;
   for (const auto& w : plan.writes) {
     geometries.emplace_back(std::to_string(w.geometria));
@@ -300,18 +290,44 @@ void insert_values(soci::session& s, const field_values::Plan& plan, const std::
     values.push_back(w.depois.text);
     after.emplace_back(to_json(w.depois));
   }
+  // The geometry's part for each new field (its one write, or NULL), as the column's type.
+  std::string columns, parts, sets;
+  for (std::int64_t id : ids) {
+    const std::string column = common::field_column(id);
+    columns += ", " + column;
+    parts += ", ((array_agg(n.valor) filter (where n.campo = " + std::to_string(id) + "))[1])::" +
+             common::column_type(tipo);
+    sets += std::string(sets.empty() ? "" : ", ") + column + " = excluded." + column;
+  }
   Sql q("with n as (select * from unnest(");
   q.bind(array_literal(geometries), "bigint[]") << ", ";
   q.bind(array_literal(fields), "bigint[]") << ", ";
   q.bind(array_literal(values), "text[]") << ", ";
   q.bind(array_literal(after), "text[]") << ") as n(geometria, campo, valor, depois)), "
-      << "i as (insert into projeto.valores (geometria_id, campo_id, " << column << ", atualizado_por) "
-      << "select geometria, campo, valor::" << column_type(column) << ", " << std::to_string(user)
-      << " from n returning id, geometria_id, campo_id) "
+      << "i as (insert into " << common::layer_table(camada) << " (id" << columns << ") select n.geometria" << parts
+      << " from n group by n.geometria on conflict (id) do update set " << sets << " returning id) "
       << "insert into projeto.valores_auditoria (valor_id, geometria_id, campo_id, operacao, antes, depois, usuario_id) "
-      << "select i.id, i.geometria_id, i.campo_id, 'converter', null, n.depois::jsonb, " << std::to_string(user)
-      << " from i join n on n.geometria = i.geometria_id and n.campo = i.campo_id";
+      << "select " << common::value_id_sql("n.geometria", "k.posicao") << ", n.geometria, n.campo, 'converter', null, "
+      << "n.depois::jsonb, " << std::to_string(user)
+      << " from i join n on n.geometria = i.id join projeto.campos k on k.id = n.campo";
   store::execute(s, q);
+}
+
+// SQL: how many values field `campo` of layer `camada` holds (its non-NULL entries: an
+// index-only scan of the column's (c_k, id) index).
+std::string value_count_sql(std::int64_t campo, std::int64_t camada) {
+  return "(select count(*) from " + common::layer_table(camada) + " where " + common::field_column(campo) +
+         " is not null)";
+}
+
+// SQL: the rows (field id, value count) of `fields` (field id, layer id pairs).
+std::string value_counts_sql(const std::vector<std::pair<std::int64_t, std::int64_t>>& fields) {
+  if (fields.empty()) return "select 0::bigint, 0::bigint where false";
+  std::string out = "values ";
+  for (std::size_t i = 0; i < fields.size(); ++i)
+    out += (i ? ", (" : "(") + std::to_string(fields[i].first) + "::bigint, " +
+           value_count_sql(fields[i].first, fields[i].second) + ")";
+  return out;
 }
 
 }  // namespace
@@ -343,27 +359,38 @@ store::PageRows page(const service::Caller& s, std::optional<std::int64_t> formu
   std::string where = guard::layer_role_sql(s, "c.id") + " is not null";
   if (formulario) where += " and f.id = " + std::to_string(*formulario);
   if (camada) where += " and c.id = " + std::to_string(*camada);
-  std::string from = " from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
-                     "join projeto.camadas c on c.id = f.camada_id where " + where;
-  Sql q("select (select count(*)" + from + ")::text, coalesce(json_agg(r), '[]')::text from (select " +
-        field_json_sql("k") +
-        " || jsonb_build_object('idCamada', c.id, 'idProjeto', c.projeto_id, 'quantidadeValores', "
-        "(select count(*) from projeto.valores v where v.campo_id = k.id)) as r" + from + " order by " +
-        kColumns.at(page.order_by) + (page.descending ? " desc" : " asc") + ", k.id");
-  store::append_page(q, page.paging);
-  q << ") p";
-  return s.db->with([&](soci::session& db) { return store::fetch_page(db, q); });
+  const std::string joins = " join projeto.formularios f on f.id = k.formulario_id "
+                            "join projeto.camadas c on c.id = f.camada_id where " + where;
+  const std::string order = " order by " + kColumns.at(page.order_by) + (page.descending ? " desc" : " asc") + ", k.id";
+  return s.db->with([&](soci::session& db) {
+    // The page's fields and their layers first: each count reads its field's layer table.
+    Sql ids("select k.id::text, c.id::text from projeto.campos k" + joins + order);
+    store::append_page(ids, page.paging);
+    std::vector<std::pair<std::int64_t, std::int64_t>> fields;
+    for (const auto& r : store::fetch(db, ids)) fields.emplace_back(std::stoll(*r[0]), std::stoll(*r[1]));
+    Sql q("with q(id, quantidade) as (" + value_counts_sql(fields) + ") select (select count(*) from projeto.campos k" +
+          joins + ")::text, coalesce(json_agg(r), '[]')::text from (select " + field_json_sql("k") +
+          " || jsonb_build_object('idCamada', c.id, 'idProjeto', c.projeto_id, 'quantidadeValores', q.quantidade) "
+          "as r from q join projeto.campos k on k.id = q.id" + joins + order + ") p");
+    return store::fetch_page(db, q);
+  });
 }
 
 std::string one(store::Pool& pool, std::int64_t id, bool v2) {
-  Sql q("select (" + field_json_sql("k"));
-  if (v2)
-    q << " || jsonb_build_object('idCamada', f.camada_id, 'idProjeto', c.projeto_id, 'quantidadeValores', "
-         "(select count(*) from projeto.valores v where v.campo_id = k.id))";
-  q << ")::text from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
-       "join projeto.camadas c on c.id = f.camada_id where k.id = ";
-  q.bind(std::to_string(id), "bigint");
-  auto json = pool.with([&](soci::session& s) { return store::fetch_value(s, q); });
+  auto json = pool.with([&](soci::session& s) -> store::Value {
+    Sql q("select (" + field_json_sql("k"));
+    if (v2) {
+      // The count reads the field's layer table.
+      std::optional<std::int64_t> camada = common::layer_of_field(s, id);
+      if (!camada) return std::nullopt;
+      q << " || jsonb_build_object('idCamada', f.camada_id, 'idProjeto', c.projeto_id, 'quantidadeValores', "
+        << value_count_sql(id, *camada) << ")";
+    }
+    q << ")::text from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
+         "join projeto.camadas c on c.id = f.camada_id where k.id = ";
+    q.bind(std::to_string(id), "bigint");
+    return store::fetch_value(s, q);
+  });
   if (!json) throw Error(errc::not_found, "campo " + std::to_string(id) + " não encontrado", "id");
   return *json;
 }
@@ -420,27 +447,42 @@ void update(const service::Caller& s, std::int64_t id, const field_values::Chang
 }
 
 std::string summary(store::Pool& pool, std::int64_t camada, std::optional<std::int64_t> formulario) {
-  std::string layer = std::to_string(camada);
-  Sql q("select jsonb_build_object('idCamada', " + layer +
-        ", 'geometrias', (select count(*) from projeto.geometrias g where g.camada_id = " + layer +
-        "), 'campos', coalesce(jsonb_agg(r.campo order by r.fo, r.fi, r.ko, r.ki), '[]'))::text from ("
-        "select f.ordem as fo, f.id as fi, k.ordem as ko, k.id as ki, jsonb_build_object("
-        "'idCampo', k.id, 'idFormulario', f.id, 'chave', k.chave, 'nome', k.nome, 'tipo', k.tipo, "
-        "'quantidade', count(v.id), "
-        "'preenchidos', count(v.id) filter (where num_nonnulls(v.texto, v.numero, v.data, v.booleano, v.lista) > 0), "
-        // One column holds a field's values, so the sum counts that column's distinct values.
-        "'distintos', count(distinct v.texto) + count(distinct v.numero) + count(distinct v.data) "
-        "+ count(distinct v.booleano) + count(distinct v.lista), "
-        "'minimo', case when k.tipo in ('inteiro', 'decimal', 'calculado') then to_jsonb(min(v.numero)) "
-        "when k.tipo = 'data' then to_jsonb(min(v.data)) end, "
-        "'maximo', case when k.tipo in ('inteiro', 'decimal', 'calculado') then to_jsonb(max(v.numero)) "
-        "when k.tipo = 'data' then to_jsonb(max(v.data)) end, "
-        "'media', case when k.tipo in ('inteiro', 'decimal', 'calculado') then to_jsonb(round(avg(v.numero), 6)) end"
-        ") as campo from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
-        "left join projeto.valores v on v.campo_id = k.id where f.camada_id = " + layer);
-  if (formulario) q << " and f.id = " << std::to_string(*formulario);
-  q << " group by f.ordem, f.id, k.ordem, k.id) r";
-  return pool.with([&](soci::session& s) { return *store::fetch_value(s, q); });
+  return pool.with([&](soci::session& s) {
+    std::vector<common::LayerField> fields = common::layer_fields(s, camada);
+    if (formulario)
+      fields.erase(std::remove_if(fields.begin(), fields.end(),
+                                  [&](const common::LayerField& f) { return f.form != *formulario; }),
+                   fields.end());
+    const std::string layer = std::to_string(camada);
+    Sql q("select jsonb_build_object('idCamada', " + layer +
+          ", 'geometrias', (select count(*) from projeto.geometrias g where g.camada_id = " + layer + "), 'campos', ");
+    if (fields.empty()) {
+      q << "'[]'::jsonb)::text";
+      return *store::fetch_value(s, q);
+    }
+    // One pass over the layer's table aggregates every column (a.s<i>: a field's counts and
+    // ranges); then one object per field, in form and field order. A value is a non-NULL
+    // entry, so quantidade and preenchidos count the same.
+    std::string aggregates;
+    q << "(select jsonb_agg(r.campo order by r.i) from (values ";
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      const common::LayerField& f = fields[i];
+      const std::string n = std::to_string(i), column = "l." + f.column();
+      const bool number = f.family() == "numero", ranged = number || f.family() == "data";
+      aggregates += std::string(i ? ", " : "") + "jsonb_build_object('quantidade', count(" + column +
+                    "), 'preenchidos', count(" + column + "), 'distintos', count(distinct " + column +
+                    "), 'minimo', " + (ranged ? "to_jsonb(min(" + column + "))" : "null") + ", 'maximo', " +
+                    (ranged ? "to_jsonb(max(" + column + "))" : "null") + ", 'media', " +
+                    (number ? "to_jsonb(round(avg(" + column + "), 6))" : "null") + ") as s" + n;
+      q << (i ? ", (" : "(") << n << ", jsonb_build_object('idCampo', " << std::to_string(f.id) << ", 'idFormulario', "
+        << std::to_string(f.form) << ", 'chave', ";
+      q.bind(f.chave, "text") << ", 'nome', ";
+      q.bind(f.nome, "text") << ", 'tipo', ";
+      q.bind(f.tipo, "text") << ") || a.s" << n << ")";
+    }
+    q << ") r(i, campo)))::text from (select " << aggregates << " from " << common::layer_table(camada) << " l) a";
+    return *store::fetch_value(s, q);
+  });
 }
 
 std::string formly(const service::Caller& s, std::int64_t camada) {
@@ -487,14 +529,14 @@ Converted convert_values(const service::Caller& s, std::int64_t id, const Conver
     std::vector<field_values::Definition> layer = layer_fields(db, place.camada);
     Converted out;
     if (c.split) {
-      out.plan = field_values::plan_split(field, values_of(db, field, c.confirmar), c.tipo, *c.split);
+      out.plan = field_values::plan_split(field, values_of(db, place.camada, field, c.confirmar), c.tipo, *c.split);
       for (const auto& d : out.plan.campos)
         if (const field_values::Definition* other = by_key(layer, d.def.chave, 0))
           throw Error(errc::conflict,
                       "chave " + d.def.chave + " já existe na camada (campo " + std::to_string(other->def.id) + ")",
                       "split");
     } else {
-      out.plan = field_values::plan_conversion(field, values_of(db, field, c.confirmar), c.tipo);
+      out.plan = field_values::plan_conversion(field, values_of(db, place.camada, field, c.confirmar), c.tipo);
       if (c.tipo != "inteiro" && c.tipo != "decimal")
         if (auto readers = readers_of(layer, field.def.chave, id); !readers.empty())
           throw Error(errc::conflict,
@@ -503,15 +545,15 @@ Converted convert_values(const service::Caller& s, std::int64_t id, const Conver
                       "tipo");
     }
     if (!c.confirmar || !out.plan.failures.empty()) return out;  // the transaction rolls back: nothing changed
-    std::string column(field_values::column_of(c.tipo));
     if (c.split) {
       if (out.plan.campos.empty())
         throw Error(errc::conflict, "split: o campo não tem valores para dividir", "split");
       for (const auto& d : out.plan.campos) out.fields.push_back(insert(db, d, field.ordem));
-      if (!out.plan.writes.empty()) insert_values(db, out.plan, out.fields, column, s.user.user_id);
+      if (!out.plan.writes.empty()) insert_values(db, place.camada, out.fields, c.tipo, out.plan, s.user.user_id);
     } else {
+      // The values were read (and locked) before: a change of type family empties the column.
       retype(db, out.plan.campos.front());
-      if (!out.plan.writes.empty()) rewrite_values(db, out.plan, column, s.user.user_id);
+      if (!out.plan.writes.empty()) rewrite_values(db, place.camada, id, c.tipo, out.plan, s.user.user_id);
       out.fields.push_back(id);
     }
     Sql bump("update projeto.camadas set geracao = geracao + 1, atualizado_em = now() where id = ");

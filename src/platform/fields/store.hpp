@@ -38,9 +38,9 @@ std::int64_t create(const service::Caller& s, const NewField& f);
 /// (400), and a key a formula reads keeps its name (409).
 void update(const service::Caller& s, std::int64_t id, const field_values::Changes& c);
 
-/// GET /campos/resumo: per field of the layer (or of one of its forms) in one grouped
-/// statement: quantidade, preenchidos, distintos and, for numbers and dates, minimo,
-/// maximo (and media for numbers).
+/// GET /campos/resumo: per field of the layer (or of one of its forms), in one statement
+/// over the layer's table (its fields read first): quantidade, preenchidos, distintos and,
+/// for numbers and dates, minimo, maximo (and media for numbers).
 std::string summary(store::Pool& pool, std::int64_t camada, std::optional<std::int64_t> formulario);
 
 /// The active fields of the layer's active forms, in order, as Formly JSON.

@@ -8,6 +8,7 @@
 
 #include "cadastre/error.hpp"
 #include "cadastre/formula.hpp"
+#include "platform/common/layer_table.hpp"
 #include "platform/fields/store.hpp"
 #include "platform/guard/guard.hpp"
 #include "store/sql.hpp"
@@ -50,8 +51,25 @@ std::string names_field(const std::string& doc) {
 
 std::vector<Reason> reasons_in(soci::session& s, std::int64_t id) {
   std::string form = std::to_string(id);
-  Sql counts("select (select count(*) from projeto.valores v join projeto.campos k on k.id = v.campo_id "
-             "where k.formulario_id = " + form + ")::text, "
+  // The fields of the form's layer first: the values are counted in the layer's table, and
+  // calculated fields of its other forms may read this form's keys.
+  Sql layer("select k.id::text, k.chave, k.formula, (k.formulario_id = " + form +
+            ")::text, f.camada_id::text from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
+            "where f.camada_id = (select camada_id from projeto.formularios where id = " + form + ")");
+  std::set<std::string> own;
+  std::vector<std::string> formulas;
+  std::string values = "0";  // SQL: the values in the form's fields
+  for (const auto& r : store::fetch(s, layer)) {
+    if (r[3] == "true") {
+      own.insert(*r[1]);
+      values += " + (select count(*) from " + common::layer_table(std::stoll(*r[4])) + " where " +
+                common::field_column(std::stoll(*r[0])) + " is not null)";
+    } else if (r[2]) {
+      formulas.push_back(*r[2]);
+    }
+  }
+
+  Sql counts("select (" + values + ")::text, "
              "(select count(*) from projeto.campos k where k.formulario_id = " + form +
              " and k.avaliacao is not null)::text, "
              "(select count(*) from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
@@ -72,15 +90,6 @@ std::vector<Reason> reasons_in(soci::session& s, std::int64_t id) {
     out.push_back({"categorias", "a categorização da camada usa " + std::to_string(q) + " campos do formulário", q});
 
   // Calculated fields of the layer's other forms that read this form's keys.
-  Sql layer("select k.chave, k.formula, (k.formulario_id = " + form +
-            ")::text from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
-            "where f.camada_id = (select camada_id from projeto.formularios where id = " + form + ")");
-  std::set<std::string> own;
-  std::vector<std::string> formulas;
-  for (const auto& r : store::fetch(s, layer)) {
-    if (r[2] == "true") own.insert(*r[0]);
-    else if (r[1]) formulas.push_back(*r[1]);
-  }
   std::int64_t readers = std::count_if(formulas.begin(), formulas.end(), [&](const std::string& f) {
     auto vars = cadastre::formula::variables(f);
     return std::any_of(vars.begin(), vars.end(), [&](const std::string& v) { return own.count(v) > 0; });

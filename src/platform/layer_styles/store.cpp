@@ -10,6 +10,7 @@
 
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
+#include "platform/common/layer_table.hpp"
 #include "platform/layers/store.hpp"
 #include "store/sql.hpp"
 
@@ -173,32 +174,32 @@ categories::Classes categorize(const service::Caller& s, std::int64_t layer_id, 
                 "idCampo");
   c.tipo = numeric(f.tipo) ? "intervalos" : "valores";
 
-  // Every geometry of the layer counts once: those without a value (no row, or a NULL) go
-  // to the "no value" class. One statement, one pass over the layer's geometries.
+  // Every geometry of the layer counts once: those without a value (no row in the layer's
+  // table, or a NULL) go to the "no value" class, the layer's geometries less those with
+  // one. One statement reading only the field's column, an index-only scan of its (c_k, id)
+  // index, and the count of the layer's geometries (the (camada_id) index).
+  const std::string table = common::layer_table(layer_id), column = common::field_column(f.id);
   store::Sql q;
+  q << "with ";
   if (c.tipo == "valores") {
-    q << "with c as (select v." << (boolean ? "booleano" : "texto")
-      << "::text as valor, count(*) as n from projeto.geometrias g left join projeto.valores v "
-         "on v.geometria_id = g.id and v.campo_id = ";
-    q.bind(id_text(f.id), "bigint"), q << " where g.camada_id = ", q.bind(id_text(layer_id), "bigint");
-    q << " group by 1), r as (select valor, n, row_number() over (order by n desc, valor) as i from c "
-         "where valor is not null) "
+    q << "c as (select " << column << "::text as valor, count(*) as n from " << table << " where " << column
+      << " is not null group by 1), r as (select valor, n, row_number() over (order by n desc, valor) as i from c) "
          "select 'v', valor, n::text, i from r where i <= " << std::to_string(categories::kMaxValues)
-      << " union all select 'o', null, sum(n)::text, null from r where i > "
-      << std::to_string(categories::kMaxValues)
-      << " having count(*) > 0 union all select 's', null, coalesce(sum(n), 0)::text, null from c where valor is null";
+      << " union all select 'o', null, sum(n)::text, null from r where i > " << std::to_string(categories::kMaxValues)
+      << " having count(*) > 0 union all select 's', null, ((select count(*) from projeto.geometrias g where "
+         "g.camada_id = ";
+    q.bind(id_text(layer_id), "bigint") << ") - coalesce((select sum(n) from c), 0))::text, null";
   } else {
-    q << "with v as (select v.numero as x from projeto.geometrias g left join projeto.valores v "
-         "on v.geometria_id = g.id and v.campo_id = ";
-    q.bind(id_text(f.id), "bigint"), q << " where g.camada_id = ", q.bind(id_text(layer_id), "bigint");
-    q << "), b as (select min(x) as lo, max(x) as hi, case when min(x) = max(x) then 1 else "
+    q << "v as (select " << column << " as x from " << table << " where " << column << " is not null), "
+      << "b as (select min(x) as lo, max(x) as hi, case when min(x) = max(x) then 1 else "
       << std::to_string(intervals)
-      << " end as k from v), h as (select case when x is null then 0 when b.k = 1 then 1 "
+      << " end as k from v), h as (select case when b.k = 1 then 1 "
          "else least(width_bucket(x, b.lo, b.hi, b.k), b.k) end as classe, count(*) as n from v, b group by 1) "
          "select 'v', (b.lo + (b.hi - b.lo) * (s.i - 1) / b.k)::float8::text, "
          "(b.lo + (b.hi - b.lo) * s.i / b.k)::float8::text, coalesce(h.n, 0)::text, s.i "
          "from b cross join generate_series(1, b.k) s(i) left join h on h.classe = s.i where b.lo is not null "
-         "union all select 's', null, null, coalesce((select n from h where classe = 0), 0)::text, null";
+         "union all select 's', null, null, ((select count(*) from projeto.geometrias g where g.camada_id = ";
+    q.bind(id_text(layer_id), "bigint") << ") - (select count(*) from v))::text, null";
   }
 
   s.db->run([&](soci::session& db) {

@@ -2,21 +2,26 @@
 
 #include <soci/soci.h>
 
+#include <algorithm>
+
 #include "cadastre/error.hpp"
+#include "cadastre/field_values.hpp"
+#include "platform/common/layer_table.hpp"
 #include "store/prepared.hpp"
+#include "store/sql.hpp"
 
 namespace cadastre::platform::tiles {
 namespace {
 
 // /vt2's first statement: the layer's generation (bumped by every write of its geometries,
-// values and style: the ETag) and the active fields its stored style reads. $2 restricts
-// to what /svt may show without a session.
+// values and style: the ETag) and the active fields its stored style reads, with their
+// chaves and types. $2 restricts to what /svt may show without a session.
 const std::string kLayerSql =
-    "select c.geracao::text, c.tipo, coalesce(f.ids, '{}'), coalesce(f.chaves, '') "
+    "select c.geracao::text, c.tipo, coalesce(f.ids, '{}'), coalesce(f.chaves, ''), coalesce(f.tipos, '') "
     "from projeto.camadas c join projeto.projetos p on p.id = c.projeto_id "
     "left join lateral (select array_agg(s.id order by s.id)::text as ids, "
-    "string_agg(s.chave, ',' order by s.id) as chaves from ("
-    "select k.id, k.chave from projeto.campos k join projeto.formularios fo on fo.id = "
+    "string_agg(s.chave, ',' order by s.id) as chaves, string_agg(s.tipo, ',' order by s.id) as tipos from ("
+    "select k.id, k.chave, k.tipo from projeto.campos k join projeto.formularios fo on fo.id = "
     "k.formulario_id "
     "where fo.camada_id = c.id and k.ativo and k.id in ("
     "select (c.categorias ->> 'idCampo')::bigint "
@@ -41,20 +46,59 @@ constexpr const char* kTileFrom =
     "join projeto.geometrias g on g.geom && ST_Transform(e.env, 4674)";
 constexpr const char* kTileWhere = " where g.camada_id = $5::bigint) q";
 
-// /vt2 adds one jsonb column, which ST_AsMVT spreads into properties. MVT values cannot
-// nest, so a multipla list goes as its JSON text; $6 the field ids (bigint[] text).
-constexpr const char* kAttributes =
-    ", coalesce((select jsonb_object_agg(k.chave, projeto.valor_json(coalesce(v.texto, "
-    "v.lista::text), "
-    "v.numero, v.data, v.booleano, null)) from projeto.valores v join projeto.campos k on k.id = "
-    "v.campo_id "
-    "where v.geometria_id = g.id and v.campo_id = any($6::bigint[])), '{}') || "
-    "jsonb_strip_nulls(jsonb_build_object('_rotulo', r.texto, '_rotacao', r.rotacao)) as atributos";
 constexpr const char* kLabelJoin =
     " left join projeto.rotulos_geometria r on r.geometria_id = g.id";
 
-const std::string kAttributeTile =
-    std::string(kTileHead) + kAttributes + kTileFrom + kLabelJoin + kTileWhere;
+// A field the layer's style reads.
+struct StyleField {
+  std::int64_t id = 0;
+  std::string chave, tipo;
+};
+
+// The comma-separated items of `list`.
+std::vector<std::string> split_list(std::string_view list) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i <= list.size();) {
+    std::size_t j = std::min(list.find(',', i), list.size());
+    out.emplace_back(list.substr(i, j - i));
+    i = j + 1;
+  }
+  return out;
+}
+
+// The fields of kLayerSql's row: ids (a bigint[]'s text), chaves and types (comma-separated:
+// machine names hold no comma).
+std::vector<StyleField> style_fields(const std::string& ids, const std::string& chaves, const std::string& tipos) {
+  std::vector<StyleField> out;
+  std::vector<std::int64_t> id = store::parse_id_array(ids);
+  if (id.empty()) return out;
+  std::vector<std::string> chave = split_list(chaves), tipo = split_list(tipos);
+  for (std::size_t i = 0; i < id.size() && i < chave.size() && i < tipo.size(); ++i)
+    out.push_back({id[i], chave[i], tipo[i]});
+  return out;
+}
+
+// /vt2's tile of layer `layer`: one more jsonb column, which ST_AsMVT spreads into
+// properties: the values of the style's `fields` in the geometry's row of the layer's
+// table (one primary key probe per feature), keyed by chave, without NULLs (no value), and
+// the geometry's own label override. MVT values cannot nest, so a multipla list goes as
+// its JSON text. The statement names the layer's table and the fields' columns: each layer
+// and style has its own, prepared once per connection like the others.
+std::string attribute_tile_sql(std::int64_t layer, const std::vector<StyleField>& fields) {
+  std::string values = "'{}'::jsonb", join;
+  if (!fields.empty()) {
+    // A chave is a machine name (^[a-z][a-z0-9_]{0,62}$, checked by the table): a literal.
+    values = "jsonb_strip_nulls(jsonb_build_object(";
+    for (std::size_t i = 0; i < fields.size(); ++i)
+      values += (i ? ", '" : "'") + fields[i].chave + "', a." + common::field_column(fields[i].id) +
+                (field_values::column_of(fields[i].tipo) == "lista" ? "::text" : "");
+    values += "))";
+    join = " left join " + common::layer_table(layer) + " a on a.id = g.id";
+  }
+  return std::string(kTileHead) + ", " + values +
+         " || jsonb_strip_nulls(jsonb_build_object('_rotulo', r.texto, '_rotacao', r.rotacao)) as atributos" +
+         kTileFrom + kLabelJoin + join + kTileWhere;
+}
 
 // /vt and /svt in one round trip: the layer's generation and type, and its tile unless the
 // client holds that generation already ($6, bigint[]: the generations its If-None-Match
@@ -138,15 +182,17 @@ TileAnswer render(store::Pool& db, const TileRequest& r, const std::vector<std::
       throw Error(errc::not_found, "a camada " + id + " não é vetorial: não há tiles para ela",
                   "camada");
     const std::string fields = l.at(2).value_or("{}");
+    const std::string sql =
+        attribute_tile_sql(r.layer, style_fields(fields, l.at(3).value_or(""), l.at(4).value_or("")));
     TileAnswer o;
-    o.etag = etag(l.at(0).value_or("0"), digest_of(kAttributeTile, fields, l.at(3).value_or("")));
+    o.etag = etag(l.at(0).value_or("0"), digest_of(sql, fields, l.at(3).value_or("")));
     if (listed_in(listed, o.etag)) {
       o.not_modified = true;
       return o;
     }
     std::vector<std::string> params{std::to_string(r.tile.z), std::to_string(r.tile.x),
-                                    std::to_string(r.tile.y), mvt_layer_name(r.layer), id, fields};
-    auto rows = store::run_prepared_binary(s, kAttributeTile, params);
+                                    std::to_string(r.tile.y), mvt_layer_name(r.layer), id};
+    auto rows = store::run_prepared_binary(s, sql, params);
     if (!rows.empty() && rows[0][0]) o.mvt = std::move(*rows[0][0]);
     return o;
   });

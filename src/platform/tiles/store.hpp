@@ -1,7 +1,9 @@
 // The statements of the platform's vector tiles: a layer's geometries (projeto.geometrias,
 // SIRGAS 2000 with a GiST index) rendered by PostGIS as one Mapbox Vector Tile in one
 // statement, prepared once per pooled connection and read as binary bytea
-// (store::run_prepared_binary, shared with the cadastre's tile service).
+// (store::run_prepared_binary, shared with the cadastre's tile service). /vt2's features
+// carry values read from the layer's table (camadas.l<id>, platform/common/layer_table.hpp),
+// so its statement is built per layer and style.
 #pragma once
 
 #include <cstdint>

@@ -58,11 +58,16 @@ struct World {
   /// A field made through POST /campos (`rest`: the body without idFormulario).
   std::int64_t field(std::int64_t formulario, const std::string& rest) const { return w.field(formulario, rest); }
   std::int64_t geometry() const { return w.geometry(layer, "POINT(-48.5 -27.6)"); }
-  /// A value row put straight into projeto.valores: `column` and its SQL literal.
-  std::int64_t value(std::int64_t geometria, std::int64_t campo, const std::string& column,
-                     const std::string& literal) const {
-    return id("insert into projeto.valores (geometria_id, campo_id, " + column + ", atualizado_por) values (" +
-              str(geometria) + ", " + str(campo) + ", " + literal + ", " + str(who.owner.user_id) + ") returning id");
+  /// The table of the world's layer (camadas.l<layer>).
+  std::string table() const { return "camadas.l" + str(layer); }
+  /// A value put straight into its layer's table: field `campo`'s column (c_<campo>) set to
+  /// SQL `literal` in the geometry's row. Returns the value's (computed) id.
+  std::int64_t value(std::int64_t geometria, std::int64_t campo, const std::string& literal) const {
+    const std::string column = "c_" + str(campo);
+    return id("insert into camadas.l" + db("select projeto.camada_do_campo(" + str(campo) + ")") + " (id, " + column +
+              ") values (" + str(geometria) + ", " + literal + ") on conflict (id) do update set " + column +
+              " = excluded." + column + " returning projeto.valor_id(id, (select posicao from projeto.campos where id = " +
+              str(campo) + "))");
   }
   std::string count(const std::string& table, const std::string& where = "true") const {
     return db("select count(*) from projeto." + table + " where " + where);

@@ -145,7 +145,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "pode-excluir names what depends on a form; D
   std::int64_t uso = x.field(form, R"({"nome":"Uso","chave":"uso","tipo":"texto"})");
   std::int64_t dobro = x.field(other, R"({"nome":"Dobro","chave":"dobro","tipo":"calculado","formula":"area * 2"})");
   std::int64_t g = x.geometry();
-  x.value(g, area, "numero", "250");
+  x.value(g, area, "250");
   // The layer's label shows uso (a field reference object) and its categories classify area.
   x.db("update projeto.camadas set rotulo = '{\"campos\":[{\"id\":" + str(uso) +
        ",\"chave\":\"uso\",\"nome\":\"Uso\"}],\"separador\":\" \"}', categorias = '{\"idCampo\":" + str(area) +
@@ -175,7 +175,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "pode-excluir names what depends on a form; D
   refused(*anonymous(*this, "DELETE", "/formularios/" + id), 401, "nao_autenticado");
 
   // Each dependency removed takes its reason away.
-  x.db("delete from projeto.valores returning 1");
+  x.db("delete from " + x.table() + " returning 1");
   x.db("update projeto.campos set avaliacao = null where id = " + str(area) + " returning 1");
   x.db("update projeto.camadas set rotulo = null, categorias = null returning 1");
   auto left = get("/formularios/pode-excluir/" + id, x.who.owner);

@@ -106,10 +106,13 @@ class LayersFixture : public PlatformFixture {
     return id_of("insert into projeto.geometrias (camada_id, geom) values (" + std::to_string(camada) +
                  ", st_geomfromtext('" + wkt + "', 4674)) returning id");
   }
-  /// A value: `column` is texto, numero, booleano...; `literal` its SQL literal.
-  void value(std::int64_t geometria, std::int64_t campo, const std::string& column, const std::string& literal) {
-    db("insert into projeto.valores (geometria_id, campo_id, " + column + ") values (" + std::to_string(geometria) +
-       ", " + std::to_string(campo) + ", " + literal + ")");
+  /// A value: field `campo`'s column (c_<campo>) of its layer's table set to SQL `literal`
+  /// in the geometry's row.
+  void value(std::int64_t geometria, std::int64_t campo, const std::string& literal) {
+    const std::string column = "c_" + std::to_string(campo);
+    db("insert into camadas.l" + db("select projeto.camada_do_campo(" + std::to_string(campo) + ")") + " (id, " +
+       column + ") values (" + std::to_string(geometria) + ", " + literal + ") on conflict (id) do update set " +
+       column + " = excluded." + column);
   }
   std::string layer_column(std::int64_t camada, const std::string& expr) {
     return db("select " + expr + " from projeto.camadas where id = " + std::to_string(camada));

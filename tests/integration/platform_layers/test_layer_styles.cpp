@@ -155,11 +155,11 @@ TEST_CASE_FIXTURE(LayersFixture, "categorising a field counts its values into co
   std::vector<std::int64_t> g;
   for (int i = 0; i < 7; ++i) g.push_back(geometry(st.layer, "POINT(-48 -27)"));
   const char* usos[] = {"comercial", "residencial", "residencial", "comercial", "residencial", "industrial"};
-  for (int i = 0; i < 6; ++i) value(g[static_cast<std::size_t>(i)], st.texto, "texto", std::string("'") + usos[i] + "'");
-  for (int i = 0; i < 6; ++i) value(g[static_cast<std::size_t>(i)], st.numero, "numero", std::to_string(i * 20));
-  value(g[0], st.booleano, "booleano", "true");
-  value(g[1], st.booleano, "booleano", "false");
-  value(g[2], st.booleano, "booleano", "true");
+  for (int i = 0; i < 6; ++i) value(g[static_cast<std::size_t>(i)], st.texto, std::string("'") + usos[i] + "'");
+  for (int i = 0; i < 6; ++i) value(g[static_cast<std::size_t>(i)], st.numero, std::to_string(i * 20));
+  value(g[0], st.booleano, "true");
+  value(g[1], st.booleano, "false");
+  value(g[2], st.booleano, "true");
   const std::string on = "/camadas/categorizar?idCamada=" + std::to_string(st.layer);
   std::string g0 = layer_column(st.layer, "geracao");
 
@@ -202,7 +202,7 @@ TEST_CASE_FIXTURE(LayersFixture, "categorising a field counts its values into co
   std::int64_t code = field(form(many), "codigo", "texto");
   db("with g as (insert into projeto.geometrias (camada_id, geom) select " + std::to_string(many) +
      ", st_point(0, 0, 4674) from generate_series(1, 60) returning id) "
-     "insert into projeto.valores (geometria_id, campo_id, texto) select id, " + std::to_string(code) + ", 'v' || id from g");
+     "insert into camadas.l" + std::to_string(many) + " (id, c_" + std::to_string(code) + ") select id, 'v' || id from g");
   auto lumped = post("/camadas/categorizar?idCamada=" + std::to_string(many) + "&idCampo=" + std::to_string(code), "", c.owner);
   REQUIRE_MESSAGE(lumped->status == 200, lumped->body);
   CHECK(lumped->json()["categorias"]["classes"].get_array().size() == 50);
@@ -228,10 +228,10 @@ TEST_CASE_FIXTURE(LayersFixture, "categorizarFront answers the classes as a MapL
   std::int64_t p = project(c);
   Styled st = styled(*this, c, p);
   std::int64_t a = geometry(st.layer, "POINT(0 0)"), b = geometry(st.layer, "POINT(0 0)");
-  value(a, st.texto, "texto", "'residencial'");
-  value(b, st.texto, "texto", "'comercial'");
-  value(a, st.numero, "numero", "10");
-  value(b, st.numero, "numero", "30");
+  value(a, st.texto, "'residencial'");
+  value(b, st.texto, "'comercial'");
+  value(a, st.numero, "10");
+  value(b, st.numero, "30");
   const std::string on = "/camadas/categorizarFront?idCamada=" + std::to_string(st.layer);
 
   auto match = post(on + "&idCampo=" + std::to_string(st.texto), "", c.owner);
@@ -246,7 +246,7 @@ TEST_CASE_FIXTURE(LayersFixture, "categorizarFront answers the classes as a MapL
   std::string stored_at = layer_column(st.layer, "categorias->>'geradoEm'");
   std::string generation = layer_column(st.layer, "geracao");
   geometry(st.layer, "POINT(0 0)");
-  value(std::stoll(db("select max(id) from projeto.geometrias")), st.texto, "texto", "'industrial'");
+  value(std::stoll(db("select max(id) from projeto.geometrias")), st.texto, "'industrial'");
   auto again = post(on + "&idCampo=" + std::to_string(st.texto), "", c.owner);
   CHECK(test::ids(again->json()["legenda"], "rotulo") == "comercial,residencial,Sem valor");
   CHECK(layer_column(st.layer, "geracao") == generation);

@@ -80,7 +80,7 @@ TEST_CASE_FIXTURE(ReportsFixture, "layer reports: saved, then rendered from the 
   MESSAGE("first page of the layer report: " << png);
 
   // A value changed after the report was saved shows in the next rendering.
-  db("update projeto.valores set numero = 300 where geometria_id = " + n(l.geometrias[2]) + " and campo_id = " + n(l.area) +
+  db("update camadas.l" + n(c.camada) + " set c_" + n(l.area) + " = 300 where id = " + n(l.geometrias[2]) +
      " returning id");
   auto sheet = get(path + "?formato=xlsx", c.reader);
   REQUIRE_MESSAGE(sheet->status == 200, sheet->body);
@@ -205,10 +205,10 @@ TEST_CASE_FIXTURE(ReportsFixture, "a layer report's summary adds decimals exactl
   Layer l = lots(*this, c);
   // Residencial: A-1, A-3, A-4 at 0.1 each; comercial: A-2 at 0.2 and a fifth lot at 0.7.
   for (std::size_t i : {0u, 2u, 3u})
-    db("update projeto.valores set numero = 0.1 where geometria_id = " + n(l.geometrias[i]) + " and campo_id = " +
-       n(l.area) + " returning id");
-  db("update projeto.valores set numero = 0.2 where geometria_id = " + n(l.geometrias[1]) + " and campo_id = " +
-     n(l.area) + " returning id");
+    db("update camadas.l" + n(c.camada) + " set c_" + n(l.area) + " = 0.1 where id = " + n(l.geometrias[i]) +
+       " returning id");
+  db("update camadas.l" + n(c.camada) + " set c_" + n(l.area) + " = 0.2 where id = " + n(l.geometrias[1]) +
+     " returning id");
   auto g = geometry(c.camada, "POLYGON((-47.9 -27,-47.899 -27,-47.899 -26.999,-47.9 -27))", c);
   value(g, l.inscricao, "\"A-5\"", c);
   value(g, l.area, "0.7", c);
