@@ -81,9 +81,12 @@ done
 echo "alvo: razão servidor/pgbench >= 0.8 ($geometries lotes, $(nproc) CPUs, tudo na mesma máquina)"
 
 # ------------------------------------------------------------------ edit, then tile
-read -r value lon lat < <(sql "select v.id, st_x(st_centroid(g.geom)), st_y(st_centroid(g.geom))
-  from projeto.valores v join projeto.campos k on k.id = v.campo_id join projeto.geometrias g on g.id = v.geometria_id
-  where g.camada_id = $layer and k.chave = 'area_terreno' order by v.id limit 1" | tr '|' ' ')
+# The first lot's area (its column c_<field> in the layer's table; the value's id computed).
+read -r campo posicao < <(sql "select k.id, k.posicao from projeto.campos k join projeto.formularios f on
+  f.id = k.formulario_id where f.camada_id = $layer and k.chave = 'area_terreno'" | tr '|' ' ')
+read -r value lon lat < <(sql "select projeto.valor_id(g.id, $posicao::smallint), st_x(st_centroid(g.geom)),
+  st_y(st_centroid(g.geom)) from camadas.l$layer l join projeto.geometrias g on g.id = l.id
+  where l.c_$campo is not null order by g.id limit 1" | tr '|' ' ')
 tile=$(python3 -c 'import math,sys; lon,lat,z=float(sys.argv[1]),float(sys.argv[2]),16; n=2**z
 print(f"{z}/{int((lon+180)/360*n)}/{int((1-math.asinh(math.tan(math.radians(lat)))/math.pi)/2*n)}")' "$lon" "$lat")
 etag() { curl -sS -D - -o /dev/null "${session[@]}" "$@" | awk 'tolower($1) == "etag:" {print $2}' | tr -d '\r'; }

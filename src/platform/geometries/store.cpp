@@ -3,6 +3,7 @@
 #include <soci/soci.h>
 
 #include "cadastre/error.hpp"
+#include "platform/common/layer_table.hpp"
 #include "platform/geometries/store.hpp"
 #include "platform/geometries/store_write.hpp"
 #include "store/sql.hpp"
@@ -62,22 +63,26 @@ std::string one(store::Pool& pool, std::int64_t id) {
 
 std::string feature_collection(store::Pool& pool, std::int64_t layer, const std::optional<Box>& bbox, const Page& page) {
   const char* dir = page.descending ? " desc" : "";
-  // Properties: id and versao, then the values by field chave (a chave named id or versao
-  // cannot hide them: they are written last).
-  store::Sql q("select jsonb_build_object('type', 'FeatureCollection', 'numberMatched', (select count(*) from "
-               "projeto.geometrias g where ");
-  where_layer(q, layer, bbox);
-  q << "), 'numberReturned', count(*), 'features', coalesce(jsonb_agg(f order by f_id" << dir
-    << "), '[]'))::text from (select jsonb_build_object('type', 'Feature', 'id', g.id, 'geometry', "
-       "st_asgeojson(g.geom, 9, 0)::jsonb, 'properties', coalesce((select jsonb_object_agg(k.chave, "
-       "projeto.valor_json(v.texto, v.numero, v.data, v.booleano, v.lista)) from projeto.valores v join "
-       "projeto.campos k on k.id = v.campo_id where v.geometria_id = g.id), '{}'::jsonb) || "
-       "jsonb_build_object('id', g.id, 'versao', g.versao)) as f, g.id as f_id from projeto.geometrias g where ";
-  where_layer(q, layer, bbox);
-  q << " order by g.id" << dir;
-  store::append_page(q, page.paging);
-  q << ") p";
-  return rows_json(pool, q);
+  return pool.with([&](soci::session& s) {
+    // Properties: id and versao, then the values by field chave, from the geometry's row of
+    // the layer's table (a chave named id or versao cannot hide them: they are written last).
+    const std::vector<common::LayerField> fields = common::layer_fields(s, layer);
+    store::Sql q("select jsonb_build_object('type', 'FeatureCollection', 'numberMatched', (select count(*) from "
+                 "projeto.geometrias g where ");
+    where_layer(q, layer, bbox);
+    q << "), 'numberReturned', count(*), 'features', coalesce(jsonb_agg(f order by f_id" << dir
+      << "), '[]'))::text from (select jsonb_build_object('type', 'Feature', 'id', g.id, 'geometry', "
+         "st_asgeojson(g.geom, 9, 0)::jsonb, 'properties', "
+      << common::values_object_sql(fields, "l")
+      << " || jsonb_build_object('id', g.id, 'versao', g.versao)) as f, g.id as f_id from projeto.geometrias g "
+         "left join "
+      << common::layer_table(layer) << " l on l.id = g.id where ";
+    where_layer(q, layer, bbox);
+    q << " order by g.id" << dir;
+    store::append_page(q, page.paging);
+    q << ") p";
+    return *store::fetch_value(s, q);
+  });
 }
 
 std::string within_radius(store::Pool& pool, std::int64_t layer, const Around& a) {

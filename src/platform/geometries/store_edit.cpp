@@ -168,9 +168,8 @@ Written thematic(store::Pool& pool, std::int64_t user, std::int64_t id, std::int
     // class includes its maximo); -1 for outros, null for no value (semValor).
     store::Sql q("with c as (select categorias as cat from projeto.camadas where id = ");
     q.bind(std::to_string(row->layer), "bigint");
-    q << "), v as (select projeto.valor_json(texto, numero, data, booleano, lista) as val from projeto.valores "
-         "where geometria_id = ";
-    q.bind(std::to_string(id), "bigint") << " and campo_id = ";
+    q << "), v as (select valor as val from projeto.valores_de(";
+    q.bind(std::to_string(id), "bigint") << ") where campo_id = ";
     q.bind(std::to_string(campo), "bigint");
     q << ") select (case when v.val is null or v.val = 'null'::jsonb then null "
          "when c.cat ->> 'tipo' = 'valores' then coalesce((select (e.i - 1)::int from jsonb_array_elements(c.cat -> "

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cadastre/error.hpp"
+#include "platform/common/layer_table.hpp"
 #include "store/sql.hpp"
 
 namespace cadastre::platform::geometries {
@@ -44,23 +45,46 @@ Touched touched_now(soci::session& s, std::int64_t id, std::int64_t layer, const
 }
 
 // The values of `from.from` into the new geometry `to` of `layer`: by field chave and type
-// (one value per destination field: the origin's first field of that chave).
-std::int64_t copy_matching_values(soci::session& s, std::int64_t user, const ValuesFrom& from, std::int64_t to,
-                         std::int64_t layer) {
-  store::Sql q("insert into projeto.valores (geometria_id, campo_id, texto, numero, data, booleano, lista, "
-               "atualizado_por) select distinct on (kd.id) ");
-  q.bind(std::to_string(to), "bigint") << ", kd.id, v.texto, v.numero, v.data, v.booleano, v.lista, ";
-  q.bind(std::to_string(user), "bigint") << " from projeto.valores v join projeto.campos ko on ko.id = v.campo_id "
-                               "join projeto.campos kd on kd.chave = ko.chave and kd.tipo = ko.tipo "
-                               "join projeto.formularios fd on fd.id = kd.formulario_id where v.geometria_id = ";
-  q.bind(std::to_string(from.from), "bigint") << " and fd.camada_id = ";
-  q.bind(std::to_string(layer), "bigint");
+// (one value per destination field: the origin's first field of that chave holding one),
+// as one row of the layer's table. How many values were copied.
+std::int64_t copy_matching_values(soci::session& s, const ValuesFrom& from, std::int64_t to, std::int64_t layer) {
+  // Each destination field with the origin's fields of its chave and type, by id.
+  store::Sql pairs("select kd.id::text, string_agg(ko.id::text, ',' order by ko.id), g.camada_id::text "
+                   "from projeto.geometrias g join projeto.formularios fo on fo.camada_id = g.camada_id "
+                   "join projeto.campos ko on ko.formulario_id = fo.id "
+                   "join projeto.campos kd on kd.chave = ko.chave and kd.tipo = ko.tipo "
+                   "join projeto.formularios fd on fd.id = kd.formulario_id where g.id = ");
+  pairs.bind(std::to_string(from.from), "bigint") << " and fd.camada_id = ";
+  pairs.bind(std::to_string(layer), "bigint");
   if (from.form) {
-    q << " and fd.id = ";
-    q.bind(std::to_string(from.form), "bigint");
+    pairs << " and fd.id = ";
+    pairs.bind(std::to_string(from.form), "bigint");
   }
-  q << " order by kd.id, ko.id";
-  return store::execute(s, q);
+  pairs << " group by kd.id, g.camada_id order by kd.id";
+  std::vector<store::Row> rows = store::fetch(s, pairs);
+  if (rows.empty()) return 0;
+  std::string columns, values, copied, given;
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const store::Row& r = rows[k];
+    const std::string column = common::field_column(std::stoll(*r[0]));
+    std::string origin;
+    for (std::size_t i = 0, j; i < r[1]->size(); i = j + 1) {
+      j = std::min(r[1]->find(',', i), r[1]->size());
+      origin += (origin.empty() ? "o." : ", o.") + common::field_column(std::stoll(r[1]->substr(i, j - i)));
+    }
+    // How many are not null, by num_nonnulls of at most 100 arguments.
+    const char* sep = k % 100 ? ", " : k ? ") + num_nonnulls(" : "(num_nonnulls(";
+    columns += ", " + column;
+    values += (k ? ", coalesce(" : "coalesce(") + origin + ")";
+    copied += sep + column;
+    given += sep + ("coalesce(" + origin + ")");
+  }
+  store::Sql q("with i as (insert into " + common::layer_table(layer) + " (id" + columns + ") select ");
+  q.bind(std::to_string(to), "bigint") << ", " << values << " from " << common::layer_table(std::stoll(*rows[0][2]))
+                                      << " o where o.id = ";
+  q.bind(std::to_string(from.from), "bigint") << " and " << given << ")) > 0 returning " << copied
+                                              << ")) as n) select coalesce(sum(n), 0)::text from i";
+  return std::stoll(store::fetch_value(s, q).value_or("0"));
 }
 
 }  // namespace
@@ -139,7 +163,7 @@ std::int64_t insert_row(soci::session& s, std::int64_t user, std::int64_t layer,
 Touched insert(soci::session& s, std::int64_t user, std::int64_t layer, const std::string& geom,
                std::optional<std::int64_t> vinculo, const std::string& operacao, ValuesFrom* values) {
   std::int64_t id = insert_row(s, user, layer, geom, vinculo);
-  if (values) values->copied = copy_matching_values(s, user, *values, id, layer);
+  if (values) values->copied = copy_matching_values(s, *values, id, layer);
   audit(s, id, layer, operacao, std::nullopt, user);
   return touched_now(s, id, layer, operacao);
 }

@@ -38,11 +38,12 @@ struct Target {
 std::vector<Target> read_features(Source& src, const Params& params, jobs::Context& ctx,
                                   const limits::TableLimits& limits);
 
-/// What PostgreSQL will take to store `targets` (projeto.geometrias and projeto.valores
-/// with their indexes), for the storage quota before the write. Measured on the demo:
-/// a value row costs about 300 bytes besides its text, and its text about 3.5 times its
-/// length (heap, B-tree and trigram indexes); a geometry about 200 bytes besides twice its
-/// WKB (heap and GiST).
+/// What PostgreSQL will take to store `targets` (projeto.geometrias and the layers' tables
+/// camadas.l<id> with their indexes), for the storage quota before the write. Measured on
+/// the demo when each value was a row of its own: a value cost about 300 bytes besides its
+/// text, and its text about 3.5 times its length (heap, B-tree and trigram indexes); a
+/// geometry about 200 bytes besides twice its WKB (heap and GiST). A layer's table holds
+/// them in less (bench/storage.sh: a fifth of the disk), so this errs on the safe side.
 std::int64_t stored_bytes(const std::vector<Target>& targets);
 
 /// The machine name of a field from its name in the file ("Área Útil" → "area_util"),

@@ -23,7 +23,8 @@ struct LoadInfo {
   std::string propriedades = "{}";  ///< the layers' propriedades (JSON object)
 };
 
-/// Prepares the transaction for a long load (no 15 s statement limit).
+/// Prepares the transaction for a long load: no 15 s statement limit, and the columns of
+/// the layers it creates are indexed once filled (index_layer), not as they are added.
 void begin_load(soci::session& s);
 
 /// A new layer with one form (named as the layer) holding `fields`, in that order: the
@@ -34,6 +35,8 @@ struct Created {
 };
 Created create_layer(soci::session& s, const LoadInfo& info, const std::string& nome, const std::string& geometria,
                      const std::vector<FieldDef>& fields);
+/// Indexes the columns of a layer created and filled by the load (projeto.coluna_indices).
+void index_layer(soci::session& s, std::int64_t camada);
 /// Bumps the layer's tile generation (as every geometry write does).
 void bump_generation(soci::session& s, std::int64_t camada);
 

@@ -10,6 +10,7 @@
 
 #include <map>
 
+#include "platform/common/layer_table.hpp"
 #include "platform/imports/store.hpp"
 #include "store/sql.hpp"
 
@@ -99,10 +100,6 @@ const Spec& spec_by_tipo(const std::string& tipo) {
   throw Error(errc::internal, "camada do cadastro sem definição");
 }
 
-std::string column_of(const std::string& tipo) {
-  return tipo == "texto" ? "texto" : tipo == "data" ? "data" : "numero";
-}
-
 }  // namespace
 
 const CadastreLayer& cadastre_layer(const std::string& which) { return spec_of(which).layer; }
@@ -137,16 +134,18 @@ jobs::Layer load_cadastre(soci::session& s, const LoadInfo& info, const Cadastre
   g.bind(camada, "bigint"), g << ", x.geom, ", g.bind(user, "bigint"), g << ", ", g.bind(user, "bigint");
   g << " from importacao_cadastro m join " << spec->from << " on x.id = m.oid";
   store::execute(s, g);
+  // The values: one row per geometry in the layer's table, a column per field.
+  std::string columns, exprs;
   for (std::size_t i = 0; i < spec->columns.size(); ++i) {
     const auto& c = spec->columns[i];
-    const std::string col = column_of(c.field.tipo);
-    Sql v("insert into projeto.valores (geometria_id, campo_id, " + col + ", atualizado_por) select m.gid, ");
-    v.bind(std::to_string(created.campos[i]), "bigint"), v << ", (" << c.expr << ")";
-    v << (col == "texto" ? "::text" : "::numeric") << ", ", v.bind(user, "bigint");
-    v << " from importacao_cadastro m join " << spec->from << " on x.id = m.oid where (" << c.expr << ") is not null";
-    store::execute(s, v);
-    ctx.progress(static_cast<std::int64_t>(i + 1), static_cast<std::int64_t>(spec->columns.size()));
+    columns += ", " + common::field_column(created.campos[i]);
+    exprs += std::string(i ? ", " : "") + "(" + c.expr + ")::" + common::column_type(c.field.tipo);
   }
+  store::execute(s, Sql("insert into " + common::layer_table(created.camada) + " (id" + columns + ") select m.gid, " +
+                        exprs + " from importacao_cadastro m join " + spec->from +
+                        " on x.id = m.oid where num_nonnulls(" + exprs + ") > 0"));
+  ctx.progress(n, n);
+  index_layer(s, created.camada);
   bump_generation(s, created.camada);
   ctx.counts().importadas = n;
   return {created.camada, spec->layer.nome, spec->geometria, n};

@@ -1,12 +1,16 @@
 // Loading an import's layers: the layer, its form and fields with INSERTs, then the
 // geometries and values with COPY (the geometries' ids reserved from their sequence first,
-// since a connection in COPY runs nothing else). See store.hpp.
+// since a connection in COPY runs nothing else): the values one row per geometry into the
+// layer's table (camadas.l<id>, made with the layer and its fields). See store.hpp.
 #include <libpq-fe.h>
 #include <soci/soci.h>
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "cadastre/json.hpp"
+#include "platform/common/layer_table.hpp"
 #include "platform/imports/store.hpp"
 #include "store/pool.hpp"
 #include "store/sql.hpp"
@@ -24,7 +28,7 @@ constexpr std::size_t kChunk = std::size_t{1} << 20;
 // unfinished, it aborts the COPY (the transaction then rolls back).
 class Copy {
  public:
-  Copy(soci::session& s, const char* target) : conn_(store::native_connection(s)) {
+  Copy(soci::session& s, const std::string& target) : conn_(store::native_connection(s)) {
     PGresult* r = PQexec(conn_, fmt::format("copy {} from stdin", target).c_str());
     bool ok = PQresultStatus(r) == PGRES_COPY_IN;
     PQclear(r);
@@ -114,8 +118,10 @@ std::vector<std::int64_t> reserve_ids(soci::session& s, std::size_t n) {
 }  // namespace
 
 void begin_load(soci::session& s) {
-  // One import may copy a million value rows: the pool's statement limit is for requests.
-  store::execute(s, Sql("set local statement_timeout = '15min'"));
+  // One import may copy a million values: the pool's statement limit is for requests. The
+  // new layers' tables are filled before their indexes are built (index_layer): faster.
+  store::fetch(s, Sql("select set_config('statement_timeout', '15min', true), "
+                      "set_config('cadastre.indices_depois', 'on', true)"));
 }
 
 Created create_layer(soci::session& s, const LoadInfo& info, const std::string& nome, const std::string& geometria,
@@ -138,6 +144,13 @@ Created create_layer(soci::session& s, const LoadInfo& info, const std::string& 
     out.campos.push_back(insert_returning(s, f));
   }
   return out;
+}
+
+void index_layer(soci::session& s, std::int64_t camada) {
+  Sql q("select count(projeto.coluna_indices(f.camada_id, k.id, k.tipo))::text from projeto.campos k "
+        "join projeto.formularios f on f.id = k.formulario_id where f.camada_id = ");
+  q.bind(text(camada), "bigint");
+  store::fetch_value(s, q);
 }
 
 void bump_generation(soci::session& s, std::int64_t camada) {
@@ -166,25 +179,24 @@ jobs::Layer load_target(soci::session& s, const LoadInfo& info, const Target& t,
     geometries.finish();
   }
   if (!t.fields.empty()) {
-    std::vector<std::string> campo_text;
-    for (auto c : campos) campo_text.push_back(text(c));
-    Copy values(s, "projeto.valores (geometria_id, campo_id, texto, numero, data, atualizado_por)");
+    // One row per geometry with a value, a column per field (text to a typed column: COPY
+    // reads the value's text as the column's type).
+    std::string target = common::layer_table(camada) + " (id";
+    for (auto c : campos) target += ", " + common::field_column(c);
+    Copy values(s, target + ")");
     for (std::size_t i = 0; i < t.rows.size(); ++i) {
-      const std::string gid = text(ids[i]);
-      for (std::size_t k = 0; k < t.fields.size(); ++k) {
-        const auto& v = t.rows[i].values[k];
-        if (!v) continue;
-        const std::string& tipo = t.fields[k].tipo;
-        values.field(gid).field(campo_text[k]);
-        if (tipo == "texto") values.field(*v).null().null();
-        else if (tipo == "data") values.null().null().field(*v);
-        else values.null().field(*v).null();
-        values.field(user).end_row();
+      const auto& row = t.rows[i].values;
+      if (std::any_of(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(campos.size()),
+                      [](const auto& v) { return v.has_value(); })) {
+        values.field(text(ids[i]));
+        for (std::size_t k = 0; k < campos.size(); ++k) row[k] ? values.field(*row[k]) : values.null();
+        values.end_row();
       }
       if (i % 10000 == 9999) ctx.progress(done, total);
     }
     values.finish();
   }
+  index_layer(s, camada);
   bump_generation(s, camada);
   return {camada, t.nome.substr(0, 200), t.geometria, static_cast<std::int64_t>(t.rows.size())};
 }

@@ -12,6 +12,7 @@
 #include <map>
 
 #include "cadastre/error.hpp"
+#include "platform/common/layer_table.hpp"
 #include "platform/ombudsman/store.hpp"
 #include "store/sql.hpp"
 
@@ -122,13 +123,16 @@ Imported import_into_layer(soci::session& s, std::int64_t layer_id, std::int64_t
     }
     auto fields = ensure_fields(s, c, privada != 0);
     long long status_field = fields.at("status");
+    // The layer's table and its status column (named from ids read above, never request text).
+    const std::string table = common::layer_table(c), status = "l." + common::field_column(status_field);
 
     // 1. Staff moved a status in the layer since the last sync.
-    s << "with mudou as (select pc.pedido_id, v.texto as status, v.atualizado_por "
+    s << "with mudou as (select pc.pedido_id, " + status + " as status, a.por as atualizado_por "
          "  from ouvidoria.pedidos_camada pc join ouvidoria.pedidos p on p.id = pc.pedido_id "
-         "  join projeto.valores v on v.geometria_id = pc.geometria_id and v.campo_id = :sf "
-         "  where pc.camada_id = :c and v.atualizado_em > pc.sincronizado_em and v.texto is distinct from p.status "
-         "    and v.texto in ('aberto', 'em_analise', 'em_atendimento', 'concluido', 'recusado')), "
+         "  join " + table + " l on l.id = pc.geometria_id "
+         "  cross join lateral projeto.valor_atualizacao(pc.geometria_id, :sf) a "
+         "  where pc.camada_id = :c and a.em > pc.sincronizado_em and " + status + " is distinct from p.status "
+         "    and " + status + " in ('aberto', 'em_analise', 'em_atendimento', 'concluido', 'recusado')), "
          "upd as (update ouvidoria.pedidos p set status = m.status, atualizado_em = now() from mudou m "
          "  where p.id = m.pedido_id returning p.id), "
          "hist as (insert into ouvidoria.historico (pedido_id, tipo, status, usuario_id) "
@@ -136,18 +140,18 @@ Imported import_into_layer(soci::session& s, std::int64_t layer_id, std::int64_t
          "select count(*) from upd",
         soci::use(status_field), soci::use(c), soci::use(u), soci::into(out.status_da_camada);
 
-    // 2. The request moved elsewhere: the layer follows.
-    s << "with alvo as (select v.id as valor_id, v.geometria_id, v.texto as antes, p.status "
+    // 2. The request moved elsewhere: the layer follows (its audit row says who and when).
+    s << "with alvo as (select l.id as geometria_id, " + status + " as antes, p.status "
          "  from ouvidoria.pedidos_camada pc join ouvidoria.pedidos p on p.id = pc.pedido_id "
-         "  join projeto.valores v on v.geometria_id = pc.geometria_id and v.campo_id = :sf "
-         "  where pc.camada_id = :c and v.texto is distinct from p.status), "
-         "upd as (update projeto.valores v set texto = a.status, atualizado_por = :u, atualizado_em = now() "
-         "  from alvo a where v.id = a.valor_id returning v.id), "
+         "  join " + table + " l on l.id = pc.geometria_id "
+         "  where pc.camada_id = :c and " + status + " is not null and " + status + " is distinct from p.status), "
+         "upd as (update " + table + " l set " + common::field_column(status_field) + " = a.status "
+         "  from alvo a where l.id = a.geometria_id returning l.id), "
          "aud as (insert into projeto.valores_auditoria (valor_id, geometria_id, campo_id, operacao, antes, depois, usuario_id) "
-         "  select valor_id, geometria_id, :sf2, 'alterar', to_jsonb(antes), to_jsonb(status), :u2 from alvo) "
+         "  select projeto.valor_id(a.geometria_id, k.posicao), a.geometria_id, k.id, 'alterar', to_jsonb(a.antes), "
+         "    to_jsonb(a.status), :u from alvo a join projeto.campos k on k.id = :sf) "
          "select count(*) from upd",
-        soci::use(status_field), soci::use(c), soci::use(u), soci::use(status_field), soci::use(u),
-        soci::into(out.atualizados);
+        soci::use(c), soci::use(u), soci::use(status_field), soci::into(out.atualizados);
     s << "update ouvidoria.pedidos_camada set sincronizado_em = clock_timestamp() where camada_id = :c", soci::use(c);
 
     // 3. New requests: geometry ids drawn first, so each request knows its geometry.
@@ -165,24 +169,29 @@ Imported import_into_layer(soci::session& s, std::int64_t layer_id, std::int64_t
         soci::use(c), soci::use(u), soci::use(u);
     s << "insert into ouvidoria.pedidos_camada (pedido_id, camada_id, geometria_id) select pedido_id, :c, gid from ouv_novos",
         soci::use(c);
-    // Field ids are numbers read from the database above, never request text.
-    std::string field_list;
-    for (const auto& [chave, fid] : fields)
-      field_list += (field_list.empty() ? "" : ", ") + std::string("('") + chave + "', " + std::to_string(fid) + "::bigint)";
-    s << "insert into projeto.valores (geometria_id, campo_id, texto, data, atualizado_por) "
-         "select gid, campo, texto, data, :u from (select n.gid, f.campo, "
-         "  case f.chave when 'protocolo' then p.protocolo when 'categoria' then c.nome when 'status' then p.status "
-         "    when 'descricao' then p.descricao when 'nome' then p.nome when 'email' then p.email "
-         "    when 'telefone' then p.telefone end as texto, "
-         "  case when f.chave = 'data' then p.criado_em::date end as data "
-         "  from ouv_novos n join ouvidoria.pedidos p on p.id = n.pedido_id "
-         "  join ouvidoria.categorias c on c.id = p.categoria_id "
-         "  cross join (values " + field_list + ") f(chave, campo)) x "
-         "where texto is not null or data is not null",
-        soci::use(u);
+    // Each new geometry's values, one row of the layer's table: a column per field the
+    // request fills (the layer's fields of those chaves).
+    static const std::map<std::string, std::string> kSource = {
+        {"protocolo", "p.protocolo"}, {"categoria", "c.nome"}, {"status", "p.status"},
+        {"data", "p.criado_em::date"}, {"descricao", "p.descricao"}, {"nome", "p.nome"},
+        {"email", "p.email"}, {"telefone", "p.telefone"}};
+    std::string columns, values, audited;
+    for (const auto& [chave, fid] : fields) {
+      auto from = kSource.find(chave);
+      if (from == kSource.end()) continue;
+      const std::string column = common::field_column(fid);
+      columns += ", " + column;
+      values += std::string(values.empty() ? "" : ", ") + from->second;
+      audited += std::string(audited.empty() ? "" : ", ") + "(" + std::to_string(fid) + "::bigint, to_jsonb(l." +
+                 column + "))";
+    }
+    s << "insert into " + table + " (id" + columns + ") select n.gid, " + values +
+             " from ouv_novos n join ouvidoria.pedidos p on p.id = n.pedido_id "
+             "join ouvidoria.categorias c on c.id = p.categoria_id where num_nonnulls(" + values + ") > 0";
     s << "insert into projeto.valores_auditoria (valor_id, geometria_id, campo_id, operacao, depois, usuario_id) "
-         "select v.id, v.geometria_id, v.campo_id, 'criar', projeto.valor_json(v.texto, v.numero, v.data, v.booleano, v.lista), :u "
-         "from projeto.valores v join ouv_novos n on n.gid = v.geometria_id",
+         "select projeto.valor_id(l.id, k.posicao), l.id, k.id, 'criar', v.valor, :u "
+         "from ouv_novos n join " + table + " l on l.id = n.gid cross join lateral (values " + audited +
+             ") v(campo, valor) join projeto.campos k on k.id = v.campo where v.valor is not null",
         soci::use(u);
     s << "select count(projeto.geometria_registrar(gid, :c, 'criar', null, :u)) from ouv_novos", soci::use(c),
         soci::use(u);

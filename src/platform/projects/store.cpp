@@ -6,6 +6,7 @@
 
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
+#include "platform/common/layer_table.hpp"
 #include "platform/guard/guard.hpp"
 #include "platform/projects/store_files.hpp"
 #include "platform/projects/shapes.hpp"
@@ -180,21 +181,48 @@ std::string set_notes(const service::Caller& scope, std::int64_t id, const std::
 
 std::string info(const service::Caller& scope, std::int64_t id) {
   std::string p = std::to_string(id);
-  store::Sql q(
-      "with c as materialized (select c.id, c.atualizado_em from " + visible_layers(scope, p) +
-      "), f as materialized (select f.id, f.atualizado_em from projeto.formularios f join c on c.id = f.camada_id), "
-      "k as materialized (select k.id, k.atualizado_em from projeto.campos k join f on f.id = k.formulario_id), "
-      "g as (select count(*) as n, max(g.atualizado_em) as em from projeto.geometrias g join c on c.id = g.camada_id), "
-      "v as (select count(*) as n, max(v.atualizado_em) as em from projeto.valores v join k on k.id = v.campo_id) "
-      "select jsonb_build_object('id', p.id, 'nome', p.nome, 'camadas', (select count(*) from c), "
-      "'formularios', (select count(*) from f), 'campos', (select count(*) from k), "
-      "'geometrias', (select n from g), 'valores', (select n from v), "
-      "'usuariosCompartilhados', (select count(*) from projeto.projeto_usuarios u where u.projeto_id = p.id), "
-      "'ultimaAlteracao', greatest(p.atualizado_em, (select max(atualizado_em) from c), "
-      "(select max(atualizado_em) from f), (select max(atualizado_em) from k), (select em from g), (select em from v))"
-      ")::text from projeto.projetos p where p.id = " +
-      p);
-  return fetch_text(scope, q);
+  return scope.db->with([&](soci::session& s) {
+    // The values are counted in the visible layers' tables: their fields first.
+    store::Sql fields("select f.camada_id::text, string_agg(k.id::text, ',') from projeto.campos k join "
+                      "projeto.formularios f on f.id = k.formulario_id where f.camada_id in (select c.id from " +
+                      visible_layers(scope, p) + ") group by f.camada_id");
+    std::string counts;
+    for (const store::Row& r : store::fetch(s, fields)) {
+      // num_nonnulls takes at most 100 arguments: summed by 100 fields.
+      std::string n;
+      std::size_t i = 0;
+      for (std::size_t at = 0; at < r[1]->size(); ++i) {
+        std::size_t next = std::min(r[1]->find(',', at), r[1]->size());
+        n += (i % 100 ? ", " : i ? ") + num_nonnulls(" : "num_nonnulls(") +
+             common::field_column(std::stoll(r[1]->substr(at, next - at)));
+        at = next + 1;
+      }
+      counts += (counts.empty() ? "" : " union all ") + std::string("select sum(") + n + ")) as n from " +
+                common::layer_table(std::stoll(*r[0]));
+    }
+    store::Sql q(
+        "with c as materialized (select c.id, c.atualizado_em from " + visible_layers(scope, p) +
+        "), f as materialized (select f.id, f.atualizado_em from projeto.formularios f join c on c.id = f.camada_id), "
+        "k as materialized (select k.id, k.atualizado_em from projeto.campos k join f on f.id = k.formulario_id), "
+        "g as (select count(*) as n, max(g.atualizado_em) as em from projeto.geometrias g join c on "
+        "c.id = g.camada_id), "
+        // A value's last change: its newest audit row, or its row of before the layer tables.
+        "v as (select (select coalesce(sum(n), 0) from (" + (counts.empty() ? "select 0 as n" : counts) + ") x) as n, "
+        "greatest((select max(a.em) from projeto.valores_auditoria a join projeto.geometrias g on "
+        "g.id = a.geometria_id join c on c.id = g.camada_id), (select max(l.atualizado_em) from "
+        "projeto.valores_legado l join projeto.geometrias g on g.id = l.geometria_id join c on c.id = g.camada_id)) as em) "
+        "select jsonb_build_object('id', p.id, 'nome', p.nome, 'camadas', (select count(*) from c), "
+        "'formularios', (select count(*) from f), 'campos', (select count(*) from k), "
+        "'geometrias', (select n from g), 'valores', (select n from v), "
+        "'usuariosCompartilhados', (select count(*) from projeto.projeto_usuarios u where u.projeto_id = p.id), "
+        "'ultimaAlteracao', greatest(p.atualizado_em, (select max(atualizado_em) from c), "
+        "(select max(atualizado_em) from f), (select max(atualizado_em) from k), (select em from g), "
+        "(select em from v)))::text from projeto.projetos p where p.id = " +
+        p);
+    auto v = store::fetch_value(s, q);
+    if (!v) throw Error(errc::not_found, "projeto não encontrado", "id");
+    return *v;
+  });
 }
 
 }  // namespace cadastre::platform::projects

@@ -1,9 +1,13 @@
-// The copy statement, built per call from the target database's own column lists (a column
-// another migration adds to a table is copied without touching this file): every column
-// is copied as it is, except the ids and links remapped through the map_* CTEs and the few
-// columns a copy sets afresh. New ids are drawn with nextval() in materialized CTEs, so
-// each old id maps to exactly one new id within the statement; the foreign keys between
-// rows inserted by sibling CTEs are checked at the end of the statement, when all exist.
+// The copy statements, built per call from the target database's own column lists (a
+// column another migration adds to a table is copied without touching this file): every
+// column is copied as it is, except the ids and links remapped through the map_* CTEs and
+// the few columns a copy sets afresh. New ids are drawn with nextval() in materialized
+// CTEs, so each old id maps to exactly one new id; the foreign keys between rows inserted
+// by sibling CTEs are checked at the end of the statement, when all exist. Three
+// statements, because a layer's table (camadas.l<id>) and its columns are made by the
+// triggers of the layer's and fields' rows, at the end of the statement inserting them:
+// the layers and forms, then the fields, then the geometries with their values; the maps
+// of one statement are passed to the next as JSON.
 #include "platform/projects/store_copy.hpp"
 
 #include <simdjson.h>
@@ -13,6 +17,7 @@
 #include <vector>
 
 #include "cadastre/error.hpp"
+#include "platform/common/layer_table.hpp"
 #include "store/sql.hpp"
 
 namespace cadastre::platform::projects {
@@ -86,6 +91,73 @@ std::vector<LayerCopy> layer_copies(const std::string& json) {
   return out;
 }
 
+// The arrays of an export_project() document by key, as their JSON text there (numbers
+// keep their digits): each statement of a copy is sent the ones it reads.
+std::map<std::string, std::string, std::less<>> document_arrays(const std::string& document) {
+  std::map<std::string, std::string, std::less<>> out;
+  if (document.empty()) return out;
+  simdjson::ondemand::parser parser;
+  simdjson::padded_string json(document);
+  simdjson::ondemand::document doc = parser.iterate(json);
+  for (auto field : doc.get_object()) {
+    std::string_view key = field.unescaped_key();
+    simdjson::ondemand::value v = field.value();
+    if (v.type() != simdjson::ondemand::json_type::array) continue;
+    simdjson::ondemand::array a = v.get_array();
+    out.emplace(key, std::string(std::string_view(a.raw_json())));
+  }
+  return out;
+}
+
+// {"key": array, ...} of the `keys` of `arrays` that it has.
+std::string document_of(const std::map<std::string, std::string, std::less<>>& arrays,
+                        std::initializer_list<std::string_view> keys) {
+  std::string out = "{";
+  for (std::string_view k : keys)
+    if (auto a = arrays.find(k); a != arrays.end())
+      out += (out.size() > 1 ? ",\"" : "\"") + a->first + "\":" + a->second;
+  return out + "}";
+}
+
+// A field of a copied layer: its layer's and its own old and new ids, and its type.
+struct FieldCopy {
+  std::int64_t old_layer = 0, new_layer = 0, old_field = 0, new_field = 0;
+  std::string tipo;
+};
+
+// How many of the SQL expressions `exprs` are not null (num_nonnulls takes at most 100).
+std::string nonnulls(const std::vector<std::string>& exprs) {
+  std::string out;
+  for (std::size_t i = 0; i < exprs.size(); ++i) {
+    if (i % 100 == 0) out += i ? ") + num_nonnulls(" : "(num_nonnulls(";
+    else out += ", ";
+    out += exprs[i];
+  }
+  return out.empty() ? "0" : out + "))";
+}
+
+// The insert of one copied layer's values (`fields`, all of that layer): its old table's
+// rows (or the document's, typed as the columns) into the new one's, the geometry ids
+// through map_g; returning how many values each row holds.
+std::string insert_values(const CopySource& src, const std::vector<FieldCopy>& fields) {
+  std::vector<std::string> to;
+  std::string from, old_columns;
+  for (const FieldCopy& f : fields) {
+    to.push_back(common::field_column(f.new_field));
+    from += ", l." + common::field_column(f.old_field);
+    old_columns += ", " + common::field_column(f.old_field) + " " + common::column_type(f.tipo);
+  }
+  const std::string old_layer = std::to_string(fields.front().old_layer);
+  std::string rows = src.document.empty()
+                         ? common::layer_table(fields.front().old_layer) + " l"
+                         : "jsonb_to_recordset((select e->'linhas' from doc, jsonb_array_elements(d->'valores') e "
+                           "where e->>'camada' = '" + old_layer + "')) as l(id bigint" + old_columns + ")";
+  std::string columns;
+  for (const std::string& c : to) columns += ", " + c;
+  return "insert into " + common::layer_table(fields.front().new_layer) + " (id" + columns + ") select mg.new" + from +
+         " from " + rows + " join map_g mg on mg.old = l.id returning " + nonnulls(to) + " as n";
+}
+
 }  // namespace
 
 void allow_long_statements(soci::session& s) { s << "set local statement_timeout = '300s'"; }
@@ -94,111 +166,156 @@ Copied copy_contents(soci::session& s, const CopySource& src, std::int64_t from,
                      const CopyOptions& o, std::int64_t user) {
   const std::string FROM = std::to_string(from), TO = std::to_string(to), USER = std::to_string(user);
   const std::string now = "now()";
-  store::Sql q("with ");
-  if (!src.document.empty()) q << "doc as materialized (select ", q.bind(src.document, "jsonb"), q << " as d), ";
+  // The document's arrays: each statement is sent the ones it reads.
+  const auto arrays = document_arrays(src.document);
+  auto with_doc = [&](store::Sql& q, std::initializer_list<std::string_view> keys) {
+    q << "with ";
+    if (src.document.empty()) return;
+    q << "doc as materialized (select ", q.bind(document_of(arrays, keys), "jsonb"), q << " as d), ";
+  };
+  Copied c;
 
-  // Layers, forms, fields: the structure, always.
-  q << "src_c as materialized (select c.* from " << relation(src, "camadas", "camadas") << " c where c.projeto_id = "
-    << FROM << " and (" << src.layer_filter << ")), "
-    << "map_c as materialized (select id as old, nextval('projeto.camadas_id_seq') as new from src_c), "
-    << "ins_c as ("
-    << insert(s, "camadas", "c",
-              {{"id", "m.new"}, {"projeto_id", TO}, {"geracao", "1"}, {"criado_por", USER}, {"criado_em", now},
-               {"atualizado_em", now}},
-              "from src_c c join map_c m on m.old = c.id")
-    << "), src_f as materialized (select f.* from " << relation(src, "formularios", "formularios")
-    << " f join map_c m on m.old = f.camada_id), "
-    << "map_f as materialized (select id as old, nextval('projeto.formularios_id_seq') as new from src_f), "
-    << "ins_f as ("
-    << insert(s, "formularios", "f",
-              {{"id", "m.new"}, {"camada_id", "mc.new"}, {"criado_em", now}, {"atualizado_em", now}},
-              "from src_f f join map_f m on m.old = f.id join map_c mc on mc.old = f.camada_id")
-    << "), src_k as materialized (select k.* from " << relation(src, "campos", "campos")
-    << " k join map_f m on m.old = k.formulario_id), "
-    << "map_k as materialized (select id as old, nextval('projeto.campos_id_seq') as new from src_k), "
-    << "ins_k as ("
-    << insert(s, "campos", "k",
-              {{"id", "m.new"}, {"formulario_id", "mf.new"}, {"criado_em", now}, {"atualizado_em", now}},
-              "from src_k k join map_k m on m.old = k.id join map_f mf on mf.old = k.formulario_id")
-    << "), ins_a as ("
-    << insert(s, "camadas_adicionais", "a", {{"id", ""}, {"projeto_id", TO}},
-              "from " + relation(src, "camadas_adicionais", "adicionais") + " a where a.projeto_id = " + FROM)
-    << ")";
+  // 1. Layers and forms, with what hangs on the layers alone. A layer's table is made by
+  //    its row's trigger at the end of this statement: its fields are inserted next.
+  store::Sql q1;
+  with_doc(q1, {"camadas", "formularios", "adicionais", "compartilhamentos", "direitos", "eventos"});
+  q1 << "src_c as materialized (select c.* from " << relation(src, "camadas", "camadas") << " c where c.projeto_id = "
+     << FROM << " and (" << src.layer_filter << ")), "
+     << "map_c as materialized (select id as old, nextval('projeto.camadas_id_seq') as new from src_c), "
+     << "ins_c as ("
+     << insert(s, "camadas", "c",
+               {{"id", "m.new"}, {"projeto_id", TO}, {"geracao", "1"}, {"criado_por", USER}, {"criado_em", now},
+                {"atualizado_em", now}},
+               "from src_c c join map_c m on m.old = c.id")
+     << "), src_f as materialized (select f.* from " << relation(src, "formularios", "formularios")
+     << " f join map_c m on m.old = f.camada_id), "
+     << "map_f as materialized (select id as old, nextval('projeto.formularios_id_seq') as new from src_f), "
+     << "ins_f as ("
+     << insert(s, "formularios", "f",
+               {{"id", "m.new"}, {"camada_id", "mc.new"}, {"criado_em", now}, {"atualizado_em", now}},
+               "from src_f f join map_f m on m.old = f.id join map_c mc on mc.old = f.camada_id")
+     << "), ins_a as ("
+     << insert(s, "camadas_adicionais", "a", {{"id", ""}, {"projeto_id", TO}},
+               "from " + relation(src, "camadas_adicionais", "adicionais") + " a where a.projeto_id = " + FROM)
+     << ")";
+  if (o.shares) {
+    q1 << ", ins_pu as ("
+       << insert(s, "projeto_usuarios", "u", {{"projeto_id", TO}},
+                 "from " + relation(src, "projeto_usuarios", "compartilhamentos") + " u where u.projeto_id = " + FROM)
+       << "), ins_cu as ("
+       << insert(s, "camada_usuarios", "u", {{"id", ""}, {"camada_id", "m.new"}},
+                 "from " + relation(src, "camada_usuarios", "direitos") + " u join map_c m on m.old = u.camada_id")
+       << ")";
+  }
+  if (o.history) {
+    q1 << ", ins_e as ("
+       << insert(s, "eventos", "e", {{"id", ""}, {"projeto_id", TO}},
+                 "from " + relation(src, "eventos", "eventos") + " e where e.projeto_id = " + FROM)
+       << ")";
+  }
+  q1 << " select concat_ws(',', (select count(*) from ins_c), (select count(*) from ins_f)), "
+     << "(select coalesce(jsonb_agg(jsonb_build_array(m.old, m.new, mc.old, mc.new)), '[]') from map_f m "
+     << "join src_f f on f.id = m.old join map_c mc on mc.old = f.camada_id)::text, "
+     << "(select coalesce(jsonb_agg(jsonb_build_array(m.old, m.new, c.arquivo) order by m.old), '[]') "
+     << "from map_c m join src_c c on c.id = m.old)::text";
+  store::Row r1 = store::fetch(s, q1).at(0);
+  const std::string counts = r1[0].value_or("0,0");
+  c.layers = std::stoll(counts.substr(0, counts.find(',')));
+  c.forms = std::stoll(counts.substr(counts.find(',') + 1));
+  c.copies = layer_copies(r1[2].value_or("[]"));
 
-  bool geometries = o.geometries || o.values;
-  if (geometries) {
+  // 2. Fields (each adds its column to its layer's table, at the end of this statement).
+  store::Sql q2;
+  with_doc(q2, {"campos"});
+  q2 << "map_f as materialized (select (e->>0)::bigint as old, (e->>1)::bigint as new, (e->>2)::bigint as old_c, "
+     << "(e->>3)::bigint as new_c from jsonb_array_elements(";
+  q2.bind(r1[1].value_or("[]"), "jsonb") << ") e), src_k as materialized (select k.* from "
+                                         << relation(src, "campos", "campos")
+                                         << " k join map_f m on m.old = k.formulario_id), "
+     << "map_k as materialized (select id as old, nextval('projeto.campos_id_seq') as new from src_k), "
+     << "ins_k as ("
+     << insert(s, "campos", "k",
+               {{"id", "m.new"}, {"formulario_id", "mf.new"}, {"criado_em", now}, {"atualizado_em", now}},
+               "from src_k k join map_k m on m.old = k.id join map_f mf on mf.old = k.formulario_id")
+     << ") select (select count(*) from ins_k)::text, "
+     << "(select coalesce(jsonb_object_agg(old::text, new), '{}') from map_k)::text, "
+     << "(select coalesce(jsonb_agg(jsonb_build_array(mf.old_c, mf.new_c, m.old, m.new, k.tipo) "
+     << "order by mf.old_c, m.old), '[]') from map_k m join src_k k on k.id = m.old "
+     << "join map_f mf on mf.old = k.formulario_id)::text";
+  store::Row r2 = store::fetch(s, q2).at(0);
+  c.fields = std::stoll(r2[0].value_or("0"));
+  const std::string field_map = r2[1].value_or("{}");
+  remap_style_fields(s, to, field_map);
+
+  // 3. Geometries with their labels, values (a row per geometry in the new layer's table)
+  //    and the values' history.
+  if (o.geometries || o.values) {
+    std::string layer_map = "[";
+    for (const LayerCopy& l : c.copies)
+      layer_map += (layer_map.size() > 1 ? ",[" : "[") + std::to_string(l.from) + "," + std::to_string(l.to) + "]";
+    layer_map += "]";
+    store::Sql q3;
+    with_doc(q3, {"geometrias", "rotulos", "valores", "auditoria"});
+    q3 << "map_c as materialized (select (e->>0)::bigint as old, (e->>1)::bigint as new from jsonb_array_elements(";
+    q3.bind(layer_map, "jsonb") << ") e), map_k as materialized (select key::bigint as old, value::bigint as new "
+                                   "from jsonb_each_text(";
+    q3.bind(field_map, "jsonb") << "))";
     Overrides g{{"id", "m.new"}, {"camada_id", "mc.new"}, {"vinculo_id", "mv.new"}};
     if (!o.keep_users) g.insert({{"criado_por", "null"}, {"atualizado_por", "null"}});
-    q << ", src_g as materialized (select g.* from " << relation(src, "geometrias", "geometrias")
-      << " g join map_c m on m.old = g.camada_id), "
-      << "map_g as materialized (select id as old, nextval('projeto.geometrias_id_seq') as new from src_g), "
-      << "ins_g as ("
-      << insert(s, "geometrias", "g", g,
-                "from src_g g join map_g m on m.old = g.id join map_c mc on mc.old = g.camada_id "
-                "left join map_g mv on mv.old = g.vinculo_id")
-      << ")";
-  }
-  if (geometries) {
+    q3 << ", src_g as materialized (select g.* from " << relation(src, "geometrias", "geometrias")
+       << " g join map_c m on m.old = g.camada_id), "
+       << "map_g as materialized (select id as old, nextval('projeto.geometrias_id_seq') as new from src_g), "
+       << "ins_g as ("
+       << insert(s, "geometrias", "g", g,
+                 "from src_g g join map_g m on m.old = g.id join map_c mc on mc.old = g.camada_id "
+                 "left join map_g mv on mv.old = g.vinculo_id")
+       << ")";
     // A geometry's own label (migration 0017), with the field its rotation is read from.
     Overrides l{{"geometria_id", "mg.new"}, {"campo_rotacao_id", "mk.new"}};
     if (!o.keep_users) l.insert({"atualizado_por", USER});
-    q << ", ins_l as ("
-      << insert(s, "rotulos_geometria", "l", l,
-                "from " + relation(src, "rotulos_geometria", "rotulos") +
-                    " l join map_g mg on mg.old = l.geometria_id left join map_k mk on mk.old = l.campo_rotacao_id")
-      << ")";
-  }
-  if (o.values) {
-    Overrides v{{"id", "m.new"}, {"geometria_id", "mg.new"}, {"campo_id", "mk.new"}};
-    if (!o.keep_users) v.insert({"atualizado_por", "null"});
-    q << ", src_v as materialized (select v.* from " << relation(src, "valores", "valores")
-      << " v join map_g mg on mg.old = v.geometria_id join map_k mk on mk.old = v.campo_id), "
-      << "map_v as materialized (select id as old, nextval('projeto.valores_id_seq') as new from src_v), "
-      << "ins_v as ("
-      << insert(s, "valores", "v", v,
-                "from src_v v join map_v m on m.old = v.id join map_g mg on mg.old = v.geometria_id "
-                "join map_k mk on mk.old = v.campo_id")
-      << ")";
-  }
-  if (o.shares) {
-    q << ", ins_pu as ("
-      << insert(s, "projeto_usuarios", "u", {{"projeto_id", TO}},
-                "from " + relation(src, "projeto_usuarios", "compartilhamentos") + " u where u.projeto_id = " + FROM)
-      << "), ins_cu as ("
-      << insert(s, "camada_usuarios", "u", {{"id", ""}, {"camada_id", "m.new"}},
-                "from " + relation(src, "camada_usuarios", "direitos") + " u join map_c m on m.old = u.camada_id")
-      << ")";
-  }
-  if (o.history) {
-    if (o.values)
-      q << ", ins_va as ("
-        << insert(s, "valores_auditoria", "a",
-                  {{"id", ""}, {"valor_id", "mv.new"}, {"geometria_id", "mg.new"}, {"campo_id", "mk.new"}},
-                  "from " + relation(src, "valores_auditoria", "auditoria") +
-                      " a join map_g mg on mg.old = a.geometria_id join map_k mk on mk.old = a.campo_id "
-                      "left join map_v mv on mv.old = a.valor_id")
-        << ")";
-    q << ", ins_e as ("
-      << insert(s, "eventos", "e", {{"id", ""}, {"projeto_id", TO}},
-                "from " + relation(src, "eventos", "eventos") + " e where e.projeto_id = " + FROM)
-      << ")";
-  }
-  q << " select concat_ws(',', (select count(*) from ins_c), (select count(*) from ins_f), (select count(*) from ins_k), "
-    << (geometries ? "(select count(*) from ins_g)" : "0") << ", " << (o.values ? "(select count(*) from ins_v)" : "0")
-    << "), (select coalesce(jsonb_object_agg(old::text, new), '{}') from map_k)::text, "
-    << "(select coalesce(jsonb_agg(jsonb_build_array(m.old, m.new, c.arquivo) order by m.old), '[]') "
-    << "from map_c m join src_c c on c.id = m.old)::text";
-  std::vector<store::Row> rows = store::fetch(s, q);
-  remap_style_fields(s, to, rows.at(0)[1].value_or("{}"));
-  std::string counts = rows.at(0)[0].value_or("0,0,0,0,0");
-  Copied c;
-  c.copies = layer_copies(rows.at(0)[2].value_or("[]"));
-  std::int64_t* slots[] = {&c.layers, &c.forms, &c.fields, &c.geometries, &c.values};
-  std::size_t at = 0;
-  for (auto* slot : slots) {
-    std::size_t next = std::min(counts.find(',', at), counts.size());
-    *slot = std::stoll(counts.substr(at, next - at));
-    at = next + 1;
+    q3 << ", ins_l as ("
+       << insert(s, "rotulos_geometria", "l", l,
+                 "from " + relation(src, "rotulos_geometria", "rotulos") +
+                     " l join map_g mg on mg.old = l.geometria_id left join map_k mk on mk.old = l.campo_rotacao_id")
+       << ")";
+    std::string values = "0";
+    if (o.values) {
+      // Per layer, its old table's columns into the new one's: [[old layer, new layer, old
+      // field, new field, tipo], ...] by old layer.
+      simdjson::dom::parser fields_parser;
+      simdjson::dom::array fields = fields_parser.parse(r2[2].value_or("[]")).get_array();
+      std::vector<FieldCopy> layer;
+      int n = 0;
+      auto flush = [&] {
+        if (layer.empty()) return;
+        const std::string name = "ins_v" + std::to_string(n++);
+        q3 << ", " << name << " as (" << insert_values(src, layer) << ")";
+        values += " + (select coalesce(sum(n), 0) from " + name + ")";
+        layer.clear();
+      };
+      for (simdjson::dom::element e : fields) {
+        simdjson::dom::array a = e.get_array();
+        FieldCopy f{int64_t(a.at(0)), int64_t(a.at(1)), int64_t(a.at(2)), int64_t(a.at(3)),
+                    std::string(std::string_view(a.at(4)))};
+        if (!layer.empty() && layer.back().old_layer != f.old_layer) flush();
+        layer.push_back(std::move(f));
+      }
+      flush();
+      if (o.history)
+        // Value ids are computed from the geometry and the field's position: the new ones.
+        q3 << ", ins_va as ("
+           << insert(s, "valores_auditoria", "a",
+                     {{"id", ""}, {"valor_id", "projeto.valor_id(mg.new, kn.posicao)"}, {"geometria_id", "mg.new"},
+                      {"campo_id", "mk.new"}},
+                     "from " + relation(src, "valores_auditoria", "auditoria") +
+                         " a join map_g mg on mg.old = a.geometria_id join map_k mk on mk.old = a.campo_id "
+                         "join projeto.campos kn on kn.id = mk.new")
+           << ")";
+    }
+    q3 << " select concat_ws(',', (select count(*) from ins_g), " << values << ")";
+    const std::string made = store::fetch_value(s, q3).value_or("0,0");
+    c.geometries = std::stoll(made.substr(0, made.find(',')));
+    c.values = std::stoll(made.substr(made.find(',') + 1));
   }
   return c;
 }
@@ -209,6 +326,19 @@ std::string export_project(soci::session& s, std::int64_t id) {
   const std::string layers = "select c.* from projeto.camadas c where c.projeto_id = " + P;
   const std::string geoms = "select g.* from projeto.geometrias g join projeto.camadas c on c.id = g.camada_id "
                             "where c.projeto_id = " + P;
+  // The values: each layer's table, its rows as {"id": geometry, "c_<field>": value, ...}.
+  const std::string ids =
+      store::fetch_value(s, store::Sql("select string_agg(id::text, ',') from projeto.camadas where projeto_id = " + P))
+          .value_or("");
+  std::string values;
+  for (std::size_t i = 0; i < ids.size();) {
+    std::size_t j = std::min(ids.find(',', i), ids.size());
+    const std::int64_t layer = std::stoll(ids.substr(i, j - i));
+    values += (values.empty() ? "" : " union all ") + std::string("select jsonb_build_object('camada', ") +
+              std::to_string(layer) + ", 'linhas', coalesce((select jsonb_agg(to_jsonb(l)) from " +
+              common::layer_table(layer) + " l), '[]')) as v";
+    i = j + 1;
+  }
   store::Sql q(
       "select jsonb_build_object("
       "'projeto', (select to_jsonb(p) from projeto.projetos p where p.id = " + P + "), "
@@ -222,8 +352,8 @@ std::string export_project(soci::session& s, std::int64_t id) {
       "), '[]'), "
       "'geometrias', coalesce((select jsonb_agg(to_jsonb(g) - 'geom' || jsonb_build_object('geom', "
       "encode(st_asewkb(g.geom), 'hex'))) from (" + geoms + ") g), '[]'), "
-      "'valores', coalesce((select jsonb_agg(to_jsonb(v)) from projeto.valores v join (" + geoms +
-      ") g on g.id = v.geometria_id), '[]'), "
+      "'valores', " + (values.empty() ? std::string("'[]'::jsonb") : "(select jsonb_agg(v) from (" + values + ") x)") +
+      ", "
       "'rotulos', coalesce((select jsonb_agg(to_jsonb(l) - 'posicao' || jsonb_build_object('posicao', "
       "encode(st_asewkb(l.posicao), 'hex'))) from projeto.rotulos_geometria l join (" + geoms +
       ") g on g.id = l.geometria_id), '[]'), "

@@ -2,9 +2,11 @@
 // when asked, geometries with their own labels, values, shares and history) under another
 // project, remapping every id, including the field ids the styles name. Three routes use it: copiar-projeto and cadastro-imobiliario/nova-versao
 // (within the tenant's database) and transferir (from a document exported from another
-// tenant's database). It is one INSERT statement chained through CTEs: no temporary table,
-// because a transfer's half must pass PREPARE TRANSACTION, which refuses sessions that
-// used one.
+// tenant's database). It is three INSERT statements chained through CTEs (the layers and
+// forms, the fields, the geometries with their values: each layer's table and columns are
+// made by triggers at the end of the statement inserting its rows), the maps of one
+// passed to the next as JSON: no temporary table, because a transfer's half must pass
+// PREPARE TRANSACTION, which refuses sessions that used one.
 #pragma once
 
 #include <cstdint>

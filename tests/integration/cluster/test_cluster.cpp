@@ -107,10 +107,13 @@ int platform_with(pid_t pid) {
 // A value of the demo layer's area field: its id and geometry.
 std::pair<std::int64_t, std::int64_t> area_value() {
   Cluster& c = cluster();
-  std::string row = c.campinas(
-      "select v.id || ' ' || v.geometria_id from projeto.valores v join projeto.campos k on k.id = v.campo_id "
-      "join projeto.geometrias g on g.id = v.geometria_id where g.camada_id = " +
-      c.demo.at("DEMO_PROJECT_LAYER_ID") + " and k.chave = 'area_terreno' order by v.id limit 1");
+  const std::string layer = c.demo.at("DEMO_PROJECT_LAYER_ID");
+  // The field's column in the layer's table; the value's id is computed from its position.
+  std::string field = c.campinas("select k.id || ' ' || k.posicao from projeto.campos k join projeto.formularios f on "
+                                 "f.id = k.formulario_id where f.camada_id = " + layer + " and k.chave = 'area_terreno'");
+  const std::string column = "c_" + field.substr(0, field.find(' ')), posicao = field.substr(field.find(' ') + 1);
+  std::string row = c.campinas("select projeto.valor_id(id, " + posicao + "::smallint) || ' ' || id from camadas.l" + layer +
+                               " where " + column + " is not null order by id limit 1");
   auto space = row.find(' ');
   return {std::stoll(row.substr(0, space)), std::stoll(row.substr(space + 1))};
 }

@@ -66,10 +66,20 @@ struct Parcels {
     return id("insert into projeto.campos (formulario_id, nome, chave, tipo) values (" + n(form) + ", '" + chave +
               "', '" + chave + "', '" + tipo + "') returning id");
   }
-  /// A value put straight into the database (the value routes have their own suite).
-  void value(std::int64_t geometria, std::int64_t campo, const std::string& column, const std::string& sql_value) const {
-    db("insert into projeto.valores (geometria_id, campo_id, " + column + ") values (" + n(geometria) + ", " +
-       n(campo) + ", " + sql_value + ") returning 1");
+  /// The table of field `campo`'s layer (its values: column c_<campo>).
+  std::string table_of(std::int64_t campo) const {
+    return "camadas.l" + db("select projeto.camada_do_campo(" + n(campo) + ")");
+  }
+  /// A value put straight into the database (the value routes have their own suite): the
+  /// field's column of the geometry's row in the layer's table.
+  void value(std::int64_t geometria, std::int64_t campo, const std::string& sql_value) const {
+    const std::string c = "c_" + n(campo);
+    db("insert into " + table_of(campo) + " (id, " + c + ") values (" + n(geometria) + ", " + sql_value +
+       ") on conflict (id) do update set " + c + " = excluded." + c + " returning 1");
+  }
+  /// The value of field `campo` of geometry `geometria` as its column holds it ("" for none).
+  std::string stored(std::int64_t geometria, std::int64_t campo) const {
+    return db("select (select c_" + n(campo) + " from " + table_of(campo) + " where id = " + n(geometria) + ")");
   }
 
   /// A rectangle in UTM 23S: corner (e, nn) plus width × height metres, as WKT.
@@ -104,6 +114,15 @@ struct Parcels {
   }
   std::string count(const std::string& table, const std::string& where = "true") const {
     return db("select count(*) from projeto." + table + " where " + where);
+  }
+  /// Every value (in the layers' tables) as a relation of rows geometria_id, campo_id,
+  /// valor (jsonb) and texto (its text).
+  static constexpr const char* kValues =
+      "(select g.id as geometria_id, v.campo_id, v.valor, v.valor #>> '{}' as texto from projeto.geometrias g "
+      "cross join lateral projeto.valores_de(g.id) v)";
+  /// How many values meet `where` (over kValues' columns).
+  std::string count_values(const std::string& where = "true") const {
+    return db("select count(*) from " + std::string(kValues) + " v where " + where);
   }
   std::string generation(std::int64_t camada) const {
     return db("select geracao from projeto.camadas where id = " + n(camada));

@@ -68,9 +68,9 @@ struct Properties {
 
   /// Everything a refused write must leave as it was.
   std::string snapshot() const {
-    return w.db("select concat_ws(' ', (select count(*) from projeto.geometrias), (select count(*) from "
-                "projeto.valores), (select count(*) from projeto.valores_auditoria), (select count(*) from "
-                "projeto.geometrias_auditoria), (select geracao from projeto.camadas where id = " +
+    return w.db("select concat_ws(' ', (select count(*) from projeto.geometrias), (select count(*) from " +
+                std::string(Parcels::kValues) + " v), (select count(*) from projeto.valores_auditoria), (select count(*) "
+                "from projeto.geometrias_auditoria), (select geracao from projeto.camadas where id = " +
                 Parcels::n(layer) + "))");
   }
 };
@@ -141,23 +141,19 @@ TEST_CASE_FIXTURE(PlatformFixture, "POST /geometrias with valores writes the geo
   REQUIRE(read->status == 200);
   CHECK(simdjson::minify(read->json()) == simdjson::minify(a->json()["valores"]));
   for (auto v : a->json()["valores"].get_array())
-    CHECK(w.db("select geometria_id from projeto.valores where id = " + std::to_string(int64_t(v["id"]))) ==
+    CHECK(w.db("select geometria_id from projeto.valor_chave(" + std::to_string(int64_t(v["id"])) + ")") ==
           Parcels::n(g));
 
-  // The rows: the geometry, its 7 values in their typed columns, an audit row per value
-  // (criar, by the caller) and the geometry's audit, whose state shows the values.
+  // The rows: the geometry, its 7 values in the typed columns of its row of the layer's
+  // table, an audit row per value (criar, by the caller) and the geometry's audit, whose
+  // state shows the values.
   CHECK(w.count("geometrias", "id = " + Parcels::n(g) + " and criado_por = " + Parcels::n(w.editor.user_id)) == "1");
-  CHECK(w.count("valores", "geometria_id = " + Parcels::n(g)) == "7");
-  CHECK(w.db("select texto from projeto.valores where geometria_id = " + Parcels::n(g) +
-             " and campo_id = " + Parcels::n(p.field["inscricao"])) == "0001");
-  CHECK(w.db("select data from projeto.valores where geometria_id = " + Parcels::n(g) +
-             " and campo_id = " + Parcels::n(p.field["vistoria"])) == "2024-05-31");
-  CHECK(w.db("select booleano from projeto.valores where geometria_id = " + Parcels::n(g) +
-             " and campo_id = " + Parcels::n(p.field["murado"])) == "t");
-  CHECK(w.db("select numero from projeto.valores where geometria_id = " + Parcels::n(g) +
-             " and campo_id = " + Parcels::n(p.field["area"])) == "120.5");
-  CHECK(w.db("select texto from projeto.valores where geometria_id = " + Parcels::n(g) +
-             " and campo_id = " + Parcels::n(p.field["uso"])) == "comercial");  // a single option: text
+  CHECK(w.count_values("geometria_id = " + Parcels::n(g)) == "7");
+  CHECK(w.stored(g, p.field["inscricao"]) == "0001");
+  CHECK(w.stored(g, p.field["vistoria"]) == "2024-05-31");
+  CHECK(w.stored(g, p.field["murado"]) == "t");
+  CHECK(w.stored(g, p.field["area"]) == "120.5");
+  CHECK(w.stored(g, p.field["uso"]) == "comercial");  // a single option: text
   CHECK(w.db("select count(*) from projeto.valores_auditoria where geometria_id = " + Parcels::n(g) +
              " and operacao = 'criar' and usuario_id = " + Parcels::n(w.editor.user_id)) == "7");
   CHECK(w.db("select operacao || ' ' || (depois -> 'valores' ->> 'inscricao') from projeto.geometrias_auditoria "
@@ -273,7 +269,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "POST /geometrias with a refused value writes
   std::string beta_field = in_beta("insert into projeto.campos (formulario_id, nome, chave, tipo) values (" +
                                    beta_form + ", 'x', 'x', 'texto') returning id");
   refused_value(with(beta_field, R"("x")"), beta_field, "não é campo");
-  CHECK(in_beta("select count(*) from projeto.valores") == "0");
+  CHECK(in_beta("select count(*) from " + std::string(Parcels::kValues) + " v") == "0");
 
   // Permissions: edicao on the layer covers the values; a read-only share may not write,
   // no share does not see the layer, no session is refused.
@@ -298,7 +294,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "offline criar items carry valores: a refused
       Parcels::utm_rect(610300, 7795000, 10, 10) + R"("},)" + criar("c4", 610400, p.good("0202")) + "," +
       criar("c5", 610500, p.good("0202")) + "," + R"({"idCliente":"a1","operacao":"alterar","id":)" + Parcels::n(g) +
       R"(,"versaoBase":1,"srid":31983,"wkt":")" + Parcels::utm_rect(610000, 7795000, 25, 30) + R"("}])";
-  std::string geometries = w.count("geometrias"), values = w.count("valores"), audits = w.count("valores_auditoria");
+  std::string geometries = w.count("geometrias"), values = w.count_values(), audits = w.count("valores_auditoria");
   ValueEvents heard(*this, w.owner);
 
   auto a = post("/geometrias/offline", batch, w.editor);
@@ -315,15 +311,15 @@ TEST_CASE_FIXTURE(PlatformFixture, "offline criar items carry valores: a refused
   std::int64_t c1 = int64_t(items.at(0)["id"]);
   CHECK(by_key(items.at(0)["valores"])["valor_total"] == "241");
   for (auto v : items.at(0)["valores"].get_array())
-    CHECK(w.db("select geometria_id from projeto.valores where id = " + std::to_string(int64_t(v["id"]))) ==
+    CHECK(w.db("select geometria_id from projeto.valor_chave(" + std::to_string(int64_t(v["id"])) + ")") ==
           Parcels::n(c1));
   // The refused items name their fields and wrote nothing.
   CHECK(report(items.at(1)["campos"])["area"].find("esperado um número") != std::string::npos);
   CHECK(std::string_view(items.at(1)["motivo"]).find("'area'") != std::string_view::npos);
   CHECK(report(items.at(4)["campos"])["inscricao"].find("único") != std::string::npos);
   CHECK(std::stoll(w.count("geometrias")) == std::stoll(geometries) + 3);  // c1, c3, c4
-  CHECK(std::stoll(w.count("valores")) == std::stoll(values) + 14);        // 7 for c1, 7 for c4
-  CHECK(w.count("valores", "texto = '0102'") == "0");
+  CHECK(std::stoll(w.count_values()) == std::stoll(values) + 14);        // 7 for c1, 7 for c4
+  CHECK(w.count_values("texto = '0102'") == "0");
   CHECK(std::stoll(w.count("valores_auditoria")) == std::stoll(audits) + 14);
   CHECK(w.count("geometrias_auditoria", "operacao = 'criar' and camada_id = " + Parcels::n(p.layer)) == "3");
   CHECK(w.version(g) == "2");
@@ -374,7 +370,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "two identical offline batches with valores s
   CHECK(r.body[0] == r.body[1]);
   CHECK(r.body[0].find(R"("situacao": "aplicado")") != std::string::npos);
   CHECK(w.count("geometrias", "camada_id = " + Parcels::n(p.layer)) == "1");
-  CHECK(w.count("valores") == "7");
+  CHECK(w.count_values() == "7");
   CHECK(w.count("valores_auditoria") == "7");
   CHECK(w.count("geometrias_offline", "id_cliente = 'r1'") == "1");
 }

@@ -12,9 +12,9 @@ TEST_CASE_FIXTURE(PlatformFixture, "values, geometries and samples are copied be
   std::int64_t lot = w.rect(610000, 7795000, 20, 30);
   std::int64_t outside = w.rect(611000, 7795000, 20, 30);
   std::int64_t block = w.rect(609990, 7794990, 40, 50, w.blocks);
-  w.value(block, w.block_field["inscricao"], "texto", "'0099'");
-  w.value(block, w.block_field["area"], "numero", "2000");
-  w.value(lot, w.field["area"], "numero", "600");
+  w.value(block, w.block_field["inscricao"], "'0099'");
+  w.value(block, w.block_field["area"], "2000");
+  w.value(lot, w.field["area"], "600");
   test::Heard heard(*this, w.owner);
 
   // copiar-valores: the lot inside the block takes its values; the one outside nothing.
@@ -26,15 +26,13 @@ TEST_CASE_FIXTURE(PlatformFixture, "values, geometries and samples are copied be
   CHECK(int64_t(only_area->json()["valores"]) == 1);
   CHECK(heard.count("valores") == 1);
   CHECK(heard.last().find(R"("idGeometria":)" + Parcels::n(lot)) != std::string::npos);
-  CHECK(w.db("select numero from projeto.valores where geometria_id = " + Parcels::n(lot) + " and campo_id = " +
-             Parcels::n(w.field["area"])) == "600");
+  CHECK(w.stored(lot, w.field["area"]) == "600");
   auto all = post("/geometrias/copiar-valores/" + Parcels::n(w.lots), R"({"origem":)" + Parcels::n(w.blocks) + "}",
                   w.editor);
   REQUIRE_MESSAGE(all->status == 200, all->body);
   CHECK(int64_t(all->json()["valores"]) == 2);
-  CHECK(w.db("select numero from projeto.valores where geometria_id = " + Parcels::n(lot) + " and campo_id = " +
-             Parcels::n(w.field["area"])) == "2000");
-  CHECK(w.count("valores", "geometria_id = " + Parcels::n(outside)) == "0");
+  CHECK(w.stored(lot, w.field["area"]) == "2000");
+  CHECK(w.count_values("geometria_id = " + Parcels::n(outside)) == "0");
   CHECK(w.db("select concat_ws('|', operacao, antes, depois) from projeto.valores_auditoria where geometria_id = " +
              Parcels::n(lot) + " and campo_id = " + Parcels::n(w.field["area"]) + " order by id desc limit 1") ==
         "copiar|600|2000");
@@ -47,7 +45,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "values, geometries and samples are copied be
   std::int64_t copied = int64_t(copy->json()["geometrias"].at(0)["id"]);
   CHECK(int64_t(copy->json()["geometrias"].at(0)["idCamada"]) == w.blocks);
   CHECK(int64_t(copy->json()["valoresCopiados"]) == 2);
-  CHECK(w.db("select texto from projeto.valores where geometria_id = " + Parcels::n(copied)) == "0099");
+  CHECK(w.stored(copied, w.block_field["inscricao"]) == "0099");
   CHECK(w.db("select st_equals(a.geom, b.geom) from projeto.geometrias a, projeto.geometrias b where a.id = " +
              Parcels::n(lot) + " and b.id = " + Parcels::n(copied)) == "t");
   CHECK(w.db("select operacao from projeto.geometrias_auditoria where geometria_id = " + Parcels::n(copied)) == "copiar");
@@ -76,9 +74,9 @@ TEST_CASE_FIXTURE(PlatformFixture, "the thematic index is the class of the layer
   Parcels w(*this);
   std::int64_t small = w.rect(610000, 7795000, 20, 30), big = w.rect(610100, 7795000, 20, 30),
                bare = w.rect(610200, 7795000, 20, 30), huge = w.rect(610300, 7795000, 20, 30);
-  w.value(small, w.field["area"], "numero", "600");
-  w.value(big, w.field["area"], "numero", "3000");
-  w.value(huge, w.field["area"], "numero", "9000");
+  w.value(small, w.field["area"], "600");
+  w.value(big, w.field["area"], "3000");
+  w.value(huge, w.field["area"], "9000");
   const std::string area = Parcels::n(w.field["area"]);
   test::Heard heard(*this, w.owner);
   auto index = [&](std::int64_t g, const std::string& campo) {
@@ -114,8 +112,8 @@ TEST_CASE_FIXTURE(PlatformFixture, "copiar-valores by location writes as the val
                             Parcels::n(w.lot_form) + ", 'dobro', 'dobro', 'calculado', 'area * 2') returning id");
   std::int64_t a = w.rect(610000, 7795000, 20, 30), b = w.rect(610030, 7795000, 20, 30);
   std::int64_t block = w.rect(609990, 7794990, 80, 50, w.blocks);  // covers both lots
-  w.value(block, w.block_field["inscricao"], "texto", "'0099'");
-  w.value(block, w.block_field["area"], "numero", "2000");
+  w.value(block, w.block_field["inscricao"], "'0099'");
+  w.value(block, w.block_field["area"], "2000");
   const std::string lots_gen = w.generation(w.lots), audits = w.count("valores_auditoria");
   const std::string path = "/geometrias/copiar-valores/" + Parcels::n(w.lots);
   const std::string only_area = R"({"origem":)" + Parcels::n(w.blocks) + R"(,"campos":["area"]})";
@@ -123,7 +121,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "copiar-valores by location writes as the val
   // Over the destination field's maximo: 400 naming the field and a geometry, nothing written.
   w.db("update projeto.campos set maximo = 1000 where id = " + Parcels::n(w.field["area"]) + " returning 1");
   refused(*post(path, only_area, w.editor), 400, "parametro_invalido", "area");
-  CHECK(w.count("valores", "geometria_id in (" + Parcels::n(a) + ", " + Parcels::n(b) + ")") == "0");
+  CHECK(w.count_values("geometria_id in (" + Parcels::n(a) + ", " + Parcels::n(b) + ")") == "0");
   CHECK(w.count("valores_auditoria") == audits);
   CHECK(w.generation(w.lots) == lots_gen);
 
@@ -133,8 +131,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "copiar-valores by location writes as the val
   REQUIRE_MESSAGE(ok->status == 200, ok->body);
   CHECK(int64_t(ok->json()["valores"]) == 2);
   for (std::int64_t g : {a, b}) {
-    CHECK(w.db("select numero from projeto.valores where geometria_id = " + Parcels::n(g) + " and campo_id = " +
-               Parcels::n(dobro)) == "4000");
+    CHECK(w.stored(g, dobro) == "4000");
     CHECK(w.db("select string_agg(operacao, ',' order by id) from projeto.valores_auditoria where geometria_id = " +
                Parcels::n(g)) == "copiar,criar");
   }
@@ -144,12 +141,12 @@ TEST_CASE_FIXTURE(PlatformFixture, "copiar-valores by location writes as the val
   w.db("update projeto.campos set unico = true where id = " + Parcels::n(w.field["inscricao"]) + " returning 1");
   refused(*post(path, R"({"origem":)" + Parcels::n(w.blocks) + R"(,"campos":["inscricao"]})", w.editor), 409, "conflito",
           "inscricao");
-  CHECK(w.count("valores", "campo_id = " + Parcels::n(w.field["inscricao"])) == "0");
+  CHECK(w.count_values("campo_id = " + Parcels::n(w.field["inscricao"])) == "0");
   // An inactive destination field is left alone.
   w.db("update projeto.campos set unico = false, ativo = false where id = " + Parcels::n(w.field["inscricao"]) +
        " returning 1");
   auto skipped = post(path, R"({"origem":)" + Parcels::n(w.blocks) + R"(,"campos":["inscricao"]})", w.editor);
   REQUIRE_MESSAGE(skipped->status == 200, skipped->body);
   CHECK(int64_t(skipped->json()["valores"]) == 0);
-  CHECK(w.count("valores", "campo_id = " + Parcels::n(w.field["inscricao"])) == "0");
+  CHECK(w.count_values("campo_id = " + Parcels::n(w.field["inscricao"])) == "0");
 }

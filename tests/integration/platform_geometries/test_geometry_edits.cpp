@@ -15,7 +15,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "a 20 x 30 m lot splits into 20 x 20 and 20 x
   Parcels w(*this);
   test::Heard heard(*this, w.owner);
   std::int64_t g = w.rect(610000, 7795000, 20, 30);
-  w.value(g, w.field["inscricao"], "texto", "'0042'");
+  w.value(g, w.field["inscricao"], "'0042'");
   CHECK(w.area(g) == doctest::Approx(600).epsilon(0.005));
   std::size_t heard_before = heard.size();
 
@@ -38,7 +38,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "a 20 x 30 m lot splits into 20 x 20 and 20 x
   CHECK(w.area(part) == doctest::Approx(200).epsilon(0.005));
   CHECK(w.area(g) + w.area(part) == doctest::Approx(double(a->json()["areaOriginal"])).epsilon(0.001));
   CHECK(w.version(g) == "2");
-  CHECK(w.db("select texto from projeto.valores where geometria_id = " + Parcels::n(part)) == "0042");
+  CHECK(w.stored(part, w.field["inscricao"]) == "0042");
   CHECK(w.db("select string_agg(operacao, ',' order by id) from projeto.geometrias_auditoria where geometria_id in (" +
              Parcels::n(g) + ", " + Parcels::n(part) + ")") == "criar,dividir,dividir");
   CHECK(w.db("select depois -> 'valores' ->> 'inscricao' from projeto.geometrias_auditoria where geometria_id = " +
@@ -81,7 +81,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "a 20 x 30 m lot splits into 20 x 20 and 20 x
   CHECK(int64_t(u->json()["versao"]) == 3);
   CHECK(w.area(g) == doctest::Approx(600).epsilon(0.005));
   CHECK(w.count("geometrias", "id = " + Parcels::n(part)) == "0");
-  CHECK(w.db("select texto from projeto.valores where geometria_id = " + Parcels::n(g)) == "0042");
+  CHECK(w.stored(g, w.field["inscricao"]) == "0042");
   CHECK(w.db("select operacao from projeto.geometrias_auditoria where geometria_id = " + Parcels::n(g) +
              " order by id desc limit 1") == "unir");
   CHECK(w.db("select operacao from projeto.geometrias_auditoria where geometria_id = " + Parcels::n(part) +

@@ -48,7 +48,7 @@ TEST_CASE_FIXTURE(PlatformFixture,
   auto one = get("/geometrias/" + Parcels::n(g), w.reader);
   REQUIRE_MESSAGE(one->status == 200, one->body);
   CHECK(int64_t(one->json()["id"]) == g);
-  w.value(g, w.field["inscricao"], "texto", "'0042'");
+  w.value(g, w.field["inscricao"], "'0042'");
   w.rect(610100, 7795000, 10, 10);
   auto page = get("/geometrias?idCamada=" + Parcels::n(w.lots) + "&pageSize=1", w.reader);
   REQUIRE_MESSAGE(page->status == 200, page->body);

@@ -149,11 +149,23 @@ class ImportsFixture : public PlatformFixture {
            (nome.empty() ? "" : "&nomeCamada=" + enc(nome)) + extra;
   }
 
+  /// The id of layer `L`'s field `chave` (its values: column c_<id> of table camadas.l<L>).
+  std::string field(const std::string& L, const std::string& chave) const {
+    return db("select k.id from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
+              "where f.camada_id = " + L + " and k.chave = '" + chave + "'");
+  }
+
+  /// Every value (in the layers' tables, camadas.l<id>) as a relation of rows geometria_id,
+  /// campo_id, chave, valor (jsonb) and texto (its text).
+  static constexpr const char* kValues =
+      "(select g.id as geometria_id, v.campo_id, k.chave, v.valor, v.valor #>> '{}' as texto from projeto.geometrias g "
+      "cross join lateral projeto.valores_de(g.id) v join projeto.campos k on k.id = v.campo_id)";
+
   /// Counts of what imports write, to show that a refused one wrote nothing.
   std::string footprint() const {
     return db("select (select count(*) from projeto.importacoes) || '/' || (select count(*) from projeto.camadas) || "
               "'/' || (select count(*) from projeto.campos) || '/' || (select count(*) from projeto.geometrias) || '/' || "
-              "(select count(*) from projeto.valores)");
+              "(select count(*) from " + std::string(kValues) + " v)");
   }
 };
 

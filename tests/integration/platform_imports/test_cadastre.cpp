@@ -35,15 +35,14 @@ TEST_CASE_FIXTURE(ImportsFixture, "the cadastre's lots, rural lots, buildings an
     CHECK(db("select count(*) from projeto.geometrias where camada_id = " + L) == expected);
   }
   // The attributes: a rural lot's inscrição and area, as in the cadastre.
-  CHECK(db("select v.texto || '|' || a.numero from projeto.camadas c join projeto.geometrias g on g.camada_id = c.id "
-           "join projeto.valores i on i.geometria_id = g.id join projeto.campos ki on ki.id = i.campo_id and ki.chave = 'id_cadastro' "
-           "join projeto.valores v on v.geometria_id = g.id join projeto.campos kv on kv.id = v.campo_id and kv.chave = 'inscricao' "
-           "join projeto.valores a on a.geometria_id = g.id join projeto.campos ka on ka.id = a.campo_id and ka.chave = 'area_terreno' "
-           "where c.nome = 'Lotes rurais (cadastro)' order by i.numero limit 1") ==
+  const std::string rural = db("select id from projeto.camadas where nome = 'Lotes rurais (cadastro)'");
+  CHECK(db("select c_" + field(rural, "inscricao") + " || '|' || c_" + field(rural, "area_terreno") + " from camadas.l" +
+           rural + " order by c_" + field(rural, "id_cadastro") + " limit 1") ==
         db("select inscricao || '|' || area_terreno from cadastro.lote order by id limit 1"));
+  const std::string urban = db("select id from projeto.camadas where nome = 'Lotes (cadastro)'");
   CHECK(db("select bool_and(st_equals(g.geom, l.geom)) from projeto.camadas c join projeto.geometrias g on g.camada_id = c.id "
-           "join projeto.valores i on i.geometria_id = g.id join projeto.campos ki on ki.id = i.campo_id and ki.chave = 'id_cadastro' "
-           "join cadastro.lote l on l.id = i.numero where c.nome = 'Lotes (cadastro)'") == "t");
+           "join camadas.l" + urban + " i on i.id = g.id join cadastro.lote l on l.id = i.c_" + field(urban, "id_cadastro") +
+           " where c.nome = 'Lotes (cadastro)'") == "t");
 }
 
 TEST_CASE_FIXTURE(ImportsFixture, "a copy of the cadastre's layer refuses xdzs=true: its geometries have no Z") {

@@ -63,19 +63,17 @@ TEST_CASE_FIXTURE(ImportsFixture, "the PVG profile round-trips: exported from Ge
   const std::string L = n(job.camada);
   CHECK(db("select geometria from projeto.camadas where id = " + L) == "linha");
   CHECK(db("select propriedades -> 'pvg' ->> 'unidade' from projeto.camadas where id = " + L) == "R$/m²");
-  CHECK(db("select string_agg(c.texto || '=' || n.numero, ',' order by c.texto) from projeto.geometrias g "
-           "join projeto.valores c on c.geometria_id = g.id join projeto.campos kc on kc.id = c.campo_id and kc.chave = 'codigo' "
-           "join projeto.valores n on n.geometria_id = g.id join projeto.campos kn on kn.id = n.campo_id and kn.chave = 'valor_m2' "
-           "where g.camada_id = " + L) == "F-001=350.5,F-002=420,F-003=99.99");
+  // The layer's table: codigo and valor_m2 by their columns.
+  const std::string codigo = "l.c_" + field(L, "codigo"), valor = "l.c_" + field(L, "valor_m2");
+  CHECK(db("select string_agg(" + codigo + " || '=' || " + valor + ", ',' order by " + codigo + ") from camadas.l" + L +
+           " l") == "F-001=350.5,F-002=420,F-003=99.99");
 
   // The layer exported again gives the same document's features.
   std::string again = db(
       "select json_build_object('type', 'FeatureCollection', 'features', json_agg(json_build_object('type', 'Feature', "
-      "'geometry', st_asgeojson(g.geom)::json, 'properties', json_build_object('codigo', c.texto, 'valor_m2', n.numero)) "
-      "order by c.texto))::text from projeto.geometrias g "
-      "join projeto.valores c on c.geometria_id = g.id join projeto.campos kc on kc.id = c.campo_id and kc.chave = 'codigo' "
-      "join projeto.valores n on n.geometria_id = g.id join projeto.campos kn on kn.id = n.campo_id and kn.chave = 'valor_m2' "
-      "where g.camada_id = " + L);
+      "'geometry', st_asgeojson(g.geom)::json, 'properties', json_build_object('codigo', " + codigo + ", 'valor_m2', " +
+      valor + ")) order by " + codigo + "))::text from projeto.geometrias g join camadas.l" + L +
+      " l on l.id = g.id where g.camada_id = " + L);
   auto second = post("/converter/geojson?targetType=pvg", again, c.owner);
   REQUIRE_MESSAGE(second->status == 200, second->body);
   auto d2 = second->json();

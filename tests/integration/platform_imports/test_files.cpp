@@ -48,13 +48,13 @@ TEST_CASE_FIXTURE(ImportsFixture,
   CHECK(db("select string_agg(k.chave || ':' || k.tipo, ',' order by k.ordem) from projeto.campos k "
            "join projeto.formularios f on f.id = k.formulario_id where f.camada_id = " + L) ==
         "nome:texto,area:decimal,numero:inteiro,vistoria:data");
-  const std::string of_layer = " from projeto.valores v join projeto.campos k on k.id = v.campo_id "
-                               "join projeto.geometrias g on g.id = v.geometria_id where g.camada_id = " + L;
-  CHECK(db("select string_agg(v.texto, ',' order by v.texto)" + of_layer + " and k.chave = 'nome'") ==
+  const std::string of_layer = " from " + std::string(kValues) +
+                               " v join projeto.geometrias g on g.id = v.geometria_id where g.camada_id = " + L;
+  CHECK(db("select string_agg(v.texto, ',' order by v.texto)" + of_layer + " and v.chave = 'nome'") ==
         "Açaí,Conceição,São João");
   CHECK(db("select count(*)" + of_layer) == "9");  // nulls make no value
-  CHECK(db("select string_agg(v.numero::text, ',' order by v.numero)" + of_layer + " and k.chave = 'area'") == "80.25,123.5");
-  CHECK(db("select string_agg(v.data::text, ',' order by v.data)" + of_layer + " and k.chave = 'vistoria'") ==
+  CHECK(db("select string_agg(v.texto, ',' order by v.valor)" + of_layer + " and v.chave = 'area'") == "80.25,123.5");
+  CHECK(db("select string_agg(v.texto, ',' order by v.texto)" + of_layer + " and v.chave = 'vistoria'") ==
         "2023-12-01,2024-03-15");
   // Transformed exactly as PostGIS would, and all valid (the bow-tie repaired).
   CHECK(db("select st_distance(st_centroid(g.geom), st_transform(st_setsrid(st_point(333005, 7395005), 31983), 4674)) < 1e-7"
@@ -75,8 +75,8 @@ TEST_CASE_FIXTURE(ImportsFixture, "a .cpg decides the encoding; without one, the
                     c.owner);
   REQUIRE_MESSAGE(a.estado == "concluida", a.json);
   CHECK(a.json.find(R"("encodingOrigem":"cpg")") != std::string::npos);
-  CHECK(db("select count(*) from projeto.valores v join projeto.geometrias g on g.id = v.geometria_id where g.camada_id = " +
-           n(a.camada) + " and v.texto = 'Conceição'") == "1");
+  CHECK(db("select count(*) from " + std::string(kValues) + " v join projeto.geometrias g on g.id = v.geometria_id "
+           "where g.camada_id = " + n(a.camada) + " and v.texto = 'Conceição'") == "1");
 
   // CP1252 bytes without a .cpg, read as UTF-8 because the parameter says so: refused, nothing left.
   sh("ogr2ogr -f 'ESRI Shapefile' -a_srs EPSG:31983 -lco ENCODING=CP1252 win.shp in.geojson");
@@ -156,12 +156,12 @@ TEST_CASE_FIXTURE(ImportsFixture, "KML and KMZ import as point layers with their
     CHECK(job.importadas == 2);
     const std::string L = n(job.camada);
     CHECK(db("select geometria from projeto.camadas where id = " + L) == "ponto");
-    CHECK(db("select string_agg(v.texto, ',' order by v.texto) from projeto.valores v join projeto.campos k on "
-             "k.id = v.campo_id join projeto.geometrias g on g.id = v.geometria_id where g.camada_id = " + L +
-             " and k.chave = 'name'") == "Praça da Sé,Pátio do Colégio");
+    CHECK(db("select string_agg(v.texto, ',' order by v.texto) from " + std::string(kValues) +
+             " v join projeto.geometrias g on g.id = v.geometria_id where g.camada_id = " + L + " and v.chave = 'name'") ==
+          "Praça da Sé,Pátio do Colégio");
     // WGS 84 to SIRGAS 2000: the same coordinates to the centimetre.
     CHECK(db("select round(st_x(geom)::numeric, 4) || ' ' || round(st_y(geom)::numeric, 4) from projeto.geometrias g "
-             "join projeto.valores v on v.geometria_id = g.id where g.camada_id = " + L + " and v.texto = 'Praça da Sé'") ==
+             "join " + std::string(kValues) + " v on v.geometria_id = g.id where g.camada_id = " + L + " and v.texto = 'Praça da Sé'") ==
           "-46.6339 -23.5503");
   }
 }
@@ -186,16 +186,16 @@ TEST_CASE_FIXTURE(ImportsFixture, "a DXF becomes one layer per geometry type, TE
   CHECK(db("select string_agg(c.nome || ':' || c.geometria || ':' || (select count(*) from projeto.geometrias g "
            "where g.camada_id = c.id), ',' order by c.nome) from projeto.camadas c where c.projeto_id = " + n(c.projeto)) ==
         "Quadra (linhas):linha:1,Quadra (polígonos):poligono:1,Quadra (pontos):ponto:2");
-  CHECK(db("select v.texto from projeto.valores v join projeto.campos k on k.id = v.campo_id join projeto.geometrias g "
-           "on g.id = v.geometria_id join projeto.camadas c on c.id = g.camada_id where c.nome = 'Quadra (pontos)' "
-           "and k.chave = 'texto'") == "Praça São José");
-  CHECK(db("select string_agg(distinct v.texto, ',') from projeto.valores v join projeto.campos k on k.id = v.campo_id "
-           "where k.chave = 'camada_dxf'") == "lotes,marcos,ruas");
+  CHECK(db("select v.texto from " + std::string(kValues) + " v join projeto.geometrias g on g.id = v.geometria_id "
+           "join projeto.camadas c on c.id = g.camada_id where c.nome = 'Quadra (pontos)' and v.chave = 'texto'") ==
+        "Praça São José");
+  CHECK(db("select string_agg(distinct v.texto, ',') from " + std::string(kValues) + " v where v.chave = 'camada_dxf'") ==
+        "lotes,marcos,ruas");
   // xdzs=true: the labelled point's Z kept as its cota (the geometries are 2D); the layers
   // without any Z get no such field.
-  CHECK(db("select string_agg(c.nome || '=' || v.numero, ',') from projeto.valores v join projeto.campos k on "
-           "k.id = v.campo_id join projeto.geometrias g on g.id = v.geometria_id join projeto.camadas c on "
-           "c.id = g.camada_id where k.chave = 'cota'") == "Quadra (pontos)=812.5");
+  CHECK(db("select string_agg(c.nome || '=' || v.texto, ',') from " + std::string(kValues) +
+           " v join projeto.geometrias g on g.id = v.geometria_id join projeto.camadas c on c.id = g.camada_id "
+           "where v.chave = 'cota'") == "Quadra (pontos)=812.5");
   CHECK(db("select bool_and(st_ndims(geom) = 2) from projeto.geometrias") == "t");
 
   auto a = get("/importacoes/dxf/" + n(id), c.owner);
@@ -232,9 +232,11 @@ TEST_CASE_FIXTURE(ImportsFixture, "a 200,000-feature shapefile imports completel
   CHECK(job.importadas == 200000);
   const std::string L = n(job.camada);
   CHECK(db("select count(*) from projeto.geometrias where camada_id = " + L) == "200000");
-  CHECK(db("select count(*) from projeto.valores v join projeto.geometrias g on g.id = v.geometria_id "
-           "where g.camada_id = " + L) == "1000000");  // id, nome, valor, x, y
-  CHECK(db("select v.texto from projeto.valores v join projeto.campos k on k.id = v.campo_id join projeto.geometrias g "
-           "on g.id = v.geometria_id where g.camada_id = " + L + " and k.chave = 'nome' and st_x(g.geom) = -47.0 "
-           "and st_y(g.geom) = -23.0") == "ponto 0");
+  // The layer's table: a row per geometry, a column per field.
+  CHECK(db("select count(*) || '/' || sum(num_nonnulls(" + db("select string_agg('c_' || k.id, ', ') from projeto.campos k "
+           "join projeto.formularios f on f.id = k.formulario_id where f.camada_id = " + L) + ")) from camadas.l" + L) ==
+        "200000/1000000");  // id, nome, valor, x, y
+  CHECK(db("select v.valor #>> '{}' from projeto.geometrias g cross join lateral projeto.valores_de(g.id) v "
+           "join projeto.campos k on k.id = v.campo_id where g.camada_id = " + L + " and k.chave = 'nome' "
+           "and st_x(g.geom) = -47.0 and st_y(g.geom) = -23.0") == "ponto 0");
 }

@@ -132,22 +132,26 @@ TEST_CASE_FIXTURE(ImportsFixture, "a job that fails in the middle of loading lea
   auto c = cast();
   // The database refuses one value in the middle of the file (feature 250 of 300): the
   // layer, form, fields and 300 geometries were already written in the job's transaction.
-  db("alter table projeto.valores add constraint teste_falha check (texto is distinct from 'FALHA') not valid");
+  // (Each new field's column, in the new layer's table, gets a check refusing 'FALHA'.)
+  db("create function teste_falha() returns trigger language plpgsql as $$ begin execute format("
+     "'alter table camadas.%I add constraint %I check (%I::text is distinct from ''FALHA'') not valid', "
+     "'l' || projeto.camada_do_campo(new.id), 'teste_falha_' || new.id, 'c_' || new.id); return null; end $$");
+  db("create trigger teste_falha after insert on projeto.campos for each row execute function teste_falha()");
   write("p.geojson", points(300, 249));
   sh("ogr2ogr -f 'ESRI Shapefile' p.shp p.geojson");
   sh("zip -j p.zip p.shp p.shx p.dbf p.prj p.cpg");
   std::string before = db("select (select count(*) from projeto.camadas) || '/' || (select count(*) from projeto.formularios) "
                           "|| '/' || (select count(*) from projeto.campos) || '/' || (select count(*) from projeto.geometrias) "
-                          "|| '/' || (select count(*) from projeto.valores) || '/' || (select count(*) from projeto.eventos)");
+                          "|| '/' || (select count(*) from " + std::string(kValues) + " v) || '/' || (select count(*) from projeto.eventos)");
   auto job = finished(submitted(route("shp", "falha", c.projeto, "Falha"), read("p.zip"), "p.zip", c.owner), c.owner);
-  db("alter table projeto.valores drop constraint teste_falha");
+  db("drop trigger teste_falha on projeto.campos; drop function teste_falha()");
   CHECK(job.estado == "falhou");
   CHECK(job.camada == 0);
   CHECK(job.camadas.empty());
   CHECK_MESSAGE(job.mensagem.find("recusou") != std::string::npos, job.json);
   CHECK(db("select (select count(*) from projeto.camadas) || '/' || (select count(*) from projeto.formularios) "
            "|| '/' || (select count(*) from projeto.campos) || '/' || (select count(*) from projeto.geometrias) "
-           "|| '/' || (select count(*) from projeto.valores) || '/' || (select count(*) from projeto.eventos)") == before);
+           "|| '/' || (select count(*) from " + std::string(kValues) + " v) || '/' || (select count(*) from projeto.eventos)") == before);
   // The failed job can be hidden.
   CHECK(put("/importar/pendentes/hide?idImportacao=" + db("select max(id) from projeto.importacoes"), "", c.owner)->status ==
         204);

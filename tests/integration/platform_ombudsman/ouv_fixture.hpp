@@ -17,6 +17,21 @@ inline const std::string kPngBase64 =
 
 inline std::string n(std::int64_t v) { return std::to_string(v); }
 
+/// What staff do through the value routes: set the status of the requests of `layer` that
+/// `which` picks (SQL over ouvidoria.pedidos p) — the status column of their rows in the
+/// layer's table, and an audit row by the workspace's owner, now.
+inline void staff_sets_status(const Workspace& w, std::int64_t layer, const std::string& status,
+                              const std::string& which = "true") {
+  const std::string field = w.db("select f.id from projeto.campos f join projeto.formularios fo on fo.id = "
+                                 "f.formulario_id where f.chave = 'status' and fo.camada_id = " + n(layer));
+  w.db("with g as (select pc.geometria_id as id from ouvidoria.pedidos_camada pc join ouvidoria.pedidos p on "
+       "p.id = pc.pedido_id where pc.camada_id = " + n(layer) + " and " + which + "), u as (update camadas.l" +
+       n(layer) + " l set c_" + field + " = '" + status + "' from g where l.id = g.id returning l.id) "
+       "insert into projeto.valores_auditoria (valor_id, geometria_id, campo_id, operacao, depois, usuario_id, em) "
+       "select projeto.valor_id(u.id, k.posicao), u.id, k.id, 'alterar', to_jsonb('" + status + "'::text), " +
+       n(w.owner.user_id) + ", clock_timestamp() from u join projeto.campos k on k.id = " + field + " returning valor_id");
+}
+
 struct OuvFixture : PlatformFixture {
   /// Enables the ombudsman of `slug` through its administrators' route (PUT /tenants/config).
   void enable(const std::string& slug) {

@@ -37,8 +37,7 @@ TEST_CASE_FIXTURE(test::OuvFixture, "no public ombudsman route and no wiki map r
   auto project = w.project("Zeladoria");
   auto layer = w.layer(project, "pedidos", "ponto");
   REQUIRE(imported(layer, "lgpd1", "todos", w.owner) == "concluida");
-  w.db("update projeto.valores v set texto = 'em_atendimento', atualizado_em = clock_timestamp() from projeto.campos f "
-       "where f.id = v.campo_id and f.chave = 'status' returning v.id");
+  test::staff_sets_status(w, layer, "em_atendimento");
   REQUIRE(imported(layer, "lgpd2", "todos", w.owner) == "concluida");
   REQUIRE(post("/projetos/" + n(project) + "/publicar", "", w.owner)->status == 200);
 

@@ -48,13 +48,24 @@ struct Rows {
     return id("insert into projeto.campos (formulario_id, nome, chave, tipo) values (" + str(form) + ", '" + chave +
               "', '" + chave + "', '" + tipo + "') returning id");
   }
+  /// A text value: the field's column of the geometry's row in the layer's table; its id
+  /// (computed from the geometry and the field's position).
   std::int64_t text_value(std::int64_t geometry, std::int64_t field, const std::string& text) const {
-    return id("insert into projeto.valores (geometria_id, campo_id, texto, atualizado_por) values (" + str(geometry) +
-              ", " + str(field) + ", '" + text + "', " + str(w.owner.user_id) + ") returning id");
+    const std::string c = "c_" + str(field);
+    w.db("insert into camadas.l" + w.db("select projeto.camada_do_campo(" + str(field) + ")") + " (id, " + c +
+         ") values (" + str(geometry) + ", '" + text + "') on conflict (id) do update set " + c + " = excluded." + c);
+    return id("select projeto.valor_id(" + str(geometry) + ", posicao) from projeto.campos where id = " + str(field));
   }
   std::string count(const std::string& table, const std::string& where = "true") const {
     return w.db("select count(*) from projeto." + table + " where " + where);
   }
 };
+
+/// Every value (in the layers' tables) as a relation of rows id (the value's), geometria_id,
+/// campo_id, valor (jsonb) and texto (its text).
+inline const std::string kValues =
+    "(select projeto.valor_id(g.id, k.posicao) as id, g.id as geometria_id, v.campo_id, v.valor, v.valor #>> '{}' "
+    "as texto from projeto.geometrias g cross join lateral projeto.valores_de(g.id) v join projeto.campos k on "
+    "k.id = v.campo_id)";
 
 }  // namespace cadastre::test

@@ -7,6 +7,7 @@
 using namespace cadastre;
 using test::PlatformFixture;
 using test::refused;
+using test::kValues;
 using test::Rows;
 using test::Session;
 using test::str;
@@ -27,7 +28,7 @@ std::string snapshot(const Workspace& w, std::int64_t p) {
       "f.id = k.formulario_id join projeto.camadas c on c.id = f.camada_id where c.projeto_id = " + P +
       " union all select 'g' || g.id || g.camada_id || coalesce(g.vinculo_id, 0) || st_astext(g.geom) from projeto.geometrias g "
       "join projeto.camadas c on c.id = g.camada_id where c.projeto_id = " + P +
-      " union all select 'v' || v.id || v.geometria_id || v.campo_id || v.texto from projeto.valores v join projeto.geometrias g "
+      " union all select 'v' || v.id || v.geometria_id || v.campo_id || v.texto from " + kValues + " v join projeto.geometrias g "
       "on g.id = v.geometria_id join projeto.camadas c on c.id = g.camada_id where c.projeto_id = " + P +
       " union all select 'a' || a.id || a.url from projeto.camadas_adicionais a where a.projeto_id = " + P + ") s(x)");
 }
@@ -45,7 +46,7 @@ std::string shape(const Workspace& w, std::int64_t p) {
       " union all select 'g:' || c.nome || st_astext(g.geom) || coalesce(st_astext(l.geom), '-') from projeto.geometrias g "
       "join projeto.camadas c on c.id = g.camada_id left join projeto.geometrias l on l.id = g.vinculo_id "
       "where c.projeto_id = " + P +
-      " union all select 'v:' || st_astext(g.geom) || k.chave || v.texto from projeto.valores v join projeto.geometrias g "
+      " union all select 'v:' || st_astext(g.geom) || k.chave || v.texto from " + kValues + " v join projeto.geometrias g "
       "on g.id = v.geometria_id join projeto.campos k on k.id = v.campo_id join projeto.camadas c on c.id = g.camada_id "
       "where c.projeto_id = " + P +
       " union all select 'a:' || a.nome || a.url from projeto.camadas_adicionais a where a.projeto_id = " + P + ") s(x)");
@@ -58,7 +59,7 @@ std::string foreign_links(const Workspace& w, std::int64_t p) {
                              "where c.projeto_id = " + P + ")";
   return w.db("select (select count(*) from projeto.geometrias g where g.id in " + mine_g +
               " and g.vinculo_id is not null and g.vinculo_id not in " + mine_g +
-              ") + (select count(*) from projeto.valores v join projeto.campos k on k.id = v.campo_id "
+              ") + (select count(*) from " + kValues + " v join projeto.campos k on k.id = v.campo_id "
               "join projeto.formularios f on f.id = k.formulario_id join projeto.camadas c on c.id = f.camada_id "
               "where v.geometria_id in " + mine_g + " and c.projeto_id <> " + P + ")");
 }
@@ -119,7 +120,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "copiar-projeto copies what the caller sees w
   CHECK(int64_t(a->json()["criadoPor"]) == t.owner.user_id);
   CHECK(shape(w, n) == shape(w, s.project));
   CHECK(foreign_links(w, n) == "0");
-  CHECK(w.db("select count(*) from projeto.valores v join projeto.geometrias g on g.id = v.geometria_id "
+  CHECK(w.db("select count(*) from " + kValues + " v join projeto.geometrias g on g.id = v.geometria_id "
              "join projeto.camadas c on c.id = g.camada_id where c.projeto_id = " + str(n)) == "3");
   CHECK(w.db("select notas from projeto.projetos where id = " + str(n)) == "<p>notas</p>");
   const std::string new_field = w.db("select k.id from projeto.campos k join projeto.formularios f on f.id = "
@@ -151,7 +152,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "copiar-projeto copies what the caller sees w
   std::int64_t m = int64_t(theirs->json()["id"]);
   CHECK(std::string_view(theirs->json()["papel"]) == "admin");
   CHECK(w.db("select string_agg(nome, ',') from projeto.camadas where projeto_id = " + str(m)) == "lotes");
-  CHECK(w.db("select string_agg(v.texto, ',' order by v.texto) from projeto.valores v join projeto.geometrias g on "
+  CHECK(w.db("select string_agg(v.texto, ',' order by v.texto) from " + kValues + " v join projeto.geometrias g on "
              "g.id = v.geometria_id join projeto.camadas c on c.id = g.camada_id where c.projeto_id = " + str(m)) ==
         "José,Maria");
 

@@ -179,9 +179,11 @@ TEST_CASE_FIXTURE(PlatformFixture, "PUT and DELETE /projetos/:id: admins change,
   auto gone = del("/projetos/" + str(p), t.owner);
   CHECK_MESSAGE(gone->status == 204, gone->body);
   CHECK(gone->body.empty());
-  for (const char* table : {"projetos", "camadas", "formularios", "campos", "geometrias", "valores",
-                            "camadas_adicionais", "projeto_usuarios"})
+  for (const char* table : {"projetos", "camadas", "formularios", "campos", "geometrias", "camadas_adicionais",
+                            "projeto_usuarios"})
     CHECK_MESSAGE(w.db(std::string("select count(*) from projeto.") + table) == "0", table);
+  // The values went with their layers' tables.
+  CHECK(w.db("select count(*) from pg_tables where schemaname = 'camadas'") == "0");
   CHECK(w.db("select detalhes->>'nome' from projeto.eventos where operacao = 'excluir' and projeto_id = " + str(p)) ==
         "Lotes 2024");
   refused(*get("/projetos/" + str(p), t.owner), 404, "nao_encontrado");

@@ -8,6 +8,7 @@
 using namespace cadastre;
 using test::PlatformFixture;
 using test::refused;
+using test::kValues;
 using test::Rows;
 using test::Session;
 using test::str;
@@ -29,7 +30,7 @@ std::string content(const Workspace& w, std::int64_t p) {
       " union all select 'g:' || st_astext(g.geom) || coalesce(st_astext(l.geom), '-') from projeto.geometrias g "
       "join projeto.camadas c on c.id = g.camada_id left join projeto.geometrias l on l.id = g.vinculo_id "
       "where c.projeto_id = " + P +
-      " union all select 'v:' || k.chave || v.texto from projeto.valores v join projeto.campos k on k.id = v.campo_id "
+      " union all select 'v:' || k.chave || v.texto from " + kValues + " v join projeto.campos k on k.id = v.campo_id "
       "join projeto.geometrias g on g.id = v.geometria_id join projeto.camadas c on c.id = g.camada_id "
       "where c.projeto_id = " + P +
       " union all select 'va:' || a.operacao || a.depois::text from projeto.valores_auditoria a join projeto.geometrias g "
@@ -81,7 +82,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "transferir moves a project to another tenant
   // The target's ids run elsewhere, so a link left unmapped would point at nothing.
   wb.db("select setval('projeto.projetos_id_seq', 100), setval('projeto.camadas_id_seq', 200), "
         "setval('projeto.formularios_id_seq', 300), setval('projeto.campos_id_seq', 400), "
-        "setval('projeto.geometrias_id_seq', 500), setval('projeto.valores_id_seq', 600)");
+        "setval('projeto.geometrias_id_seq', 500)");
   const std::string beta_user = str(stack->user("beta").id), beta_id = str(tenant_id("beta"));
   const std::string q = "/projetos/transferir?id=" + P + "&tenant=beta&idUsuario=" + beta_user;
 
@@ -103,11 +104,11 @@ TEST_CASE_FIXTURE(PlatformFixture, "transferir moves a project to another tenant
   refused(*get("/projetos/transferir?id=999999&tenant=beta&idUsuario=" + beta_user, root), 404, "nao_encontrado");
   CHECK(content(w, p) == moved);
 
-  // The target fails midway (after the layers, forms, fields and geometries went in):
-  // neither database changes and nothing stays prepared.
+  // The target fails midway (after the layers, forms, fields, geometries and values went
+  // in, at the values' history): neither database changes and nothing stays prepared.
   wb.db("create function projeto.recusa() returns trigger language plpgsql as $$ begin "
         "raise exception 'o destino recusa'; end $$; "
-        "create trigger recusa before insert on projeto.valores for each row execute function projeto.recusa()");
+        "create trigger recusa before insert on projeto.valores_auditoria for each row execute function projeto.recusa()");
   refused(*get(q, root), 500, "erro_interno", "nada mudou");
   CHECK(content(w, p) == moved);
   CHECK(r.count("projeto_usuarios") == "1");
@@ -116,7 +117,7 @@ TEST_CASE_FIXTURE(PlatformFixture, "transferir moves a project to another tenant
   CHECK(wb.db("select count(*) from projeto.camadas") == "0");
   CHECK(prepared(*this) == "0");
   // A rule of the target's (a constraint) refuses it just the same: 400, nothing changed.
-  wb.db("drop trigger recusa on projeto.valores; alter table projeto.geometrias add constraint recusa "
+  wb.db("drop trigger recusa on projeto.valores_auditoria; alter table projeto.geometrias add constraint recusa "
         "check (st_geometrytype(geom) <> 'ST_Point')");
   refused(*get(q, root), 400, "parametro_invalido");
   CHECK(content(w, p) == moved);
@@ -145,8 +146,8 @@ TEST_CASE_FIXTURE(PlatformFixture, "transferir moves a project to another tenant
   CHECK(wb.db("select count(*) from projeto.geometrias where criado_por is not null") == "0");
   CHECK(wb.db("select count(*) from projeto.projeto_usuarios") == "0");
   CHECK(wb.db("select count(*) from projeto.camada_usuarios") == "0");
-  CHECK(wb.db("select count(*) from projeto.valores_auditoria a join projeto.valores v on v.id = a.valor_id "
-              "and v.geometria_id = a.geometria_id and v.campo_id = a.campo_id") == "1");
+  CHECK(wb.db("select count(*) from projeto.valores_auditoria a join " + kValues +
+              " v on v.id = a.valor_id and v.geometria_id = a.geometria_id and v.campo_id = a.campo_id") == "1");
   CHECK(wb.db("select string_agg(operacao, ',' order by id) from projeto.eventos where projeto_id = " + str(n)) ==
         "criar,transferir_entrada");
   CHECK(wb.db("select (detalhes->>'gid') || ':' || (detalhes->'origem'->>'idProjeto') from projeto.eventos "
