@@ -10,6 +10,7 @@
 #include "cadastre/error.hpp"
 #include "store/budget.hpp"
 #include "store/dsn.hpp"
+#include "store/prepared.hpp"
 
 namespace cadastre::store {
 
@@ -46,6 +47,15 @@ bool connection_broken(soci::session& s) noexcept {
   return c == nullptr || PQstatus(c) != CONNECTION_OK;
 }
 
+namespace {
+// Closes a pooled session, forgetting what it had prepared (store/prepared.hpp).
+void discard(std::unique_ptr<soci::session>& s) noexcept {
+  if (!s) return;
+  forget_prepared(native_connection(*s));
+  s.reset();
+}
+}  // namespace
+
 Pool::Pool(PoolOptions options) : options_(std::move(options)) {
   std::string dsn = options_.dsn;
   dsn = dsn_with(dsn, "connect_timeout", std::to_string(options_.connect_timeout.count()));
@@ -60,10 +70,12 @@ Pool::Pool(PoolOptions options) : options_(std::move(options)) {
 }
 
 Pool::~Pool() {
-  if (!options_.budget) return;
-  options_.budget->detach(this);
-  for (const auto& s : sessions_)
-    if (s) options_.budget->release();
+  if (options_.budget) {
+    options_.budget->detach(this);
+    for (const auto& s : sessions_)
+      if (s) options_.budget->release();
+  }
+  for (auto& s : sessions_) discard(s);
 }
 
 std::size_t Pool::close_idle() {
@@ -78,7 +90,7 @@ std::size_t Pool::close_idle() {
       }
   }
   const std::size_t closed = closing.size();
-  closing.clear();  // closed outside the lock
+  for (auto& s : closing) discard(s);  // closed outside the lock
   if (options_.budget)
     for (std::size_t i = 0; i < closed; ++i) options_.budget->release();
   return closed;
@@ -95,7 +107,9 @@ bool Pool::close_one_free() {
         break;
       }
   }
-  return closing != nullptr;
+  const bool closed = closing != nullptr;
+  discard(closing);
+  return closed;
 }
 
 std::unique_ptr<soci::session> Pool::open() {
@@ -132,7 +146,7 @@ Pool::Lease Pool::lease() {
   bool fresh = false;
   try {
     if (s && connection_broken(*s)) {
-      s.reset();
+      discard(s);
       if (options_.budget) options_.budget->release();
       std::lock_guard lock(mutex_);
       ++counters_.reconnects;

@@ -68,6 +68,14 @@ class Prepared {
     conn.order.pop_back();
     return oldest;
   }
+  void forget(PGconn* c) {
+    std::lock_guard lock(mutex_);
+    conns_.erase(c);
+  }
+  std::size_t size() {
+    std::lock_guard lock(mutex_);
+    return conns_.size();
+  }
 
  private:
   struct Connection {
@@ -104,6 +112,21 @@ Result exec(PGconn* c, const std::string& name, const std::vector<const char*>& 
 }
 
 }  // namespace
+
+void forget_prepared(PGconn* c) noexcept {
+  try {
+    prepared_statements().forget(c);
+  } catch (...) {  // a mutex that cannot lock: the entry stays, harmless
+  }
+}
+
+std::size_t prepared_connections() noexcept {
+  try {
+    return prepared_statements().size();
+  } catch (...) {
+    return 0;
+  }
+}
 
 std::vector<BinaryRow> run_prepared_binary(soci::session& s, const std::string& sql,
                                            const std::vector<std::string>& params) {

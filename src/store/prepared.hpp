@@ -3,10 +3,13 @@
 // back as bytes, not as SOCI's hex text.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+typedef struct pg_conn PGconn;
 
 namespace soci {
 class session;
@@ -29,5 +32,13 @@ using BinaryRow = std::vector<std::optional<std::string>>;
 /// connection) like any other.
 std::vector<BinaryRow> run_prepared_binary(soci::session& s, const std::string& sql,
                                            const std::vector<std::string>& params);
+
+/// A connection about to close (store::Pool calls it): its statements go with it, and so
+/// does its entry in the registry of what each connection has prepared, which would
+/// otherwise keep one per connection ever opened.
+void forget_prepared(PGconn* c) noexcept;
+/// How many connections the registry knows (at most the open ones that ran a prepared
+/// statement).
+std::size_t prepared_connections() noexcept;
 
 }  // namespace cadastre::store

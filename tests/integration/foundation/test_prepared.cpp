@@ -3,7 +3,9 @@
 #include <doctest/doctest.h>
 #include <soci/soci.h>
 
+#include <chrono>
 #include <string>
+#include <thread>
 
 #include "store/dsn.hpp"
 #include "store/pool.hpp"
@@ -36,4 +38,24 @@ TEST_CASE("a connection keeps at most 64 prepared statements, the least recently
     run(0);
     CHECK(prepared() == "64");
   });
+}
+
+TEST_CASE("a closed connection leaves nothing in the registry of prepared statements") {
+  store::PoolOptions o;
+  o.dsn = store::dsn_with(test::cluster_dsn(), "dbname", "postgres");
+  o.size = 2;
+  o.idle_timeout = std::chrono::seconds(0);
+  const std::size_t before = store::prepared_connections();
+  {
+    store::Pool pool(o);
+    pool.with([](soci::session& s) { store::run_prepared_binary(s, "select 1", {}); });
+    CHECK(store::prepared_connections() == before + 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    CHECK(pool.close_idle() == 1);
+    CHECK(store::prepared_connections() == before);
+    // Reopened, prepared again, and gone with the pool.
+    pool.with([](soci::session& s) { store::run_prepared_binary(s, "select 1", {}); });
+    CHECK(store::prepared_connections() == before + 1);
+  }
+  CHECK(store::prepared_connections() == before);
 }
