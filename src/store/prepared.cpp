@@ -87,9 +87,11 @@ class Prepared {
   std::map<PGconn*, Connection> conns_;
 };
 
+// Never destroyed: pools held by static objects close their connections (and call
+// forget_prepared) during static destruction, possibly after this would have gone.
 Prepared& prepared_statements() {
-  static Prepared p;
-  return p;
+  static Prepared* p = new Prepared;
+  return *p;
 }
 
 // SQLSTATE of a failed result; "XX000" (internal_error) when libpq gave none, e.g. for a
