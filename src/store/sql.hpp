@@ -36,7 +36,10 @@ class Sql {
   /// Binds a value and appends its placeholder; `cast` (e.g. "numeric(12,2)", from the
   /// catalog) is appended as ::cast so PostgreSQL parses the text as that type.
   Sql& bind(Value value, std::string_view cast = {});
-  /// Returns the placeholder for a bound value without appending it.
+  /// Returns the placeholder for a bound value without appending it. Write it once: SOCI
+  /// numbers every occurrence of a placeholder as a parameter of its own, so one written
+  /// twice leaves a parameter unbound (bind the value again, or select it once in a
+  /// subquery and refer to that column).
   std::string placeholder(Value value, std::string_view cast = {});
 
   const std::string& text() const noexcept { return text_; }

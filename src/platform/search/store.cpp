@@ -132,7 +132,7 @@ std::vector<SearchedField> searched_fields(soci::session& s, const service::Call
 // table, then ranked.
 store::Sql search_sql(std::string prefix, const std::string& termo, const std::vector<SearchedField>& searched) {
   store::Sql q(std::move(prefix));
-  // SOCI numbers every occurrence of a placeholder: each use binds the term again.
+  // Each use binds the term again (store::Sql::placeholder: a placeholder is written once).
   auto raw = [&] { return q.placeholder(termo, "text"); };
   auto like = [&] { return q.placeholder(query::escape_like(termo), "text"); };
   std::vector<std::int64_t> ids;

@@ -78,7 +78,7 @@ std::string value_with_field_json(const std::string& gid) {
 
 // Every value of geometry `gid_sql` (an SQL expression of the enclosing query) with its
 // field, in form and field order.
-// (`gid_sql` is written once: a bound placeholder may appear only once in a statement.)
+// (`gid_sql` is written once, as store::Sql::placeholder asks.)
 std::string values_of(const std::string& gid_sql) {
   return "(select coalesce(jsonb_agg(" + value_with_field_json("gg.gid") +
          " order by f.ordem, f.id, k.ordem, k.id), '[]') from (select " + gid_sql +
