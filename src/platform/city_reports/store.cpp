@@ -88,8 +88,8 @@ std::vector<Shape> map_shapes(store::Pool& pool, std::int64_t lote_id, std::int6
        "union all select 'lote', encode(st_asbinary(g), 'hex') from alvo "
        "union all select 'edificacao', encode(st_asbinary(st_transform(e.geom, 3857)), 'hex') from cadastro.edificacao e "
        "where e.lote_id in (select id from alvo union select id from vizinhos) "
-       "union all select 'geometria', encode(st_asbinary(st_transform(g.geom, 3857)), 'hex') from projeto.geometrias g where g.id = ";
-  q.bind(id_text(geometria), "bigint");
+       "union all select 'geometria', encode(st_asbinary(st_transform(g.geom, 3857)), 'hex') from projeto.geometrias g where ";
+  common::where_geometry(q, "g.", geometria);
   auto rows = pool.with([&](soci::session& s) { return store::fetch(s, q); });
   std::vector<Shape> out;
   for (const auto& r : rows)
@@ -104,8 +104,9 @@ GeometryValues geometry_values(store::Pool& pool, std::int64_t geometria) {
   store::Sql q("select c.nome, k.nome, k.tipo, v.valor #>> '{}' from projeto.geometrias g "
                "join projeto.camadas c on c.id = g.camada_id left join lateral projeto.valores_de(g.id) v on true "
                "left join projeto.campos k on k.id = v.campo_id "
-               "left join projeto.formularios f on f.id = k.formulario_id where g.id = ");
-  q.bind(id_text(geometria), "bigint") << " order by f.ordem, f.id, k.ordem, k.id";
+               "left join projeto.formularios f on f.id = k.formulario_id where ");
+  common::where_geometry(q, "g.", geometria);
+  q << " order by f.ordem, f.id, k.ordem, k.id";
   auto rows = pool.with([&](soci::session& s) { return store::fetch(s, q); });
   GeometryValues out;
   for (const auto& r : rows) {

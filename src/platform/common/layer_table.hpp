@@ -6,6 +6,11 @@
 // read and write their rows. Table and column names are built from ids only, never from
 // request text.
 //
+// A layer's geometries are in a partition of projeto.geometrias of their own,
+// camadas.g<camada id> (tenant migration 0036, decision 0024): statements name
+// projeto.geometrias and say the layer (`camada_id = …`) so that only its partition is
+// planned and read. Only an import names the partition, to fill it before attaching it.
+//
 // A value's id is computed, not stored: kValueIdBase + geometry × 1024 + the field's
 // position in its layer (projeto.campos.posicao); ids below kValueIdBase were issued
 // before the move and are in projeto.valores_legado (SQL: projeto.valor_chave).
@@ -28,6 +33,19 @@ namespace cadastre::platform::common {
 
 /// "camadas.l<camada>".
 std::string layer_table(std::int64_t camada);
+/// "camadas.g<camada>": the layer's partition of projeto.geometrias.
+std::string geometry_partition(std::int64_t camada);
+/// Writes `<alias>id = <id> and <alias>camada_id = projeto.camada_da_geometria(<id>)` to
+/// `q`: geometry `id` found on its layer's partition alone. A statement that knows the
+/// layer says `camada_id = <layer>` instead. `alias` is "" or "g." (a table alias and dot).
+void where_geometry(store::Sql& q, std::string_view alias, std::int64_t id);
+/// The same for several geometries (`ids` a PostgreSQL bigint[] literal, "{1,2}").
+void where_geometries(store::Sql& q, std::string_view alias, const std::string& ids);
+/// The layers of project `projeto` as a bigint[] literal ("{}" for none), for a statement
+/// over several of its layers' geometries to say `camada_id = any(<these>)`: planned on
+/// the project's partitions, not the tenant's. `of_geometry`: the project of that
+/// geometry instead (projeto ignored).
+std::string project_layers(soci::session& s, std::int64_t projeto, std::optional<std::int64_t> of_geometry = {});
 /// "c_<campo>".
 std::string field_column(std::int64_t campo);
 /// The SQL type of the column holding values of field type `tipo` (projeto.tipo_coluna).

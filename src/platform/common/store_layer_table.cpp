@@ -5,6 +5,31 @@
 namespace cadastre::platform::common {
 
 std::string layer_table(std::int64_t camada) { return "camadas.l" + std::to_string(camada); }
+std::string geometry_partition(std::int64_t camada) { return "camadas.g" + std::to_string(camada); }
+
+void where_geometry(store::Sql& q, std::string_view alias, std::int64_t id) {
+  const std::string a(alias), text = std::to_string(id);
+  q << a << "id = ", q.bind(text, "bigint") << " and " << a << "camada_id = projeto.camada_da_geometria(";
+  q.bind(text, "bigint") << ")";
+}
+
+std::string project_layers(soci::session& s, std::int64_t projeto, std::optional<std::int64_t> of_geometry) {
+  store::Sql q("select coalesce(array_agg(c.id order by c.id), '{}')::text from projeto.camadas c where c.projeto_id = ");
+  if (of_geometry) {
+    q << "(select x.projeto_id from projeto.camadas x where x.id = projeto.camada_da_geometria(";
+    q.bind(std::to_string(*of_geometry), "bigint") << "))";
+  } else {
+    q.bind(std::to_string(projeto), "bigint");
+  }
+  return store::fetch_value(s, q).value_or("{}");
+}
+
+void where_geometries(store::Sql& q, std::string_view alias, const std::string& ids) {
+  const std::string a(alias);
+  q << a << "id = any(", q.bind(ids, "bigint[]") << ") and " << a
+                                                  << "camada_id = any(projeto.camadas_das_geometrias(";
+  q.bind(ids, "bigint[]") << "))";
+}
 
 std::string field_column(std::int64_t campo) { return "c_" + std::to_string(campo); }
 

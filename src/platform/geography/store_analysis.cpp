@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "cadastre/error.hpp"
+#include "platform/common/layer_table.hpp"
 #include "platform/geography/store.hpp"
 #include "store/sql.hpp"
 
@@ -23,8 +24,9 @@ std::string overlay(store::Pool& pool, std::int64_t geometria, const std::string
   // SOCI numbers every occurrence of a placeholder: each use binds the id again.
   auto g = [&] { return q.placeholder(std::to_string(geometria), "bigint"); };
   q << "with a as (select st_makevalid(geom) as geom, st_area(geom::geography) as area from projeto.geometrias "
-       "where id = "
-    << g() << "), x as (select o.*, st_area(st_intersection(a.geom, st_makevalid(o.geom))::geography) as inter, "
+       "where ";
+  common::where_geometry(q, "", geometria);
+  q << "), x as (select o.*, st_area(st_intersection(a.geom, st_makevalid(o.geom))::geography) as inter, "
     << "st_area(o.geom::geography) as propria from a, " << source << " where st_intersects(a.geom, o.geom) and ";
   where(q);
   q << " order by inter desc, o.id limit " << std::to_string(kMaxFeatures) << ") "

@@ -139,8 +139,8 @@ std::string intersecting(store::Pool& pool, const std::vector<std::int64_t>& ids
                  "st_intersects(g.geom, w.geom), 'areaIntersecao', case when st_intersects(g.geom, w.geom) then "
                  "round(st_area(st_intersection(g.geom, w.geom)::geography)::numeric, 3) else 0 end) order by g.id), "
                  "'[]')::text from projeto.geometrias g, (select ");
-    q.bind(geom, "geometry") << " as geom) w where g.id = any(";
-    q.bind("{" + list + "}", "bigint[]") << ")";
+    q.bind(geom, "geometry") << " as geom) w where ";
+    common::where_geometries(q, "g.", "{" + list + "}");
     return *store::fetch_value(s, q);
   });
 }

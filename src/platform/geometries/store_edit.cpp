@@ -7,6 +7,7 @@
 
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
+#include "platform/common/layer_table.hpp"
 #include "platform/geometries/store.hpp"
 #include "platform/geometries/store_write.hpp"
 #include "store/sql.hpp"
@@ -35,8 +36,8 @@ Written unite(store::Pool& pool, std::int64_t user, const Union& order) {
         throw Error(errc::invalid_argument, "as geometrias a unir devem ser da mesma camada", "ids");
       rows.push_back(std::move(*row));
     }
-    store::Sql q("select st_union(geom)::text, st_isvalid(st_union(geom))::text from projeto.geometrias where id = any(");
-    q.bind(store::id_array(ids), "bigint[]") << ")";
+    store::Sql q("select st_union(geom)::text, st_isvalid(st_union(geom))::text from projeto.geometrias where ");
+    common::where_geometries(q, "", store::id_array(ids));
     auto u = store::fetch(s, q);
     if (u.at(0)[1] != "true") throw Error(errc::invalid_argument, "a união das geometrias não é válida", "ids");
     Written w;
@@ -56,8 +57,8 @@ Written split(store::Pool& pool, std::int64_t user, std::int64_t id, const Split
     std::string line = steps::read_or_throw(s, order.linha);
     steps::Locked row = steps::lock_at(s, id, order.versao);
     store::Sql check("select geometrytype(geom), geometrytype(");
-    check.bind(line, "geometry") << "), st_area(geom::geography)::text from projeto.geometrias where id = ";
-    check.bind(std::to_string(id), "bigint");
+    check.bind(line, "geometry") << "), st_area(geom::geography)::text from projeto.geometrias where ";
+    common::where_geometry(check, "", id);
     auto kinds = store::fetch(s, check).at(0);
     if (*kinds[0] != "POLYGON" && *kinds[0] != "MULTIPOLYGON")
       throw Error(errc::invalid_argument, "só polígonos podem ser divididos", "id");
@@ -66,8 +67,9 @@ Written split(store::Pool& pool, std::int64_t user, std::int64_t id, const Split
     double original = std::stod(*kinds[2]);
     // The parts, largest first (by area on the ellipsoid, m²).
     store::Sql q("select part::text, st_area(part::geography)::text from (select (st_dump(st_split(geom, ");
-    q.bind(line, "geometry") << "))).geom as part from projeto.geometrias where id = ";
-    q.bind(std::to_string(id), "bigint") << ") p order by st_area(part::geography) desc";
+    q.bind(line, "geometry") << "))).geom as part from projeto.geometrias where ";
+    common::where_geometry(q, "", id);
+    q << ") p order by st_area(part::geography) desc";
     auto parts = store::fetch(s, q);
     if (parts.size() < 2) throw Error(errc::invalid_argument, "a linha não divide o polígono", "linha");
     double sum = 0;
@@ -114,8 +116,8 @@ Written copy_into(store::Pool& pool, std::int64_t user, const std::vector<std::i
     JsonWriter out;
     out.begin_object().key("geometrias").begin_array();
     for (std::int64_t id : ids) {
-      store::Sql q("select geom::text from projeto.geometrias where id = ");
-      q.bind(std::to_string(id), "bigint");
+      store::Sql q("select geom::text from projeto.geometrias where ");
+      common::where_geometry(q, "", id);
       auto geom = store::fetch_value(s, q);
       if (!geom) throw Error(errc::not_found, "geometria não encontrada: " + std::to_string(id), "ids");
       steps::ValuesFrom values{.from = id, .form = form, .copied = 0};
@@ -137,7 +139,8 @@ Written copy_values(store::Pool& pool, std::int64_t user, std::int64_t layer, co
   if (!copied.written.empty()) {
     pool.run([&](soci::session& s) {
       store::Sql boxes("select id::text, versao::text, st_xmin(geom)::text, st_ymin(geom)::text, st_xmax(geom)::text, "
-                       "st_ymax(geom)::text from projeto.geometrias where id = any(");
+                       "st_ymax(geom)::text from projeto.geometrias where camada_id = ");
+      boxes.bind(std::to_string(layer), "bigint") << " and id = any(";
       boxes.bind(store::id_array(copied.written), "bigint[]") << ") order by id";
       for (const auto& b : store::fetch(s, boxes))
         w.touched.push_back({.layer = layer, .id = std::stoll(*b[0]), .versao = std::stoll(*b[1]),
@@ -182,8 +185,8 @@ Written thematic(store::Pool& pool, std::int64_t user, std::int64_t id, std::int
     auto index = store::fetch(s, q).at(0)[0];
     store::Sql w("update projeto.geometrias set campo_tematico_id = ");
     w.bind(std::to_string(campo), "bigint") << ", indice_tematico = ";
-    w.bind(index, "integer") << " where id = ";
-    w.bind(std::to_string(id), "bigint");
+    w.bind(index, "integer") << " where ";
+    common::where_geometry(w, "", id);
     store::execute(s, w);
     store::Sql audit("select projeto.geometria_registrar(");
     audit.bind(std::to_string(id), "bigint") << ", ";
@@ -195,8 +198,8 @@ Written thematic(store::Pool& pool, std::int64_t user, std::int64_t id, std::int
                       "g.indice_tematico, 'classe', case when g.indice_tematico is null then c.categorias -> 'semValor' "
                       "when g.indice_tematico < 0 then c.categorias -> 'outros' else c.categorias -> 'classes' -> "
                       "g.indice_tematico end)::text from projeto.geometrias g join projeto.camadas c on c.id = "
-                      "g.camada_id where g.id = ");
-    answer.bind(std::to_string(id), "bigint");
+                      "g.camada_id where ");
+    common::where_geometry(answer, "g.", id);
     Written out{*store::fetch_value(s, answer),
                 {{.layer = row->layer, .id = id, .versao = row->versao, .operacao = "tematico", .boxes = {row->box}}}};
     tx.commit();

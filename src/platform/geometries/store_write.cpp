@@ -37,7 +37,8 @@ void audit(soci::session& s, std::int64_t id, std::int64_t layer, const std::str
 // The version and box of a geometry just written.
 Touched touched_now(soci::session& s, std::int64_t id, std::int64_t layer, const std::string& operacao) {
   store::Sql q(std::string("select g.versao::text, ") + kBox + " from projeto.geometrias g where g.id = ");
-  q.bind(std::to_string(id), "bigint");
+  q.bind(std::to_string(id), "bigint") << " and g.camada_id = ";
+  q.bind(std::to_string(layer), "bigint");
   auto rows = store::fetch(s, q);
   Touched t{.layer = layer, .id = id, .versao = std::stoll(*rows.at(0)[0]), .operacao = operacao, .boxes = {}};
   t.boxes.push_back(box_of(*rows[0][1]));
@@ -53,8 +54,9 @@ std::int64_t copy_matching_values(soci::session& s, const ValuesFrom& from, std:
                    "from projeto.geometrias g join projeto.formularios fo on fo.camada_id = g.camada_id "
                    "join projeto.campos ko on ko.formulario_id = fo.id "
                    "join projeto.campos kd on kd.chave = ko.chave and kd.tipo = ko.tipo "
-                   "join projeto.formularios fd on fd.id = kd.formulario_id where g.id = ");
-  pairs.bind(std::to_string(from.from), "bigint") << " and fd.camada_id = ";
+                   "join projeto.formularios fd on fd.id = kd.formulario_id where ");
+  common::where_geometry(pairs, "g.", from.from);
+  pairs << " and fd.camada_id = ";
   pairs.bind(std::to_string(layer), "bigint");
   if (from.form) {
     pairs << " and fd.id = ";
@@ -129,8 +131,9 @@ std::optional<std::string> type_mismatch(soci::session& s, const std::string& ge
 
 std::optional<Locked> lock(soci::session& s, std::int64_t id) {
   store::Sql q(std::string("select g.camada_id::text, g.versao::text, projeto.geometria_estado(g.id)::text, ") + kBox +
-               " from projeto.geometrias g where g.id = ");
-  q.bind(std::to_string(id), "bigint") << " for update";
+               " from projeto.geometrias g where ");
+  common::where_geometry(q, "g.", id);
+  q << " for update";
   auto rows = store::fetch(s, q);
   if (rows.empty()) return std::nullopt;
   return Locked{id, std::stoll(*rows[0][0]), std::stoll(*rows[0][1]), *rows[0][2], box_of(*rows[0][3])};
@@ -191,7 +194,8 @@ Touched replace(soci::session& s, std::int64_t user, const Locked& row, const st
   store::Sql q("update projeto.geometrias set geom = ");
   q.bind(geom, "geometry") << ", versao = versao + 1, atualizado_por = ";
   q.bind(std::to_string(user), "bigint") << ", atualizado_em = now() where id = ";
-  q.bind(std::to_string(row.id), "bigint") << " and versao = ";
+  q.bind(std::to_string(row.id), "bigint") << " and camada_id = ";
+  q.bind(std::to_string(row.layer), "bigint") << " and versao = ";
   q.bind(std::to_string(row.versao), "integer");
   if (store::execute(s, q) != 1) throw Stale(row.id, 0);
   audit(s, row.id, row.layer, operacao, row.estado, user);
@@ -202,7 +206,8 @@ Touched replace(soci::session& s, std::int64_t user, const Locked& row, const st
 
 Touched erase(soci::session& s, std::int64_t user, const Locked& row) {
   store::Sql q("delete from projeto.geometrias where id = ");
-  q.bind(std::to_string(row.id), "bigint") << " and versao = ";
+  q.bind(std::to_string(row.id), "bigint") << " and camada_id = ";
+  q.bind(std::to_string(row.layer), "bigint") << " and versao = ";
   q.bind(std::to_string(row.versao), "integer");
   if (store::execute(s, q) != 1) throw Stale(row.id, 0);
   audit(s, row.id, row.layer, "excluir", row.estado, user);
@@ -212,8 +217,8 @@ Touched erase(soci::session& s, std::int64_t user, const Locked& row) {
 std::string json_of(soci::session& s, std::int64_t id, const std::optional<std::string>& valores) {
   store::Sql q("select (" + geometry_sql());
   if (valores) q << " || jsonb_build_object('valores', ", q.bind(*valores, "jsonb"), q << ")";
-  q << ")::text from projeto.geometrias g where g.id = ";
-  q.bind(std::to_string(id), "bigint");
+  q << ")::text from projeto.geometrias g where ";
+  common::where_geometry(q, "g.", id);
   auto v = store::fetch_value(s, q);
   if (!v) throw Error(errc::not_found, "geometria não encontrada", "id");
   return *v;

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "cadastre/error.hpp"
+#include "platform/common/layer_table.hpp"
 #include "platform/geostatistics/input.hpp"
 #include "platform/geostatistics/samples.hpp"
 #include "platform/guard/guard.hpp"
@@ -112,8 +113,9 @@ Domain load_domain(const service::Caller& s, std::int64_t id, std::int64_t proje
                "(geometrytype(g.geom) in ('POLYGON', 'MULTIPOLYGON'))::text, st_xmin(g.geom)::text, st_xmax(g.geom)::text "
                "from projeto.geometrias g "
                "join projeto.camadas c on c.id = g.camada_id cross join lateral (select st_transform(g.geom, ");
-  q.bind(std::to_string(epsg), "integer") << ") as g) t where g.id = ";
-  q.bind(n(id), "bigint") << " and c.projeto_id = ";
+  q.bind(std::to_string(epsg), "integer") << ") as g) t where ";
+  common::where_geometry(q, "g.", id);
+  q << " and c.projeto_id = ";
   q.bind(n(projeto), "bigint");
   auto rows = s.db->with([&](soci::session& db) { return store::fetch(db, q); });
   if (rows.empty())

@@ -33,10 +33,12 @@ constexpr std::array<Kind, 13> kKinds{{
                        "join projeto.projetos p on p.id = c.projeto_id where k.id = $id"},
     {"geometria", "geometria", "projeto.geometrias g join projeto.camadas c on c.id = g.camada_id "
                                "join projeto.projetos p on p.id = c.projeto_id "
-                               "left join projeto.formularios f on false where g.id = $id"},
+                               "left join projeto.formularios f on false "
+                               "where g.id = $id and g.camada_id = projeto.camada_da_geometria($id)"},
     // A value's id names its geometry and field (projeto.valor_chave: computed, or a
     // legacy id); both must still exist.
     {"valor", "valor", "projeto.valor_chave($id) v join projeto.geometrias g on g.id = v.geometria_id "
+                       "and g.camada_id = projeto.camada_do_valor($id) "
                        "join projeto.campos k on k.id = v.campo_id "
                        "join projeto.formularios f on f.id = k.formulario_id "
                        "join projeto.camadas c on c.id = g.camada_id "
@@ -67,8 +69,8 @@ constexpr std::array<Kind, 13> kKinds{{
     // the tenant itself (a company's logo, a user's photo) is read by every user of the
     // tenant and changed by its administrators, and a user's photo by that user too.
     {"arquivo", "arquivo",
-     "projeto.arquivos a left join projeto.geometrias g on g.id = a.geometria_id "
-     "left join projeto.camadas c on c.id = coalesce(a.camada_id, g.camada_id) "
+     "projeto.arquivos a "
+     "left join projeto.camadas c on c.id = coalesce(a.camada_id, projeto.camada_da_geometria(a.geometria_id)) "
      "left join projeto.projetos p on p.id = coalesce(a.projeto_id, c.projeto_id) "
      "left join projeto.formularios f on false where a.id = $id",
      "case when $adm or (a.finalidade = 'foto_usuario' and a.usuario_id = $uid) then 'admin' else 'leitura' end"},
@@ -99,7 +101,8 @@ std::optional<Located> locate(const service::Scope& s, std::string_view record, 
   const Kind* kind = kind_of(record);
   if (!kind) throw std::logic_error("registro desconhecido na permissão: " + std::string(record));
   std::string from(kind->from);
-  from.replace(from.find("$id"), 3, std::to_string(id));
+  for (auto at = from.find("$id"); at != std::string::npos; at = from.find("$id", at))
+    from.replace(at, 3, std::to_string(id));
   std::string unowned = "null";
   if (!kind->unowned_role.empty()) {
     unowned = kind->unowned_role;

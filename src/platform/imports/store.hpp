@@ -23,8 +23,9 @@ struct LoadInfo {
   std::string propriedades = "{}";  ///< the layers' propriedades (JSON object)
 };
 
-/// Prepares the transaction for a long load: no 15 s statement limit, and the columns of
-/// the layers it creates are indexed once filled (index_layer), not as they are added.
+/// Prepares the transaction for a long load: no 15 s statement limit, and the layers it
+/// creates get a bare geometry partition and unindexed columns, filled first and indexed
+/// once after (index_layer).
 void begin_load(soci::session& s);
 
 /// A new layer with one form (named as the layer) holding `fields`, in that order: the
@@ -35,7 +36,8 @@ struct Created {
 };
 Created create_layer(soci::session& s, const LoadInfo& info, const std::string& nome, const std::string& geometria,
                      const std::vector<FieldDef>& fields);
-/// Indexes the columns of a layer created and filled by the load (projeto.coluna_indices).
+/// Attaches the geometry partition of a layer created and filled by the load, and indexes
+/// its columns (projeto.camada_anexar).
 void index_layer(soci::session& s, std::int64_t camada);
 /// Bumps the layer's tile generation (as every geometry write does).
 void bump_generation(soci::session& s, std::int64_t camada);

@@ -130,7 +130,8 @@ jobs::Layer load_cadastre(soci::session& s, const LoadInfo& info, const Cadastre
   ctx.counts().lidas = n;
   if (n == 0) throw Error(errc::not_found, "o cadastro do município não tem " + spec->layer.nome, "tipo");
   ctx.progress(0, n);
-  Sql g("insert into projeto.geometrias (id, camada_id, geom, criado_por, atualizado_por) select m.gid, ");
+  Sql g("insert into " + common::geometry_partition(created.camada) +
+        " (id, camada_id, geom, criado_por, atualizado_por) select m.gid, ");
   g.bind(camada, "bigint"), g << ", x.geom, ", g.bind(user, "bigint"), g << ", ", g.bind(user, "bigint");
   g << " from importacao_cadastro m join " << spec->from << " on x.id = m.oid";
   store::execute(s, g);

@@ -147,9 +147,8 @@ Created create_layer(soci::session& s, const LoadInfo& info, const std::string& 
 }
 
 void index_layer(soci::session& s, std::int64_t camada) {
-  Sql q("select count(projeto.coluna_indices(f.camada_id, k.id, k.tipo))::text from projeto.campos k "
-        "join projeto.formularios f on f.id = k.formulario_id where f.camada_id = ");
-  q.bind(text(camada), "bigint");
+  Sql q("select projeto.camada_anexar(");
+  q.bind(text(camada), "bigint"), q << ")::text";
   store::fetch_value(s, q);
 }
 
@@ -171,7 +170,8 @@ jobs::Layer load_target(soci::session& s, const LoadInfo& info, const Target& t,
   if (ids.size() != t.rows.size()) throw Error(errc::internal, "ids de geometrias não reservados");
   const std::string layer_text = text(camada);
   {
-    Copy geometries(s, "projeto.geometrias (id, camada_id, geom, criado_por, atualizado_por)");
+    // Into the layer's bare partition, attached once filled (index_layer).
+    Copy geometries(s, common::geometry_partition(camada) + " (id, camada_id, geom, criado_por, atualizado_por)");
     for (std::size_t i = 0; i < t.rows.size(); ++i) {
       geometries.field(text(ids[i])).field(layer_text).field(t.rows[i].ewkb).field(user).field(user).end_row();
       if (++done % 10000 == 0) ctx.progress(done, total);

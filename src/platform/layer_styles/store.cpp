@@ -150,8 +150,8 @@ std::string geometry_label_json(const service::Caller& s, std::int64_t geometry_
       "select jsonb_build_object('idGeometria', g.id, 'idCamada', g.camada_id, 'texto', r.texto, 'posicao', "
       "case when r.posicao is null then null else jsonb_build_array(st_x(r.posicao), st_y(r.posicao)) end, "
       "'rotacao', r.rotacao, 'idCampoRotacao', r.campo_rotacao_id)::text from projeto.geometrias g "
-      "left join projeto.rotulos_geometria r on r.geometria_id = g.id where g.id = ");
-  q.bind(id_text(geometry_id), "bigint");
+      "left join projeto.rotulos_geometria r on r.geometria_id = g.id where ");
+  common::where_geometry(q, "g.", geometry_id);
   auto out = s.db->with([&](soci::session& db) { return store::fetch_value(db, q); });
   if (!out) throw Error(errc::not_found, "geometria " + id_text(geometry_id) + " não encontrada", "idGeometria");
   return *out;

@@ -101,8 +101,8 @@ std::string preview(const service::Caller& s, const ListFilter& f, int limit) {
       "order by c.projeto_id, c.ordem, c.id), '[]')::text from (select c.*");
   visible(q, s, f);
   q << " order by c.projeto_id, c.ordem, c.id limit " << std::to_string(limit)
-    << ") c cross join lateral (select count(g.id) as n, coalesce(st_extent(g.geom), c.extensao::box2d) as e "
-       "from projeto.geometrias g where g.camada_id = c.id) x";
+    << ") c cross join lateral (select r.n, coalesce(r.e, c.extensao::box2d) as e "
+       "from projeto.camada_resumo(c.id) r) x";
   return fetch_text(s, q);
 }
 
@@ -212,7 +212,8 @@ Extent extent(const service::Caller& s, std::int64_t id) {
   store::Sql q(
       "select c.tipo, c.arquivo, st_xmin(x.e)::text, st_ymin(x.e)::text, st_xmax(x.e)::text, st_ymax(x.e)::text "
       "from projeto.camadas c cross join lateral (select case when c.tipo = 'vetor' then (select st_extent(g.geom) "
-      "from projeto.geometrias g where g.camada_id = c.id) else c.extensao::box2d end as e) x where c.id = ");
+      "from projeto.geometrias g where g.camada_id = ");
+  q.bind(id_text(id), "bigint") << ") else c.extensao::box2d end as e) x where c.id = ";
   q.bind(id_text(id), "bigint");
   auto rows = s.db->with([&](soci::session& db) { return store::fetch(db, q); });
   if (rows.empty()) throw Error(errc::not_found, "camada " + id_text(id) + " não encontrada", "id");

@@ -140,14 +140,21 @@ std::vector<std::int64_t> write_residuals(const service::Caller& s, const Residu
       return q;
     };
     // The previous features of this model and kind: audited, their layers' tiles renewed, deleted.
+    // Their layers first, as a constant: the statements are planned on those partitions.
+    const std::string layers =
+        store::fetch_value(db, previous("select coalesce(array_agg(distinct projeto.camada_da_geometria("
+                                        "r.geometria_id)), '{}')::text from",
+                                        ""))
+            .value_or("{}");
+    const std::string on = " and g.camada_id = any('" + layers + "'::bigint[])";
     store::execute(db, previous("insert into projeto.geometrias_auditoria (geometria_id, camada_id, operacao, versao, "
                                 "antes, depois, usuario_id) select g.id, g.camada_id, 'excluir', g.versao, "
                                 "projeto.geometria_estado(g.id), null, " +
                                     n(s.user.user_id) + " from projeto.geometrias g,",
-                                " and r.geometria_id = g.id"));
+                                " and r.geometria_id = g.id" + on));
     store::execute(db, previous("update projeto.camadas c set geracao = geracao + 1 from projeto.geometrias g,",
-                                " and r.geometria_id = g.id and g.camada_id = c.id"));
-    store::execute(db, previous("delete from projeto.geometrias g using", " and r.geometria_id = g.id"));
+                                " and r.geometria_id = g.id and g.camada_id = c.id" + on));
+    store::execute(db, previous("delete from projeto.geometrias g using", " and r.geometria_id = g.id" + on));
 
     std::vector<std::int64_t> created;
     for (std::size_t i = 0; i < w.amostras.size(); ++i) {
@@ -219,7 +226,8 @@ std::vector<std::pair<std::int64_t, double>> face_medians(const service::Caller&
   q.bind(ints(ids), "bigint[]") << ", ";
   q.bind(doubles(nums), "float8[]")
       << ")) select f.id::text, (percentile_cont(0.5) within group (order by e.v))::text from e "
-         "join projeto.geometrias g on g.id = e.id join cadastro.face_quadra f "
+         "join projeto.geometrias g on g.id = e.id and g.camada_id = any(projeto.camadas_das_geometrias(";
+  q.bind(ints(ids), "bigint[]") << ")) join cadastro.face_quadra f "
          "on st_dwithin(f.geom::geography, g.geom::geography, ";
   q.bind(fmt::format("{:.17g}", raio), "float8") << ") group by f.id order by f.id";
   std::vector<std::pair<std::int64_t, double>> out;

@@ -116,10 +116,10 @@ std::string layer_features(store::Pool& pool, std::int64_t layer_id) {
     s << "select jsonb_build_object('type', 'FeatureCollection', 'features', coalesce(jsonb_agg("
          "jsonb_build_object('type', 'Feature', 'id', g.id, 'geometry', st_asgeojson(g.geom, 9, 0)::jsonb, "
          "'properties', " + kPublicJson + " || jsonb_build_object('idGeometria', g.id)) order by p.id), '[]'))::text "
-         "from ouvidoria.pedidos_camada pc join projeto.geometrias g on g.id = pc.geometria_id "
+         "from ouvidoria.pedidos_camada pc join projeto.geometrias g on g.id = pc.geometria_id and g.camada_id = :c "
          "join ouvidoria.pedidos p on p.id = pc.pedido_id join ouvidoria.categorias c on c.id = p.categoria_id "
-         "where pc.camada_id = :c",
-        soci::use(c), soci::into(out);
+         "where pc.camada_id = :c2",
+        soci::use(c), soci::use(c), soci::into(out);
     return out;
   });
 }

@@ -159,12 +159,17 @@ void set_published(const service::Caller& scope, std::int64_t id, bool publicado
 std::optional<std::string> extent(const service::Caller& scope, std::int64_t id) {
   // Vector layers: the box of their geometries; the others: the extent recorded with them.
   std::string layers = visible_layers(scope, std::to_string(id));
-  store::Sql q("select case when e is not null then jsonb_build_object('xmin', st_xmin(e), 'ymin', st_ymin(e), "
-               "'xmax', st_xmax(e), 'ymax', st_ymax(e), 'srid', 4674)::text end from (select st_extent(x) as e from ("
-               "select g.geom as x from projeto.geometrias g join (select c.id from " +
-               layers + " and c.tipo = 'vetor') v on v.id = g.camada_id union all select c.extensao from " + layers +
-               " and c.tipo <> 'vetor' and c.extensao is not null) u) b");
-  return scope.db->with([&](soci::session& s) { return store::fetch_value(s, q); });
+  return scope.db->with([&](soci::session& s) {
+    // The project's layers as a constant: the statement is planned on their partitions.
+    const std::string all = common::project_layers(s, id);
+    store::Sql q("select case when e is not null then jsonb_build_object('xmin', st_xmin(e), 'ymin', st_ymin(e), "
+                 "'xmax', st_xmax(e), 'ymax', st_ymax(e), 'srid', 4674)::text end from (select st_extent(x) as e from ("
+                 "select g.geom as x from projeto.geometrias g join (select c.id from " +
+                 layers + " and c.tipo = 'vetor') v on v.id = g.camada_id where g.camada_id = any('" + all +
+                 "'::bigint[]) union all select c.extensao from " + layers +
+                 " and c.tipo <> 'vetor' and c.extensao is not null) u) b");
+    return store::fetch_value(s, q);
+  });
 }
 
 std::string notes(const service::Caller& scope, std::int64_t id) {
@@ -182,6 +187,8 @@ std::string set_notes(const service::Caller& scope, std::int64_t id, const std::
 std::string info(const service::Caller& scope, std::int64_t id) {
   std::string p = std::to_string(id);
   return scope.db->with([&](soci::session& s) {
+    // The project's layers as a constant: the statement is planned on their partitions.
+    const std::string all = "any('" + common::project_layers(s, id) + "'::bigint[])";
     // The values are counted in the visible layers' tables: their fields first.
     store::Sql fields("select f.camada_id::text, string_agg(k.id::text, ',') from projeto.campos k join "
                       "projeto.formularios f on f.id = k.formulario_id where f.camada_id in (select c.id from " +
@@ -205,12 +212,13 @@ std::string info(const service::Caller& scope, std::int64_t id) {
         "), f as materialized (select f.id, f.atualizado_em from projeto.formularios f join c on c.id = f.camada_id), "
         "k as materialized (select k.id, k.atualizado_em from projeto.campos k join f on f.id = k.formulario_id), "
         "g as (select count(*) as n, max(g.atualizado_em) as em from projeto.geometrias g join c on "
-        "c.id = g.camada_id), "
+        "c.id = g.camada_id where g.camada_id = " + all + "), "
         // A value's last change: its newest audit row, or its row of before the layer tables.
         "v as (select (select coalesce(sum(n), 0) from (" + (counts.empty() ? "select 0 as n" : counts) + ") x) as n, "
         "greatest((select max(a.em) from projeto.valores_auditoria a join projeto.geometrias g on "
-        "g.id = a.geometria_id join c on c.id = g.camada_id), (select max(l.atualizado_em) from "
-        "projeto.valores_legado l join projeto.geometrias g on g.id = l.geometria_id join c on c.id = g.camada_id)) as em) "
+        "g.id = a.geometria_id join c on c.id = g.camada_id where g.camada_id = " + all + "), "
+        "(select max(l.atualizado_em) from projeto.valores_legado l join projeto.geometrias g on "
+        "g.id = l.geometria_id join c on c.id = g.camada_id where g.camada_id = " + all + ")) as em) "
         "select jsonb_build_object('id', p.id, 'nome', p.nome, 'camadas', (select count(*) from c), "
         "'formularios', (select count(*) from f), 'campos', (select count(*) from k), "
         "'geometrias', (select n from g), 'valores', (select n from v), "

@@ -250,10 +250,15 @@ Copied copy_contents(soci::session& s, const CopySource& src, std::int64_t from,
   // 3. Geometries with their labels, values (a row per geometry in the new layer's table)
   //    and the values' history.
   if (o.geometries || o.values) {
-    std::string layer_map = "[";
-    for (const LayerCopy& l : c.copies)
+    std::string layer_map = "[", from_layers;
+    for (const LayerCopy& l : c.copies) {
       layer_map += (layer_map.size() > 1 ? ",[" : "[") + std::to_string(l.from) + "," + std::to_string(l.to) + "]";
+      from_layers += (from_layers.empty() ? "" : ",") + std::to_string(l.from);
+    }
     layer_map += "]";
+    // Read from the tables, the source layers as a constant: planned on their partitions.
+    const std::string only_copied =
+        src.document.empty() ? " where g.camada_id = any('{" + from_layers + "}'::bigint[])" : "";
     store::Sql q3;
     with_doc(q3, {"geometrias", "rotulos", "valores", "auditoria"});
     q3 << "map_c as materialized (select (e->>0)::bigint as old, (e->>1)::bigint as new from jsonb_array_elements(";
@@ -263,7 +268,7 @@ Copied copy_contents(soci::session& s, const CopySource& src, std::int64_t from,
     Overrides g{{"id", "m.new"}, {"camada_id", "mc.new"}, {"vinculo_id", "mv.new"}};
     if (!o.keep_users) g.insert({{"criado_por", "null"}, {"atualizado_por", "null"}});
     q3 << ", src_g as materialized (select g.* from " << relation(src, "geometrias", "geometrias")
-       << " g join map_c m on m.old = g.camada_id), "
+       << " g join map_c m on m.old = g.camada_id" << only_copied << "), "
        << "map_g as materialized (select id as old, nextval('projeto.geometrias_id_seq') as new from src_g), "
        << "ins_g as ("
        << insert(s, "geometrias", "g", g,
@@ -324,8 +329,10 @@ std::string export_project(soci::session& s, std::int64_t id) {
   const std::string P = std::to_string(id);
   // Geometry columns travel as hex EWKB (SRID included), which geometry's input reads back.
   const std::string layers = "select c.* from projeto.camadas c where c.projeto_id = " + P;
+  // The layers as a constant, so that the statements are planned on their partitions.
   const std::string geoms = "select g.* from projeto.geometrias g join projeto.camadas c on c.id = g.camada_id "
-                            "where c.projeto_id = " + P;
+                            "where c.projeto_id = " + P + " and g.camada_id = any('" +
+                            common::project_layers(s, id) + "'::bigint[])";
   // The values: each layer's table, its rows as {"id": geometry, "c_<field>": value, ...}.
   const std::string ids =
       store::fetch_value(s, store::Sql("select string_agg(id::text, ',') from projeto.camadas where projeto_id = " + P))

@@ -168,7 +168,8 @@ store::PageRows list(store::Pool& pool, const ListFilter& filter, const Page& pa
       campo = filter.id;
     } else {
       store::Sql g("select camada_id::text from projeto.geometrias where id = ");
-      g.bind(std::to_string(filter.id), "bigint");
+      g.bind(std::to_string(filter.id), "bigint") << " and camada_id = projeto.camada_da_geometria(";
+      g.bind(std::to_string(filter.id), "bigint") << ")";
       if (auto v = store::fetch_value(s, g)) camada = std::stoll(*v);
       where = "l.id = " + std::to_string(filter.id);
     }
@@ -319,6 +320,8 @@ store::PageRows search(store::Pool& pool, const SearchField& field, const std::s
 }
 std::string at_point(const service::Caller& scope, std::int64_t projeto, const Point& at) {
   // The point's x and y are numbers we parsed; bound anyway, as float8.
+  return scope.db->with([&](soci::session& s) {
+  const std::string layers = common::project_layers(s, projeto);
   store::Sql q("with pt as (select st_setsrid(st_makepoint(");
   q.bind(number_text(at.x), "float8") << ", ";
   q.bind(number_text(at.y), "float8") << "), 4674) as geom), "
@@ -327,24 +330,30 @@ std::string at_point(const service::Caller& scope, std::int64_t projeto, const P
   q.bind(std::to_string(projeto), "bigint");
   q << " and " << guard::layer_role_sql(scope, "c.id") << " is not null), "
     << "achadas as (select g.id, g.camada_id from projeto.geometrias g join legiveis c on c.id = g.camada_id, pt "
-       "where st_intersects(g.geom, pt.geom) order by g.camada_id, g.id limit "
+       "where g.camada_id = any(";
+  q.bind(layers, "bigint[]") << ") and st_intersects(g.geom, pt.geom) order by g.camada_id, g.id limit "
     << std::to_string(kGeometryCap) << ") "
     << "select coalesce(jsonb_agg(jsonb_build_object('idCamada', c.id, 'nome', c.nome, 'geometrias', "
        "(select jsonb_agg(jsonb_build_object('idGeometria', a.id, 'valores', "
     << values_of("a.id")
     << ") order by a.id) from achadas a where a.camada_id = c.id)) order by c.ordem, c.id), '[]')::text "
        "from legiveis c where exists (select 1 from achadas a where a.camada_id = c.id)";
-  return scope.db->with([&](soci::session& s) { return store::fetch_value(s, q).value_or("[]"); });
+  return store::fetch_value(s, q).value_or("[]");
+  });
 }
 
 std::string buildings(const service::Caller& scope, std::int64_t lote, bool linked) {
+  return scope.db->with([&](soci::session& s) {
+  const std::string layers = common::project_layers(s, 0, lote);
   store::Sql q("with lote as (select g.id, g.geom, g.camada_id, c.projeto_id from projeto.geometrias g "
                "join projeto.camadas c on c.id = g.camada_id where g.id = ");
-  q.bind(std::to_string(lote), "bigint");
+  q.bind(std::to_string(lote), "bigint") << " and g.camada_id = projeto.camada_da_geometria(";
+  q.bind(std::to_string(lote), "bigint") << ")";
   q << "), legiveis as (select c.id from projeto.camadas c join lote on c.projeto_id = lote.projeto_id where "
     << guard::layer_role_sql(scope, "c.id") << " is not null), "
     << "achadas as (select b.id, b.camada_id, b.vinculo_id from projeto.geometrias b, lote "
-       "where b.camada_id in (select id from legiveis) and ";
+       "where b.camada_id = any(";
+  q.bind(layers, "bigint[]") << ") and b.camada_id in (select id from legiveis) and ";
   if (linked) {
     q << "b.vinculo_id = lote.id";
   } else {
@@ -357,7 +366,8 @@ std::string buildings(const service::Caller& scope, std::int64_t lote, bool link
     << "select coalesce(jsonb_agg(jsonb_build_object('idGeometria', a.id, 'idCamada', a.camada_id, "
        "'idVinculo', a.vinculo_id, 'valores', "
     << values_of("a.id") << ") order by a.id), '[]')::text from achadas a";
-  return scope.db->with([&](soci::session& s) { return store::fetch_value(s, q).value_or("[]"); });
+  return store::fetch_value(s, q).value_or("[]");
+  });
 }
 
 }  // namespace cadastre::platform::values

@@ -181,7 +181,8 @@ class Writer {
   /// fields are judged on what is there) and reads its values.
   void lock_geometry() {
     store::Sql q("select 1 from projeto.geometrias where id = ");
-    q.bind(std::to_string(geometry_), "bigint") << " for no key update";
+    q.bind(std::to_string(geometry_), "bigint") << " and camada_id = ";
+    q.bind(std::to_string(layer_), "bigint") << " for no key update";
     if (!store::fetch_value(s_, q)) throw Error(errc::not_found, "geometria " + std::to_string(geometry_) + " não encontrada", "id");
     current_ = values_of(s_, layer_, fields_, geometry_);
   }

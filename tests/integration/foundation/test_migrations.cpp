@@ -45,9 +45,10 @@ TEST_CASE("an applied migration whose text changed is refused") {
 }
 
 // Tenant migration 0035 moves the values of projeto.valores (one row per geometry and
-// field) into a table per layer. A database built by the schema before it, with values
-// of every type, empty ones and a layer without fields, keeps every value and every id.
-TEST_CASE("a tenant of the previous schema keeps every value and value id in its layers' tables") {
+// field) into a table per layer, and 0036 the geometries into a partition per layer. A
+// database built by the schema before them, with values of every type, empty ones and a
+// layer without fields, keeps every geometry, every value and every id.
+TEST_CASE("a tenant of the previous schema keeps every geometry, value and value id in its layers' tables") {
   const std::string name = test::unique_db_name("mig35");
   test::query_value(test::cluster_dsn(), "create database " + name);
   const std::string dsn = test::cluster_dsn() + " dbname=" + name;
@@ -81,19 +82,29 @@ TEST_CASE("a tenant of the previous schema keeps every value and value id in its
         join projeto.campos k on k.formulario_id = f.id
        where g.id % 11 <> 0
        order by random();
+    update projeto.geometrias set vinculo_id = 1 where id = 2;
+    select setval('projeto.geometrias_id_seq', 420);
+    create table public.geometrias_antes as select * from projeto.geometrias;
     create table public.antes as
       select id, geometria_id, campo_id, projeto.valor_json(texto, numero, data, booleano, lista) as valor,
              atualizado_por, atualizado_em from projeto.valores;
   )SQL");
   CHECK(test::query_value(dsn, "select count(*) from public.antes") == "1820");
 
-  CHECK(store::migrate(conn, "tenant") == std::vector<std::string>{"0035_camadas_tabelas"});
+  CHECK(store::migrate(conn, "tenant") ==
+        std::vector<std::string>{"0035_camadas_tabelas", "0036_geometrias_particionadas"});
   PQfinish(conn);
   auto value = [&](const std::string& sql) { return test::query_value(dsn, sql); };
   CHECK(value("select to_regclass('projeto.valores') is null") == "t");
   // One table per layer, one column per field, of its type family's SQL type.
   CHECK(value("select string_agg(c.relname, ',' order by c.relname) from pg_class c where c.relnamespace = "
-              "'camadas'::regnamespace and c.relkind = 'r'") == "l10,l11,l12");
+              "'camadas'::regnamespace and c.relkind = 'r'") == "g10,g11,g12,l10,l11,l12");
+  // Every geometry as it was, in its layer's partition.
+  CHECK(value("select count(*) from public.geometrias_antes a full join projeto.geometrias g using (id) "
+              "where row(a.*)::text is distinct from row(g.*)::text") == "0");
+  CHECK(value("select (select count(*) from camadas.g10) || ',' || (select count(*) from camadas.g11) || ',' || "
+              "(select count(*) from camadas.g12)") == "300,100,20");
+  CHECK(value("select relkind from pg_class where oid = 'projeto.geometrias'::regclass") == "p");
   CHECK(value("select string_agg(attname || ' ' || format_type(atttypid, atttypmod), ',' order by attnum) from "
               "pg_attribute where attrelid = 'camadas.l10'::regclass and attnum > 0 and not attisdropped") ==
         "id bigint,c_1000 text,c_1001 numeric,c_1002 date,c_1003 boolean,c_1004 jsonb,c_1005 numeric");
@@ -114,6 +125,28 @@ TEST_CASE("a tenant of the previous schema keeps every value and value id in its
               "a.geometria_id, k.posicao)) c where k.id = a.campo_id and (c.geometria_id, c.campo_id) is distinct "
               "from (a.geometria_id, a.campo_id)") == "0");
   CHECK(value("select count(*) from projeto.valor_chave(projeto.valor_id(1, 6::smallint))") == "0");
+  // New geometries take the next id and land in their layer's partition.
+  CHECK(value("insert into projeto.geometrias (camada_id, geom) values (11, st_setsrid(st_point(-48, -27), 4674)) "
+              "returning (tableoid::regclass)::text || ':' || id") == "camadas.g11:421");
+  // Its id is registered with its layer; an id held already is refused in any layer, as the
+  // primary key on id alone did; an unknown id has layer 0 (no layer).
+  CHECK(value("select projeto.camada_da_geometria(421) || ',' || projeto.camada_da_geometria(2) || ',' || "
+              "projeto.camada_da_geometria(100000)") == "11,10,0");
+  {
+    PGconn* again = store::connect_or_throw(dsn);
+    PGresult* r = PQexec(again, "insert into projeto.geometrias (id, camada_id, geom) values "
+                                "(2, 12, st_setsrid(st_point(-48, -27), 4674))");
+    const char* state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+    CHECK(std::string(state ? state : "") == "23505");
+    PQclear(r);
+    PQfinish(again);
+  }
+  // Deleting a geometry deletes its values and unlinks what pointed at it (no foreign key
+  // can reference a partitioned table's id).
+  CHECK(value("select count(*) from camadas.l10 where id = 1") == "1");
+  value("delete from projeto.geometrias where id = 1 returning 1");
+  CHECK(value("select count(*) from camadas.l10 where id = 1") == "0");
+  CHECK(value("select vinculo_id is null from projeto.geometrias where id = 2") == "t");
   // The tables follow their layers and fields from now on.
   value("insert into projeto.campos (id, formulario_id, nome, chave, tipo) values (1008, 100, 'z', 'z', 'texto') "
         "returning 1");
