@@ -86,6 +86,7 @@ sql "\\copy (select id, $columns from camadas.l$camada) to '$tmp/v.copy'" >/dev/
 value_rows=$(wc -l <"$tmp/v.copy")
 bare_partition="alter table projeto.geometrias detach partition camadas.g$camada;
 drop table camadas.g$camada;
+delete from projeto.faixas_geometria where camada_id = $camada;
 select projeto.particao_criar($camada);
 set local cadastre.indices_depois = on;"
 t4=$(now)
