@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Issue 30's benchmark ("Layer data stored for speed and size"), on the storage as built
-# (decision 0023, step 1: tenant migration 0035): a platform layer's data against the floor
+# (decision 0023 step 1 and decision 0024: tenant migrations 0035 and 0036): a platform
+# layer's data against the floor
 # of a table per layer, measured on the demo project (a layer of N lots with a 10-field
 # form, a value for every lot and field), in the same tenant database:
 #   A  as built: the values in the layer's table camadas.l<L> (one row per geometry with a
 #      value, one typed column c_<campo> per field, the field indexes of
 #      projeto.coluna_indices: a B-tree (column, id) per field, and per text field a trigram
 #      GIN and a text_pattern_ops B-tree on projeto.chave_busca(column)), the geometries in
-#      the shared table projeto.geometrias;
+#      the layer's partition of projeto.geometrias;
 #   B  the floor: one table per layer, one row per lot: id, geom and the same typed columns
 #      (named and typed as A's), its primary key, a GiST index and the same field indexes;
 #   B0 the same table with only its primary key and GiST (B before its field indexes).
@@ -22,11 +23,9 @@
 #     pending list, as when values are written through the routes), and after REINDEX
 #     (indexes built after the rows, as an import, migration 0035 and B build them); the
 #     workloads run on it reindexed, like for like with B.
-#     A's share of projeto.geometrias is measured on bench_storage.ag: a copy of the
-#     layer's rows of projeto.geometrias (CREATE TABLE ... LIKE ... INCLUDING ALL: the same
-#     columns and indexes, which exist before the rows are inserted in id order, as the
-#     demo fills projeto.geometrias), so the rows of other layers do not count; the whole
-#     projeto.geometrias is shown next to it for reference;
+#     A's geometries are the layer's partition of projeto.geometrias, camadas.g<L> (tenant
+#     migration 0036, decision 0024); the whole projeto.geometrias is shown next to it for
+#     reference;
 #   - the median ms of each workload on one numeric field (area_terreno), one text field
 #     (logradouro) and one list field (uso), and B/A (A's speed as a fraction of the
 #     floor's; the target is >= 0.9). A runs the statements the routes run, copied from the
@@ -165,18 +164,15 @@ field_indexes() {
 }
 
 # ---------------------------------------------------------------------------------------
-# Building B0/B (each step timed; B0 is B before its field indexes) and A's share of the
-# geometries (bench_storage.ag).
+# Building B0/B (each step timed; B0 is B before its field indexes). A's geometries are
+# the layer's partition of projeto.geometrias, camadas.g<L> (tenant migration 0036).
 say "construindo B a partir de $LT e projeto.geometrias ($n_geom geometrias)..."
 run_sql <<SQL
 set client_min_messages = warning;
 drop schema if exists bench_storage cascade;
 create schema bench_storage;
--- The layer's rows of projeto.geometrias in a table of the same columns and indexes
--- (made before the rows go in, as in projeto.geometrias): their disk is A's geometries'.
-create table bench_storage.ag (like projeto.geometrias including all);
-insert into bench_storage.ag select * from projeto.geometrias where camada_id = $L order by id;
 SQL
+AG=camadas.g$L
 geom_type=$(sql "select format_type(atttypid, atttypmod) from pg_attribute where attrelid = 'projeto.geometrias'::regclass and attname = 'geom'")
 
 t=$(now)
@@ -223,12 +219,13 @@ b_fields=$(since "$t")
 t=$(now)
 run_sql <<<"vacuum analyze bench_storage.b"
 b_vacuum=$(awk -v a="$b_vacuum" -v b="$(since "$t")" 'BEGIN { printf "%.2f", a + b }')
-run_sql <<<"vacuum analyze $LT; vacuum analyze bench_storage.ag; vacuum analyze projeto.geometrias; vacuum analyze projeto.campos"
+run_sql <<<"vacuum analyze $LT; vacuum analyze $AG; vacuum analyze projeto.geometrias; vacuum analyze projeto.campos"
 
 # The disk, now (before the workloads: their rolled-back writes leave index pages behind).
 read -r av_table av_idx av_total < <(size_rows "$LT")
-read -r ag_table ag_idx ag_total < <(size_rows bench_storage.ag)
-read -r pg_table pg_idx pg_total < <(size_rows projeto.geometrias)
+read -r ag_table ag_idx ag_total < <(size_rows $AG)
+read -r pg_table pg_idx pg_total < <(sql "select sum(pg_table_size(relid)), sum(pg_indexes_size(relid)),
+  sum(pg_total_relation_size(relid)) from pg_partition_tree('projeto.geometrias')" | tr '|' ' ')
 read -r b_table b_idx b_total < <(size_rows bench_storage.b)
 a_table=$((av_table + ag_table)) a_idx=$((av_idx + ag_idx)) a_total=$((av_total + ag_total))
 a_indexes_filled=$(index_rows "$LT" | awk -F'|' '{ printf "%s%s %.1f", (NR > 1 ? ", " : ""), $1, $2 / 1048576 }')
@@ -236,15 +233,15 @@ a_indexes_filled=$(index_rows "$LT" | awk -F'|' '{ printf "%s%s %.1f", (NR > 1 ?
 # grew by insertion (the trigram GINs through their pending list), as a layer whose values
 # are written through the routes; an import and migration 0035 build them after the rows,
 # as B's are. A's table is measured both ways and the workloads run on it reindexed (like
-# for like with B). The geometries stay as inserted: projeto.geometrias, shared by every
-# layer, always takes its rows into its indexes.
+# for like with B). The geometries stay as inserted (the demo inserts them into the
+# attached partition, indexes in place).
 t=$(now)
 run_sql <<<"reindex table $LT; vacuum analyze $LT"
 a_reindex=$(since "$t")
 read -r ar_table ar_idx ar_total < <(size_rows "$LT")
 r_table=$((ar_table + ag_table)) r_idx=$((ar_idx + ag_idx)) r_total=$((ar_total + ag_total))
 indexes_mb=$(echo "  $LT, como gravados: $a_indexes_filled"
-for rel in "$LT" bench_storage.ag bench_storage.b; do
+for rel in "$LT" $AG bench_storage.b; do
   echo "  $rel$([[ $rel == "$LT" ]] && echo ", refeitos"): $(index_rows "$rel" | awk -F'|' '{ printf "%s%s %.1f", (NR > 1 ? ", " : ""), $1, $2 / 1048576 }')"
 done)
 # What the geometries themselves take in B's heap.
@@ -252,7 +249,7 @@ b_geom=$(sql "select sum(pg_column_size(geom)) from bench_storage.b")
 
 # The same rows and values in B as in A.
 nonnull="num_nonnulls($col_list)"
-check=$(sql "select (select count(*) from bench_storage.b) || ' ' || (select count(*) from bench_storage.ag)
+check=$(sql "select (select count(*) from bench_storage.b) || ' ' || (select count(*) from $AG)
              || ' ' || (select count(*) from $LT) || ' ' || (select coalesce(sum($nonnull), 0) from $LT)
              || ' ' || (select coalesce(sum($nonnull), 0) from bench_storage.b)")
 read -r b_rows ag_rows a_rows a_values b_values <<<"$check"
@@ -354,7 +351,7 @@ update_files() {  # name field new-value-expression
 \set gid random($gmin, $gmax)
 \set v random(15000, 100000)
 begin;
-select 1 from projeto.geometrias where id = :gid::bigint for no key update;
+select 1 from projeto.geometrias where id = :gid::bigint and camada_id = $L::bigint for no key update;
 select $reads from $LT where id = :gid::bigint;
 insert into $LT (id, $col) values (:gid::bigint, $3) on conflict (id) do update set $col = excluded.$col returning $col::text;
 rollback;
@@ -462,7 +459,7 @@ done
 cat >"$w/copiar.A.sql" <<SQL
 $copy_head
 select (':copias'::jsonb->0->>1) as nova, (select jsonb_agg(jsonb_build_array(e->0, e->1)) from jsonb_array_elements(':copias'::jsonb) e)::text as mapa_c$new_ids \gset
-with map_c as materialized (select (e->>0)::bigint as old, (e->>1)::bigint as new from jsonb_array_elements(':mapa_c'::jsonb) e), map_k as materialized (select key::bigint as old, value::bigint as new from jsonb_each_text(':mapa_k'::jsonb)), src_g as materialized (select g.* from projeto.geometrias g join map_c m on m.old = g.camada_id), map_g as materialized (select id as old, nextval('projeto.geometrias_id_seq') as new from src_g), ins_g as ($(copy_insert geometrias g "from src_g g join map_g m on m.old = g.id join map_c mc on mc.old = g.camada_id left join map_g mv on mv.old = g.vinculo_id" id=m.new camada_id=mc.new vinculo_id=mv.new)), ins_l as ($(copy_insert rotulos_geometria l "from projeto.rotulos_geometria l join map_g mg on mg.old = l.geometria_id left join map_k mk on mk.old = l.campo_rotacao_id" geometria_id=mg.new campo_rotacao_id=mk.new)), ins_v0 as (insert into camadas.l:nova (id, $new_cols) select mg.new$old_cols from $LT l join map_g mg on mg.old = l.id returning (num_nonnulls($new_cols)) as n) select concat_ws(',', (select count(*) from ins_g), 0 + (select coalesce(sum(n), 0) from ins_v0));
+with map_c as materialized (select (e->>0)::bigint as old, (e->>1)::bigint as new from jsonb_array_elements(':mapa_c'::jsonb) e), map_k as materialized (select key::bigint as old, value::bigint as new from jsonb_each_text(':mapa_k'::jsonb)), src_g as materialized (select g.* from projeto.geometrias g join map_c m on m.old = g.camada_id where g.camada_id = any('{$L}'::bigint[])), map_g as materialized (select id as old, nextval('projeto.geometrias_id_seq') as new from src_g), ins_g as ($(copy_insert geometrias g "from src_g g join map_g m on m.old = g.id join map_c mc on mc.old = g.camada_id left join map_g mv on mv.old = g.vinculo_id" id=m.new camada_id=mc.new vinculo_id=mv.new)), ins_l as ($(copy_insert rotulos_geometria l "from projeto.rotulos_geometria l join map_g mg on mg.old = l.geometria_id left join map_k mk on mk.old = l.campo_rotacao_id" geometria_id=mg.new campo_rotacao_id=mk.new)), ins_v0 as (insert into camadas.l:nova (id, $new_cols) select mg.new$old_cols from $LT l join map_g mg on mg.old = l.id returning (num_nonnulls($new_cols)) as n) select concat_ws(',', (select count(*) from ins_g), 0 + (select coalesce(sum(n), 0) from ins_v0));
 rollback;
 SQL
 cat >"$w/copiar.B.sql" <<SQL
@@ -621,7 +618,7 @@ echo "== armazenamento de uma camada como construído (issue #30, decisão 0023)
 echo "data: $(date '+%Y-%m-%d %H:%M %Z')   máquina: $(nproc) CPUs, ${cpu:-?}, carga $load_start no início, $(cut -d' ' -f1-3 /proc/loadavg) ao fim"
 echo "PostgreSQL $(sql "show server_version"), PostGIS $(sql "select postgis_lib_version()"); shared_buffers $(sql "show shared_buffers"), work_mem $(sql "show work_mem"), jit $(sql "show jit")"
 echo "camada $L: $n_geom lotes × ${#ids[@]} campos ($a_values valores em $a_rows linhas de $LT); pgbench, 1 conexão, A e B alternados: $secs rodadas de 1 s por carga, $runs execuções das pesadas"
-echo "A: como construído, os valores em $LT (uma linha por geometria, uma coluna tipada por campo), as geometrias em projeto.geometrias"
+echo "A: como construído, os valores em $LT (uma linha por geometria, uma coluna tipada por campo), as geometrias na partição $AG de projeto.geometrias"
 echo "B: o piso, uma tabela por camada com id, geom e as mesmas colunas e índices dos campos; B0: a mesma só com chave primária e GiST"
 
 echo
@@ -633,7 +630,7 @@ echo
 disk_line() { row 44 "$1" 9 "$(mb "$2")" 9 "$(mb "$3")" 9 "$(mb "$4")" 7 "$(ratio "$4" "$b0_total")" 7 "$(ratio "$4" "$b_total")"; }
 row 44 "disco (MB)" 9 tabela 9 "índices" 9 total 7 "×B0" 7 "×B"
 disk_line "A valores, índices refeitos ($LT)" "$ar_table" "$ar_idx" "$ar_total"
-disk_line "A geometrias (as da camada, bench_storage.ag)" "$ag_table" "$ag_idx" "$ag_total"
+disk_line "A geometrias (as da camada, $AG)" "$ag_table" "$ag_idx" "$ag_total"
 disk_line "A = valores + geometrias" "$r_table" "$r_idx" "$r_total"
 disk_line "A valores, como a demonstração os gravou" "$av_table" "$av_idx" "$av_total"
 disk_line "A = valores como gravados + geometrias" "$a_table" "$a_idx" "$a_total"

@@ -8,6 +8,7 @@
 
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
+#include "platform/common/layer_table.hpp"
 #include "platform/projects/store_copy.hpp"
 #include "platform/projects/store_files.hpp"
 #include "platform/projects/store.hpp"
@@ -94,8 +95,10 @@ Transferred transfer(const service::Caller& scope, std::int64_t id, const store:
                                       "baixe-os e remova-os antes de transferir",
                   "id");
     std::string d = export_project(s, id);
+    // The project's layers as a constant: the statement is planned on their partitions.
     store::execute(s, store::Sql("delete from projeto.valores_auditoria a using projeto.geometrias g, projeto.camadas c "
-                                 "where g.id = a.geometria_id and c.id = g.camada_id and c.projeto_id = " + P));
+                                 "where g.id = a.geometria_id and c.id = g.camada_id and c.projeto_id = " + P +
+                                 " and g.camada_id = any('" + common::project_layers(s, id) + "'::bigint[])"));
     store::execute(s, store::Sql("delete from projeto.projetos where id = " + P));
     JsonWriter w;
     w.begin_object().key("gid").value(origin.token).key("destino").begin_object();
