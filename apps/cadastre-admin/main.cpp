@@ -6,6 +6,7 @@
 //   cadastre-admin user add --tenant SLUG --email E --nome N [--password P] [--admin] [--perm camada:rw]...
 //   cadastre-admin token issue --email E
 //   cadastre-admin tenant integracao --tenant SLUG --url URL   (token de /integracao-rest, mostrado uma vez)
+//   cadastre-admin tenant leitura --tenant SLUG    (login só de leitura das camadas, para o QGIS; senha mostrada uma vez)
 //   cadastre-admin client add --tenant S --scope avaliacao|provas_digitais --nome N [--usuario U --password P]
 //   cadastre-admin demo load --tenant SLUG [--lots N] [--seed S] [--replace]
 //   cadastre-admin demo setup [--lots N] [--lots2 N] [--seed S] [--media-root DIR] [--project-geometries N]
@@ -36,6 +37,7 @@
 #include "demo/valuation.hpp"
 #include "store/dsn.hpp"
 #include "store/identity.hpp"
+#include "store/layer_readers.hpp"
 #include "store/migrate.hpp"
 #include "store/tenants.hpp"
 
@@ -51,6 +53,8 @@ const char* kUsage =
     "  user add --tenant SLUG --email E --nome N [--password P] [--admin] [--perm camada:rw]...\n"
     "  token issue --email E                      emite um novo token (mostrado uma única vez)\n"
     "  tenant integracao --tenant S --url U       serviço REST externo de /integracao-rest e seu token (mostrado uma vez)\n"
+    "  tenant leitura --tenant S                  login só de leitura das camadas da plataforma (QGIS): nova senha,\n"
+    "                                             mostrada uma vez\n"
     "  client add --tenant S --scope avaliacao --nome N              cliente de API: token bearer (mostrado uma vez)\n"
     "  client add --tenant S --scope provas_digitais --nome N --usuario U [--password P]\n"
     "                                             credencial Basic (senha gerada quando omitida; mostrada uma vez)\n"
@@ -286,6 +290,13 @@ int run(int argc, char** argv) {
     std::cout << "usuário " << need("email") << " pronto\n";
   } else if (cmd == "tenant" && sub == "integracao") {
     std::cout << configure_integracao(platform_dsn, need("tenant"), need("url")) << "\n";
+  } else if (cmd == "tenant" && sub == "leitura") {
+    Platform p(platform_dsn);
+    auto t = p.identity->tenant(need("tenant"));
+    if (!t) throw Error(errc::not_found, "município não cadastrado: " + need("tenant"), "tenant");
+    store::LayerReader r = store::grant_layer_reader(t->dsn);
+    std::cout << "usuário " << r.role << "\nsenha " << r.password << "\nbanco " << store::dsn_get(t->dsn, "dbname")
+              << "\n(esquema camadas: camadas.camadas e camadas.campos dizem quais tabelas são cada camada)\n";
   } else if (cmd == "token" && sub == "issue") {
     Platform p(platform_dsn);
     std::cout << p.identity->issue_token(need("email")) << "\n";

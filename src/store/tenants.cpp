@@ -7,23 +7,11 @@
 #include "cadastre/error.hpp"
 #include "store/dsn.hpp"
 #include "store/migrate.hpp"
+#include "store/quote.hpp"
 
 namespace cadastre::store {
 namespace {
 using Conn = std::unique_ptr<PGconn, decltype(&PQfinish)>;
-
-std::string quote_literal(PGconn* c, const std::string& s) {
-  char* q = PQescapeLiteral(c, s.c_str(), s.size());
-  std::string out(q);
-  PQfreemem(q);
-  return out;
-}
-std::string quote_ident(PGconn* c, const std::string& s) {
-  char* q = PQescapeIdentifier(c, s.c_str(), s.size());
-  std::string out(q);
-  PQfreemem(q);
-  return out;
-}
 }  // namespace
 
 TenantPools::TenantPools(PoolOptions base, std::size_t per_server)
