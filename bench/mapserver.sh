@@ -6,7 +6,8 @@
 #
 # One demo database holds both data sets: the cadastre city of LOTS lots (cadastro.lote,
 # served by cadastre-server) and the platform's demo project of LOTS lots
-# (projeto.geometrias of the layer DEMO_PROJECT_LAYER_ID, served by cadastre-platform).
+# (the geometries of the layer DEMO_PROJECT_LAYER_ID, served by cadastre-platform; MapServer
+# reads the layer's partition camadas.g<layer>, its own table, as a MapServer user would).
 # One mapfile in the workspace puts both tables in MapServer (layers "lote" and
 # "camada_N"), in web mercator, with an MVT output format and OGC API Features.
 #
@@ -190,7 +191,7 @@ MAP
     STATUS ON
     CONNECTIONTYPE POSTGIS
     CONNECTION "$tenant_dsn"
-    DATA "geom from (select id, geom from projeto.geometrias where camada_id = $layer) as g using unique id using srid=4674"
+    DATA "geom from camadas.g$layer using unique id using srid=4674"
     PROCESSING "CLOSE_CONNECTION=DEFER"
     EXTENT $pxmin $pymin $pxmax $pymax
     PROJECTION "init=epsg:4674" END
