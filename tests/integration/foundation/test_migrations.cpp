@@ -132,6 +132,21 @@ TEST_CASE("a tenant of the previous schema keeps every geometry, value and value
   // primary key on id alone did; an unknown id has layer 0 (no layer).
   CHECK(value("select projeto.camada_da_geometria(421) || ',' || projeto.camada_da_geometria(2) || ',' || "
               "projeto.camada_da_geometria(100000)") == "11,10,0");
+  // A statement that finds a geometry by id alone is planned on its layer's partition only
+  // (projeto.camada_da_geometria is folded at plan time); an unknown id, on none.
+  auto plan = [&](const std::string& q) {
+    return value("create or replace function pg_temp.plano(q text) returns text language plpgsql as $$ "
+                 "declare r text; o text := ''; begin for r in execute 'explain (costs off) ' || q loop "
+                 "o := o || r || ' '; end loop; return o; end $$; select pg_temp.plano(" + q + ")");
+  };
+  const std::string by_id =
+      plan("'select geom from projeto.geometrias where id = 421 and camada_id = projeto.camada_da_geometria(421)'");
+  CHECK_MESSAGE(by_id.find("g11") != std::string::npos, by_id);
+  CHECK_MESSAGE(by_id.find("g10") == std::string::npos, by_id);
+  CHECK_MESSAGE(by_id.find("g12") == std::string::npos, by_id);
+  const std::string unknown =
+      plan("'select geom from projeto.geometrias where id = 9 and camada_id = projeto.camada_da_geometria(100000)'");
+  CHECK_MESSAGE(unknown.find("Scan") == std::string::npos, unknown);
   {
     PGconn* again = store::connect_or_throw(dsn);
     PGresult* r = PQexec(again, "insert into projeto.geometrias (id, camada_id, geom) values "
