@@ -167,9 +167,8 @@ store::PageRows list(store::Pool& pool, const ListFilter& filter, const Page& pa
       camada = common::layer_of_field(s, filter.id);
       campo = filter.id;
     } else {
-      store::Sql g("select camada_id::text from projeto.geometrias where id = ");
-      g.bind(std::to_string(filter.id), "bigint") << " and camada_id = projeto.camada_da_geometria(";
-      g.bind(std::to_string(filter.id), "bigint") << ")";
+      store::Sql g("select camada_id::text from projeto.geometrias where ");
+      common::where_geometry(g, "", filter.id);
       if (auto v = store::fetch_value(s, g)) camada = std::stoll(*v);
       where = "l.id = " + std::to_string(filter.id);
     }
@@ -346,9 +345,8 @@ std::string buildings(const service::Caller& scope, std::int64_t lote, bool link
   return scope.db->with([&](soci::session& s) {
   const std::string layers = common::project_layers(s, 0, lote);
   store::Sql q("with lote as (select g.id, g.geom, g.camada_id, c.projeto_id from projeto.geometrias g "
-               "join projeto.camadas c on c.id = g.camada_id where g.id = ");
-  q.bind(std::to_string(lote), "bigint") << " and g.camada_id = projeto.camada_da_geometria(";
-  q.bind(std::to_string(lote), "bigint") << ")";
+               "join projeto.camadas c on c.id = g.camada_id where ");
+  common::where_geometry(q, "g.", lote);
   q << "), legiveis as (select c.id from projeto.camadas c join lote on c.projeto_id = lote.projeto_id where "
     << guard::layer_role_sql(scope, "c.id") << " is not null), "
     << "achadas as (select b.id, b.camada_id, b.vinculo_id from projeto.geometrias b, lote "
