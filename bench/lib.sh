@@ -34,6 +34,10 @@ bench_workspace() {
   trap bench_cleanup EXIT
 }
 bench_cleanup() {
+  local status=$?
+  if ((status != 0)); then  # a failed run shows the end of its servers' logs
+    for log in "$tmp"/*.log; do [[ -f $log ]] && { echo "== $log" >&2; tail -n 20 "$log" >&2; }; done
+  fi
   for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
   ./scripts/pg stop >/dev/null 2>&1 || true

@@ -296,7 +296,9 @@ class Builder {
     geom->setMeasured(FALSE);
     const std::string family = family_of(*geom);
     if (src_.format() == Format::dxf && family == "qualquer") return refuse(n, "entidade DXF de tipo não suportado"), false;
-    if (!geom->IsValid()) {
+    // A point is valid whenever its coordinates are finite, which the envelope's check below
+    // refuses otherwise: GEOS is not asked for each point of a point file.
+    if (wkbFlatten(geom->getGeometryType()) != wkbPoint && !geom->IsValid()) {
       if (params_.recusar_invalidas) return refuse(n, "geometria inválida (invalidas=recusar)"), false;
       std::unique_ptr<OGRGeometry> fixed(geom->MakeValid());
       if (fixed) fixed = keep_family(std::move(fixed), family);

@@ -77,6 +77,12 @@ struct Loader {
     load_file(ctx.db(), info, tipo, targets, ctx);
   }
 
+  // The job an import leaves behind it: its layer's column indexes (store.hpp).
+  static void run_indexes(jobs::Context& ctx) {
+    const std::int64_t camada = jobs::Parameters(ctx.parametros()).required_integer("camada");
+    index_columns(ctx.db(), camada, ctx);
+  }
+
   void run_cadastre(const std::string& which, jobs::Context& ctx) const {
     Params p = params_of(jobs::Parameters(ctx.parametros()));
     const CadastreLayer& layer = cadastre_layer(which);
@@ -236,6 +242,7 @@ void add_import_routes(App& app) {
        "Importa uma planta de valores genéricos (perfil GeoJSON PVG) como nova camada (tarefa)",
        {codigo, nome, projeto, srid, xdzs, invalidas}},
   };
+  im->runner->handle("indices", &Loader::run_indexes, false);
   for (const auto& f : files) {
     Format format = f.format;
     im->runner->handle(format_name(format), [load, format](jobs::Context& ctx) { load.run_file(format, ctx); });

@@ -24,8 +24,8 @@ struct LoadInfo {
 };
 
 /// Prepares the transaction for a long load: no 15 s statement limit, and the layers it
-/// creates get a bare geometry partition and unindexed columns, filled first and indexed
-/// once after (index_layer).
+/// creates get a bare geometry partition and unindexed columns, filled first (attach_layer
+/// indexes the partition, the job `indices` the columns).
 void begin_load(soci::session& s);
 
 /// A new layer with one form (named as the layer) holding `fields`, in that order: the
@@ -36,9 +36,16 @@ struct Created {
 };
 Created create_layer(soci::session& s, const LoadInfo& info, const std::string& nome, const std::string& geometria,
                      const std::vector<FieldDef>& fields);
-/// Attaches the geometry partition of a layer created and filled by the load, and indexes
-/// its columns (projeto.camada_anexar).
-void index_layer(soci::session& s, std::int64_t camada);
+/// Attaches the geometry partition of a layer created and filled by the load, which builds
+/// its key and GiST index (projeto.camada_anexar).
+void attach_layer(soci::session& s, std::int64_t camada);
+/// Leaves the job `indices` to follow the import (jobs::Context::follow): it builds the
+/// indexes of the new layer's value columns once the import has committed (decision 0025).
+void follow_with_indexes(soci::session& s, jobs::Context& ctx, const LoadInfo& info, std::int64_t camada);
+/// The job `indices` in one transaction on `db`: the missing indexes of layer `camada`'s
+/// value columns (projeto.camada_indices; none when the layer is gone) and the job's final
+/// row.
+void index_columns(store::Pool& db, std::int64_t camada, jobs::Context& ctx);
 /// Bumps the layer's tile generation (as every geometry write does).
 void bump_generation(soci::session& s, std::int64_t camada);
 

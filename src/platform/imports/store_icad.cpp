@@ -146,7 +146,7 @@ jobs::Layer load_cadastre(soci::session& s, const LoadInfo& info, const Cadastre
                         exprs + " from importacao_cadastro m join " + spec->from +
                         " on x.id = m.oid where num_nonnulls(" + exprs + ") > 0"));
   ctx.progress(n, n);
-  index_layer(s, created.camada);
+  attach_layer(s, created.camada);
   bump_generation(s, created.camada);
   ctx.counts().importadas = n;
   return {created.camada, spec->layer.nome, spec->geometria, n};
@@ -161,6 +161,7 @@ void import_cadastre(store::Pool& db, const LoadInfo& info, const CadastreLayer&
     jobs::Layer layer = load_cadastre(s, info, which, ctx);
     record_import(s, info, which.tipo, {layer});
     ctx.layer(layer);
+    follow_with_indexes(s, ctx, info, layer.id);
     ctx.complete(s);
     tx.commit();
   });

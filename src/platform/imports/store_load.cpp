@@ -1,7 +1,8 @@
 // Loading an import's layers: the layer, its form and fields with INSERTs, then the
 // geometries and values with COPY (the geometries' ids reserved from their sequence first,
 // since a connection in COPY runs nothing else): the values one row per geometry into the
-// layer's table (camadas.l<id>, made with the layer and its fields). See store.hpp.
+// layer's table (camadas.l<id>, made with the layer and its fields), whose column indexes
+// a job of their own builds after the import has committed. See store.hpp.
 #include <libpq-fe.h>
 #include <soci/soci.h>
 
@@ -119,7 +120,7 @@ std::vector<std::int64_t> reserve_ids(soci::session& s, std::size_t n) {
 
 void begin_load(soci::session& s) {
   // One import may copy a million values: the pool's statement limit is for requests. The
-  // new layers' tables are filled before their indexes are built (index_layer): faster.
+  // new layers' tables are filled before their indexes are built: faster.
   store::fetch(s, Sql("select set_config('statement_timeout', '15min', true), "
                       "set_config('cadastre.indices_depois', 'on', true)"));
 }
@@ -146,10 +147,33 @@ Created create_layer(soci::session& s, const LoadInfo& info, const std::string& 
   return out;
 }
 
-void index_layer(soci::session& s, std::int64_t camada) {
+void attach_layer(soci::session& s, std::int64_t camada) {
   Sql q("select projeto.camada_anexar(");
   q.bind(text(camada), "bigint"), q << ")::text";
   store::fetch_value(s, q);
+}
+
+void follow_with_indexes(soci::session& s, jobs::Context& ctx, const LoadInfo& info, std::int64_t camada) {
+  JsonWriter w;
+  w.begin_object().key("camada").value(camada).key("importacao").value(info.job).end_object();
+  ctx.follow(s, jobs::Job{.tipo = "indices", .handler = {}, .parametros = std::move(w).str(), .codigo = std::nullopt,
+                          .projeto = info.projeto, .entrada = std::nullopt});
+}
+
+void index_columns(store::Pool& db, std::int64_t camada, jobs::Context& ctx) {
+  db.run([&](soci::session& s) {
+    soci::transaction tx(s);
+    // The build may take minutes on a large layer; it waits for a writer of the layer's
+    // table for 10 s at most (the job is then retried), rather than queue every other
+    // writer of the layer behind it.
+    store::fetch(s, Sql("select set_config('statement_timeout', '15min', true), "
+                        "set_config('lock_timeout', '10s', true)"));
+    Sql q("select projeto.camada_indices(");
+    q.bind(text(camada), "bigint"), q << ")::text";
+    store::fetch_value(s, q);
+    ctx.complete(s);
+    tx.commit();
+  });
 }
 
 void bump_generation(soci::session& s, std::int64_t camada) {
@@ -170,7 +194,7 @@ jobs::Layer load_target(soci::session& s, const LoadInfo& info, const Target& t,
   if (ids.size() != t.rows.size()) throw Error(errc::internal, "ids de geometrias não reservados");
   const std::string layer_text = text(camada);
   {
-    // Into the layer's bare partition, attached once filled (index_layer).
+    // Into the layer's bare partition, attached once filled (attach_layer).
     Copy geometries(s, common::geometry_partition(camada) + " (id, camada_id, geom, criado_por, atualizado_por)");
     for (std::size_t i = 0; i < t.rows.size(); ++i) {
       geometries.field(text(ids[i])).field(layer_text).field(t.rows[i].ewkb).field(user).field(user).end_row();
@@ -196,7 +220,7 @@ jobs::Layer load_target(soci::session& s, const LoadInfo& info, const Target& t,
     }
     values.finish();
   }
-  index_layer(s, camada);
+  attach_layer(s, camada);
   bump_generation(s, camada);
   return {camada, t.nome.substr(0, 200), t.geometria, static_cast<std::int64_t>(t.rows.size())};
 }
@@ -224,7 +248,10 @@ void load_file(store::Pool& db, const LoadInfo& info, const std::string& tipo, c
     std::vector<jobs::Layer> layers;
     for (const auto& t : targets) layers.push_back(load_target(s, info, t, ctx, done, total));
     record_import(s, info, tipo, layers);
-    for (const auto& l : layers) ctx.layer(l);
+    for (const auto& l : layers) {
+      ctx.layer(l);
+      follow_with_indexes(s, ctx, info, l.id);
+    }
     ctx.complete(s);
     tx.commit();
   });

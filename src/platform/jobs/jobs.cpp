@@ -127,6 +127,8 @@ struct Runner::State {
     setup.platform->with([&](soci::session& s) { queue::done(s, c.id); });
   }
 
+  // Queues jobs left pendente to follow a job of `tenant` (Context::follow).
+  void queue_followers(std::int64_t tenant, const std::vector<sql::Follower>& jobs);
   void run();
   void work(const queue::Claim& claim);
   void execute(Item& it, Current& current);
@@ -178,6 +180,12 @@ class Running final : public Context {
     if (!sql::complete(s, id(), it_.claim.attempt, final_row("concluida", std::nullopt))) stop();
     completed_ = true;
   }
+
+  void follow(soci::session& s, Job job) override {
+    if (job.handler.empty()) job.handler = job.tipo;
+    followers_.push_back({sql::insert(s, user_id(), job, id()).id, job.handler});
+  }
+  const std::vector<sql::Follower>& followers() const { return followers_; }
 
   sql::Final final_row(std::string estado, std::optional<std::string> mensagem) const {
     sql::Final f;
@@ -237,6 +245,7 @@ class Running final : public Context {
   Counts counts_;
   std::vector<std::pair<std::int64_t, std::string>> errors_;
   std::vector<Layer> layers_;
+  std::vector<sql::Follower> followers_;  // written in the work's transaction
   std::chrono::steady_clock::time_point last_{};
   bool completed_ = false;
   bool cancelled_ = false;
@@ -322,7 +331,8 @@ void Runner::State::execute(Item& it, Current& current) {
   const queue::Claim& claim = it.claim;
   auto status = it.db->lease();
   auto started = sql::start(*status, claim.job, claim.attempt);
-  if (!started) {  // ended meanwhile (cancelled while pendente) or gone
+  if (!started) {  // ended meanwhile (cancelled while pendente, or committed by a process that died) or gone
+    queue_followers(claim.tenant_id, sql::followers(*status, claim.job));
     done(claim);
     return;
   }
@@ -390,7 +400,22 @@ void Runner::State::execute(Item& it, Current& current) {
     sql::finish(*status, claim.job, claim.attempt, ctx.final_row("concluida", std::nullopt));
   }
   publish(it, *status);
+  // Before this job leaves the queue: with it still executando there, the tenant's cap
+  // keeps its followers from being claimed by another worker ahead of it.
+  if (!failure) queue_followers(claim.tenant_id, ctx.followers());
   done(claim);
+}
+
+void Runner::State::queue_followers(std::int64_t tenant, const std::vector<sql::Follower>& jobs) {
+  if (jobs.empty()) return;
+  setup.platform->with([&](soci::session& s) {
+    for (const auto& f : jobs) queue::add(s, tenant, f.id, setup.lane, f.handler, std::nullopt);
+  });
+  {
+    std::lock_guard lock(mutex);
+    nudged = true;
+  }
+  wake.notify_all();
 }
 
 // Renews the leases of the jobs this runner holds, every third of a lease; a job whose

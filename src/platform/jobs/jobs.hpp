@@ -81,6 +81,8 @@ struct Layer {
 /// The largest number of per-feature errors a job keeps (the rest are only counted).
 inline constexpr std::size_t kMaxErrors = 100;
 
+struct Job;
+
 /// What the work of a job sees. Used on the worker thread only.
 class Context {
  public:
@@ -112,6 +114,11 @@ class Context {
   /// Throws, as progress() does, when the job's cancellation was asked or this attempt
   /// is no longer the job's current one.
   virtual void complete(soci::session& s) = 0;
+  /// A job to run after this one, on the same lane: its row is written on `s`, inside the
+  /// work's own transaction, so it exists only if the work commits; it is queued once the
+  /// work has returned. When the process dies between the commit and the queueing, the
+  /// next claim of this job (which finds it ended) queues it (tenant migration 0038).
+  virtual void follow(soci::session& s, Job job) = 0;
 };
 
 /// The work of one tipo of job, rebuilt from the Context (parametros, entrada).
@@ -130,7 +137,7 @@ struct Budget {
 /// A job to submit.
 struct Job {
   /// shp, kml, dxf, pvg, icad_lotes, icad_lotes_rurais, icad_edificacoes,
-  /// icad_logradouros, ouv, tiff, previa (a check constraint of the table).
+  /// icad_logradouros, ouv, tiff, previa, indices (a check constraint of the table).
   std::string tipo;
   /// The registered handler that runs it (Runner::handle); empty: the one named `tipo`.
   std::string handler;

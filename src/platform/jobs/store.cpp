@@ -31,17 +31,26 @@ const std::map<std::string, std::string> kOrder = {
 
 }  // namespace
 
-Submitted insert(soci::session& s, std::int64_t user, const Job& job) {
-  Sql q("insert into projeto.importacoes (tipo, codigo, projeto_id, parametros, criado_por) values (");
+Submitted insert(soci::session& s, std::int64_t user, const Job& job, std::optional<std::int64_t> after) {
+  Sql q("insert into projeto.importacoes (tipo, codigo, projeto_id, parametros, criado_por, apos) values (");
   q.bind(job.tipo), q << ", ", q.bind(job.codigo), q << ", ";
   q.bind(job.projeto ? std::optional(text(*job.projeto)) : std::nullopt, "bigint"), q << ", ";
-  q.bind(job.parametros, "jsonb"), q << ", ", q.bind(text(user), "bigint");
+  q.bind(job.parametros, "jsonb"), q << ", ", q.bind(text(user), "bigint"), q << ", ";
+  q.bind(after ? std::optional(text(*after)) : std::nullopt, "bigint");
   q << ") on conflict (criado_por, tipo, codigo) where codigo is not null do nothing returning id";
   if (auto id = store::fetch_value(s, q)) return {std::stoll(*id), true};
   Sql old("select id from projeto.importacoes where criado_por = ");
   old.bind(text(user), "bigint"), old << " and tipo = ", old.bind(job.tipo), old << " and codigo = ";
   old.bind(job.codigo);
   return {std::stoll(store::fetch_value(s, old).value_or("0")), false};
+}
+
+std::vector<Follower> followers(soci::session& s, std::int64_t id) {
+  Sql q("select id::text, tipo from projeto.importacoes where estado = 'pendente' and apos = ");
+  q.bind(text(id), "bigint"), q << " order by id";
+  std::vector<Follower> out;
+  for (const auto& r : store::fetch(s, q)) out.push_back({std::stoll(r[0].value_or("0")), r[1].value_or("")});
+  return out;
 }
 
 std::optional<Started> start(soci::session& s, std::int64_t id, int attempt) {

@@ -1,5 +1,5 @@
 // The SQL of the jobs in their tenant's database (projeto.importacoes, tenant migrations
-// 0024, 0029, 0034), and of their place in the queue in the platform's (plataforma.tarefas,
+// 0024, 0029, 0034, 0038), and of their place in the queue in the platform's (plataforma.tarefas,
 // platform migration 0013: namespace queue). Internal to the runner.
 #pragma once
 
@@ -15,8 +15,15 @@
 namespace cadastre::platform::jobs::sql {
 
 /// Inserts a pendente job, or returns the user's earlier job of the same tipo and codigo
-/// (novo false).
-Submitted insert(soci::session& s, std::int64_t user, const Job& job);
+/// (novo false). `after`: the job that queues it once committed (Context::follow).
+Submitted insert(soci::session& s, std::int64_t user, const Job& job, std::optional<std::int64_t> after = {});
+/// A job another one left to follow it: its id and handler (its tipo).
+struct Follower {
+  std::int64_t id = 0;
+  std::string handler;
+};
+/// The pendente followers of job `id` (tenant migration 0038's `apos`).
+std::vector<Follower> followers(soci::session& s, std::int64_t id);
 /// What a claim finds of its job.
 struct Started {
   std::int64_t user = 0;
