@@ -2,7 +2,7 @@
 // the live socket; docs/platform.md).
 //
 //   cadastre-platform --platform-dsn "host=... dbname=cadastre_platform" [--host 127.0.0.1] [--port 8090]
-//       [--public-url https://cadastro.exemplo.gov.br] [--reset-page-url URL] [--files-dir var/plataforma] [--files-max-mb 20]
+//       [--public-url https://cadastro.exemplo.gov.br] [--reset-page-url URL] [--files-dir var/plataforma] [--files-max-mb 20] [--tile-cache-mb 64]
 //       [--pool-size 16] [--pool-wait-ms 2000] [--pool-idle-seconds 60] [--connections-per-server 64] [--statement-timeout-ms 15000] [--token-ttl-ms 5000]
 //       [--session-idle-min 480] [--session-max-days 30]
 //       [--login-max-failures 5] [--login-window-s 900] [--login-lockout-s 900]
@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
         "statement-timeout-ms", "token-ttl-ms", "session-idle-min", "session-max-days", 
         "trial-days", "trial-users", "trial-storage-mb", "tenant-server-dsn",
         "smtp-url", "smtp-from", "smtp-user", "oidc-issuer", "oidc-audience", "oidc-rs256-pem", "service", "city-auth", "outbound-hosts",
-        "outbound-networks", "outbound-max-mb", "outbound-timeout-ms", "cors-origins", "build", "files-dir", "files-max-mb", "city-routes",
+        "outbound-networks", "outbound-max-mb", "outbound-timeout-ms", "cors-origins", "build", "files-dir", "files-max-mb", "tile-cache-mb", "city-routes",
         "max-expanded-mb", "max-kml-mb", "max-attribute-mb", "max-vertices", "max-raster-mp", "max-raster-decoded-mb",
         "max-photo-mp", "job-workers", "job-per-tenant", "job-max-seconds", "job-max-cpu-seconds", "job-lease-seconds", "job-attempts"};
     known.merge(cli::engine_flag_names());
@@ -94,6 +94,7 @@ int main(int argc, char** argv) {
     // tenant gets a folder of its own under it.
     o.files_dir = f.get("files-dir", "var/plataforma", "CADASTRE_FILES_DIR");
     o.files_max_bytes = static_cast<std::size_t>(f.get_int("files-max-mb", 20, "CADASTRE_FILES_MAX_MB")) << 20;
+    o.tile_cache_bytes = static_cast<std::size_t>(f.get_int("tile-cache-mb", 64, "CADASTRE_TILE_CACHE_MB")) << 20;
     // The key of presigned file links: a secret, so from the environment only; without it
     // each process draws its own (its links stop working when it restarts).
     if (const char* secret = std::getenv("CADASTRE_FILES_SECRET")) o.files_secret = secret;

@@ -108,6 +108,8 @@ struct AppOptions {
   std::string files_secret;
   /// The largest upload of the files and photos routes (413 above it, before the body is read).
   std::size_t files_max_bytes = 20u << 20;
+  /// The memory for /vt's and /svt's rendered tiles (platform/tiles/cache.hpp); 0: none kept.
+  std::size_t tile_cache_bytes = 64u << 20;
   /// Municipalities (tenant slugs) with their own routes /zonas/<cidade>,
   /// /observacoes/<cidade> and /consulta/<cidade> (--city-routes campinas,valinhos); each
   /// answers only its own tenant's users, any other city is 404.

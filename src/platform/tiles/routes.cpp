@@ -12,7 +12,8 @@
 //
 // The MVT layer is "camada_<id>". Session tiles are "private, no-cache" (a shared cache
 // must not hand them to another user); public ones "public, no-cache". Both revalidate,
-// so an edit shows at the next request.
+// so an edit shows at the next request. /vt's and /svt's tiles are also kept in this
+// process (cache.hpp), checked against the layer's generation at every request.
 #include "http/etag.hpp"
 #include "platform/app.hpp"
 #include "platform/tiles/input.hpp"
@@ -27,8 +28,8 @@ using http::Response;
 constexpr const char* kMvt = "application/vnd.mapbox-vector-tile";
 constexpr const char* kTag = "Tiles vetoriais";
 
-Response answer(store::Pool& db, const TileRequest& t, const Request& req, const char* cache) {
-  TileAnswer out = render(db, t, http::etag_list(req));
+Response answer(store::Pool& db, TileCache& tiles, const TileRequest& t, const Request& req, const char* cache) {
+  TileAnswer out = render(db, tiles, t, http::etag_list(req));
   Response r;
   if (out.not_modified) {
     r.status = 304;
@@ -44,22 +45,25 @@ Response answer(store::Pool& db, const TileRequest& t, const Request& req, const
 }
 
 // The layer was resolved by the guard (leitura on it) as the route's grant.
-http::Handler session_tile(bool attributes) {
-  return service::scoped([attributes](const service::Scope& s, Request& req) {
-    TileRequest t{.layer = s.grant().id,
+http::Handler session_tile(std::shared_ptr<TileCache> tiles, bool attributes) {
+  return service::scoped([tiles, attributes](const service::Scope& s, Request& req) {
+    TileRequest t{.tenant = s.tenant.id,
+                  .layer = s.grant().id,
                   .tile = parse_tile(req),
                   .attributes = attributes,
                   .published_only = false};
-    return answer(*s.db, t, req, "private, no-cache");
+    return answer(*s.db, *tiles, t, req, "private, no-cache");
   });
 }
 
 // No session: the tenant is named by id. An unknown or inactive tenant answers like an
 // unpublished layer, so ids cannot be probed.
-http::Handler public_tile(const service::Tenancy* tenancy, store::Identity* identity) {
-  return [tenancy, identity](Request& req) {
+http::Handler public_tile(std::shared_ptr<TileCache> tiles, const service::Tenancy* tenancy,
+                          store::Identity* identity) {
+  return [tiles, tenancy, identity](Request& req) {
     const std::int64_t tenant_id = path_id(req, "idTenant");
-    TileRequest t{.layer = path_id(req, "idCamada"),
+    TileRequest t{.tenant = tenant_id,
+                  .layer = path_id(req, "idCamada"),
                   .tile = parse_tile(req),
                   .attributes = false,
                   .published_only = true};
@@ -67,7 +71,7 @@ http::Handler public_tile(const service::Tenancy* tenancy, store::Identity* iden
     if (!tenant || !tenant->ativo)
       throw Error(errc::not_found, "camada " + std::to_string(t.layer) + " não encontrada",
                   "idCamada");
-    return answer(tenancy->pool(*tenant), t, req, "public, no-cache");
+    return answer(tenancy->pool(*tenant), *tiles, t, req, "public, no-cache");
   };
 }
 
@@ -80,6 +84,8 @@ void add_tile_routes(App& app) {
   using namespace tiles;
   using http::on;
   auto& srv = app.server();
+  // /vt's and /svt's rendered tiles, shared by the routes (cache.hpp).
+  auto tiles = std::make_shared<TileCache>(app.options().tile_cache_bytes);
   const http::Param layer{.name = "camada",
                           .in = "query",
                           .type = "integer",
@@ -105,7 +111,7 @@ void add_tile_routes(App& app) {
            .summary = "Mapbox Vector Tile das geometrias da camada" + tile,
            .params = {layer, if_none_match},
            .answers = kMvt,
-           .handler = session_tile(false)});
+           .handler = session_tile(tiles, false)});
   srv.add(
       {.method = "GET",
        .pattern = "/vt2/{z}/{x}/{y}",
@@ -119,7 +125,7 @@ void add_tile_routes(App& app) {
            tile,
        .params = {layer, if_none_match},
        .answers = kMvt,
-       .handler = session_tile(true)});
+       .handler = session_tile(tiles, true)});
   srv.add({.method = "GET",
            .pattern = "/especifico/vector-tiles/{camada}/{z}/{x}/{y}",
            .auth = "sessao",
@@ -128,7 +134,7 @@ void add_tile_routes(App& app) {
            .summary = "Mapbox Vector Tile das geometrias da camada do caminho (como /vt)" + tile,
            .params = {if_none_match},
            .answers = kMvt,
-           .handler = session_tile(false)});
+           .handler = session_tile(tiles, false)});
   srv.add(
       {.method = "GET",
        .pattern = "/svt/{idTenant}/{idCamada}/{z}/{x}/{y}",
@@ -140,7 +146,7 @@ void add_tile_routes(App& app) {
            tile,
        .params = {if_none_match},
        .answers = kMvt,
-       .handler = public_tile(&app.tenancy(), &app.identity())});
+       .handler = public_tile(tiles, &app.tenancy(), &app.identity())});
 }
 
 }  // namespace cadastre::platform

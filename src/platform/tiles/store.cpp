@@ -101,9 +101,9 @@ std::string attribute_tile_sql(std::int64_t layer, const std::vector<StyleField>
 }
 
 // /vt and /svt in one round trip: the layer's generation and type, and its tile unless the
-// client holds that generation already ($6, bigint[]: the generations its If-None-Match
-// names with this statement's digest) or the layer is not a vector one. $7 is kLayerSql's
-// $2 (published only).
+// client or the cache holds that generation already ($6, bigint[]: the generations its
+// If-None-Match names with this statement's digest, and the cached tile's) or the layer is
+// not a vector one. $7 is kLayerSql's $2 (published only).
 const std::string kPlainTile =
     "select l.geracao::text, l.tipo, case when l.tipo = 'vetor' and not l.geracao = any($6::bigint[]) then (" +
     std::string(kTileHead) + kTileFrom + kTileWhere +
@@ -130,11 +130,13 @@ bool listed_in(const std::vector<std::string_view>& listed, const std::string& t
 // of a tile; past that a tag only costs the statement a comparison, so the rest are not
 // read and the tile is rendered); tags of another statement or style name none.
 constexpr std::size_t kMaxGenerations = 8;
-std::string generations_named(const std::vector<std::string_view>& listed, const std::string& digest) {
+std::string generations_named(const std::vector<std::string_view>& listed, const std::string& digest,
+                              std::optional<std::int64_t> cached) {
   std::string out = "{";
   std::size_t named = 0;
+  if (cached) out += std::to_string(*cached), ++named;
   for (std::string_view t : listed) {
-    if (named == kMaxGenerations) break;
+    if (named == kMaxGenerations + (cached ? 1 : 0)) break;
     if (t.size() < digest.size() + 4 || t.front() != '"' || t.back() != '"') continue;
     std::string_view inner = t.substr(1, t.size() - 2);
     auto dash = inner.rfind('-');
@@ -149,21 +151,32 @@ std::string generations_named(const std::vector<std::string_view>& listed, const
   return out + "}";
 }
 
-TileAnswer answer_plain(soci::session& s, const TileRequest& r, const std::vector<std::string_view>& listed) {
+TileAnswer answer_plain(soci::session& s, TileCache& cache, const TileRequest& r,
+                        const std::vector<std::string_view>& listed) {
   static const std::string digest = digest_of(kPlainTile, "{}", "");
   const std::string id = std::to_string(r.layer);
+  const TileKey key{r.tenant, r.layer, r.tile.z, r.tile.x, r.tile.y};
+  std::optional<TileCache::Entry> cached = cache.find(key);
   auto rows = store::run_prepared_binary(
       s, kPlainTile,
       {std::to_string(r.tile.z), std::to_string(r.tile.x), std::to_string(r.tile.y), mvt_layer_name(r.layer), id,
-       generations_named(listed, digest), r.published_only ? "true" : "false"});
+       generations_named(listed, digest, cached ? std::optional(cached->generation) : std::nullopt),
+       r.published_only ? "true" : "false"});
   if (rows.empty()) throw Error(errc::not_found, "camada " + id + " não encontrada", "camada");
   const store::BinaryRow& row = rows[0];
   if (row.at(1).value_or("") != "vetor")
     throw Error(errc::not_found, "a camada " + id + " não é vetorial: não há tiles para ela", "camada");
   TileAnswer o;
-  o.etag = etag(row.at(0).value_or("0"), digest);
+  const std::string generation = row.at(0).value_or("0");
+  o.etag = etag(generation, digest);
   o.not_modified = listed_in(listed, o.etag);
-  if (!o.not_modified && row.at(2)) o.mvt = std::move(*row.at(2));
+  if (o.not_modified) return o;
+  if (row.at(2)) {  // rendered: the cache had none, or an older generation
+    o.mvt = std::move(*row.at(2));
+    cache.put(key, std::stoll(generation), o.mvt);
+  } else if (cached && std::to_string(cached->generation) == generation) {
+    o.mvt = std::move(cached->mvt);
+  }
   return o;
 }
 
@@ -171,8 +184,9 @@ TileAnswer answer_plain(soci::session& s, const TileRequest& r, const std::vecto
 
 std::string mvt_layer_name(std::int64_t layer) { return "camada_" + std::to_string(layer); }
 
-TileAnswer render(store::Pool& db, const TileRequest& r, const std::vector<std::string_view>& listed) {
-  if (!r.attributes) return db.with([&](soci::session& s) { return answer_plain(s, r, listed); });
+TileAnswer render(store::Pool& db, TileCache& cache, const TileRequest& r,
+                  const std::vector<std::string_view>& listed) {
+  if (!r.attributes) return db.with([&](soci::session& s) { return answer_plain(s, cache, r, listed); });
   const std::string id = std::to_string(r.layer);
   return db.with([&](soci::session& s) {
     auto layer = store::run_prepared_binary(s, kLayerSql, {id, r.published_only ? "true" : "false"});

@@ -12,12 +12,14 @@
 #include <vector>
 
 #include "cadastre/tiles.hpp"
+#include "platform/tiles/cache.hpp"
 #include "store/pool.hpp"
 
 namespace cadastre::platform::tiles {
 
 /// What a tile route asks for.
 struct TileRequest {
+  std::int64_t tenant = 0;  ///< whose database `layer` is in (the cache's key)
   std::int64_t layer = 0;
   cadastre::tiles::Tile tile;
   /// /vt2: each feature carries the values of the fields the layer's stored style reads
@@ -46,7 +48,10 @@ std::string mvt_layer_name(std::int64_t layer);
 /// its If-None-Match names (http::etag_list; "*" matches any). Throws Error not_found for a
 /// layer that is not a vector layer of this tenant (or, for published_only, not public).
 /// /vt and /svt take one statement (the layer's generation and the tile together), /vt2
-/// two (its attributes depend on the layer's style, read first).
-TileAnswer render(store::Pool& db, const TileRequest& r, const std::vector<std::string_view>& listed);
+/// two (its attributes depend on the layer's style, read first). /vt's and /svt's tiles are
+/// kept in `cache`: the statement then renders nothing while the layer's generation is the
+/// one the cached tile was rendered at, and the cached bytes are answered.
+TileAnswer render(store::Pool& db, TileCache& cache, const TileRequest& r,
+                  const std::vector<std::string_view>& listed);
 
 }  // namespace cadastre::platform::tiles

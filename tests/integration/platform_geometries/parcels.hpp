@@ -143,9 +143,12 @@ struct Heard {
   PlatformFixture& fx;
   std::mutex m;
   std::vector<std::string> events;
+  // The events of the writes before it are delivered first, so that none of them is heard
+  // (under load the listener may still be behind them when the subscription starts).
+  bool settled;
   service::EventBus::Subscription sub;
   Heard(PlatformFixture& f, const Session& who)
-      : fx(f), sub(f.app->events().subscribe(f.tenant_id("alfa"), [this](const service::Event& e) {
+      : fx(f), settled((f.settle_events(), true)), sub(f.app->events().subscribe(f.tenant_id("alfa"), [this](const service::Event& e) {
           std::lock_guard lock(m);
           if (e.type == "geometria_alterada") events.push_back(e.json);
         }, session_of(f, who))) {}

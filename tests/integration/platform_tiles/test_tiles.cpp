@@ -2,6 +2,7 @@
 // for a caller who may read the layer, with an ETag from the layer's generation.
 #include <algorithm>
 
+#include "platform/tiles/cache.hpp"
 #include "tiles_fixture.hpp"
 
 using namespace cadastre;
@@ -171,4 +172,58 @@ TEST_CASE_FIXTURE(
   CHECK(get(t.vt(TileLayer::here()), user("alfa"))->status == 200);
   REQUIRE(put("/camadas/privada/" + id, R"({"privada":true})", t.w.owner)->status == 200);
   CHECK(get(t.vt(TileLayer::here()), user("alfa"))->status == 404);
+}
+
+// The instance keeps /vt's rendered tiles (platform/tiles/cache.hpp): a row written without
+// the layer's generation moving (here by SQL; every route's write moves it) stays unseen,
+// and once the generation moves, as any instance's write moves it, the tile is rendered
+// anew.
+TEST_CASE_FIXTURE(PlatformFixture, "a tile comes from the instance's cache while its layer's generation stands, "
+                                   "and is rendered anew once it moves") {
+  TileLayer t(*this);
+  t.lot(-48, -27);
+  auto first = get(t.vt(TileLayer::here()), t.w.owner);
+  REQUIRE(first->status == 200);
+  CHECK(TileLayer::only_layer(first->body).features == 1);
+  const std::string L = TileLayer::n(t.layer);
+  cadastre::test::query_value(stack->tenant_dsn("alfa"), "insert into projeto.geometrias (camada_id, geom) values (" + L +
+                        ", st_geomfromtext('POLYGON((-47.998 -26.998,-47.997 -26.998,-47.997 -26.997,-47.998 "
+                        "-26.998))', 4674))");
+  auto cached = get(t.vt(TileLayer::here()), t.w.owner);
+  REQUIRE(cached->status == 200);
+  CHECK(cached->body == first->body);
+  CHECK(cached->header("ETag") == first->header("ETag"));
+
+  cadastre::test::query_value(stack->tenant_dsn("alfa"), "update projeto.camadas set geracao = geracao + 1 where id = " + L);
+  auto fresh = get(t.vt(TileLayer::here()), t.w.owner);
+  REQUIRE(fresh->status == 200);
+  CHECK(TileLayer::only_layer(fresh->body).features == 2);
+  CHECK(fresh->header("ETag") != first->header("ETag"));
+  // Another user without a share on the project is still refused: the cache spares the
+  // rendering, not the checks.
+  auto stranger = get(t.vt(TileLayer::here()), user("beta"));
+  CHECK(stranger->status == 404);
+}
+
+TEST_CASE("the tile cache holds at most its bytes, the least recently used tiles going first") {
+  using cadastre::platform::tiles::TileCache;
+  using cadastre::platform::tiles::TileKey;
+  TileCache cache(8 * (1000 + 128));  // eight 1,000-byte tiles with their bookkeeping
+  auto key = [](int x) { return TileKey{1, 7, 16, x, 0}; };
+  for (int x = 0; x < 8; ++x) cache.put(key(x), 3, std::string(1000, 'a'));
+  CHECK(cache.bytes() == 8 * 1128);
+  REQUIRE(cache.find(key(0)));  // now the most recently used
+  cache.put(key(8), 3, std::string(1000, 'b'));
+  CHECK_FALSE(cache.find(key(1)));  // the least recently used went
+  CHECK(cache.find(key(0))->mvt == std::string(1000, 'a'));
+  CHECK(cache.find(key(8))->generation == 3);
+  cache.put(key(8), 4, "");  // a newer generation replaces the tile
+  CHECK(cache.find(key(8))->generation == 4);
+  CHECK(cache.bytes() == 7 * 1128 + 128);
+  cache.put(key(9), 5, std::string(1200, 'c'));  // over an eighth of the whole: not kept
+  CHECK_FALSE(cache.find(key(9)));
+  CHECK_FALSE(cache.find(TileKey{2, 7, 16, 0, 0}));  // another tenant's layer 7
+  TileCache none(0);
+  none.put(key(0), 1, "");
+  CHECK_FALSE(none.find(key(0)));
 }
