@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "cadastre/error.hpp"
+#include "store/prepared.hpp"
 
 namespace cadastre::store {
 namespace {
@@ -107,7 +108,10 @@ void append_feature_page(Sql& sql, const FeatureQuery& q) {
   // A unique key last keeps pages stable: no record appears on two pages or none.
   if (!layer.primary_key.empty()) sql << "t." << query::quote_identifier(layer.primary_key);
   else sql << "t.ctid";
-  sql << " limit " << std::to_string(q.paging.size) << " offset " << std::to_string(q.paging.offset) << ") t";
+  // Bound, so that every page of one shape of query is one prepared statement.
+  sql << " limit ";
+  sql.bind(std::to_string(q.paging.size), "bigint") << " offset ";
+  sql.bind(std::to_string(q.paging.offset), "bigint") << ") t";
 }
 
 void append_count(Sql& sql, const FeatureQuery& q) {
@@ -115,8 +119,10 @@ void append_count(Sql& sql, const FeatureQuery& q) {
   append_where(sql, q);
 }
 
-FeaturePage fetch_features(soci::session& s, const Sql& sql) {
-  auto rows = fetch(s, sql);
+namespace {
+
+// A page's row: the features' JSON array and how many they are.
+FeaturePage page_of(const std::vector<Row>& rows) {
   FeaturePage p;
   if (!rows.empty()) {
     p.features = rows[0][0].value_or("[]");
@@ -125,10 +131,15 @@ FeaturePage fetch_features(soci::session& s, const Sql& sql) {
   return p;
 }
 
+}  // namespace
+
+FeaturePage fetch_features(soci::session& s, const Sql& sql) { return page_of(fetch(s, sql)); }
+
 FeaturePage fetch_features(soci::session& s, const FeatureQuery& q) {
   Sql sql;
   append_feature_page(sql, q);
-  return fetch_features(s, sql);
+  // The list routes' page (a map client's bbox page: hot), prepared per connection.
+  return page_of(run_prepared(s, sql));
 }
 
 std::string geometry_json(std::string_view alias) {

@@ -5,6 +5,7 @@
 #include <soci/postgresql/soci-postgresql.h>
 #include <soci/soci.h>
 
+#include <cctype>
 #include <cstdint>
 #include <list>
 #include <map>
@@ -13,6 +14,7 @@
 #include <mutex>
 
 #include "store/pool.hpp"
+#include "store/sql.hpp"
 
 namespace cadastre::store {
 
@@ -171,6 +173,30 @@ std::vector<BinaryRow> run_prepared_binary(soci::session& s, const std::string& 
     }
   }
   return out;
+}
+
+std::vector<BinaryRow> run_prepared(soci::session& s, const Sql& q) {
+  std::vector<std::string> values;
+  for (const Value& v : q.params()) {
+    if (!v) return fetch(s, q);  // a Row is a BinaryRow: texts or NULLs
+    values.push_back(*v);
+  }
+  // Sql writes ":p<n>" (Sql::placeholder); "::" casts are not placeholders.
+  const std::string& text = q.text();
+  std::string sql;
+  sql.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const bool mark = text[i] == ':' && i + 2 < text.size() && text[i + 1] == 'p' &&
+                      std::isdigit(static_cast<unsigned char>(text[i + 2])) && (i == 0 || text[i - 1] != ':');
+    if (!mark) {
+      sql += text[i];
+      continue;
+    }
+    sql += '$';
+    for (i += 2; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i) sql += text[i];
+    --i;
+  }
+  return run_prepared_binary(s, sql, values);
 }
 
 }  // namespace cadastre::store

@@ -33,6 +33,15 @@ using BinaryRow = std::vector<std::optional<std::string>>;
 std::vector<BinaryRow> run_prepared_binary(soci::session& s, const std::string& sql,
                                            const std::vector<std::string>& params);
 
+class Sql;
+
+/// Runs `q` as run_prepared_binary does, its `:pN` placeholders written as `$N` (its
+/// values passed as text; a NULL value runs it unprepared, through store::fetch). For a
+/// hot read built by store::Sql whose text repeats while its values change (a bbox page):
+/// parsed once per connection, and planned once when PostgreSQL finds its generic plan as
+/// good as the custom ones. Columns come back as their bytes: select text.
+std::vector<BinaryRow> run_prepared(soci::session& s, const Sql& q);
+
 /// A connection about to close (store::Pool calls it): its statements go with it, and so
 /// does its entry in the registry of what each connection has prepared, which would
 /// otherwise keep one per connection ever opened.
