@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <stdexcept>
 
 namespace cadastre::platform::imports {
 namespace {
@@ -163,8 +164,9 @@ class DxfPolygons {
 // The layers being filled while reading, and where each feature's attributes go.
 class Builder {
  public:
-  Builder(Source& src, const Params& params, jobs::Context& ctx, const limits::TableLimits& limits)
-      : src_(src), params_(params), ctx_(ctx), limits_(limits),
+  Builder(Source& src, const Params& params, jobs::Context& ctx, const limits::TableLimits& limits,
+          const GeometrySink& sink)
+      : src_(src), params_(params), ctx_(ctx), limits_(limits), sink_(sink),
         text_(limits.max_attribute_bytes, "o texto dos atributos do arquivo"),
         vertices_(limits::max_total_vertices(src.decoded_bytes(), limits), "os vértices do arquivo", false) {
     OGRSpatialReference sirgas;
@@ -172,6 +174,7 @@ class Builder {
     sirgas.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
     ct_.reset(OGRCreateCoordinateTransformation(&src.crs(), &sirgas));
     if (!ct_) throw Error(errc::invalid_argument, "não há transformação de " + src.crs_name() + " para SIRGAS 2000", "srid");
+    if (sink_ && src.format() == Format::dxf) throw std::logic_error("um DXF não é lido em fluxo");
   }
 
   std::vector<Target> run() {
@@ -200,6 +203,7 @@ class Builder {
     std::vector<std::optional<double>> cota;
     std::vector<std::string> keys;
     std::map<std::string, std::size_t> by_name;
+    std::string family;  // streamed: the family of every geometry so far ("qualquer" when mixed)
   };
 
   Out& target(const std::string& family) {
@@ -315,6 +319,13 @@ class Builder {
     Out& o = target(family);
     Row row;
     row.ewkb = ewkb_hex(*geom);
+    if (sink_) {
+      const std::string kind = family_of_ewkb(row.ewkb);
+      o.family = o.family.empty() || o.family == kind ? kind : "qualquer";
+      o.t.streamed_hex += row.ewkb.size();
+      sink_(std::move(row.ewkb));
+      row.ewkb.clear();
+    }
     row.values.resize(o.t.fields.size());
     std::size_t offset = src_.format() == Format::dxf ? (family == "ponto" ? 2 : 1) : 0;
     for (std::size_t i = 0; i < map.size(); ++i) {
@@ -347,20 +358,24 @@ class Builder {
           o.t.rows[i].values.push_back(o.cota[i] ? std::optional(fmt::format("{}", *o.cota[i])) : std::nullopt);
       }
       if (src_.format() == Format::kml) drop_empty_fields(o.t);
-      o.t.geometria = key.empty() ? geometry_of(o.t) : key;
+      o.t.geometria = !key.empty() ? key : sink_ ? o.family : geometry_of(o.t);
       out.push_back(std::move(o.t));
     }
     if (out.empty()) throw Error(errc::invalid_argument, "nenhuma feição do arquivo pôde ser importada (veja os erros)", "file");
     return out;
   }
 
-  // The layer's type when every row is of one family ("qualquer" otherwise). The rows are
-  // EWKB: byte 1 is the type's low byte (little-endian).
+  // The family of a hex EWKB: byte 1 is the type's low byte (little-endian).
+  static std::string family_of_ewkb(const std::string& ewkb) {
+    int type = std::stoi(ewkb.substr(2, 2), nullptr, 16);
+    return type == 1 || type == 4 ? "ponto" : type == 2 || type == 5 ? "linha" : type == 3 || type == 6 ? "poligono" : "qualquer";
+  }
+
+  // The layer's type when every row is of one family ("qualquer" otherwise).
   static std::string geometry_of(const Target& t) {
     std::string common;
     for (const auto& r : t.rows) {
-      int type = std::stoi(r.ewkb.substr(2, 2), nullptr, 16);
-      std::string f = type == 1 || type == 4 ? "ponto" : type == 2 || type == 5 ? "linha" : type == 3 || type == 6 ? "poligono" : "qualquer";
+      std::string f = family_of_ewkb(r.ewkb);
       if (common.empty()) common = f;
       if (f != common) return "qualquer";
     }
@@ -389,6 +404,7 @@ class Builder {
   const Params& params_;
   jobs::Context& ctx_;
   const limits::TableLimits& limits_;
+  const GeometrySink& sink_;
   limits::Budget text_;      // the attributes' text kept for the load
   limits::Budget vertices_;  // the geometries' vertices read
   std::unique_ptr<OGRCoordinateTransformation> ct_;
@@ -425,19 +441,21 @@ std::string field_key(const std::string& name, std::vector<std::string>& taken) 
 
 std::int64_t stored_bytes(const std::vector<Target>& targets) {
   double bytes = 0;
-  for (const Target& t : targets)
+  for (const Target& t : targets) {
+    bytes += 2.0 * static_cast<double>(t.streamed_hex / 2);  // hex: two characters a byte
     for (const Row& r : t.rows) {
-      bytes += 200 + 2.0 * static_cast<double>(r.ewkb.size() / 2);  // hex: two characters a byte
+      bytes += 200 + 2.0 * static_cast<double>(r.ewkb.size() / 2);
       for (const auto& v : r.values)
         if (v) bytes += 300 + 3.5 * static_cast<double>(v->size());
     }
+  }
   return static_cast<std::int64_t>(bytes);
 }
 
 std::vector<Target> read_features(Source& src, const Params& params, jobs::Context& ctx,
-                                  const limits::TableLimits& limits) {
+                                  const limits::TableLimits& limits, const GeometrySink& sink) {
   QuietGdal quiet;
-  return Builder(src, params, ctx, limits).run();
+  return Builder(src, params, ctx, limits, sink).run();
 }
 
 }  // namespace cadastre::platform::imports

@@ -4,6 +4,8 @@
 // typed by the file's field types. Runs on the job's worker thread.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,7 +22,7 @@ struct FieldDef {
 };
 
 struct Row {
-  std::string ewkb;  ///< hex EWKB, SRID 4674
+  std::string ewkb;  ///< hex EWKB, SRID 4674 (empty when it was streamed: GeometrySink)
   std::vector<std::optional<std::string>> values;  ///< per field: the value's text, or none
 };
 
@@ -29,14 +31,21 @@ struct Target {
   std::string nome, geometria;  ///< geometria: ponto, linha, poligono or qualquer
   std::vector<FieldDef> fields;
   std::vector<Row> rows;
+  std::size_t streamed_hex = 0;  ///< the hex EWKB given to a GeometrySink, in all
 };
+
+/// Where a streamed read sends each geometry (hex EWKB, SRID 4674) as soon as its feature
+/// is accepted, in the order of its target's rows: the import copies it while the file is
+/// still being read. Only for a file of one target (every format but DXF).
+using GeometrySink = std::function<void(std::string ewkb)>;
 
 /// The layers of `src` (one; a DXF: one per geometry type that has features). Counts,
 /// progress and per-feature errors go to `ctx`. Throws when the file breaks a limit (413:
 /// features, fields, vertices of one geometry, attribute text kept in all) or no feature
-/// could be imported.
+/// could be imported. With a `sink` (not for a DXF), the geometries go to it and the rows
+/// keep only their values.
 std::vector<Target> read_features(Source& src, const Params& params, jobs::Context& ctx,
-                                  const limits::TableLimits& limits);
+                                  const limits::TableLimits& limits, const GeometrySink& sink = {});
 
 /// What PostgreSQL will take to store `targets` (projeto.geometrias and the layers' tables
 /// camadas.l<id> with their indexes), for the storage quota before the write. Measured on

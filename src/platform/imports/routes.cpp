@@ -67,13 +67,23 @@ struct Loader {
     const std::string tipo = format_name(format);
     const std::string pvg = format == Format::pvg ? pvg_header(up.bytes) : std::string();
     std::shared_ptr<Source> src = Source::open(format, std::move(up), p, limits);
-    std::vector<Target> targets = read_features(*src, p, ctx, limits.table);
-    // Again with what was read, as PostgreSQL will store it, before a row is written:
-    // reserved until the write has committed.
-    auto reservation = licenses::reserve_storage(*platform, {ctx.db(), files, ctx.tenant_slug()}, ctx.tenant_id(),
-                                                 stored_bytes(targets));
     LoadInfo info{p.projeto, ctx.user_id(), ctx.id(),
                   layer_properties(ctx.id(), tipo, par.text("arquivo").value_or(""), src.get(), pvg)};
+    // The storage quota, again with what was read, as PostgreSQL will store it, before the
+    // values are written: reserved until the write has committed.
+    std::optional<licenses::StorageReservation> reservation;
+    auto reserve = [&](std::int64_t stored) {
+      reservation.emplace(
+          licenses::reserve_storage(*platform, {ctx.db(), files, ctx.tenant_slug()}, ctx.tenant_id(), stored));
+    };
+    if (format != Format::dxf) {  // one layer: its geometries copied while the file is read
+      stream_file(ctx.db(), info, tipo, p.nome_camada,
+                  [&](const GeometrySink& sink) { return read_features(*src, p, ctx, limits.table, sink); },
+                  reserve, ctx);
+      return;
+    }
+    std::vector<Target> targets = read_features(*src, p, ctx, limits.table);
+    reserve(stored_bytes(targets));
     load_file(ctx.db(), info, tipo, targets, ctx);
   }
 

@@ -75,6 +75,15 @@ jobs::Layer load_cadastre(soci::session& s, const LoadInfo& info, const Cadastre
 /// event, and the job's final row (ctx.complete), committed together or not at all.
 void load_file(store::Pool& db, const LoadInfo& info, const std::string& tipo, const std::vector<Target>& targets,
                jobs::Context& ctx);
+/// A file of one layer (every format but DXF) read and loaded at once, in one transaction
+/// on `db`: the layer is created first, and `read` (read_features with the sink it is
+/// given) streams the geometries into its partition while the file is read; then the
+/// layer's type, its fields and values, as load_file does. `reserve` is given
+/// stored_bytes() once the file is read, before the values are written, and throws to
+/// refuse (the storage quota); what it reserves must be held until this returns.
+void stream_file(store::Pool& db, const LoadInfo& info, const std::string& tipo, const std::string& nome,
+                 const std::function<std::vector<Target>(const GeometrySink&)>& read,
+                 const std::function<void(std::int64_t)>& reserve, jobs::Context& ctx);
 /// The same for a cadastre layer; `require_storage` is given cadastre_bytes() in the job's
 /// transaction before anything is written, and throws to refuse the copy (the quota).
 void import_cadastre(store::Pool& db, const LoadInfo& info, const CadastreLayer& which, jobs::Context& ctx,

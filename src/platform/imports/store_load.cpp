@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "cadastre/json.hpp"
 #include "platform/common/layer_table.hpp"
@@ -125,26 +126,107 @@ void begin_load(soci::session& s) {
                       "set_config('cadastre.indices_depois', 'on', true)"));
 }
 
-Created create_layer(soci::session& s, const LoadInfo& info, const std::string& nome, const std::string& geometria,
-                     const std::vector<FieldDef>& fields) {
+namespace {
+
+// A new layer (its tables made by its trigger) and its one form, named as the layer.
+struct NewLayer {
+  std::int64_t camada = 0, formulario = 0;
+};
+NewLayer insert_layer(soci::session& s, const LoadInfo& info, const std::string& nome, const std::string& geometria) {
   const std::string user = text(info.user);
   Sql layer("insert into projeto.camadas (projeto_id, nome, geometria, propriedades, ordem, criado_por) values (");
   layer.bind(text(info.projeto), "bigint"), layer << ", ", layer.bind(nome.substr(0, 200)), layer << ", ";
   layer.bind(geometria), layer << ", ", layer.bind(info.propriedades, "jsonb");
   layer << ", (select coalesce(max(ordem) + 1, 0) from projeto.camadas where projeto_id = ";
   layer.bind(text(info.projeto), "bigint"), layer << "), ", layer.bind(user, "bigint"), layer << ") returning id";
-  Created out;
+  NewLayer out;
   out.camada = insert_returning(s, layer);
   Sql form("insert into projeto.formularios (camada_id, nome) values (");
   form.bind(text(out.camada), "bigint"), form << ", ", form.bind(nome.substr(0, 200)), form << ") returning id";
-  const std::int64_t formulario = insert_returning(s, form);
+  out.formulario = insert_returning(s, form);
+  return out;
+}
+
+// The form's fields, in order (each adds its column to the layer's table): their ids.
+std::vector<std::int64_t> insert_fields(soci::session& s, std::int64_t formulario, const std::vector<FieldDef>& fields) {
+  std::vector<std::int64_t> out;
   for (std::size_t i = 0; i < fields.size(); ++i) {
     Sql f("insert into projeto.campos (formulario_id, nome, chave, tipo, ordem) values (");
     f.bind(text(formulario), "bigint"), f << ", ", f.bind(fields[i].nome), f << ", ", f.bind(fields[i].chave);
     f << ", ", f.bind(fields[i].tipo), f << ", ", f.bind(std::to_string(i), "integer"), f << ") returning id";
-    out.campos.push_back(insert_returning(s, f));
+    out.push_back(insert_returning(s, f));
   }
   return out;
+}
+
+// The rows' values into the layer's table: one row per geometry with a value, a column per
+// field (text to a typed column: COPY reads the value's text as the column's type).
+void copy_values(soci::session& s, std::int64_t camada, const std::vector<std::int64_t>& campos,
+                 const std::vector<Row>& rows, const std::vector<std::int64_t>& ids, jobs::Context& ctx,
+                 std::int64_t done, std::int64_t total) {
+  if (campos.empty()) return;
+  std::string target = common::layer_table(camada) + " (id";
+  for (auto c : campos) target += ", " + common::field_column(c);
+  Copy values(s, target + ")");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& row = rows[i].values;
+    if (std::any_of(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(campos.size()),
+                    [](const auto& v) { return v.has_value(); })) {
+      values.field(text(ids[i]));
+      for (std::size_t k = 0; k < campos.size(); ++k) row[k] ? values.field(*row[k]) : values.null();
+      values.end_row();
+    }
+    if (i % 10000 == 9999) ctx.progress(done, total);
+  }
+  values.finish();
+}
+
+// A streamed read's geometries, copied into the layer's bare partition as they come. Ids
+// are taken from their sequence a block at a time: a connection in COPY runs nothing else,
+// so each block ends the COPY, takes the next ids and starts another (the last block's
+// unused ids are a gap in the sequence).
+class GeometryStream {
+ public:
+  GeometryStream(soci::session& s, std::int64_t camada, std::int64_t user)
+      : s_(s), target_(common::geometry_partition(camada) + " (id, camada_id, geom, criado_por, atualizado_por)"),
+        layer_(text(camada)), user_(text(user)) {}
+
+  void add(std::string ewkb) {
+    if (used_ == ids_.size()) next_block();
+    copy_->field(text(ids_[used_++])).field(layer_).field(ewkb).field(user_).field(user_).end_row();
+  }
+  // The ids given, in order.
+  std::vector<std::int64_t> finish() {
+    if (copy_) copy_->finish();
+    copy_.reset();
+    ids_.resize(used_);
+    return std::move(ids_);
+  }
+
+ private:
+  static constexpr std::size_t kBlock = 50000;
+  void next_block() {
+    if (copy_) copy_->finish();
+    copy_.reset();
+    std::vector<std::int64_t> more = reserve_ids(s_, kBlock);
+    if (more.size() != kBlock) throw Error(errc::internal, "ids de geometrias não reservados");
+    ids_.insert(ids_.end(), more.begin(), more.end());
+    copy_.emplace(s_, target_);
+  }
+
+  soci::session& s_;
+  const std::string target_, layer_, user_;
+  std::vector<std::int64_t> ids_;
+  std::size_t used_ = 0;
+  std::optional<Copy> copy_;
+};
+
+}  // namespace
+
+Created create_layer(soci::session& s, const LoadInfo& info, const std::string& nome, const std::string& geometria,
+                     const std::vector<FieldDef>& fields) {
+  NewLayer l = insert_layer(s, info, nome, geometria);
+  return {l.camada, insert_fields(s, l.formulario, fields)};
 }
 
 void attach_layer(soci::session& s, std::int64_t camada) {
@@ -202,24 +284,7 @@ jobs::Layer load_target(soci::session& s, const LoadInfo& info, const Target& t,
     }
     geometries.finish();
   }
-  if (!t.fields.empty()) {
-    // One row per geometry with a value, a column per field (text to a typed column: COPY
-    // reads the value's text as the column's type).
-    std::string target = common::layer_table(camada) + " (id";
-    for (auto c : campos) target += ", " + common::field_column(c);
-    Copy values(s, target + ")");
-    for (std::size_t i = 0; i < t.rows.size(); ++i) {
-      const auto& row = t.rows[i].values;
-      if (std::any_of(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(campos.size()),
-                      [](const auto& v) { return v.has_value(); })) {
-        values.field(text(ids[i]));
-        for (std::size_t k = 0; k < campos.size(); ++k) row[k] ? values.field(*row[k]) : values.null();
-        values.end_row();
-      }
-      if (i % 10000 == 9999) ctx.progress(done, total);
-    }
-    values.finish();
-  }
+  copy_values(s, camada, campos, t.rows, ids, ctx, done, total);
   attach_layer(s, camada);
   bump_generation(s, camada);
   return {camada, t.nome.substr(0, 200), t.geometria, static_cast<std::int64_t>(t.rows.size())};
@@ -252,6 +317,40 @@ void load_file(store::Pool& db, const LoadInfo& info, const std::string& tipo, c
       ctx.layer(l);
       follow_with_indexes(s, ctx, info, l.id);
     }
+    ctx.complete(s);
+    tx.commit();
+  });
+}
+
+void stream_file(store::Pool& db, const LoadInfo& info, const std::string& tipo, const std::string& nome,
+                 const std::function<std::vector<Target>(const GeometrySink&)>& read,
+                 const std::function<void(std::int64_t)>& reserve, jobs::Context& ctx) {
+  db.run([&](soci::session& s) {
+    soci::transaction tx(s);
+    begin_load(s);
+    // The layer first, so that its partition takes the geometries while the file is read;
+    // its type and fields once the whole file is known (a KML's empty fields are dropped,
+    // a Z makes the field cota).
+    const NewLayer l = insert_layer(s, info, nome, "qualquer");
+    GeometryStream geometries(s, l.camada, info.user);
+    std::vector<Target> targets = read([&](std::string ewkb) { geometries.add(std::move(ewkb)); });
+    const std::vector<std::int64_t> ids = geometries.finish();
+    if (targets.size() != 1 || ids.size() != targets[0].rows.size())
+      throw Error(errc::internal, "a leitura em fluxo não deu uma camada com uma geometria por linha");
+    const Target& t = targets[0];
+    reserve(stored_bytes(targets));
+    Sql type("update projeto.camadas set geometria = ");
+    type.bind(t.geometria) << " where id = ";
+    type.bind(text(l.camada), "bigint");
+    store::execute(s, type);
+    const std::int64_t n = static_cast<std::int64_t>(t.rows.size());
+    copy_values(s, l.camada, insert_fields(s, l.formulario, t.fields), t.rows, ids, ctx, n, n);
+    attach_layer(s, l.camada);
+    bump_generation(s, l.camada);
+    const jobs::Layer layer{l.camada, nome.substr(0, 200), t.geometria, n};
+    record_import(s, info, tipo, {layer});
+    ctx.layer(layer);
+    follow_with_indexes(s, ctx, info, l.camada);
     ctx.complete(s);
     tx.commit();
   });
