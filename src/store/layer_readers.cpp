@@ -30,10 +30,12 @@ LayerReader grant_layer_reader(const std::string& tenant_dsn) {
     exec_sql(c, "alter role " + role + " password " + quote_literal(c, r.password) + " connection limit 10");
     // PostgreSQL lets every login connect to every database (PUBLIC has CONNECT): the
     // databases of the services' user (every municipality's, the platform's) take only
-    // their owner and the logins granted them.
+    // their owner and the logins granted them. A database dropped (or granted) by another
+    // session meanwhile is passed over: "does not exist", "tuple concurrently deleted".
     exec_sql(c, "do $$ declare d text; begin for d in select datname from pg_database "
                 "where datdba = (select oid from pg_roles where rolname = current_user) loop "
-                "execute format('revoke connect on database %I from public', d); end loop; end $$");
+                "begin execute format('revoke connect on database %I from public', d); "
+                "exception when invalid_catalog_name or internal_error then null; end; end loop; end $$");
     exec_sql(c, "grant connect on database " + quote_ident(c, db) + " to " + role);
     exec_sql(c, "grant usage on schema camadas to " + role);
     exec_sql(c, "grant select on all tables in schema camadas to " + role);
