@@ -69,6 +69,10 @@ void create_database(const std::string& server_dsn, const std::string& dbname) {
   if (PQresultStatus(r.get()) == PGRES_TUPLES_OK && PQntuples(r.get()) == 1) return;
   // FILE_COPY: a plain file copy of the template, much faster than WAL-logging every block.
   exec_sql(c.get(), "create database " + quote_ident(c.get(), dbname) + " strategy = file_copy");
+  // Only its owner (the services' user) and the logins granted it may connect: PostgreSQL
+  // gives every login CONNECT through PUBLIC, and a municipality's read-only login
+  // (layer_readers.hpp) must not reach another's database.
+  exec_sql(c.get(), "revoke connect on database " + quote_ident(c.get(), dbname) + " from public");
 }
 
 void drop_database(const std::string& server_dsn, const std::string& dbname) {

@@ -47,7 +47,8 @@ class TenantPools {
   std::thread sweeper_;
 };
 
-/// Creates database `dbname` on the server of `server_dsn` if missing (no-op otherwise).
+/// Creates database `dbname` on the server of `server_dsn` if missing (no-op otherwise),
+/// CONNECT revoked from PUBLIC: only its owner and the logins granted it connect.
 void create_database(const std::string& server_dsn, const std::string& dbname);
 /// Drops database `dbname` if it exists (terminating its connections); for tests.
 void drop_database(const std::string& server_dsn, const std::string& dbname);

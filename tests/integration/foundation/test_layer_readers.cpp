@@ -2,12 +2,14 @@
 // PostGIS clients read camadas.* and nothing else of the municipality.
 #include <doctest/doctest.h>
 #include <libpq-fe.h>
+#include <unistd.h>
 
 #include <memory>
 #include <string>
 
 #include "store/dsn.hpp"
 #include "store/layer_readers.hpp"
+#include "store/tenants.hpp"
 #include "support/harness.hpp"
 
 using namespace cadastre;
@@ -65,6 +67,13 @@ TEST_CASE("a tenant's reader login reads every layer's geometries and values, no
   // Nor another database: the platform's.
   CHECK_FALSE(connects(store::dsn_with(store::dsn_with(stack.platform_dsn(), "user", reader.role), "password",
                                        reader.password)));
+  // Nor a municipality's database created afterwards.
+  const std::string later = "leitura_depois_" + std::to_string(::getpid());
+  store::create_database(stack.platform_dsn(), later);
+  CHECK_FALSE(connects(store::dsn_with(
+      store::dsn_with(store::dsn_with(stack.platform_dsn(), "dbname", later), "user", reader.role), "password",
+      reader.password)));
+  store::drop_database(stack.platform_dsn(), later);
   // Granting again gives a new password, the same login.
   const store::LayerReader again = store::grant_layer_reader(dsn);
   CHECK(again.role == reader.role);
