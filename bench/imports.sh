@@ -101,8 +101,10 @@ drop table camadas.g$camada;
 delete from projeto.faixas_geometria where camada_id = $camada;
 select projeto.particao_criar($camada);
 set local cadastre.indices_depois = on;"
-t4=$(now)
-psql -X -q -v ON_ERROR_STOP=1 "$tenant_dsn" >/dev/null <<SQL
+# floor_load EXTRA: the route's rows by psql in one transaction, rolled back, with the
+# statements EXTRA after the partition is attached.
+floor_load() {
+  psql -X -q -v ON_ERROR_STOP=1 "$tenant_dsn" >/dev/null <<SQL
 begin;
 $bare_partition
 \\copy camadas.g$camada (id, camada_id, geom, criado_por, atualizado_por) from '$tmp/g.copy'
@@ -114,25 +116,15 @@ do \$\$ declare i regclass; begin
 end \$\$;
 \\copy camadas.l$camada (id, $columns) from '$tmp/v.copy'
 select projeto.camada_anexar($camada);
+$1
 rollback;
 SQL
+}
+t4=$(now)
+floor_load ""
 t5=$(now)
 # ... and with the value columns' indexes, in the same transaction.
-psql -X -q -v ON_ERROR_STOP=1 "$tenant_dsn" >/dev/null <<SQL
-begin;
-$bare_partition
-\\copy camadas.g$camada (id, camada_id, geom, criado_por, atualizado_por) from '$tmp/g.copy'
-truncate camadas.l$camada;
-do \$\$ declare i regclass; begin
-  for i in select indexrelid::regclass from pg_index where indrelid = 'camadas.l$camada'::regclass and not indisprimary loop
-    execute 'drop index ' || i;
-  end loop;
-end \$\$;
-\\copy camadas.l$camada (id, $columns) from '$tmp/v.copy'
-select projeto.camada_anexar($camada);
-select projeto.camada_indices($camada);
-rollback;
-SQL
+floor_load "select projeto.camada_indices($camada);"
 t5i=$(now)
 
 # Where the time goes, in PostgreSQL alone (both rolled back):

@@ -181,7 +181,7 @@ std::vector<BinaryRow> run_prepared(soci::session& s, const Sql& q) {
     if (!v) return fetch(s, q);  // a Row is a BinaryRow: texts or NULLs
     values.push_back(*v);
   }
-  // Sql writes ":p<n>" (Sql::placeholder); "::" casts are not placeholders.
+  // Sql marks its n-th value ":p" followed by n (Sql::placeholder); a "::" cast is no mark.
   const std::string& text = q.text();
   std::string sql;
   sql.reserve(text.size());

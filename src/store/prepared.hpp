@@ -35,8 +35,9 @@ std::vector<BinaryRow> run_prepared_binary(soci::session& s, const std::string& 
 
 class Sql;
 
-/// Runs `q` as run_prepared_binary does, its `:pN` placeholders written as `$N` (its
-/// values passed as text; a NULL value runs it unprepared, through store::fetch). For a
+/// Runs `q` as run_prepared_binary does, each bound value's mark (":p" and its number)
+/// written as libpq's "$" and the number; the values go as text. A NULL value runs it
+/// unprepared, through store::fetch. For a
 /// hot read built by store::Sql whose text repeats while its values change (a bbox page):
 /// parsed once per connection, and planned once when PostgreSQL finds its generic plan as
 /// good as the custom ones. Columns come back as their bytes: select text.

@@ -319,9 +319,8 @@ class Builder {
     Out& o = target(family);
     Row row;
     row.ewkb = ewkb_hex(*geom);
-    if (sink_) {
-      const std::string kind = family_of_ewkb(row.ewkb);
-      o.family = o.family.empty() || o.family == kind ? kind : "qualquer";
+    if (sink_) {  // repairing and transforming kept the family
+      o.family = o.family.empty() || o.family == family ? family : "qualquer";
       o.t.streamed_hex += row.ewkb.size();
       sink_(std::move(row.ewkb));
       row.ewkb.clear();
@@ -365,17 +364,13 @@ class Builder {
     return out;
   }
 
-  // The family of a hex EWKB: byte 1 is the type's low byte (little-endian).
-  static std::string family_of_ewkb(const std::string& ewkb) {
-    int type = std::stoi(ewkb.substr(2, 2), nullptr, 16);
-    return type == 1 || type == 4 ? "ponto" : type == 2 || type == 5 ? "linha" : type == 3 || type == 6 ? "poligono" : "qualquer";
-  }
-
-  // The layer's type when every row is of one family ("qualquer" otherwise).
+  // The layer's type when every row is of one family ("qualquer" otherwise). The rows are
+  // EWKB: byte 1 is the type's low byte (little-endian).
   static std::string geometry_of(const Target& t) {
     std::string common;
     for (const auto& r : t.rows) {
-      std::string f = family_of_ewkb(r.ewkb);
+      int type = std::stoi(r.ewkb.substr(2, 2), nullptr, 16);
+      std::string f = type == 1 || type == 4 ? "ponto" : type == 2 || type == 5 ? "linha" : type == 3 || type == 6 ? "poligono" : "qualquer";
       if (common.empty()) common = f;
       if (f != common) return "qualquer";
     }

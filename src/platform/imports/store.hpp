@@ -39,9 +39,6 @@ Created create_layer(soci::session& s, const LoadInfo& info, const std::string& 
 /// Attaches the geometry partition of a layer created and filled by the load, which builds
 /// its key and GiST index (projeto.camada_anexar).
 void attach_layer(soci::session& s, std::int64_t camada);
-/// Leaves the job `indices` to follow the import (jobs::Context::follow): it builds the
-/// indexes of the new layer's value columns once the import has committed (decision 0025).
-void follow_with_indexes(soci::session& s, jobs::Context& ctx, const LoadInfo& info, std::int64_t camada);
 /// The job `indices` in one transaction on `db`: the missing indexes of layer `camada`'s
 /// value columns (projeto.camada_indices; none when the layer is gone) and the job's final
 /// row.
@@ -70,6 +67,13 @@ const CadastreLayer& cadastre_layer(const std::string& which);
 std::int64_t cadastre_bytes(soci::session& s, const CadastreLayer& which);
 /// Copies the cadastre's features and attributes into a new layer of the project.
 jobs::Layer load_cadastre(soci::session& s, const LoadInfo& info, const CadastreLayer& which, jobs::Context& ctx);
+
+/// The end of an import's load, before its commit: the project's event (record_import),
+/// its layers reported to `ctx`, for each the job `indices` left to follow it
+/// (jobs::Context::follow: it builds the layer's column indexes once the import has
+/// committed, decision 0025), and the job's final row (ctx.complete).
+void finish_load(soci::session& s, const LoadInfo& info, const std::string& tipo,
+                 const std::vector<jobs::Layer>& layers, jobs::Context& ctx);
 
 /// A file import's whole load in one transaction on `db`: its layers, the project's
 /// event, and the job's final row (ctx.complete), committed together or not at all.

@@ -159,10 +159,7 @@ void import_cadastre(store::Pool& db, const LoadInfo& info, const CadastreLayer&
     require_storage(cadastre_bytes(s, which));
     begin_load(s);
     jobs::Layer layer = load_cadastre(s, info, which, ctx);
-    record_import(s, info, which.tipo, {layer});
-    ctx.layer(layer);
-    follow_with_indexes(s, ctx, info, layer.id);
-    ctx.complete(s);
+    finish_load(s, info, which.tipo, {layer}, ctx);
     tx.commit();
   });
 }

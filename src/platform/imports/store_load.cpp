@@ -181,15 +181,16 @@ void copy_values(soci::session& s, std::int64_t camada, const std::vector<std::i
   values.finish();
 }
 
-// A streamed read's geometries, copied into the layer's bare partition as they come. Ids
-// are taken from their sequence a block at a time: a connection in COPY runs nothing else,
-// so each block ends the COPY, takes the next ids and starts another (the last block's
-// unused ids are a gap in the sequence).
+// An import's geometries, copied into the layer's bare partition as they come (while the
+// file is read, or from rows read before). Ids are taken from their sequence `block` at a
+// time: a connection in COPY runs nothing else, so each block ends the COPY, takes the
+// next ids and starts another (the last block's unused ids are a gap in the sequence).
 class GeometryStream {
  public:
-  GeometryStream(soci::session& s, std::int64_t camada, std::int64_t user)
+  static constexpr std::size_t kBlock = 50000;  // a streamed read's block: its count unknown
+  GeometryStream(soci::session& s, std::int64_t camada, std::int64_t user, std::size_t block)
       : s_(s), target_(common::geometry_partition(camada) + " (id, camada_id, geom, criado_por, atualizado_por)"),
-        layer_(text(camada)), user_(text(user)) {}
+        layer_(text(camada)), user_(text(user)), block_(std::max<std::size_t>(block, 1)) {}
 
   void add(std::string ewkb) {
     if (used_ == ids_.size()) next_block();
@@ -204,18 +205,18 @@ class GeometryStream {
   }
 
  private:
-  static constexpr std::size_t kBlock = 50000;
   void next_block() {
     if (copy_) copy_->finish();
     copy_.reset();
-    std::vector<std::int64_t> more = reserve_ids(s_, kBlock);
-    if (more.size() != kBlock) throw Error(errc::internal, "ids de geometrias não reservados");
+    std::vector<std::int64_t> more = reserve_ids(s_, block_);
+    if (more.size() != block_) throw Error(errc::internal, "ids de geometrias não reservados");
     ids_.insert(ids_.end(), more.begin(), more.end());
     copy_.emplace(s_, target_);
   }
 
   soci::session& s_;
   const std::string target_, layer_, user_;
+  const std::size_t block_;
   std::vector<std::int64_t> ids_;
   std::size_t used_ = 0;
   std::optional<Copy> copy_;
@@ -233,13 +234,6 @@ void attach_layer(soci::session& s, std::int64_t camada) {
   Sql q("select projeto.camada_anexar(");
   q.bind(text(camada), "bigint"), q << ")::text";
   store::fetch_value(s, q);
-}
-
-void follow_with_indexes(soci::session& s, jobs::Context& ctx, const LoadInfo& info, std::int64_t camada) {
-  JsonWriter w;
-  w.begin_object().key("camada").value(camada).key("importacao").value(info.job).end_object();
-  ctx.follow(s, jobs::Job{.tipo = "indices", .handler = {}, .parametros = std::move(w).str(), .codigo = std::nullopt,
-                          .projeto = info.projeto, .entrada = std::nullopt});
 }
 
 void index_columns(store::Pool& db, std::int64_t camada, jobs::Context& ctx) {
@@ -268,26 +262,16 @@ void bump_generation(soci::session& s, std::int64_t camada) {
 
 jobs::Layer load_target(soci::session& s, const LoadInfo& info, const Target& t, jobs::Context& ctx,
                         std::int64_t& done, std::int64_t total) {
-  const std::string user = text(info.user);
   Created created = create_layer(s, info, t.nome, t.geometria, t.fields);
-  const std::int64_t camada = created.camada;
-  const auto& campos = created.campos;
-  std::vector<std::int64_t> ids = reserve_ids(s, t.rows.size());
-  if (ids.size() != t.rows.size()) throw Error(errc::internal, "ids de geometrias não reservados");
-  const std::string layer_text = text(camada);
-  {
-    // Into the layer's bare partition, attached once filled (attach_layer).
-    Copy geometries(s, common::geometry_partition(camada) + " (id, camada_id, geom, criado_por, atualizado_por)");
-    for (std::size_t i = 0; i < t.rows.size(); ++i) {
-      geometries.field(text(ids[i])).field(layer_text).field(t.rows[i].ewkb).field(user).field(user).end_row();
-      if (++done % 10000 == 0) ctx.progress(done, total);
-    }
-    geometries.finish();
+  GeometryStream geometries(s, created.camada, info.user, t.rows.size());  // the ids in one block
+  for (const Row& r : t.rows) {
+    geometries.add(r.ewkb);
+    if (++done % 10000 == 0) ctx.progress(done, total);
   }
-  copy_values(s, camada, campos, t.rows, ids, ctx, done, total);
-  attach_layer(s, camada);
-  bump_generation(s, camada);
-  return {camada, t.nome.substr(0, 200), t.geometria, static_cast<std::int64_t>(t.rows.size())};
+  copy_values(s, created.camada, created.campos, t.rows, geometries.finish(), ctx, done, total);
+  attach_layer(s, created.camada);
+  bump_generation(s, created.camada);
+  return {created.camada, t.nome.substr(0, 200), t.geometria, static_cast<std::int64_t>(t.rows.size())};
 }
 
 void record_import(soci::session& s, const LoadInfo& info, const std::string& tipo,
@@ -302,6 +286,20 @@ void record_import(soci::session& s, const LoadInfo& info, const std::string& ti
   store::execute(s, q);
 }
 
+void finish_load(soci::session& s, const LoadInfo& info, const std::string& tipo,
+                 const std::vector<jobs::Layer>& layers, jobs::Context& ctx) {
+  record_import(s, info, tipo, layers);
+  for (const auto& l : layers) {
+    ctx.layer(l);
+    // The job that builds the layer's column indexes once this one has committed.
+    JsonWriter w;
+    w.begin_object().key("camada").value(l.id).key("importacao").value(info.job).end_object();
+    ctx.follow(s, jobs::Job{.tipo = "indices", .handler = {}, .parametros = std::move(w).str(),
+                            .codigo = std::nullopt, .projeto = info.projeto, .entrada = std::nullopt});
+  }
+  ctx.complete(s);
+}
+
 void load_file(store::Pool& db, const LoadInfo& info, const std::string& tipo, const std::vector<Target>& targets,
                jobs::Context& ctx) {
   std::int64_t total = 0;
@@ -312,12 +310,7 @@ void load_file(store::Pool& db, const LoadInfo& info, const std::string& tipo, c
     std::int64_t done = 0;
     std::vector<jobs::Layer> layers;
     for (const auto& t : targets) layers.push_back(load_target(s, info, t, ctx, done, total));
-    record_import(s, info, tipo, layers);
-    for (const auto& l : layers) {
-      ctx.layer(l);
-      follow_with_indexes(s, ctx, info, l.id);
-    }
-    ctx.complete(s);
+    finish_load(s, info, tipo, layers, ctx);
     tx.commit();
   });
 }
@@ -332,7 +325,7 @@ void stream_file(store::Pool& db, const LoadInfo& info, const std::string& tipo,
     // its type and fields once the whole file is known (a KML's empty fields are dropped,
     // a Z makes the field cota).
     const NewLayer l = insert_layer(s, info, nome, "qualquer");
-    GeometryStream geometries(s, l.camada, info.user);
+    GeometryStream geometries(s, l.camada, info.user, GeometryStream::kBlock);
     std::vector<Target> targets = read([&](std::string ewkb) { geometries.add(std::move(ewkb)); });
     const std::vector<std::int64_t> ids = geometries.finish();
     if (targets.size() != 1 || ids.size() != targets[0].rows.size())
@@ -347,11 +340,7 @@ void stream_file(store::Pool& db, const LoadInfo& info, const std::string& tipo,
     copy_values(s, l.camada, insert_fields(s, l.formulario, t.fields), t.rows, ids, ctx, n, n);
     attach_layer(s, l.camada);
     bump_generation(s, l.camada);
-    const jobs::Layer layer{l.camada, nome.substr(0, 200), t.geometria, n};
-    record_import(s, info, tipo, {layer});
-    ctx.layer(layer);
-    follow_with_indexes(s, ctx, info, l.camada);
-    ctx.complete(s);
+    finish_load(s, info, tipo, {{l.camada, nome.substr(0, 200), t.geometria, n}}, ctx);
     tx.commit();
   });
 }

@@ -127,6 +127,8 @@ struct Runner::State {
     setup.platform->with([&](soci::session& s) { queue::done(s, c.id); });
   }
 
+  // A job was queued through this process: a worker looks at once.
+  void nudge();
   // Queues jobs left pendente to follow a job of `tenant` (Context::follow).
   void queue_followers(std::int64_t tenant, const std::vector<sql::Follower>& jobs);
   void run();
@@ -411,6 +413,10 @@ void Runner::State::queue_followers(std::int64_t tenant, const std::vector<sql::
   setup.platform->with([&](soci::session& s) {
     for (const auto& f : jobs) queue::add(s, tenant, f.id, setup.lane, f.handler, std::nullopt);
   });
+  nudge();
+}
+
+void Runner::State::nudge() {
   {
     std::lock_guard lock(mutex);
     nudged = true;
@@ -508,11 +514,7 @@ Submitted Runner::submit(const service::Scope& scope, Job job) {
     throw;
   }
   input.path.reset();
-  {
-    std::lock_guard lock(state_->mutex);
-    state_->nudged = true;
-  }
-  state_->wake.notify_all();
+  state_->nudge();
   return out;
 }
 

@@ -78,6 +78,15 @@ class ImportsFixture : public PlatformFixture {
     return ss.str();
   }
 
+  /// `geojson` made by ogr2ogr into the zipped shapefile p.zip (.shp, .shx, .dbf, .prj,
+  /// .cpg) in the scratch directory: its bytes.
+  std::string shapefile_zip(const std::string& geojson) const {
+    write("p.geojson", geojson);
+    sh("ogr2ogr -f 'ESRI Shapefile' p.shp p.geojson");
+    sh("zip -j p.zip p.shp p.shx p.dbf p.prj p.cpg");
+    return read("p.zip");
+  }
+
   Session signed_in(const std::string& email) const {
     return login(stack->add_user("alfa", email, {"*:rw"}, false).email, "senha-alfa");
   }

@@ -36,17 +36,23 @@ std::string index_names(const ImportsFixture& f, const std::string& table) {
               "and tablename = '" + table + "'");
 }
 
+// `count` named points imported as layer "Pontos" of the cast's project, the job ended
+// concluida: the job's id and what it says.
+std::pair<std::int64_t, JobView> imported(ImportsFixture& f, const ImportCast& c, const std::string& codigo,
+                                          int count) {
+  const std::int64_t job = f.submitted(f.route("shp", codigo, c.projeto, "Pontos"),
+                                       f.shapefile_zip(named_points(count)), "p.zip", c.owner);
+  JobView done = f.finished(job, c.owner);
+  REQUIRE_MESSAGE(done.estado == "concluida", done.json);
+  return {job, done};
+}
+
 }  // namespace
 
 TEST_CASE_FIXTURE(ImportsFixture, "an import commits its layer with its key and GiST index; the job that follows it "
                                   "builds the value columns' indexes, each once") {
   auto c = cast();
-  write("p.geojson", named_points(30));
-  sh("ogr2ogr -f 'ESRI Shapefile' p.shp p.geojson");
-  sh("zip -j p.zip p.shp p.shx p.dbf p.prj p.cpg");
-  const std::int64_t job = submitted(route("shp", "indices-1", c.projeto, "Pontos"), read("p.zip"), "p.zip", c.owner);
-  auto done = finished(job, c.owner);
-  REQUIRE_MESSAGE(done.estado == "concluida", done.json);
+  const auto [job, done] = imported(*this, c, "indices-1", 30);
   const std::string L = n(done.camada);
   const std::string nome = db("select k.id from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
                               "where f.camada_id = " + L + " and k.chave = 'nome'");
@@ -83,12 +89,7 @@ TEST_CASE_FIXTURE(ImportsFixture, "an import commits its layer with its key and 
 TEST_CASE_FIXTURE(ImportsFixture, "a follower left unqueued by a process that died after its job committed is "
                                   "queued by the next claim of that job, and builds the indexes") {
   auto c = cast();
-  write("p.geojson", named_points(5));
-  sh("ogr2ogr -f 'ESRI Shapefile' p.shp p.geojson");
-  sh("zip -j p.zip p.shp p.shx p.dbf p.prj p.cpg");
-  const std::int64_t job = submitted(route("shp", "indices-2", c.projeto, "Pontos"), read("p.zip"), "p.zip", c.owner);
-  auto done = finished(job, c.owner);
-  REQUIRE_MESSAGE(done.estado == "concluida", done.json);
+  const auto [job, done] = imported(*this, c, "indices-2", 5);
   const std::string L = n(done.camada), l = "l" + n(done.camada);
   REQUIRE(reaches_value(*this, "select estado from projeto.importacoes where apos = " + n(job), "concluida") == "concluida");
   REQUIRE(reaches_value(*this, "select count(*) from plataforma.tarefas", "0", true) == "0");

@@ -51,9 +51,7 @@ std::string ended(const ImportsFixture& f, std::int64_t id) {
 
 TEST_CASE_FIXTURE(ImportsFixture, "imports need a session and the admin role on the project; the parameters are checked first") {
   auto c = cast();
-  write("p.geojson", points(3));
-  sh("ogr2ogr -f 'ESRI Shapefile' p.shp p.geojson");
-  sh("zip -j p.zip p.shp p.shx p.dbf p.prj p.cpg");
+  shapefile_zip(points(3));
   const std::string zip = read("p.zip");
   const std::string path = route("shp", "auth", c.projeto, "Pontos");
   std::string before = footprint();
@@ -86,9 +84,7 @@ TEST_CASE_FIXTURE(ImportsFixture, "imports need a session and the admin role on 
 
 TEST_CASE_FIXTURE(ImportsFixture, "the same codigo returns the first job; pendentes lists the caller's jobs; a finished job can be hidden") {
   auto c = cast();
-  write("p.geojson", points(5));
-  sh("ogr2ogr -f 'ESRI Shapefile' p.shp p.geojson");
-  sh("zip -j p.zip p.shp p.shx p.dbf p.prj p.cpg");
+  shapefile_zip(points(5));
   const std::string zip = read("p.zip");
   auto first = upload(route("shp", "pedido-42", c.projeto, "Pontos"), zip, "p.zip", c.owner);
   REQUIRE(first->status == 202);
@@ -137,9 +133,7 @@ TEST_CASE_FIXTURE(ImportsFixture, "a job that fails in the middle of loading lea
      "'alter table camadas.%I add constraint %I check (%I::text is distinct from ''FALHA'') not valid', "
      "'l' || projeto.camada_do_campo(new.id), 'teste_falha_' || new.id, 'c_' || new.id); return null; end $$");
   db("create trigger teste_falha after insert on projeto.campos for each row execute function teste_falha()");
-  write("p.geojson", points(300, 249));
-  sh("ogr2ogr -f 'ESRI Shapefile' p.shp p.geojson");
-  sh("zip -j p.zip p.shp p.shx p.dbf p.prj p.cpg");
+  shapefile_zip(points(300, 249));
   std::string before = db("select (select count(*) from projeto.camadas) || '/' || (select count(*) from projeto.formularios) "
                           "|| '/' || (select count(*) from projeto.campos) || '/' || (select count(*) from projeto.geometrias) "
                           "|| '/' || (select count(*) from " + std::string(kValues) + " v) || '/' || (select count(*) from projeto.eventos)");
@@ -163,9 +157,7 @@ TEST_CASE_FIXTURE(ImportsFixture, "a job that fails in the middle of loading lea
 TEST_CASE_FIXTURE(ImportsFixture, "a job whose instance died is taken over after its lease and imports the file once; "
                                   "past its attempts it ends falhou") {
   auto c = cast();
-  write("p.geojson", points(4));
-  sh("ogr2ogr -f 'ESRI Shapefile' p.shp p.geojson");
-  sh("zip -j p.zip p.shp p.shx p.dbf p.prj p.cpg");
+  shapefile_zip(points(4));
   const std::string entrada = "alfa/importacoes/entradas/morta.bin";
   cadastre::file_store::Store(options.files_dir).write(entrada, read("p.zip"));
   const std::string tenant = platform_db("select id from plataforma.tenants where slug = 'alfa'");
@@ -279,9 +271,7 @@ TEST_CASE_FIXTURE(ImportsFixture, "PUT /importar/pendentes/cancelar: the tenant'
   auto runner = cadastre::platform::jobs::runner(*app);
   // The tenant's one turn is held by a job of the test: the import below stays pendente.
   HeldJob held(*runner, scope_of(*app, c.owner, "alfa"));
-  write("p.geojson", points(4));
-  sh("ogr2ogr -f 'ESRI Shapefile' p.shp p.geojson");
-  sh("zip -j p.zip p.shp p.shx p.dbf p.prj p.cpg");
+  shapefile_zip(points(4));
   const std::int64_t id = submitted(route("shp", "a-cancelar", c.projeto, "Pontos"), read("p.zip"), "p.zip", c.owner);
   const std::string path = "/importar/pendentes/cancelar?idImportacao=" + n(id);
 
