@@ -39,12 +39,15 @@
 #     whatever the storage and stand alone (the field's and project's locks, a write's audit
 #     row and generation bump, the copy's files and events, information_schema reads) are
 #     left out of both. B runs the same statements on its table, with what one table per
-#     layer changes: no projeto.geometrias (the count of the layer is B's rows, a form reads
-#     B's row without projeto.valores_de, a write locks and reads B's row in one statement,
-#     a page needs no second pass for geometries without a value), a conversion's DDL
+#     layer changes: no projeto.geometrias (the count of the layer is a count of B's rows,
+#     where A reads the number its layer's row keeps, tenant migration 0039; a form reads
+#     B's row without projeto.valores_de; a write locks and reads B's row, where A locks the
+#     geometry's and reads the values' row in one join; a page needs no second pass for
+#     geometries without a value), a conversion's DDL
 #     written out (A's comes from the trigger on projeto.campos), and a copy that loads the
-#     new table bare and then indexes it (A's copy inserts into the table the copied
-#     fields' triggers indexed). Each workload's SQL is a heredoc below, A and B side by
+#     new table bare and then indexes it (A's copy inserts the geometries into the new
+#     layer's attached partition, GiST in place, and the values into its bare table, then
+#     indexes that). Each workload's SQL is a heredoc below, A and B side by
 #     side. Everything runs in pgbench (one connection, every transaction's latency
 #     logged), A and B taking turns so that whatever else the machine runs falls on both
 #     alike: reads and single-value writes in BENCH_SECONDS rounds of 1 s each, the heavy
@@ -263,7 +266,7 @@ read -r b_rows ag_rows a_rows a_values b_values <<<"$check"
 w=$tmp/cargas
 mkdir -p "$w" "$tmp/pgb"
 B=bench_storage.b
-A_COUNT="(select count(*) from projeto.geometrias g where g.camada_id = $L::bigint)"  # the layer's geometries
+A_COUNT="(select t.total_geometrias from projeto.camadas t where t.id = $L::bigint)"  # the layer's geometries, kept (0039)
 B_COUNT="(select count(*) from $B)"
 
 # 1-3. Categorise (POST /camadas/categorizar, layer_styles::categorize): the field's column
@@ -298,7 +301,7 @@ categorise_intervals "$B" "c_$K_NUM" "$B_COUNT" >"$w/cat_numero.B.sql"
 page_a() {  # field offset
   local col=c_$1 type=${field_type[$1]}
   cat <<SQL
-with ordem as (select l.id as gid, l.$col as chave from $LT l where l.$col is not null order by l.$col asc, l.id asc limit 100 offset $2), com as (select gid, chave as chave_ordem, gid as desempate, 0 as parte from ordem), sem as (select g.id as gid, null::$type as chave_ordem, g.id as desempate, 1 as parte from projeto.geometrias g where g.camada_id = $L::bigint and not exists (select 1 from $LT x where x.id = g.id and x.$col is not null offset 0) order by g.id asc limit (case when (select count(*) from com) >= 100 then 0 else 100 - (select count(*) from com) end) offset (case when (select count(*) from com) > 0 then 0 else greatest(0, $2 - (select count(*) from $LT n where n.$col is not null)) end)) select (select count(*) from projeto.geometrias where camada_id = $L::bigint)::text, coalesce(json_agg(json_build_object('idGeometria', p.gid, 'valores', coalesce((select $(values_object v) from $LT v where v.id = p.gid), '{}')) order by p.parte, p.chave_ordem asc, p.desempate asc), '[]')::text from (select * from com union all select * from sem limit 100) p;
+with ordem as (select l.id as gid, l.$col as chave from $LT l where l.$col is not null order by l.$col asc, l.id asc limit 100 offset $2), com as (select gid, chave as chave_ordem, gid as desempate, 0 as parte from ordem), sem as (select g.id as gid, null::$type as chave_ordem, g.id as desempate, 1 as parte from projeto.geometrias g where g.camada_id = $L::bigint and not exists (select 1 from $LT x where x.id = g.id and x.$col is not null offset 0) order by g.id asc limit (case when (select count(*) from com) >= 100 then 0 else 100 - (select count(*) from com) end) offset (case when (select count(*) from com) > 0 then 0 else greatest(0, $2 - (select count(*) from $LT n where n.$col is not null)) end)) select $A_COUNT::text, coalesce(json_agg(json_build_object('idGeometria', p.gid, 'valores', coalesce((select $(values_object v) from $LT v where v.id = p.gid), '{}')) order by p.parte, p.chave_ordem asc, p.desempate asc), '[]')::text from (select * from com union all select * from sem limit 100) p;
 SQL
 }
 page_b() {  # field offset
@@ -341,19 +344,20 @@ form_sql "(select u.campo_id, u.valor from $B l cross join lateral (values $unpi
 
 # 7. Change one value of one geometry (PUT /valores/:id, values::Writer; rolled back): lock
 #    the geometry and read its values (lock_geometry), write the value (put). A: the row of
-#    projeto.geometrias, then the row of the layer's table, then the upsert; B: its row,
-#    locked and read in one statement, then an update. (put's audit row, the generation
+#    projeto.geometrias locked and the layer table's row read in one statement, then its
+#    update (the row exists: every lot has values; a geometry without one gets an insert);
+#    B: its row, locked and read in one statement, then an update. (put's audit row, the generation
 #    bump and the answer's read are the same for both: left out.)
 update_files() {  # name field new-value-expression
   local col=c_$2 reads
   reads=$(for id in "${ids_by_id[@]}"; do printf '%sc_%s::text' "${sep_r:-}" "$id"; sep_r=', '; done)
+  reads_v=$(for id in "${ids_by_id[@]}"; do printf '%sv.c_%s::text' "${sep_v:-}" "$id"; sep_v=', '; done)
   cat >"$w/$1.A.sql" <<SQL
 \set gid random($gmin, $gmax)
 \set v random(15000, 100000)
 begin;
-select 1 from projeto.geometrias where id = :gid::bigint and camada_id = $L::bigint for no key update;
-select $reads from $LT where id = :gid::bigint;
-insert into $LT (id, $col) values (:gid::bigint, $3) on conflict (id) do update set $col = excluded.$col returning $col::text;
+select (v.id is not null)::text, $reads_v from projeto.geometrias g left join $LT v on v.id = g.id where g.id = :gid::bigint and g.camada_id = $L::bigint for no key update of g;
+update $LT set $col = $3 where id = :gid::bigint returning $col::text;
 rollback;
 SQL
   cat >"$w/$1.B.sql" <<SQL
@@ -416,8 +420,9 @@ grep -q "create index bt_c_${K_NUM}_busca_idx" "$w/conv_aplicar.B.sql" ||
 #    rolled back): a new project, then copy_contents' three statements, built from the
 #    tables' own column lists as the route builds them: (1) the layer and its form (the
 #    layer's trigger creates its table), (2) its fields (each field's trigger adds its
-#    column and indexes), the styles' field ids remapped, (3) the geometries into
-#    projeto.geometrias, their labels, and the values from the old table into the new one.
+#    column, bare: cadastre.indices_depois), the styles' field ids remapped, (3) the
+#    geometries into projeto.geometrias, their labels, and the values from the old table
+#    into the new one, then (4) the new columns' indexes (projeto.camada_indices).
 #    Each statement's maps go to the next through \gset, as the route passes them; one
 #    small select stands for the C++ that reads the new ids from them. B runs the project
 #    and the first two statements alike (the same layer, form and fields), then makes the
@@ -444,8 +449,10 @@ copy_head=$(cat <<SQL
 begin;
 set local statement_timeout = '300s';
 insert into projeto.projetos (nome, descricao, tipo, notas, criado_por) select 'Cópia (bench)'::text, descricao, tipo, notas, $user_id from projeto.projetos where id = $P returning id::text as para \gset
-with src_c as materialized (select c.* from projeto.camadas c where c.projeto_id = $P and (c.id = $L)), map_c as materialized (select id as old, nextval('projeto.camadas_id_seq') as new from src_c), ins_c as ($(copy_insert camadas c "from src_c c join map_c m on m.old = c.id" id=m.new projeto_id=:para geracao=1 "criado_por=$user_id" "criado_em=now()" "atualizado_em=now()")), src_f as materialized (select f.* from projeto.formularios f join map_c m on m.old = f.camada_id), map_f as materialized (select id as old, nextval('projeto.formularios_id_seq') as new from src_f), ins_f as ($(copy_insert formularios f "from src_f f join map_f m on m.old = f.id join map_c mc on mc.old = f.camada_id" id=m.new camada_id=mc.new "criado_em=now()" "atualizado_em=now()")), ins_a as ($(copy_insert camadas_adicionais a "from projeto.camadas_adicionais a where a.projeto_id = $P" id= projeto_id=:para)) select concat_ws(',', (select count(*) from ins_c), (select count(*) from ins_f)) as contagem1, (select coalesce(jsonb_agg(jsonb_build_array(m.old, m.new, mc.old, mc.new)), '[]') from map_f m join src_f f on f.id = m.old join map_c mc on mc.old = f.camada_id)::text as mapa_f, (select coalesce(jsonb_agg(jsonb_build_array(m.old, m.new, c.arquivo) order by m.old), '[]') from map_c m join src_c c on c.id = m.old)::text as copias \gset
+with src_c as materialized (select c.* from projeto.camadas c where c.projeto_id = $P and (c.id = $L)), map_c as materialized (select id as old, nextval('projeto.camadas_id_seq') as new from src_c), ins_c as ($(copy_insert camadas c "from src_c c join map_c m on m.old = c.id" id=m.new projeto_id=:para geracao=1 total_geometrias=0 "criado_por=$user_id" "criado_em=now()" "atualizado_em=now()")), src_f as materialized (select f.* from projeto.formularios f join map_c m on m.old = f.camada_id), map_f as materialized (select id as old, nextval('projeto.formularios_id_seq') as new from src_f), ins_f as ($(copy_insert formularios f "from src_f f join map_f m on m.old = f.id join map_c mc on mc.old = f.camada_id" id=m.new camada_id=mc.new "criado_em=now()" "atualizado_em=now()")), ins_a as ($(copy_insert camadas_adicionais a "from projeto.camadas_adicionais a where a.projeto_id = $P" id= projeto_id=:para)) select concat_ws(',', (select count(*) from ins_c), (select count(*) from ins_f)) as contagem1, (select coalesce(jsonb_agg(jsonb_build_array(m.old, m.new, mc.old, mc.new)), '[]') from map_f m join src_f f on f.id = m.old join map_c mc on mc.old = f.camada_id)::text as mapa_f, (select coalesce(jsonb_agg(jsonb_build_array(m.old, m.new, c.arquivo) order by m.old), '[]') from map_c m join src_c c on c.id = m.old)::text as copias \gset
+select set_config('cadastre.indices_depois', 'on', true);
 with map_f as materialized (select (e->>0)::bigint as old, (e->>1)::bigint as new, (e->>2)::bigint as old_c, (e->>3)::bigint as new_c from jsonb_array_elements(':mapa_f'::jsonb) e), src_k as materialized (select k.* from projeto.campos k join map_f m on m.old = k.formulario_id), map_k as materialized (select id as old, nextval('projeto.campos_id_seq') as new from src_k), ins_k as ($(copy_insert campos k "from src_k k join map_k m on m.old = k.id join map_f mf on mf.old = k.formulario_id" id=m.new formulario_id=mf.new "criado_em=now()" "atualizado_em=now()")) select (select count(*) from ins_k)::text as contagem2, (select coalesce(jsonb_object_agg(old::text, new), '{}') from map_k)::text as mapa_k, (select coalesce(jsonb_agg(jsonb_build_array(mf.old_c, mf.new_c, m.old, m.new, k.tipo) order by mf.old_c, m.old), '[]') from map_k m join src_k k on k.id = m.old join map_f mf on mf.old = k.formulario_id)::text as campos \gset
+select set_config('cadastre.indices_depois', 'off', true);
 update projeto.camadas c set rotulo = c.rotulo || case when jsonb_typeof(c.rotulo->'campos') = 'array' then jsonb_build_object('campos', coalesce((select jsonb_agg(case when m.d ? (e->>'id') then jsonb_set(e, '{id}', m.d->(e->>'id')) else e end order by i) from jsonb_array_elements(c.rotulo->'campos') with ordinality x(e, i)), '[]')) else '{}' end || case when jsonb_typeof(c.rotulo->'rotacao') = 'object' then jsonb_build_object('rotacao', (select case when m.d ? (e->>'id') then jsonb_set(e, '{id}', m.d->(e->>'id')) else e end from (select c.rotulo->'rotacao' as e) y)) else '{}' end, categorias = case when m.d ? (c.categorias->>'idCampo') then jsonb_set(c.categorias, '{idCampo}', m.d->(c.categorias->>'idCampo')) else c.categorias end from (select ':mapa_k'::jsonb as d) m where c.projeto_id = :para and (c.rotulo is not null or c.categorias is not null);
 SQL
 )
@@ -460,6 +467,7 @@ cat >"$w/copiar.A.sql" <<SQL
 $copy_head
 select (':copias'::jsonb->0->>1) as nova, (select jsonb_agg(jsonb_build_array(e->0, e->1)) from jsonb_array_elements(':copias'::jsonb) e)::text as mapa_c$new_ids \gset
 with map_c as materialized (select (e->>0)::bigint as old, (e->>1)::bigint as new from jsonb_array_elements(':mapa_c'::jsonb) e), map_k as materialized (select key::bigint as old, value::bigint as new from jsonb_each_text(':mapa_k'::jsonb)), src_g as materialized (select g.* from projeto.geometrias g join map_c m on m.old = g.camada_id where g.camada_id = any('{$L}'::bigint[])), map_g as materialized (select id as old, nextval('projeto.geometrias_id_seq') as new from src_g), ins_g as ($(copy_insert geometrias g "from src_g g join map_g m on m.old = g.id join map_c mc on mc.old = g.camada_id left join map_g mv on mv.old = g.vinculo_id" id=m.new camada_id=mc.new vinculo_id=mv.new)), ins_l as ($(copy_insert rotulos_geometria l "from projeto.rotulos_geometria l join map_g mg on mg.old = l.geometria_id left join map_k mk on mk.old = l.campo_rotacao_id" geometria_id=mg.new campo_rotacao_id=mk.new)), ins_v0 as (insert into camadas.l:nova (id, $new_cols) select mg.new$old_cols from $LT l join map_g mg on mg.old = l.id returning (num_nonnulls($new_cols)) as n) select concat_ws(',', (select count(*) from ins_g), 0 + (select coalesce(sum(n), 0) from ins_v0));
+select sum(projeto.camada_indices(x))::text from unnest('{:nova}'::bigint[]) x;
 rollback;
 SQL
 cat >"$w/copiar.B.sql" <<SQL

@@ -41,6 +41,10 @@ std::string geometry_partition(std::int64_t camada);
 void where_geometry(store::Sql& q, std::string_view alias, std::int64_t id);
 /// The same for several geometries (`ids` a PostgreSQL bigint[] literal, "{1,2}").
 void where_geometries(store::Sql& q, std::string_view alias, const std::string& ids);
+/// Writes `(select total_geometrias from projeto.camadas where id = <camada>)` to `q`: the
+/// layer's number of geometries, kept by the triggers of projeto.geometrias (tenant
+/// migration 0039), in place of a count of its partition.
+void layer_total(store::Sql& q, std::int64_t camada);
 /// The layers of project `projeto` as a bigint[] literal ("{}" for none), for a statement
 /// over several of its layers' geometries to say `camada_id = any(<these>)`: planned on
 /// the project's partitions, not the tenant's. `of_geometry`: the project of that

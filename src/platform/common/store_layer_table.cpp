@@ -13,6 +13,11 @@ void where_geometry(store::Sql& q, std::string_view alias, std::int64_t id) {
   q.bind(text, "bigint") << ")";
 }
 
+void layer_total(store::Sql& q, std::int64_t camada) {
+  q << "(select t.total_geometrias from projeto.camadas t where t.id = ", q.bind(std::to_string(camada), "bigint");
+  q << ")";
+}
+
 std::string project_layers(soci::session& s, std::int64_t projeto, std::optional<std::int64_t> of_geometry) {
   store::Sql q("select coalesce(array_agg(c.id order by c.id), '{}')::text from projeto.camadas c where c.projeto_id = ");
   if (of_geometry) {

@@ -454,8 +454,9 @@ std::string summary(store::Pool& pool, std::int64_t camada, std::optional<std::i
                                   [&](const common::LayerField& f) { return f.form != *formulario; }),
                    fields.end());
     const std::string layer = std::to_string(camada);
-    Sql q("select jsonb_build_object('idCamada', " + layer +
-          ", 'geometrias', (select count(*) from projeto.geometrias g where g.camada_id = " + layer + "), 'campos', ");
+    Sql q("select jsonb_build_object('idCamada', " + layer + ", 'geometrias', ");
+    common::layer_total(q, camada);
+    q << ", 'campos', ";
     if (fields.empty()) {
       q << "'[]'::jsonb)::text";
       return *store::fetch_value(s, q);

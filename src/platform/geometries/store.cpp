@@ -46,9 +46,15 @@ std::string rows_json(store::Pool& pool, const store::Sql& inner) {
 
 store::PageRows list(store::Pool& pool, std::int64_t layer, const std::optional<Box>& bbox, const Page& page) {
   const char* dir = page.descending ? " desc" : "";
-  store::Sql q("select (select count(*) from projeto.geometrias g where ");
-  where_layer(q, layer, bbox);
-  q << ")::text, coalesce(jsonb_agg(r order by r_id" << dir << "), '[]')::text from (select "
+  store::Sql q("select ");
+  if (bbox) {
+    q << "(select count(*) from projeto.geometrias g where ";
+    where_layer(q, layer, bbox);
+    q << ")";
+  } else {
+    common::layer_total(q, layer);
+  }
+  q << "::text, coalesce(jsonb_agg(r order by r_id" << dir << "), '[]')::text from (select "
     << steps::geometry_sql() << " as r, g.id as r_id from projeto.geometrias g where ";
   where_layer(q, layer, bbox);
   q << " order by g.id" << dir;

@@ -177,7 +177,7 @@ categories::Classes categorize(const service::Caller& s, std::int64_t layer_id, 
   // Every geometry of the layer counts once: those without a value (no row in the layer's
   // table, or a NULL) go to the "no value" class, the layer's geometries less those with
   // one. One statement reading only the field's column, an index-only scan of its (c_k, id)
-  // index, and the count of the layer's geometries (the (camada_id) index).
+  // index, and the layer's number of geometries (kept on its row, migration 0039).
   const std::string table = common::layer_table(layer_id), column = common::field_column(f.id);
   store::Sql q;
   q << "with ";
@@ -186,9 +186,9 @@ categories::Classes categorize(const service::Caller& s, std::int64_t layer_id, 
       << " is not null group by 1), r as (select valor, n, row_number() over (order by n desc, valor) as i from c) "
          "select 'v', valor, n::text, i from r where i <= " << std::to_string(categories::kMaxValues)
       << " union all select 'o', null, sum(n)::text, null from r where i > " << std::to_string(categories::kMaxValues)
-      << " having count(*) > 0 union all select 's', null, ((select count(*) from projeto.geometrias g where "
-         "g.camada_id = ";
-    q.bind(id_text(layer_id), "bigint") << ") - coalesce((select sum(n) from c), 0))::text, null";
+      << " having count(*) > 0 union all select 's', null, (";
+    common::layer_total(q, layer_id);
+    q << " - coalesce((select sum(n) from c), 0))::text, null";
   } else {
     q << "v as (select " << column << " as x from " << table << " where " << column << " is not null), "
       << "b as (select min(x) as lo, max(x) as hi, case when min(x) = max(x) then 1 else "
@@ -198,8 +198,9 @@ categories::Classes categorize(const service::Caller& s, std::int64_t layer_id, 
          "select 'v', (b.lo + (b.hi - b.lo) * (s.i - 1) / b.k)::float8::text, "
          "(b.lo + (b.hi - b.lo) * s.i / b.k)::float8::text, coalesce(h.n, 0)::text, s.i "
          "from b cross join generate_series(1, b.k) s(i) left join h on h.classe = s.i where b.lo is not null "
-         "union all select 's', null, null, ((select count(*) from projeto.geometrias g where g.camada_id = ";
-    q.bind(id_text(layer_id), "bigint") << ") - (select count(*) from v))::text, null";
+         "union all select 's', null, null, (";
+    common::layer_total(q, layer_id);
+    q << " - (select count(*) from v))::text, null";
   }
 
   s.db->run([&](soci::session& db) {

@@ -243,10 +243,12 @@ Numbers numbers(store::Pool& pool, std::int64_t camada, std::int64_t campo) {
     store::Sql v("select l." + col + "::float8::text from " + table + " l where l." + col + " is not null order by l." +
                  col);
     for (const auto& r : store::fetch(s, v)) out.sorted.push_back(std::strtod(r[0]->c_str(), nullptr));
-    store::Sql none("select count(*)::text from projeto.geometrias g where g.camada_id = ");
-    none.bind(id_text(camada), "bigint")
-        << " and not exists (select 1 from " << table << " v where v.id = g.id and v." << col << " is not null)";
-    out.sem_valor = std::stoll(store::fetch_value(s, none).value_or("0"));
+    // The layer's geometries less those with a value.
+    store::Sql total("select ");
+    common::layer_total(total, camada);
+    total << "::text";
+    const std::int64_t n = std::stoll(store::fetch_value(s, total).value_or("0"));
+    out.sem_valor = std::max<std::int64_t>(0, n - static_cast<std::int64_t>(out.sorted.size()));
     return out;
   });
 }

@@ -19,7 +19,7 @@
 //      limit (case when (select count(*) from com) >= S then 0 else S - (select count(*) from com) end)
 //      offset (case when (select count(*) from com) > 0 then 0 else greatest(0, O -
 //              (select count(*) from L n where n.<col> is not null)) end))
-//   select (select count(*) from projeto.geometrias where camada_id = :c)::text,
+//   select (select total_geometrias from projeto.camadas where id = :c)::text,
 //          coalesce(json_agg(json_build_object('idGeometria', p.gid, 'valores',
 //            coalesce((select jsonb_strip_nulls(jsonb_build_object('<chave>', v.<col>, ...))
 //                        from L v where v.id = p.gid), '{}'))
@@ -31,8 +31,9 @@
 // CASE does not evaluate the count it does not need). `offset 0` keeps the not exists a
 // per-row probe of the primary key: as an anti join PostgreSQL would read the whole table.
 // The outer `limit S` only tells the planner the page is S rows (without it, it guesses
-// thousands and turns JIT on: 20 ms lost). What remains is the exact count of the layer's
-// geometries (about 10 ms on 100,000). orderBy=id pages geometrias by (camada_id, id).
+// thousands and turns JIT on: 20 ms lost). The layer's number of geometries is kept on its
+// row (tenant migration 0039): a count of its partition took about 10 ms at 100,000, most
+// of the page. orderBy=id pages geometrias by (camada_id, id).
 //
 // The search (GET /valores/search?campoId=:k&termo=...): the trigram index on
 // projeto.chave_busca(<col>) of the layer's table answers the where, so the expression must
@@ -231,9 +232,9 @@ store::Sql page_statement(std::int64_t camada, const std::vector<LayerField>& fi
     q << "with p as (select g.id as gid from projeto.geometrias g where g.camada_id = ";
     layer();
     q << " order by g.id" << dir << " limit " << size << " offset " << offset << ") "
-      << "select (select count(*) from projeto.geometrias where camada_id = ";
-    layer();
-    q << ")::text, coalesce(json_agg(json_build_object('idGeometria', p.gid, 'valores', ";
+      << "select ";
+    common::layer_total(q, camada);
+    q << "::text, coalesce(json_agg(json_build_object('idGeometria', p.gid, 'valores', ";
     values();
     q << ") order by p.gid" << dir << "), '[]')::text from p";
     return q;
@@ -251,9 +252,9 @@ store::Sql page_statement(std::int64_t camada, const std::vector<LayerField>& fi
     << " then 0 else " << size << " - (select count(*) from com) end)"
     << " offset (case when (select count(*) from com) > 0 then 0 else greatest(0, " << offset
     << " - (select count(*) from " << table << " n where n." << col << " is not null)) end)) "
-    << "select (select count(*) from projeto.geometrias where camada_id = ";
-  layer();
-  q << ")::text, coalesce(json_agg(json_build_object('idGeometria', p.gid, 'valores', ";
+    << "select ";
+  common::layer_total(q, camada);
+  q << "::text, coalesce(json_agg(json_build_object('idGeometria', p.gid, 'valores', ";
   values();
   q << ") order by p.parte, p.chave_ordem" << dir << ", p.desempate" << dir
     << "), '[]')::text from (select * from com union all select * from sem limit " << size << ") p";

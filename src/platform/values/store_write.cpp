@@ -88,22 +88,33 @@ struct Stored {
 
 // The values geometry `geometry` of layer `layer` holds, by field: one row of the layer's
 // table.
-std::map<std::int64_t, Stored> values_of(soci::session& s, std::int64_t layer, const std::map<std::int64_t, Field>& fields,
-                                         std::int64_t geometry) {
-  std::map<std::int64_t, Stored> out;
-  if (fields.empty()) return out;
+// The fields' columns of the layer's table (alias `alias`) as text, each after ", ".
+std::string stored_columns(const std::map<std::int64_t, Field>& fields, const std::string& alias) {
   std::string columns;
-  for (const auto& [id, f] : fields) columns += (columns.empty() ? "" : ", ") + common::field_column(id) + "::text";
-  store::Sql q("select " + columns + " from " + common::layer_table(layer) + " where id = ");
-  q.bind(std::to_string(geometry), "bigint");
-  std::vector<store::Row> rows = store::fetch(s, q);
-  if (rows.empty()) return out;
-  std::size_t i = 0;
+  for (const auto& [id, f] : fields) columns += ", " + alias + "." + common::field_column(id) + "::text";
+  return columns;
+}
+
+// The stored values of `geometry` in `row` from column `first` on, as stored_columns() read them.
+std::map<std::int64_t, Stored> stored_of(const store::Row& row, std::size_t first,
+                                         const std::map<std::int64_t, Field>& fields, std::int64_t geometry) {
+  std::map<std::int64_t, Stored> out;
+  std::size_t i = first;
   for (const auto& [id, f] : fields) {
-    const store::Value& v = rows[0][i++];
+    const store::Value& v = row[i++];
     if (v) out.emplace(id, Stored{common::value_id(geometry, f.posicao), *v});
   }
   return out;
+}
+
+std::map<std::int64_t, Stored> values_of(soci::session& s, std::int64_t layer, const std::map<std::int64_t, Field>& fields,
+                                         std::int64_t geometry) {
+  if (fields.empty()) return {};
+  store::Sql q("select 1" + stored_columns(fields, "v") + " from " + common::layer_table(layer) + " v where v.id = ");
+  q.bind(std::to_string(geometry), "bigint");
+  std::vector<store::Row> rows = store::fetch(s, q);
+  if (rows.empty()) return {};
+  return stored_of(rows[0], 1, fields, geometry);
 }
 
 // The shortest plain decimal text that reads back as `d` (no exponent: the stored
@@ -127,6 +138,7 @@ class Writer {
   void retarget(std::int64_t geometry) {
     geometry_ = geometry;
     current_.clear();
+    has_row_ = false;
   }
   const Field* field(std::int64_t id) const {
     auto it = fields_.find(id);
@@ -179,12 +191,17 @@ class Writer {
 
   /// Locks the geometry's row (writers of one geometry take turns: a batch's required
   /// fields are judged on what is there) and reads its values.
+  /// Locks the geometry's row and reads its values, in one statement.
   void lock_geometry() {
-    store::Sql q("select 1 from projeto.geometrias where id = ");
-    q.bind(std::to_string(geometry_), "bigint") << " and camada_id = ";
-    q.bind(std::to_string(layer_), "bigint") << " for no key update";
-    if (!store::fetch_value(s_, q)) throw Error(errc::not_found, "geometria " + std::to_string(geometry_) + " não encontrada", "id");
-    current_ = values_of(s_, layer_, fields_, geometry_);
+    store::Sql q("select (v.id is not null)::text" + stored_columns(fields_, "v") +
+                 " from projeto.geometrias g left join " +
+                 common::layer_table(layer_) + " v on v.id = g.id where g.id = ");
+    q.bind(std::to_string(geometry_), "bigint") << " and g.camada_id = ";
+    q.bind(std::to_string(layer_), "bigint") << " for no key update of g";
+    std::vector<store::Row> rows = store::fetch(s_, q);
+    if (rows.empty()) throw Error(errc::not_found, "geometria " + std::to_string(geometry_) + " não encontrada", "id");
+    has_row_ = rows[0][0] == "true";
+    current_ = stored_of(rows[0], 1, fields_, geometry_);
   }
 
   const Stored* current(std::int64_t campo) const {
@@ -202,11 +219,24 @@ class Writer {
   std::int64_t put(const Field& f, const Typed& t, std::string_view operacao = {}) {
     const Stored* before = current(f.def.id);
     const std::string column = common::field_column(f.def.id);
-    store::Sql q("insert into " + common::layer_table(layer_) + " (id, " + column + ") values (");
-    q.bind(std::to_string(geometry_), "bigint") << ", ";
-    q.bind(t.text, f.type) << ") on conflict (id) do update set " << column << " = excluded." << column
-                           << " returning " << column << "::text";
-    store::Row row = store::fetch(s_, q).at(0);
+    // The geometry's row of the layer's table, updated when lock_geometry() found it (no
+    // writer adds or removes it without the geometry's lock, held since), else made.
+    std::vector<store::Row> rows;
+    if (has_row_) {
+      store::Sql u("update " + common::layer_table(layer_) + " set " + column + " = ");
+      u.bind(t.text, f.type) << " where id = ";
+      u.bind(std::to_string(geometry_), "bigint") << " returning " << column << "::text";
+      rows = store::fetch(s_, u);
+    }
+    if (rows.empty()) {
+      store::Sql q("insert into " + common::layer_table(layer_) + " (id, " + column + ") values (");
+      q.bind(std::to_string(geometry_), "bigint") << ", ";
+      q.bind(t.text, f.type) << ") on conflict (id) do update set " << column << " = excluded." << column
+                             << " returning " << column << "::text";
+      rows = store::fetch(s_, q);
+      has_row_ = true;
+    }
+    store::Row row = rows.at(0);
     const std::int64_t id = common::value_id(geometry_, f.posicao);
     // As PostgreSQL stored it (a decimal's digits, a date's form): what the audit shows.
     const Typed after{f.column, row[0]};
@@ -292,6 +322,7 @@ class Writer {
   std::int64_t user_, geometry_, layer_;
   std::map<std::int64_t, Field> fields_;
   std::map<std::int64_t, Stored> current_;
+  bool has_row_ = false;  // the geometry has a row in the layer's table (lock_geometry())
   int writes_ = 0;
 };
 
@@ -508,8 +539,9 @@ LocationCopy copy_by_location(store::Pool& pool, std::int64_t user, std::int64_t
   return pool.with([&](soci::session& s) {
     soci::transaction tx(s);
     const std::string L = std::to_string(layer);
-    store::Sql count("select count(*)::text from projeto.geometrias where camada_id = ");
-    count.bind(L, "bigint");
+    store::Sql count("select ");
+    common::layer_total(count, layer);
+    count << "::text";
     const std::int64_t n = std::stoll(store::fetch_value(s, count).value_or("0"));
     if (n > kMaxLocationCopy)
       throw Error(errc::unprocessable,

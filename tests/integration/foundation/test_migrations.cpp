@@ -93,7 +93,7 @@ TEST_CASE("a tenant of the previous schema keeps every geometry, value and value
 
   CHECK(store::migrate(conn, "tenant") ==
         std::vector<std::string>{"0035_camadas_tabelas", "0036_geometrias_particionadas", "0037_camadas_leitura",
-                                 "0038_indices_apos_importacao"});
+                                 "0038_indices_apos_importacao", "0039_total_geometrias"});
   PQfinish(conn);
   auto value = [&](const std::string& sql) { return test::query_value(dsn, sql); };
   CHECK(value("select to_regclass('projeto.valores') is null") == "t");
@@ -106,6 +106,16 @@ TEST_CASE("a tenant of the previous schema keeps every geometry, value and value
   CHECK(value("select (select count(*) from camadas.g10) || ',' || (select count(*) from camadas.g11) || ',' || "
               "(select count(*) from camadas.g12)") == "300,100,20");
   CHECK(value("select relkind from pg_class where oid = 'projeto.geometrias'::regclass") == "p");
+  // Each layer's number of geometries, kept on its row from now on (0039).
+  auto totals = [&] {
+    return value("select string_agg(total_geometrias::text, ',' order by id) from projeto.camadas");
+  };
+  CHECK(totals() == "300,100,20");
+  // The database prices a random read as memory or SSD does (0039), for its sessions opened
+  // from now on (this test's own was opened before).
+  CHECK(value("select array_to_string(setconfig, ',') from pg_db_role_setting where setrole = 0 and "
+              "setdatabase = (select oid from pg_database where datname = current_database())") ==
+        "random_page_cost=1.1");
   CHECK(value("select string_agg(attname || ' ' || format_type(atttypid, atttypmod), ',' order by attnum) from "
               "pg_attribute where attrelid = 'camadas.l10'::regclass and attnum > 0 and not attisdropped") ==
         "id bigint,c_1000 text,c_1001 numeric,c_1002 date,c_1003 boolean,c_1004 jsonb,c_1005 numeric");
@@ -129,6 +139,7 @@ TEST_CASE("a tenant of the previous schema keeps every geometry, value and value
   // New geometries take the next id and land in their layer's partition.
   CHECK(value("insert into projeto.geometrias (camada_id, geom) values (11, st_setsrid(st_point(-48, -27), 4674)) "
               "returning (tableoid::regclass)::text || ':' || id") == "camadas.g11:421");
+  CHECK(totals() == "300,101,20");
   // Its id is registered with its layer; an id held already is refused in any layer, as the
   // primary key on id alone did; an unknown id has layer 0 (no layer).
   CHECK(value("select projeto.camada_da_geometria(421) || ',' || projeto.camada_da_geometria(2) || ',' || "
@@ -163,6 +174,10 @@ TEST_CASE("a tenant of the previous schema keeps every geometry, value and value
   value("delete from projeto.geometrias where id = 1 returning 1");
   CHECK(value("select count(*) from camadas.l10 where id = 1") == "0");
   CHECK(value("select vinculo_id is null from projeto.geometrias where id = 2") == "t");
+  // One statement over two layers counts each; a refused insert counts nothing.
+  value("delete from projeto.geometrias where id in (3, 4, 301, 302, 303) returning 1");
+  CHECK(totals() == "297,98,20");
+  CHECK(value("select count(*) from projeto.geometrias where camada_id = 10") == "297");
   // The tables follow their layers and fields from now on.
   value("insert into projeto.campos (id, formulario_id, nome, chave, tipo) values (1008, 100, 'z', 'z', 'texto') "
         "returning 1");

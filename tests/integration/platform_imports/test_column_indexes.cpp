@@ -60,6 +60,10 @@ TEST_CASE_FIXTURE(ImportsFixture, "an import commits its layer with its key and 
                                "where f.camada_id = " + L + " and k.chave = 'valor'");
   REQUIRE(!nome.empty());
   REQUIRE(!valor.empty());
+  // The layer's kept number of geometries is its partition's (the COPY fired no trigger of
+  // projeto.geometrias: the attach counts them).
+  CHECK(db("select total_geometrias || ',' || (select count(*) from camadas.g" + L + ") from projeto.camadas "
+           "where id = " + L) == "30,30");
 
   // One follower, of the same user and project, naming the layer; never in the user's list.
   CHECK(db("select tipo || '|' || criado_por || '|' || projeto_id || '|' || (parametros->>'camada') "

@@ -120,6 +120,10 @@ TEST_CASE_FIXTURE(PlatformFixture, "copiar-projeto copies what the caller sees w
   CHECK(int64_t(a->json()["criadoPor"]) == t.owner.user_id);
   CHECK(shape(w, n) == shape(w, s.project));
   CHECK(foreign_links(w, n) == "0");
+  // Each copied layer's kept number of geometries is its partition's.
+  CHECK(w.db("select count(*) from projeto.camadas c where c.projeto_id in (" + P + ", " + str(n) + ") and "
+             "c.total_geometrias <> (select count(*) from projeto.geometrias g where g.camada_id = c.id)") == "0");
+  CHECK(w.db("select sum(total_geometrias) from projeto.camadas where projeto_id = " + str(n)) == "3");
   CHECK(w.db("select count(*) from " + kValues + " v join projeto.geometrias g on g.id = v.geometria_id "
              "join projeto.camadas c on c.id = g.camada_id where c.projeto_id = " + str(n)) == "3");
   CHECK(w.db("select notas from projeto.projetos where id = " + str(n)) == "<p>notas</p>");
