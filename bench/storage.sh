@@ -41,8 +41,8 @@
 #     left out of both. B runs the same statements on its table, with what one table per
 #     layer changes: no projeto.geometrias (the count of the layer is a count of B's rows,
 #     where A reads the number its layer's row keeps, tenant migration 0039; a form reads
-#     B's row without projeto.valores_de; a write locks and reads B's row, where A locks the
-#     geometry's and reads the values' row in one join; a page needs no second pass for
+#     B's row without projeto.valores_de; a write locks and reads B's row in one statement,
+#     where A locks the geometry's row and then reads the values'; a page needs no second pass for
 #     geometries without a value), a conversion's DDL
 #     written out (A's comes from the trigger on projeto.campos), and a copy that loads the
 #     new table bare and then indexes it (A's copy inserts the geometries into the new
@@ -344,19 +344,20 @@ form_sql "(select u.campo_id, u.valor from $B l cross join lateral (values $unpi
 
 # 7. Change one value of one geometry (PUT /valores/:id, values::Writer; rolled back): lock
 #    the geometry and read its values (lock_geometry), write the value (put). A: the row of
-#    projeto.geometrias locked and the layer table's row read in one statement, then its
-#    update (the row exists: every lot has values; a geometry without one gets an insert);
-#    B: its row, locked and read in one statement, then an update. (put's audit row, the generation
+#    projeto.geometrias locked, then the layer table's row read (after the lock, so that a
+#    wait for a concurrent writer reads what it wrote), then its update (the row exists:
+#    every lot has values; a geometry without one gets an insert); B: its row, locked and
+#    read in one statement, then an update. (put's audit row, the generation
 #    bump and the answer's read are the same for both: left out.)
 update_files() {  # name field new-value-expression
   local col=c_$2 reads
   reads=$(for id in "${ids_by_id[@]}"; do printf '%sc_%s::text' "${sep_r:-}" "$id"; sep_r=', '; done)
-  reads_v=$(for id in "${ids_by_id[@]}"; do printf '%sv.c_%s::text' "${sep_v:-}" "$id"; sep_v=', '; done)
   cat >"$w/$1.A.sql" <<SQL
 \set gid random($gmin, $gmax)
 \set v random(15000, 100000)
 begin;
-select (v.id is not null)::text, $reads_v from projeto.geometrias g left join $LT v on v.id = g.id where g.id = :gid::bigint and g.camada_id = $L::bigint for no key update of g;
+select 1 from projeto.geometrias where id = :gid::bigint and camada_id = $L::bigint for no key update;
+select 1, $reads from $LT where id = :gid::bigint;
 update $LT set $col = $3 where id = :gid::bigint returning $col::text;
 rollback;
 SQL

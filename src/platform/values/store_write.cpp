@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "cadastre/error.hpp"
@@ -107,14 +108,21 @@ std::map<std::int64_t, Stored> stored_of(const store::Row& row, std::size_t firs
   return out;
 }
 
-std::map<std::int64_t, Stored> values_of(soci::session& s, std::int64_t layer, const std::map<std::int64_t, Field>& fields,
-                                         std::int64_t geometry) {
-  if (fields.empty()) return {};
+// The geometry's row of the layer's table as its stored values; nullopt when it has no row.
+std::optional<std::map<std::int64_t, Stored>> row_of(soci::session& s, std::int64_t layer,
+                                                     const std::map<std::int64_t, Field>& fields,
+                                                     std::int64_t geometry) {
   store::Sql q("select 1" + stored_columns(fields, "v") + " from " + common::layer_table(layer) + " v where v.id = ");
   q.bind(std::to_string(geometry), "bigint");
   std::vector<store::Row> rows = store::fetch(s, q);
-  if (rows.empty()) return {};
+  if (rows.empty()) return std::nullopt;
   return stored_of(rows[0], 1, fields, geometry);
+}
+
+std::map<std::int64_t, Stored> values_of(soci::session& s, std::int64_t layer, const std::map<std::int64_t, Field>& fields,
+                                         std::int64_t geometry) {
+  if (fields.empty()) return {};
+  return row_of(s, layer, fields, geometry).value_or(std::map<std::int64_t, Stored>{});
 }
 
 // The shortest plain decimal text that reads back as `d` (no exponent: the stored
@@ -191,17 +199,17 @@ class Writer {
 
   /// Locks the geometry's row (writers of one geometry take turns: a batch's required
   /// fields are judged on what is there) and reads its values.
-  /// Locks the geometry's row and reads its values, in one statement.
+  /// Locks the geometry's row, then reads its values. Two statements: read in the locking
+  /// one, they would be those of its snapshot, taken before a wait for a concurrent
+  /// writer of the geometry (who may have written them) ended.
   void lock_geometry() {
-    store::Sql q("select (v.id is not null)::text" + stored_columns(fields_, "v") +
-                 " from projeto.geometrias g left join " +
-                 common::layer_table(layer_) + " v on v.id = g.id where g.id = ");
-    q.bind(std::to_string(geometry_), "bigint") << " and g.camada_id = ";
-    q.bind(std::to_string(layer_), "bigint") << " for no key update of g";
-    std::vector<store::Row> rows = store::fetch(s_, q);
-    if (rows.empty()) throw Error(errc::not_found, "geometria " + std::to_string(geometry_) + " não encontrada", "id");
-    has_row_ = rows[0][0] == "true";
-    current_ = stored_of(rows[0], 1, fields_, geometry_);
+    store::Sql q("select 1 from projeto.geometrias where id = ");
+    q.bind(std::to_string(geometry_), "bigint") << " and camada_id = ";
+    q.bind(std::to_string(layer_), "bigint") << " for no key update";
+    if (!store::fetch_value(s_, q)) throw Error(errc::not_found, "geometria " + std::to_string(geometry_) + " não encontrada", "id");
+    auto row = row_of(s_, layer_, fields_, geometry_);
+    has_row_ = row.has_value();
+    current_ = row.value_or(std::map<std::int64_t, Stored>{});
   }
 
   const Stored* current(std::int64_t campo) const {
