@@ -45,9 +45,8 @@
 #     where A locks the geometry's row and then reads the values'; a page needs no second pass for
 #     geometries without a value), a conversion's DDL
 #     written out (A's comes from the trigger on projeto.campos), and a copy that loads the
-#     new table bare and then indexes it (A's copy inserts the geometries into the new
-#     layer's attached partition, GiST in place, and the values into its bare table, then
-#     indexes that). Each workload's SQL is a heredoc below, A and B side by
+#     new table bare and then indexes it (A's copy does the same with its two tables, the
+#     layer's partition and its values table). Each workload's SQL is a heredoc below, A and B side by
 #     side. Everything runs in pgbench (one connection, every transaction's latency
 #     logged), A and B taking turns so that whatever else the machine runs falls on both
 #     alike: reads and single-value writes in BENCH_SECONDS rounds of 1 s each, the heavy
@@ -420,10 +419,12 @@ grep -q "create index bt_c_${K_NUM}_busca_idx" "$w/conv_aplicar.B.sql" ||
 #    geometrias and valores, projects::copy_project and copy_contents, for one layer;
 #    rolled back): a new project, then copy_contents' three statements, built from the
 #    tables' own column lists as the route builds them: (1) the layer and its form (the
-#    layer's trigger creates its table), (2) its fields (each field's trigger adds its
-#    column, bare: cadastre.indices_depois), the styles' field ids remapped, (3) the
-#    geometries into projeto.geometrias, their labels, and the values from the old table
-#    into the new one, then (4) the new columns' indexes (projeto.camada_indices).
+#    layer's trigger creates its values table and its partition, bare:
+#    cadastre.indices_depois), (2) its fields (each field's trigger adds its column, bare),
+#    the styles' field ids remapped, (3) the geometries into the new layer's partition,
+#    their labels, and the values from the old table into the new one, then (4) the
+#    partition attached (its key, GiST, id ranges and count) and the new columns indexed
+#    (projeto.camada_anexar, projeto.camada_indices).
 #    Each statement's maps go to the next through \gset, as the route passes them; one
 #    small select stands for the C++ that reads the new ids from them. B runs the project
 #    and the first two statements alike (the same layer, form and fields), then makes the
@@ -449,9 +450,9 @@ copy_insert() {  # table alias from [column=expression]... (an empty expression:
 copy_head=$(cat <<SQL
 begin;
 set local statement_timeout = '300s';
+select set_config('cadastre.indices_depois', 'on', true);
 insert into projeto.projetos (nome, descricao, tipo, notas, criado_por) select 'Cópia (bench)'::text, descricao, tipo, notas, $user_id from projeto.projetos where id = $P returning id::text as para \gset
 with src_c as materialized (select c.* from projeto.camadas c where c.projeto_id = $P and (c.id = $L)), map_c as materialized (select id as old, nextval('projeto.camadas_id_seq') as new from src_c), ins_c as ($(copy_insert camadas c "from src_c c join map_c m on m.old = c.id" id=m.new projeto_id=:para geracao=1 total_geometrias=0 "criado_por=$user_id" "criado_em=now()" "atualizado_em=now()")), src_f as materialized (select f.* from projeto.formularios f join map_c m on m.old = f.camada_id), map_f as materialized (select id as old, nextval('projeto.formularios_id_seq') as new from src_f), ins_f as ($(copy_insert formularios f "from src_f f join map_f m on m.old = f.id join map_c mc on mc.old = f.camada_id" id=m.new camada_id=mc.new "criado_em=now()" "atualizado_em=now()")), ins_a as ($(copy_insert camadas_adicionais a "from projeto.camadas_adicionais a where a.projeto_id = $P" id= projeto_id=:para)) select concat_ws(',', (select count(*) from ins_c), (select count(*) from ins_f)) as contagem1, (select coalesce(jsonb_agg(jsonb_build_array(m.old, m.new, mc.old, mc.new)), '[]') from map_f m join src_f f on f.id = m.old join map_c mc on mc.old = f.camada_id)::text as mapa_f, (select coalesce(jsonb_agg(jsonb_build_array(m.old, m.new, c.arquivo) order by m.old), '[]') from map_c m join src_c c on c.id = m.old)::text as copias \gset
-select set_config('cadastre.indices_depois', 'on', true);
 with map_f as materialized (select (e->>0)::bigint as old, (e->>1)::bigint as new, (e->>2)::bigint as old_c, (e->>3)::bigint as new_c from jsonb_array_elements(':mapa_f'::jsonb) e), src_k as materialized (select k.* from projeto.campos k join map_f m on m.old = k.formulario_id), map_k as materialized (select id as old, nextval('projeto.campos_id_seq') as new from src_k), ins_k as ($(copy_insert campos k "from src_k k join map_k m on m.old = k.id join map_f mf on mf.old = k.formulario_id" id=m.new formulario_id=mf.new "criado_em=now()" "atualizado_em=now()")) select (select count(*) from ins_k)::text as contagem2, (select coalesce(jsonb_object_agg(old::text, new), '{}') from map_k)::text as mapa_k, (select coalesce(jsonb_agg(jsonb_build_array(mf.old_c, mf.new_c, m.old, m.new, k.tipo) order by mf.old_c, m.old), '[]') from map_k m join src_k k on k.id = m.old join map_f mf on mf.old = k.formulario_id)::text as campos \gset
 select set_config('cadastre.indices_depois', 'off', true);
 update projeto.camadas c set rotulo = c.rotulo || case when jsonb_typeof(c.rotulo->'campos') = 'array' then jsonb_build_object('campos', coalesce((select jsonb_agg(case when m.d ? (e->>'id') then jsonb_set(e, '{id}', m.d->(e->>'id')) else e end order by i) from jsonb_array_elements(c.rotulo->'campos') with ordinality x(e, i)), '[]')) else '{}' end || case when jsonb_typeof(c.rotulo->'rotacao') = 'object' then jsonb_build_object('rotacao', (select case when m.d ? (e->>'id') then jsonb_set(e, '{id}', m.d->(e->>'id')) else e end from (select c.rotulo->'rotacao' as e) y)) else '{}' end, categorias = case when m.d ? (c.categorias->>'idCampo') then jsonb_set(c.categorias, '{idCampo}', m.d->(c.categorias->>'idCampo')) else c.categorias end from (select ':mapa_k'::jsonb as d) m where c.projeto_id = :para and (c.rotulo is not null or c.categorias is not null);
@@ -467,7 +468,8 @@ done
 cat >"$w/copiar.A.sql" <<SQL
 $copy_head
 select (':copias'::jsonb->0->>1) as nova, (select jsonb_agg(jsonb_build_array(e->0, e->1)) from jsonb_array_elements(':copias'::jsonb) e)::text as mapa_c$new_ids \gset
-with map_c as materialized (select (e->>0)::bigint as old, (e->>1)::bigint as new from jsonb_array_elements(':mapa_c'::jsonb) e), map_k as materialized (select key::bigint as old, value::bigint as new from jsonb_each_text(':mapa_k'::jsonb)), src_g as materialized (select g.* from projeto.geometrias g join map_c m on m.old = g.camada_id where g.camada_id = any('{$L}'::bigint[])), map_g as materialized (select id as old, nextval('projeto.geometrias_id_seq') as new from src_g), ins_g as ($(copy_insert geometrias g "from src_g g join map_g m on m.old = g.id join map_c mc on mc.old = g.camada_id left join map_g mv on mv.old = g.vinculo_id" id=m.new camada_id=mc.new vinculo_id=mv.new)), ins_l as ($(copy_insert rotulos_geometria l "from projeto.rotulos_geometria l join map_g mg on mg.old = l.geometria_id left join map_k mk on mk.old = l.campo_rotacao_id" geometria_id=mg.new campo_rotacao_id=mk.new)), ins_v0 as (insert into camadas.l:nova (id, $new_cols) select mg.new$old_cols from $LT l join map_g mg on mg.old = l.id returning (num_nonnulls($new_cols)) as n) select concat_ws(',', (select count(*) from ins_g), 0 + (select coalesce(sum(n), 0) from ins_v0));
+with map_c as materialized (select (e->>0)::bigint as old, (e->>1)::bigint as new from jsonb_array_elements(':mapa_c'::jsonb) e), map_k as materialized (select key::bigint as old, value::bigint as new from jsonb_each_text(':mapa_k'::jsonb)), src_g as materialized (select g.* from projeto.geometrias g join map_c m on m.old = g.camada_id where g.camada_id = any('{$L}'::bigint[])), map_g as materialized (select id as old, nextval('projeto.geometrias_id_seq') as new from (select id, camada_id from src_g order by camada_id, id) o), ins_g0 as ($(copy_insert geometrias g "from src_g g join map_g m on m.old = g.id left join map_g mv on mv.old = g.vinculo_id where g.camada_id = $L" id=m.new camada_id=:nova vinculo_id=mv.new | sed 's/^insert into projeto.geometrias /insert into camadas.g:nova /')), ins_l as ($(copy_insert rotulos_geometria l "from projeto.rotulos_geometria l join map_g mg on mg.old = l.geometria_id left join map_k mk on mk.old = l.campo_rotacao_id" geometria_id=mg.new campo_rotacao_id=mk.new)), ins_v0 as (insert into camadas.l:nova (id, $new_cols) select mg.new$old_cols from $LT l join map_g mg on mg.old = l.id returning (num_nonnulls($new_cols)) as n) select concat_ws(',', 0 + (select count(*) from ins_g0), 0 + (select coalesce(sum(n), 0) from ins_v0));
+select projeto.camada_anexar(x)::text from unnest('{:nova}'::bigint[]) x;
 select sum(projeto.camada_indices(x))::text from unnest('{:nova}'::bigint[]) x;
 rollback;
 SQL

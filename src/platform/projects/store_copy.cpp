@@ -7,8 +7,8 @@
 // statements, because a layer's table (camadas.l<id>) and its columns are made by the
 // triggers of the layer's and fields' rows, at the end of the statement inserting them:
 // the layers and forms, then the fields, then the geometries with their values; the maps
-// of one statement are passed to the next as JSON. The copied values' columns are indexed
-// after them (projeto.camada_indices).
+// of one statement are passed to the next as JSON. Copied geometries and values go into
+// bare tables, indexed after them (projeto.camada_anexar, projeto.camada_indices).
 #include "platform/projects/store_copy.hpp"
 
 #include <simdjson.h>
@@ -41,10 +41,11 @@ std::vector<std::string> columns(soci::session& s, const std::string& table) {
   return out;
 }
 
-// "insert into projeto.<table> (<columns>) select <alias.column or override> <from> returning 1";
+// "insert into <into> (<columns>) select <alias.column or override> <from> returning 1", the
+// columns of projeto.<table>, into that table unless `into` names another (a partition);
 // a column overridden with "" is left out (its default applies: a new serial id).
 std::string insert(soci::session& s, const std::string& table, const std::string& alias, const Overrides& overrides,
-                   const std::string& from) {
+                   const std::string& from, const std::string& into = {}) {
   std::string cols, exprs;
   for (const std::string& c : columns(s, table)) {
     auto o = overrides.find(c);
@@ -52,7 +53,8 @@ std::string insert(soci::session& s, const std::string& table, const std::string
     cols += (cols.empty() ? "" : ", ") + c;
     exprs += (exprs.empty() ? "" : ", ") + (o != overrides.end() ? o->second : alias + "." + c);
   }
-  return "insert into projeto." + table + " (" + cols + ") select " + exprs + " " + from + " returning 1";
+  return "insert into " + (into.empty() ? "projeto." + table : into) + " (" + cols + ") select " + exprs + " " + from +
+         " returning 1";
 }
 
 // The relation the rows of `table` are read from: the table itself, or the document's array.
@@ -176,6 +178,17 @@ Copied copy_contents(soci::session& s, const CopySource& src, std::int64_t from,
   };
   Copied c;
 
+  // Copied geometries and values go into their new layers' tables bare (the layers'
+  // partitions not attached, the fields' columns not indexed), which are indexed after
+  // them, once (as an import does: an index built over the rows is several times faster
+  // than one kept row by row, the GiST and trigram ones most).
+  const bool bare = o.geometries || o.values;
+  auto indexes_after = [&](bool on) {
+    store::fetch(s, store::Sql(std::string("select set_config('cadastre.indices_depois', '") + (on ? "on" : "off") +
+                               "', true)"));
+  };
+  if (bare) indexes_after(true);
+
   // 1. Layers and forms, with what hangs on the layers alone. A layer's table is made by
   //    its row's trigger at the end of this statement: its fields are inserted next.
   store::Sql q1;
@@ -226,10 +239,6 @@ Copied copy_contents(soci::session& s, const CopySource& src, std::int64_t from,
   c.copies = layer_copies(r1[2].value_or("[]"));
 
   // 2. Fields (each adds its column to its layer's table, at the end of this statement).
-  //    When values are copied, the columns are added bare and indexed after the values are
-  //    in (as an import does: an index built once over the rows is several times faster
-  //    than one kept row by row, the trigram ones most).
-  if (o.values) store::fetch(s, store::Sql("select set_config('cadastre.indices_depois', 'on', true)"));
   store::Sql q2;
   with_doc(q2, {"campos"});
   q2 << "map_f as materialized (select (e->>0)::bigint as old, (e->>1)::bigint as new, (e->>2)::bigint as old_c, "
@@ -248,7 +257,7 @@ Copied copy_contents(soci::session& s, const CopySource& src, std::int64_t from,
      << "order by mf.old_c, m.old), '[]') from map_k m join src_k k on k.id = m.old "
      << "join map_f mf on mf.old = k.formulario_id)::text";
   store::Row r2 = store::fetch(s, q2).at(0);
-  if (o.values) store::fetch(s, store::Sql("select set_config('cadastre.indices_depois', 'off', true)"));
+  if (bare) indexes_after(false);
   c.fields = std::stoll(r2[0].value_or("0"));
   const std::string field_map = r2[1].value_or("{}");
   remap_style_fields(s, to, field_map);
@@ -273,14 +282,26 @@ Copied copy_contents(soci::session& s, const CopySource& src, std::int64_t from,
     q3.bind(field_map, "jsonb") << "))";
     Overrides g{{"id", "m.new"}, {"camada_id", "mc.new"}, {"vinculo_id", "mv.new"}};
     if (!o.keep_users) g.insert({{"criado_por", "null"}, {"atualizado_por", "null"}});
+    // New ids layer by layer, so that each layer's are consecutive: one range of
+    // projeto.faixas_geometria per layer when the partition is attached.
     q3 << ", src_g as materialized (select g.* from " << relation(src, "geometrias", "geometrias")
        << " g join map_c m on m.old = g.camada_id" << only_copied << "), "
-       << "map_g as materialized (select id as old, nextval('projeto.geometrias_id_seq') as new from src_g), "
-       << "ins_g as ("
-       << insert(s, "geometrias", "g", g,
-                 "from src_g g join map_g m on m.old = g.id join map_c mc on mc.old = g.camada_id "
-                 "left join map_g mv on mv.old = g.vinculo_id")
-       << ")";
+       << "map_g as materialized (select id as old, nextval('projeto.geometrias_id_seq') as new from "
+          "(select id, camada_id from src_g order by camada_id, id) o)";
+    // Each layer's geometries into its new partition, bare.
+    std::string geometries = "0";
+    for (std::size_t i = 0; i < c.copies.size(); ++i) {
+      const LayerCopy& l = c.copies[i];
+      const std::string name = "ins_g" + std::to_string(i);
+      g["camada_id"] = std::to_string(l.to);
+      q3 << ", " << name << " as ("
+         << insert(s, "geometrias", "g", g,
+                   "from src_g g join map_g m on m.old = g.id left join map_g mv on mv.old = g.vinculo_id "
+                   "where g.camada_id = " + std::to_string(l.from),
+                   common::geometry_partition(l.to))
+         << ")";
+      geometries += " + (select count(*) from " + name + ")";
+    }
     // A geometry's own label (migration 0017), with the field its rotation is read from.
     Overrides l{{"geometria_id", "mg.new"}, {"campo_rotacao_id", "mk.new"}};
     if (!o.keep_users) l.insert({"atualizado_por", USER});
@@ -323,16 +344,19 @@ Copied copy_contents(soci::session& s, const CopySource& src, std::int64_t from,
                          "join projeto.campos kn on kn.id = mk.new")
            << ")";
     }
-    q3 << " select concat_ws(',', (select count(*) from ins_g), " << values << ")";
+    q3 << " select concat_ws(',', " << geometries << ", " << values << ")";
     const std::string made = store::fetch_value(s, q3).value_or("0,0");
     c.geometries = std::stoll(made.substr(0, made.find(',')));
     c.values = std::stoll(made.substr(made.find(',') + 1));
   }
-  if (o.values && !c.copies.empty()) {
+  // 4. The new layers' partitions attached (their key, GiST index, id ranges and count) and
+  //    their values' columns indexed.
+  if (bare && !c.copies.empty()) {
     std::string layers;
     for (const LayerCopy& l : c.copies) layers += (layers.empty() ? "" : ",") + std::to_string(l.to);
-    store::fetch(s, store::Sql("select sum(projeto.camada_indices(x))::text from unnest('{" + layers +
-                               "}'::bigint[]) x"));
+    const std::string each = " from unnest('{" + layers + "}'::bigint[]) x";
+    store::fetch(s, store::Sql("select projeto.camada_anexar(x)::text" + each));
+    store::fetch(s, store::Sql("select sum(projeto.camada_indices(x))::text" + each));
   }
   return c;
 }

@@ -124,6 +124,17 @@ TEST_CASE_FIXTURE(PlatformFixture, "copiar-projeto copies what the caller sees w
   CHECK(w.db("select count(*) from projeto.camadas c where c.projeto_id in (" + P + ", " + str(n) + ") and "
              "c.total_geometrias <> (select count(*) from projeto.geometrias g where g.camada_id = c.id)") == "0");
   CHECK(w.db("select sum(total_geometrias) from projeto.camadas where projeto_id = " + str(n)) == "3");
+  // Filled bare, then indexed: every copied partition attached, its ids registered with its
+  // layer, every copied field's column indexed.
+  CHECK(w.db("select count(*) from projeto.camadas c where c.projeto_id = " + str(n) + " and not exists (select 1 from "
+             "pg_inherits i where i.inhrelid = ('camadas.g' || c.id)::regclass and "
+             "i.inhparent = 'projeto.geometrias'::regclass)") == "0");
+  CHECK(w.db("select count(*) from projeto.geometrias g join projeto.camadas c on c.id = g.camada_id where "
+             "c.projeto_id = " + str(n) + " and projeto.camada_da_geometria(g.id) <> g.camada_id") == "0");
+  CHECK(w.db("select count(*) from projeto.campos k join projeto.formularios f on f.id = k.formulario_id join "
+             "projeto.camadas c on c.id = f.camada_id where c.projeto_id = " + str(n) + " and not exists (select 1 "
+             "from pg_indexes i where i.schemaname = 'camadas' and i.indexname = 'l' || c.id || '_c' || k.id || "
+             "'_ordem')") == "0");
   CHECK(w.db("select count(*) from " + kValues + " v join projeto.geometrias g on g.id = v.geometria_id "
              "join projeto.camadas c on c.id = g.camada_id where c.projeto_id = " + str(n)) == "3");
   CHECK(w.db("select notas from projeto.projetos where id = " + str(n)) == "<p>notas</p>");
