@@ -271,9 +271,12 @@ Copied copy_contents(soci::session& s, const CopySource& src, std::int64_t from,
       from_layers += (from_layers.empty() ? "" : ",") + std::to_string(l.from);
     }
     layer_map += "]";
-    // Read from the tables, the source layers as a constant: planned on their partitions.
-    const std::string only_copied =
-        src.document.empty() ? " where g.camada_id = any('{" + from_layers + "}'::bigint[])" : "";
+    // Read from the tables, the source layers as constants: planned on their partitions,
+    // each layer's geometries read from its own (not held whole in a CTE: geometries are
+    // large). A document's are parsed once, into src_g.
+    const bool tables = src.document.empty();
+    const std::string only_copied = tables ? " where g.camada_id = any('{" + from_layers + "}'::bigint[])" : "";
+    const std::string geometries_of = tables ? "projeto.geometrias" : "src_g";
     store::Sql q3;
     with_doc(q3, {"geometrias", "rotulos", "valores", "auditoria"});
     q3 << "map_c as materialized (select (e->>0)::bigint as old, (e->>1)::bigint as new from jsonb_array_elements(";
@@ -284,10 +287,12 @@ Copied copy_contents(soci::session& s, const CopySource& src, std::int64_t from,
     if (!o.keep_users) g.insert({{"criado_por", "null"}, {"atualizado_por", "null"}});
     // New ids layer by layer, so that each layer's are consecutive: one range of
     // projeto.faixas_geometria per layer when the partition is attached.
-    q3 << ", src_g as materialized (select g.* from " << relation(src, "geometrias", "geometrias")
-       << " g join map_c m on m.old = g.camada_id" << only_copied << "), "
-       << "map_g as materialized (select id as old, nextval('projeto.geometrias_id_seq') as new from "
-          "(select id, camada_id from src_g order by camada_id, id) o)";
+    if (!tables)
+      q3 << ", src_g as materialized (select g.* from " << relation(src, "geometrias", "geometrias")
+         << " g join map_c m on m.old = g.camada_id)";
+    q3 << ", map_g as materialized (select id as old, nextval('projeto.geometrias_id_seq') as new from "
+          "(select g.id, g.camada_id from " << geometries_of << " g join map_c m on m.old = g.camada_id"
+       << only_copied << " order by g.camada_id, g.id) o)";
     // Each layer's geometries into its new partition, bare.
     std::string geometries = "0";
     for (std::size_t i = 0; i < c.copies.size(); ++i) {
@@ -296,8 +301,8 @@ Copied copy_contents(soci::session& s, const CopySource& src, std::int64_t from,
       g["camada_id"] = std::to_string(l.to);
       q3 << ", " << name << " as ("
          << insert(s, "geometrias", "g", g,
-                   "from src_g g join map_g m on m.old = g.id left join map_g mv on mv.old = g.vinculo_id "
-                   "where g.camada_id = " + std::to_string(l.from),
+                   "from " + geometries_of + " g join map_g m on m.old = g.id left join map_g mv on "
+                   "mv.old = g.vinculo_id where g.camada_id = " + std::to_string(l.from),
                    common::geometry_partition(l.to))
          << ")";
       geometries += " + (select count(*) from " + name + ")";

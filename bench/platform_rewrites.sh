@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Issue 30's heavy value workloads, each route against its own statements: cadastre-platform
+# on the demo project (a layer of N lots with a 10-field form, a value for every lot and
+# field). A route runs once per round (they take seconds and change the data), so this is
+# not a throughput run like bench/platform_layers.sh: each round times one request with
+# curl, and its floor is the time PostgreSQL spent on that request's own statements (their
+# logged durations, bench/sql_time.py). A replay would not do: a copy's statements pass
+# the ids each one made to the next.
+#   dry run     GET /campos/:logradouro/converter?tipo=decimal       (reads every value, changes nothing)
+#   convert     GET /campos/:area_terreno/converter?tipo=texto&confirmar=true   (decimal → texto, every
+#               value rewritten and audited; the next case turns it back)
+#   convert back GET /campos/:area_terreno/converter?tipo=decimal&confirmar=true (texto → decimal)
+#   copy        POST /projetos/copiar-projeto {geometrias, valores}  (a new project with the layer's
+#               geometries and values)
+# Prints each case's median route and floor time and floor/route (the route's speed as a
+# fraction of its statements'; the target is >= 0.9).
+#
+#   bench/platform_rewrites.sh [rounds=3] [geometries=100000]
+#   BENCH_NO_BUILD=1 CADASTRE_BUILD_DIR=build CADASTRE_BUILD_TYPE=Check bench/platform_rewrites.sh
+#
+# It builds, starts its own throwaway cluster and server, and removes them at exit. About
+# 3 minutes at 100,000 lots on 2 CPUs (Release).
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$here"
+export CADASTRE_BUILD_TYPE=${CADASTRE_BUILD_TYPE:-Release} CADASTRE_BUILD_DIR=${CADASTRE_BUILD_DIR:-$here/build-release}
+rounds=${1:-3}
+geometries=${2:-100000}
+
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
+./scripts/bootstrap >/dev/null
+if [[ -z ${BENCH_NO_BUILD:-} ]]; then
+  CADASTRE_BUILD_PYTHON=OFF ./scripts/build cadastre-platform cadastre-admin >/dev/null
+fi
+build=${CADASTRE_BUILD_DIR:-$here/build}
+
+bench_workspace platform-rewrites
+start_demo_project "$build" "$geometries"
+field() { sql "select k.id from projeto.campos k join projeto.formularios f on f.id = k.formulario_id
+               where f.camada_id = $DEMO_PROJECT_LAYER_ID and k.chave = '$1'"; }
+logradouro=$(field logradouro)
+area=$(field area_terreno)
+
+port=$(free_port)
+"$build/apps/cadastre-platform/cadastre-platform" --platform-dsn "$platform_dsn" --port "$port" --threads 4 \
+  --pool-size 4 --no-access-log --files-dir "$tmp/arquivos" 2>"$tmp/platform.log" &
+pids+=($!)
+url="http://127.0.0.1:$port"
+wait_http "$url/health-check/liveness"
+login=$(curl -fsS -d "email=$DEMO_EMAIL" -d "senha=$DEMO_PASSWORD" "$url/login")
+auth=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["authToken"])' <<<"$login")
+session=(-H "X-Auth-Token: $auth" -H "X-Tn-Token: $DEMO_TN_TOKEN")
+
+# name|method|path|body
+cases=(
+  "simulação (logradouro → decimal)|GET|/campos/$logradouro/converter?tipo=decimal|"
+  "conversão (área decimal → texto)|GET|/campos/$area/converter?tipo=texto&confirmar=true|"
+  "conversão de volta (texto → decimal)|GET|/campos/$area/converter?tipo=decimal&confirmar=true|"
+  "cópia do projeto (geometrias e valores)|POST|/projetos/copiar-projeto|{\"idProjeto\":$DEMO_PROJECT_ID,\"nome\":\"Cópia\",\"geometrias\":true,\"valores\":true}"
+)
+
+route() {  # method path body → seconds (fails on a status other than 200/201)
+  local out status
+  if [[ -n $3 ]]; then
+    out=$(curl -sS -o "$tmp/answer" -w '%{http_code} %{time_total}' -X "$1" "${session[@]}" \
+      -H 'Content-Type: application/json' --data-binary "$3" "$url$2")
+  else
+    out=$(curl -sS -o "$tmp/answer" -w '%{http_code} %{time_total}' -X "$1" "${session[@]}" "$url$2")
+  fi
+  status=${out%% *}
+  [[ $status == 200 || $status == 201 ]] || { echo "$1 $2: $status $(head -c 300 "$tmp/answer")" >&2; return 1; }
+  echo "${out#* }"
+}
+
+# Every statement's duration in the log, while the rounds run.
+superuser_dsn=$(./scripts/pg dsn postgres)
+psql -X -q "$superuser_dsn" -c "alter system set log_min_duration_statement = 0" \
+  -c "alter system set log_line_prefix = '@@%d@@ '" -c "select pg_reload_conf()" >/dev/null
+sleep 0.5
+log=$CADASTRE_PG_DIR/server.log
+declare -A route_t floor_t
+n=0
+for ((r = 0; r < rounds; r++)); do
+  echo "rodada $((r + 1)) de $rounds..." >&2
+  i=0
+  for c in "${cases[@]}"; do
+    IFS='|' read -r name method path body <<<"$c"
+    sql "select 'bench-begin-$n'" >/dev/null
+    route_t[$i]+="$(route "$method" "$path" "$body") "
+    sql "select 'bench-end-$n'" >/dev/null
+    floor_t[$i]+="$(python3 bench/sql_time.py "$log" "$tenant_db" "bench-begin-$n" "bench-end-$n") "
+    i=$((i + 1)) n=$((n + 1))
+  done
+done
+psql -X -q "$superuser_dsn" -c "alter system reset log_min_duration_statement" \
+  -c "alter system reset log_line_prefix" -c "select pg_reload_conf()" >/dev/null
+
+median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
+printf '\n%-42s %10s %10s %8s\n' "$rounds rodadas, mediana (s)" "rota" "piso" "piso/rota"
+i=0
+for c in "${cases[@]}"; do
+  IFS='|' read -r name _ <<<"$c"
+  rt=$(median <<<"${route_t[$i]}")
+  ft=$(median <<<"${floor_t[$i]}")
+  printf '%-42s %10.3f %10.3f %8.2f\n' "$name" "$rt" "$ft" "$(awk -v a="$rt" -v b="$ft" 'BEGIN { print b / a }')"
+  i=$((i + 1))
+done
+echo "(rotas: curl, uma requisição; pisos: o tempo das instruções dessa requisição no PostgreSQL, somado do log;"
+echo " $geometries lotes × 10 campos, $(nproc) CPUs, servidor, PostgreSQL e clientes na mesma máquina; alvo piso/rota >= 0.9)"
