@@ -94,14 +94,24 @@ struct Write {
   Typed depois;                ///< the value written
 };
 
+/// How many failures a Plan describes one by one; the others are counted only.
+inline constexpr std::size_t kKeptFailures = 1000;
+
 /// What a conversion or a split does.
 struct Plan {
   std::size_t total = 0;               ///< values read
   std::vector<Definition> campos;      ///< the field with its new type, or the new fields of a split
   std::vector<Write> writes;           ///< the values written
-  std::vector<Failure> failures;       ///< at most one per value
+  std::size_t failed = 0;              ///< the values that do not convert
+  std::vector<Failure> failures;       ///< the first kKeptFailures of them, in the values' order
   /// The values that convert.
-  std::size_t converted() const noexcept { return total - failures.size(); }
+  std::size_t converted() const noexcept { return total - failed; }
+  /// Counts one more failure, and keeps it (made by `describe`) while fewer than
+  /// kKeptFailures are kept: a field of 100,000 values that none converts describes 1,000.
+  template <class Describe>
+  void fail(Describe&& describe) {
+    if (failed++ < kKeptFailures) failures.push_back(describe());
+  }
 };
 
 /// Converts every value of `field` into `tipo` (400 naming tipo for a type it cannot take).

@@ -101,7 +101,7 @@ Plan plan_conversion(const Definition& field, const std::vector<StoredValue>& va
     target.def.opcoes = derived_options(texts_of(values, field.def), tipo);
   for (const auto& v : values) {
     Checked c = convert(field.def, v.value, target.def);
-    if (!c.ok()) plan.failures.push_back({v.id, v.geometria, to_json(v.value), c.problem});
+    if (!c.ok()) plan.fail([&] { return Failure{v.id, v.geometria, to_json(v.value), std::move(c.problem)}; });
     else plan.writes.push_back({v.id, v.geometria, 0, to_json(v.value), *c.value});
   }
   plan.campos.push_back(std::move(target));
@@ -147,9 +147,10 @@ Plan plan_split(const Definition& field, const std::vector<StoredValue>& values,
   for (std::size_t i = 0; i < values.size(); ++i) {
     const StoredValue& v = values[i];
     if (parts[i].size() > kMaxParts) {
-      plan.failures.push_back({v.id, v.geometria, to_json(v.value),
-                               "tem " + std::to_string(parts[i].size()) + " partes; no máximo " +
-                                   std::to_string(kMaxParts)});
+      plan.fail([&] {
+        return Failure{v.id, v.geometria, to_json(v.value),
+                       "tem " + std::to_string(parts[i].size()) + " partes; no máximo " + std::to_string(kMaxParts)};
+      });
       continue;
     }
     std::vector<Write> writes;
@@ -160,7 +161,7 @@ Plan plan_split(const Definition& field, const std::vector<StoredValue>& values,
       if (!c.ok()) problems += (problems.empty() ? "" : "; ") + ("parte " + std::to_string(n + 1) + ": " + c.problem);
       else writes.push_back({0, v.geometria, n, to_json(v.value), *c.value});
     }
-    if (!problems.empty()) plan.failures.push_back({v.id, v.geometria, to_json(v.value), problems});
+    if (!problems.empty()) plan.fail([&] { return Failure{v.id, v.geometria, to_json(v.value), std::move(problems)}; });
     else plan.writes.insert(plan.writes.end(), writes.begin(), writes.end());
   }
   return plan;

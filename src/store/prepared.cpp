@@ -115,6 +115,42 @@ Result exec(PGconn* c, const std::string& name, const std::vector<const char*>& 
                 &PQclear);
 }
 
+// `q`'s text for libpq: Sql marks its n-th value ":p" followed by n (Sql::placeholder),
+// written here as "$" and n; a "::" cast is no mark.
+std::string libpq_text(const Sql& q) {
+  const std::string& text = q.text();
+  std::string sql;
+  sql.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const bool mark = text[i] == ':' && i + 2 < text.size() && text[i + 1] == 'p' &&
+                      std::isdigit(static_cast<unsigned char>(text[i + 2])) && (i == 0 || text[i - 1] != ':');
+    if (!mark) {
+      sql += text[i];
+      continue;
+    }
+    sql += '$';
+    for (i += 2; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i) sql += text[i];
+    --i;
+  }
+  return sql;
+}
+
+// The rows of a successful result, each column's bytes (nullopt for NULL).
+std::vector<BinaryRow> rows_of(const PGresult* r) {
+  const int rows = PQntuples(r), cols = PQnfields(r);
+  std::vector<BinaryRow> out(static_cast<std::size_t>(rows));
+  for (int i = 0; i < rows; ++i) {
+    auto& row = out[static_cast<std::size_t>(i)];
+    row.reserve(static_cast<std::size_t>(cols));
+    for (int j = 0; j < cols; ++j) {
+      if (PQgetisnull(r, i, j))
+        row.emplace_back(std::nullopt);
+      else
+        row.emplace_back(std::string(PQgetvalue(r, i, j), static_cast<std::size_t>(PQgetlength(r, i, j))));
+    }
+  }
+  return out;
+}
 }  // namespace
 
 void forget_prepared(PGconn* c) noexcept {
@@ -158,22 +194,9 @@ std::vector<BinaryRow> run_prepared_binary(soci::session& s, const std::string& 
     r = exec(c, name, values);
   }
   if (PQresultStatus(r.get()) != PGRES_TUPLES_OK) fail(c, r.get());
-
-  const int rows = PQntuples(r.get()), cols = PQnfields(r.get());
-  std::vector<BinaryRow> out(static_cast<std::size_t>(rows));
-  for (int i = 0; i < rows; ++i) {
-    auto& row = out[static_cast<std::size_t>(i)];
-    row.reserve(static_cast<std::size_t>(cols));
-    for (int j = 0; j < cols; ++j) {
-      if (PQgetisnull(r.get(), i, j))
-        row.emplace_back(std::nullopt);
-      else
-        row.emplace_back(std::string(PQgetvalue(r.get(), i, j),
-                                     static_cast<std::size_t>(PQgetlength(r.get(), i, j))));
-    }
-  }
-  return out;
+  return rows_of(r.get());
 }
+
 
 std::vector<BinaryRow> run_prepared(soci::session& s, const Sql& q) {
   std::vector<std::string> values;
@@ -181,22 +204,19 @@ std::vector<BinaryRow> run_prepared(soci::session& s, const Sql& q) {
     if (!v) return fetch(s, q);  // a Row is a BinaryRow: texts or NULLs
     values.push_back(*v);
   }
-  // Sql marks its n-th value ":p" followed by n (Sql::placeholder); a "::" cast is no mark.
-  const std::string& text = q.text();
-  std::string sql;
-  sql.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const bool mark = text[i] == ':' && i + 2 < text.size() && text[i + 1] == 'p' &&
-                      std::isdigit(static_cast<unsigned char>(text[i + 2])) && (i == 0 || text[i - 1] != ':');
-    if (!mark) {
-      sql += text[i];
-      continue;
-    }
-    sql += '$';
-    for (i += 2; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i) sql += text[i];
-    --i;
-  }
-  return run_prepared_binary(s, sql, values);
+  return run_prepared_binary(s, libpq_text(q), values);
+}
+
+std::vector<Row> fetch_text(soci::session& s, const Sql& q) {
+  PGconn* c = native_connection(s);
+  std::vector<const char*> values;
+  values.reserve(q.params().size());
+  for (const Value& v : q.params()) values.push_back(v ? v->c_str() : nullptr);
+  Result r(PQexecParams(c, libpq_text(q).c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr,
+                        nullptr, 0),
+           &PQclear);
+  if (PQresultStatus(r.get()) != PGRES_TUPLES_OK) fail(c, r.get());
+  return rows_of(r.get());
 }
 
 }  // namespace cadastre::store

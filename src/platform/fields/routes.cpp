@@ -21,16 +21,14 @@ using http::Request;
 using http::Response;
 
 constexpr const char* kTag = "Campos";
-constexpr std::size_t kReportedFailures = 1000;
 
 // The members of a conversion's report (answered alone, or with a refusal's error).
 void write_report(JsonWriter& w, const service::Scope& s, const Converted& c, bool split) {
   w.key("total").value(static_cast<std::int64_t>(c.plan.total));
   w.key("convertidos").value(static_cast<std::int64_t>(c.plan.converted()));
-  w.key("totalFalhas").value(static_cast<std::int64_t>(c.plan.failures.size()));
-  w.key("falhas").begin_array();
-  for (std::size_t i = 0; i < c.plan.failures.size() && i < kReportedFailures; ++i) {
-    const field_values::Failure& f = c.plan.failures[i];
+  w.key("totalFalhas").value(static_cast<std::int64_t>(c.plan.failed));
+  w.key("falhas").begin_array();  // the first field_values::kKeptFailures
+  for (const field_values::Failure& f : c.plan.failures) {
     w.begin_object().key("idValor").value(f.valor).key("idGeometria").value(f.geometria);
     w.key("valor").raw(f.json).key("motivo").value(f.motivo).end_object();
   }
@@ -86,12 +84,12 @@ struct Fields {
   Response convert(const service::Scope& s, Request& req) const {
     Conversion c = parse_conversion(req);
     Converted out = convert_values(s, s.grant().id, c);
-    bool refused = c.confirmar && !out.plan.failures.empty();
+    bool refused = c.confirmar && out.plan.failed > 0;
     if (!refused) return Response::json(report_json(s, out, c.split.has_value()));
     // The shared error shape, carrying the report: what failed and why.
     return Response::json(
         http::error_body(errc::conflict,
-                         std::to_string(out.plan.failures.size()) + " valores não convertem: nada foi alterado",
+                         std::to_string(out.plan.failed) + " valores não convertem: nada foi alterado",
                          [&](JsonWriter& w) { write_report(w, s, out, c.split.has_value()); }),
         409);
   }

@@ -14,6 +14,7 @@
 #include "platform/fields/formly.hpp"
 #include "cadastre/formula.hpp"
 #include "platform/guard/guard.hpp"
+#include "store/prepared.hpp"
 #include "store/sql.hpp"
 
 namespace cadastre::platform::fields {
@@ -224,14 +225,21 @@ std::string array_literal(const std::vector<std::optional<std::string>>& items) 
 // be overwritten from its old text).
 std::vector<field_values::StoredValue> values_of(soci::session& s, std::int64_t camada,
                                                  const field_values::Definition& field, bool lock) {
+  // A value's id is computed from its geometry and its field's position (layer_table.hpp).
+  Sql p("select posicao::text from projeto.campos where id = ");
+  p.bind(std::to_string(field.def.id), "bigint");
+  const int posicao = std::stoi(store::fetch_value(s, p).value_or("0"));
   const std::string column = "l." + common::field_column(field.def.id);
-  Sql q("select " + common::value_id_sql("l.id", "k.posicao") + "::text, l.id::text, " + column + "::text from " +
-        common::layer_table(camada) + " l join projeto.campos k on k.id = ");
-  q.bind(std::to_string(field.def.id), "bigint")
-      << " where " << column << " is not null order by l.id" << (lock ? " for update of l" : "");
+  Sql q("select l.id::text, " + column + "::text from " + common::layer_table(camada) + " l where " + column +
+        " is not null order by l.id" + (lock ? " for update of l" : ""));
+  // Every value of the layer (100,000 at a large one): straight through libpq, every column text.
+  std::vector<store::Row> rows = store::fetch_text(s, q);
   std::vector<field_values::StoredValue> out;
-  for (const auto& r : store::fetch(s, q))
-    out.push_back({std::stoll(*r[0]), std::stoll(*r[1]), *common::stored_value(field.def.tipo, r[2])});
+  out.reserve(rows.size());
+  for (const auto& r : rows) {
+    const std::int64_t geometria = std::stoll(*r[0]);
+    out.push_back({common::value_id(geometria, posicao), geometria, *common::stored_value(field.def.tipo, r[1])});
+  }
   return out;
 }
 
@@ -545,7 +553,7 @@ Converted convert_values(const service::Caller& s, std::int64_t id, const Conver
                           " na fórmula, que pede um número",
                       "tipo");
     }
-    if (!c.confirmar || !out.plan.failures.empty()) return out;  // the transaction rolls back: nothing changed
+    if (!c.confirmar || out.plan.failed > 0) return out;  // the transaction rolls back: nothing changed
     if (c.split) {
       if (out.plan.campos.empty())
         throw Error(errc::conflict, "split: o campo não tem valores para dividir", "split");

@@ -760,3 +760,20 @@ TEST_CASE("plan_split refuses a field that is not text and a type it cannot take
   CHECK(p.total == 0);
   CHECK(p.campos.empty());
 }
+
+TEST_CASE("a plan counts every failure and describes the first kKeptFailures, in the values' order") {
+  Definition f = definition("texto");
+  std::vector<StoredValue> values;
+  for (std::int64_t i = 1; i <= 1500; ++i) values.push_back(text_value(i, 100 + i, "rua " + std::to_string(i)));
+  values.push_back(text_value(1501, 1601, "42"));
+  Plan p = plan_conversion(f, values, "decimal");
+  CHECK(p.total == 1501);
+  CHECK(p.failed == 1500);
+  CHECK(p.converted() == 1);
+  REQUIRE(p.failures.size() == kKeptFailures);
+  CHECK(p.failures.front().valor == 1);
+  CHECK(p.failures.back().valor == 1000);
+  CHECK(p.failures.back().motivo == "'rua 1000' não é um número");
+  REQUIRE(p.writes.size() == 1);
+  CHECK(p.writes[0].depois.text == "42");
+}
