@@ -12,6 +12,8 @@
 #   convert back GET /campos/:area_terreno/converter?tipo=decimal&confirmar=true (texto → decimal)
 #   copy        POST /projetos/copiar-projeto {geometrias, valores}  (a new project with the layer's
 #               geometries and values)
+#   transfer    GET /projetos/transferir?id=<that copy>&tenant=valinhos  (the copy moved to the other
+#               municipality's database by two-phase commit; both databases' statements count)
 # Prints each case's median route and floor time and floor/route (the route's speed as a
 # fraction of its statements'; the target is >= 0.9).
 #
@@ -48,6 +50,11 @@ port=$(free_port)
 pids+=($!)
 url="http://127.0.0.1:$port"
 wait_http "$url/health-check/liveness"
+# The transfer is for platform administrators: the demo's user becomes one here.
+psql -X -q "$platform_dsn" -c "update plataforma.usuarios set adm_plataforma = true where email = '$DEMO_EMAIL'"
+target_user=$(psql -X -At "$platform_dsn" -c "select id from plataforma.usuarios where email = 'demo@valinhos.sp.gov.br'")
+target_dsn=$(psql -X -At "$platform_dsn" -c "select dsn from plataforma.tenants where slug = 'valinhos'")
+target_db=$(psql -X -At "$target_dsn" -c "select current_database()")
 login=$(curl -fsS -d "email=$DEMO_EMAIL" -d "senha=$DEMO_PASSWORD" "$url/login")
 auth=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["authToken"])' <<<"$login")
 session=(-H "X-Auth-Token: $auth" -H "X-Tn-Token: $DEMO_TN_TOKEN")
@@ -58,6 +65,8 @@ cases=(
   "conversão (área decimal → texto)|GET|/campos/$area/converter?tipo=texto&confirmar=true|"
   "conversão de volta (texto → decimal)|GET|/campos/$area/converter?tipo=decimal&confirmar=true|"
   "cópia do projeto (geometrias e valores)|POST|/projetos/copiar-projeto|{\"idProjeto\":$DEMO_PROJECT_ID,\"nome\":\"Cópia\",\"geometrias\":true,\"valores\":true}"
+  # The copy the case before made (@copia@), moved to Valinhos: both databases' statements count.
+  "transferência da cópia (para valinhos)|GET|/projetos/transferir?id=@copia@&tenant=valinhos&idUsuario=$target_user|"
 )
 
 route() {  # method path body → seconds (fails on a status other than 200/201)
@@ -86,10 +95,18 @@ for ((r = 0; r < rounds; r++)); do
   i=0
   for c in "${cases[@]}"; do
     IFS='|' read -r name method path body <<<"$c"
+    path=${path//@copia@/${copia:-}}
     sql "select 'bench-begin-$n'" >/dev/null
+    psql -X -At "$target_dsn" -c "select 'bench-begin-$n'" >/dev/null
     route_t[$i]+="$(route "$method" "$path" "$body") "
     sql "select 'bench-end-$n'" >/dev/null
-    floor_t[$i]+="$(python3 bench/sql_time.py "$log" "$tenant_db" "bench-begin-$n" "bench-end-$n") "
+    psql -X -At "$target_dsn" -c "select 'bench-end-$n'" >/dev/null
+    here_s=$(python3 bench/sql_time.py "$log" "$tenant_db" "bench-begin-$n" "bench-end-$n")
+    there_s=$(python3 bench/sql_time.py "$log" "$target_db" "bench-begin-$n" "bench-end-$n" 2>/dev/null || echo 0)
+    floor_t[$i]+="$(awk -v a="$here_s" -v b="$there_s" 'BEGIN { printf "%.3f", a + b }') "
+    if [[ $path == /projetos/copiar-projeto ]]; then
+      copia=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$tmp/answer")
+    fi
     i=$((i + 1)) n=$((n + 1))
   done
 done

@@ -19,6 +19,7 @@
 
 #include "cadastre/error.hpp"
 #include "platform/common/layer_table.hpp"
+#include "store/prepared.hpp"
 #include "store/sql.hpp"
 
 namespace cadastre::platform::projects {
@@ -413,9 +414,19 @@ std::string export_project(soci::session& s, std::int64_t id) {
       ") g on g.id = a.geometria_id), '[]'), "
       "'eventos', coalesce((select jsonb_agg(to_jsonb(e)) from projeto.eventos e where e.projeto_id = " + P +
       "), '[]'))::text");
-  auto doc = store::fetch_value(s, q);
-  if (!doc) throw Error(errc::not_found, "projeto não encontrado", "id");
-  return *doc;
+  // Tens of megabytes for a large layer: straight through libpq, not copied by SOCI.
+  std::vector<store::Row> doc = store::fetch_text(s, q);
+  if (doc.empty() || !doc[0][0]) throw Error(errc::not_found, "projeto não encontrado", "id");
+  return std::move(*doc[0][0]);
+}
+
+std::string document_project(const std::string& document) {
+  simdjson::ondemand::parser parser;
+  simdjson::padded_string json(document);
+  simdjson::ondemand::document doc = parser.iterate(json);
+  simdjson::ondemand::object project;
+  if (doc.find_field("projeto").get_object().get(project) != simdjson::SUCCESS) return "null";
+  return std::string(std::string_view(project.raw_json()));
 }
 
 }  // namespace cadastre::platform::projects

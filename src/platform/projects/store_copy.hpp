@@ -58,6 +58,9 @@ Copied copy_contents(soci::session& s, const CopySource& source, std::int64_t fr
 /// Project `id` and everything under it as one JSON document (geometries as hex EWKB):
 /// what copy_contents() reads in another database. Includes the project row ("projeto").
 std::string export_project(soci::session& s, std::int64_t id);
+/// The JSON text of the project row in an export_project() document (its "projeto"),
+/// "null" when it has none.
+std::string document_project(const std::string& document);
 
 /// Raises the statement timeout of the current transaction for a copy of a large project
 /// (the pool's default is sized for requests, not for copying 100,000 geometries).

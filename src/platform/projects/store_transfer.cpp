@@ -120,7 +120,7 @@ Transferred transfer(const service::Caller& scope, std::int64_t id, const store:
                    "somente_leitura, criado_por, criado_em) select r.nome, r.descricao, r.tipo, r.ativo, r.publicado, "
                    "r.notas, r.versao, r.somente_leitura, " + std::to_string(owner) + ", r.criado_em "
                    "from jsonb_populate_record(null::projeto.projetos, ");
-      p.bind(doc, "jsonb") << "->'projeto') r returning id::text";
+      p.bind(document_project(doc), "jsonb") << ") r returning id::text";
       std::int64_t to = std::stoll(*store::fetch_value(s, p));
       Copied c = copy_contents(s, CopySource{"true", doc}, id, to,
                                {.geometries = true, .values = true, .history = true, .keep_users = false}, owner);
