@@ -61,6 +61,27 @@ start_demo_project() {
   sql "vacuum analyze" >/dev/null
 }
 sql() { psql -X -At "$tenant_dsn" -c "$1"; }
+# demo_field CHAVE: the id of the demo project layer's field CHAVE (after start_demo_project).
+demo_field() {
+  sql "select k.id from projeto.campos k join projeto.formularios f on f.id = k.formulario_id
+       where f.camada_id = $DEMO_PROJECT_LAYER_ID and k.chave = '$1'"
+}
+
+# start_platform BUILD_DIR THREADS POOL: cadastre-platform on a free port of the demo's
+# identity store (after start_demo_project), logged in as the demo's user; sets url and
+# session (curl's headers of that login). Its log is $tmp/platform.log.
+start_platform() {
+  local port login auth
+  port=$(free_port)
+  "$1/apps/cadastre-platform/cadastre-platform" --platform-dsn "$platform_dsn" --port "$port" --threads "$2" \
+    --pool-size "$3" --no-access-log --files-dir "$tmp/arquivos" 2>"$tmp/platform.log" &
+  pids+=($!)
+  url="http://127.0.0.1:$port"
+  wait_http "$url/health-check/liveness"
+  login=$(curl -fsS -d "email=$DEMO_EMAIL" -d "senha=$DEMO_PASSWORD" "$url/login")
+  auth=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["authToken"])' <<<"$login")
+  session=(-H "X-Auth-Token: $auth" -H "X-Tn-Token: $DEMO_TN_TOKEN")
+}
 
 # tile_ranges XMIN YMIN XMAX YMAX ZOOM...: the web-mercator tiles covering a lon/lat box,
 # one line "z x0 x1 y0 y1" per zoom.

@@ -34,20 +34,9 @@ build=${CADASTRE_BUILD_DIR:-$here/build}
 
 bench_workspace platform-layers
 start_demo_project "$build" "$geometries"
-field() { sql "select k.id from projeto.campos k join projeto.formularios f on f.id = k.formulario_id
-               where f.camada_id = $DEMO_PROJECT_LAYER_ID and k.chave = '$1'"; }
-uso=$(field uso)
-logradouro=$(field logradouro)
-
-port=$(free_port)
-"$build/apps/cadastre-platform/cadastre-platform" --platform-dsn "$platform_dsn" --port "$port" \
-  --threads $((conns + 4)) --pool-size "$conns" --no-access-log --files-dir "$tmp/arquivos" 2>"$tmp/platform.log" &
-pids+=($!)
-url="http://127.0.0.1:$port"
-wait_http "$url/health-check/liveness"
-login=$(curl -fsS -d "email=$DEMO_EMAIL" -d "senha=$DEMO_PASSWORD" "$url/login")
-auth=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["authToken"])' <<<"$login")
-session=(-H "X-Auth-Token: $auth" -H "X-Tn-Token: $DEMO_TN_TOKEN")
+uso=$(demo_field uso)
+logradouro=$(demo_field logradouro)
+start_platform "$build" $((conns + 4)) "$conns"
 
 # name|method|path
 cases=(

@@ -39,25 +39,14 @@ build=${CADASTRE_BUILD_DIR:-$here/build}
 
 bench_workspace platform-rewrites
 start_demo_project "$build" "$geometries"
-field() { sql "select k.id from projeto.campos k join projeto.formularios f on f.id = k.formulario_id
-               where f.camada_id = $DEMO_PROJECT_LAYER_ID and k.chave = '$1'"; }
-logradouro=$(field logradouro)
-area=$(field area_terreno)
-
-port=$(free_port)
-"$build/apps/cadastre-platform/cadastre-platform" --platform-dsn "$platform_dsn" --port "$port" --threads 4 \
-  --pool-size 4 --no-access-log --files-dir "$tmp/arquivos" 2>"$tmp/platform.log" &
-pids+=($!)
-url="http://127.0.0.1:$port"
-wait_http "$url/health-check/liveness"
-# The transfer is for platform administrators: the demo's user becomes one here.
+logradouro=$(demo_field logradouro)
+area=$(demo_field area_terreno)
+# The transfer is for platform administrators: the demo's user becomes one, before it logs in.
 psql -X -q "$platform_dsn" -c "update plataforma.usuarios set adm_plataforma = true where email = '$DEMO_EMAIL'"
 target_user=$(psql -X -At "$platform_dsn" -c "select id from plataforma.usuarios where email = 'demo@valinhos.sp.gov.br'")
 target_dsn=$(psql -X -At "$platform_dsn" -c "select dsn from plataforma.tenants where slug = 'valinhos'")
 target_db=$(psql -X -At "$target_dsn" -c "select current_database()")
-login=$(curl -fsS -d "email=$DEMO_EMAIL" -d "senha=$DEMO_PASSWORD" "$url/login")
-auth=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["authToken"])' <<<"$login")
-session=(-H "X-Auth-Token: $auth" -H "X-Tn-Token: $DEMO_TN_TOKEN")
+start_platform "$build" 4 4
 
 # name|method|path|body
 cases=(
