@@ -3,7 +3,9 @@
 # a 10-field form and a value for every lot and field), four workloads of
 # docs/platform-projects.md, each next to its floor: the very statements the route ran for
 # one request, captured from PostgreSQL's log (bench/capture_sql.py) and run by pgbench
-# with as many connections as wrk has.
+# with as many connections as wrk has, each statement prepared once per connection (-M
+# prepared), as the server prepares its hot ones (store::run_prepared: the page, the
+# categorisation).
 #   categorise   POST /camadas/categorizar?idCamada=&idCampo=<uso>        (a grouped count, stored)
 #   value page   GET /valores/camada/:id/pg?orderBy=area_terreno&pageNumber=200&pageSize=50
 #   value search GET /valores/search?campoId=<logradouro>&termo=sao jose&pageSize=20
@@ -78,7 +80,7 @@ server_run() {  # method path seconds → "requests/s p99"
 }
 pgbench_run() {  # file → "tps latency"
   local out
-  out=$(pgbench -n -f "$1" -T "$secs" -c "$conns" -j 2 "$tenant_dsn" 2>&1)
+  out=$(pgbench -n -M prepared -f "$1" -T "$secs" -c "$conns" -j 2 "$tenant_dsn" 2>&1)
   echo "$(awk '/^tps = / {print $3}' <<<"$out") $(awk '/latency average/ {print $4 "ms"}' <<<"$out")"
 }
 

@@ -276,13 +276,13 @@ B_COUNT="(select count(*) from $B)"
 #  - a text or list field ("valores"): the 50 most frequent values, the rest as "outros";
 categorise_values() {
   cat <<SQL
-with c as (select $2::text as valor, count(*) as n from $1 where $2 is not null group by 1), r as (select valor, n, row_number() over (order by n desc, valor) as i from c) select 'v', valor, n::text, i from r where i <= 50 union all select 'o', null, sum(n)::text, null from r where i > 50 having count(*) > 0 union all select 's', null, ($3 - coalesce((select sum(n) from c), 0))::text, null;
+with c as (select $2::text as valor, count(*) as n from $1 where $2 is not null group by 1), r as (select valor, n, row_number() over (order by n desc, valor) as i from c) select 'v', valor, n::text, i::text from r where i <= 50 union all select 'o', null, sum(n)::text, null from r where i > 50 having count(*) > 0 union all select 's', null, ($3 - coalesce((select sum(n) from c), 0))::text, null;
 SQL
 }
 #  - a numeric field ("intervalos"): 5 equal intervals between min and max, width_bucket.
 categorise_intervals() {
   cat <<SQL
-with v as (select $2 as x from $1 where $2 is not null), b as (select min(x) as lo, max(x) as hi, case when min(x) = max(x) then 1 else 5 end as k from v), h as (select case when b.k = 1 then 1 else least(width_bucket(x, b.lo, b.hi, b.k), b.k) end as classe, count(*) as n from v, b group by 1) select 'v', (b.lo + (b.hi - b.lo) * (s.i - 1) / b.k)::float8::text, (b.lo + (b.hi - b.lo) * s.i / b.k)::float8::text, coalesce(h.n, 0)::text, s.i from b cross join generate_series(1, b.k) s(i) left join h on h.classe = s.i where b.lo is not null union all select 's', null, null, ($3 - (select count(*) from v))::text, null;
+with v as (select $2 as x from $1 where $2 is not null), b as (select min(x) as lo, max(x) as hi, case when min(x) = max(x) then 1 else 5 end as k from v), h as (select case when b.k = 1 then 1 else least(width_bucket(x, b.lo, b.hi, b.k), b.k) end as classe, count(*) as n from v, b group by 1) select 'v', (b.lo + (b.hi - b.lo) * (s.i - 1) / b.k)::float8::text, (b.lo + (b.hi - b.lo) * s.i / b.k)::float8::text, coalesce(h.n, 0)::text, s.i::text from b cross join generate_series(1, b.k) s(i) left join h on h.classe = s.i where b.lo is not null union all select 's', null, null, ($3 - (select count(*) from v))::text, null;
 SQL
 }
 categorise_values "$LT" "c_$K_LISTA" "$A_COUNT" >"$w/cat_lista.A.sql"
