@@ -3,15 +3,16 @@
 # a 10-field form and a value for every lot and field), four workloads of
 # docs/platform-projects.md, each next to its floor: the very statements the route ran for
 # one request, captured from PostgreSQL's log (bench/capture_sql.py) and run by pgbench
-# with as many connections as wrk has, each statement prepared once per connection (-M
-# prepared), as the server prepares its hot ones (store::run_prepared: the page, the
-# categorisation).
+# with as many connections as wrk has, twice: each statement parsed and planned at every
+# run (-M simple), and prepared once per connection (-M prepared). The server prepares its
+# hot statement (store::run_prepared: the page's, the categorisation's) and runs the rest
+# (the session's, the guard's) unprepared, so its rate lies between the two floors.
 #   categorise   POST /camadas/categorizar?idCamada=&idCampo=<uso>        (a grouped count, stored)
 #   value page   GET /valores/camada/:id/pg?orderBy=area_terreno&pageNumber=200&pageSize=50
 #   value search GET /valores/search?campoId=<logradouro>&termo=sao jose&pageSize=20
 #   layer list   GET /camadas?idProjeto=<the demo project>
-# Prints requests/s and p99 per route, pgbench transactions/s, and the ratio route/floor
-# (target >= 0.7). The floor holds every statement of the request (the guard's included),
+# Prints requests/s and p99 per route, pgbench transactions/s of both floors, and the
+# ratio route/floor (target >= 0.7). The floor holds every statement of the request (the guard's included),
 # so the ratio is what HTTP, the session and the JSON cost.
 #
 #   bench/platform_layers.sh [seconds=10] [connections=8] [geometries=100000]
@@ -78,21 +79,25 @@ server_run() {  # method path seconds → "requests/s p99"
   if grep -q "Non-2xx" <<<"$out"; then echo "aviso: $(grep Non-2xx <<<"$out") em $2" >&2; fi
   echo "$(awk '/Requests\/sec/ {print $2}' <<<"$out") $(awk '$1 == "99%" {print $2}' <<<"$out")"
 }
-pgbench_run() {  # file → "tps latency"
+pgbench_run() {  # file mode → "tps"
   local out
-  out=$(pgbench -n -M prepared -f "$1" -T "$secs" -c "$conns" -j 2 "$tenant_dsn" 2>&1)
-  echo "$(awk '/^tps = / {print $3}' <<<"$out") $(awk '/latency average/ {print $4 "ms"}' <<<"$out")"
+  out=$(pgbench -n -M "$2" -f "$1" -T "$secs" -c "$conns" -j 2 "$tenant_dsn" 2>&1)
+  awk '/^tps = / {print $3}' <<<"$out"
 }
 
-printf '\n%-30s %12s %10s %12s %12s %8s\n' "wrk -t2 -c$conns -d${secs}s" "server rps" "p99" "pgbench tps" "pg lat avg" "ratio"
+printf '\n%-30s %12s %10s %14s %8s %14s %8s\n' "wrk -t2 -c$conns -d${secs}s" "server rps" "p99" "simple tps" "ratio" \
+  "prepared tps" "ratio"
 i=0
 for c in "${cases[@]}"; do
   IFS='|' read -r name method path <<<"$c"
   server_run "$method" "$path" "$warmup" >/dev/null
   read -r rps p99 < <(server_run "$method" "$path" "$secs")
-  read -r tps lat < <(pgbench_run "$tmp/case.$i.sql")
-  ratio=$(awk -v a="$rps" -v b="$tps" 'BEGIN { printf "%.2f", a / b }')
-  printf '%-30s %12s %10s %12.1f %12s %8s\n' "$name" "$rps" "$p99" "$tps" "$lat" "$ratio"
+  simple=$(pgbench_run "$tmp/case.$i.sql" simple)
+  prepared=$(pgbench_run "$tmp/case.$i.sql" prepared)
+  printf '%-30s %12s %10s %14.1f %8.2f %14.1f %8.2f\n' "$name" "$rps" "$p99" "$simple" \
+    "$(awk -v a="$rps" -v b="$simple" 'BEGIN { print a / b }')" "$prepared" \
+    "$(awk -v a="$rps" -v b="$prepared" 'BEGIN { print a / b }')"
   i=$((i + 1))
 done
 echo "alvo: razão servidor/pgbench >= 0.7 ($geometries lotes × 10 campos, $(nproc) CPUs, tudo na mesma máquina)"
+echo "(simple: cada instrução analisada e planejada a cada execução; prepared: uma vez por conexão)"
