@@ -87,8 +87,6 @@ struct Stored {
   std::string text;
 };
 
-// The values geometry `geometry` of layer `layer` holds, by field: one row of the layer's
-// table.
 // The fields' columns of the layer's table (alias `alias`) as text, each after ", ".
 std::string stored_columns(const std::map<std::int64_t, Field>& fields, const std::string& alias) {
   std::string columns;
@@ -119,6 +117,8 @@ std::optional<std::map<std::int64_t, Stored>> row_of(soci::session& s, std::int6
   return stored_of(rows[0], 1, fields, geometry);
 }
 
+// The values geometry `geometry` of layer `layer` holds, by field: one row of the layer's
+// table.
 std::map<std::int64_t, Stored> values_of(soci::session& s, std::int64_t layer, const std::map<std::int64_t, Field>& fields,
                                          std::int64_t geometry) {
   if (fields.empty()) return {};
@@ -198,10 +198,9 @@ class Writer {
   }
 
   /// Locks the geometry's row (writers of one geometry take turns: a batch's required
-  /// fields are judged on what is there) and reads its values.
-  /// Locks the geometry's row, then reads its values. Two statements: read in the locking
-  /// one, they would be those of its snapshot, taken before a wait for a concurrent
-  /// writer of the geometry (who may have written them) ended.
+  /// fields are judged on what is there), then reads its values. Two statements: read in
+  /// the locking one, they would be those of its snapshot, taken before a wait for a
+  /// concurrent writer of the geometry (who may have written them) ended.
   void lock_geometry() {
     store::Sql q("select 1 from projeto.geometrias where id = ");
     q.bind(std::to_string(geometry_), "bigint") << " and camada_id = ";
