@@ -25,16 +25,8 @@ build=${CADASTRE_BUILD_DIR:-$here/build}
 
 bench_workspace hostile
 start_demo_project "$build" 100
-port=$(free_port)
-"$build/apps/cadastre-platform/cadastre-platform" --platform-dsn "$platform_dsn" --port "$port" --threads 8 \
-  --no-access-log --files-dir "$tmp/arquivos" 2>"$tmp/platform.log" &
-pid=$!
-pids+=("$pid")
-url="http://127.0.0.1:$port"
-wait_http "$url/health-check/liveness"
-login=$(curl -fsS -d "email=$DEMO_EMAIL" -d "senha=$DEMO_PASSWORD" "$url/login")
-auth=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["authToken"])' <<<"$login")
-session=(-H "X-Auth-Token: $auth" -H "X-Tn-Token: $DEMO_TN_TOKEN")
+start_platform "$build" 8
+pid=$platform_pid
 now() { date +%s.%N; }
 rss() { awk -v k="$1:" '$1 == k { printf "%d", $2 / 1024 }' "/proc/$pid/status"; }
 

@@ -52,15 +52,7 @@ awk -v n="$features" 'BEGIN { print "id,nome,valor,x,y";
 (cd "$tmp" && ogr2ogr -f 'ESRI Shapefile' -a_srs EPSG:4674 -oo X_POSSIBLE_NAMES=x -oo Y_POSSIBLE_NAMES=y \
   -oo AUTODETECT_TYPE=YES grande.shp grande.csv && zip -qj grande.zip grande.shp grande.shx grande.dbf grande.prj grande.cpg)
 
-port=$(free_port)
-"$build/apps/cadastre-platform/cadastre-platform" --platform-dsn "$platform_dsn" --port "$port" --threads 4 \
-  --no-access-log --files-dir "$tmp/arquivos" 2>"$tmp/platform.log" &
-pids+=($!)
-url="http://127.0.0.1:$port"
-wait_http "$url/health-check/liveness"
-login=$(curl -fsS -d "email=$DEMO_EMAIL" -d "senha=$DEMO_PASSWORD" "$url/login")
-auth=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["authToken"])' <<<"$login")
-session=(-H "X-Auth-Token: $auth" -H "X-Tn-Token: $DEMO_TN_TOKEN")
+start_platform "$build" 4
 sql "vacuum analyze" >/dev/null
 now() { date +%s.%N; }
 

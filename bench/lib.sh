@@ -67,15 +67,18 @@ demo_field() {
        where f.camada_id = $DEMO_PROJECT_LAYER_ID and k.chave = '$1'"
 }
 
-# start_platform BUILD_DIR THREADS POOL: cadastre-platform on a free port of the demo's
-# identity store (after start_demo_project), logged in as the demo's user; sets url and
-# session (curl's headers of that login). Its log is $tmp/platform.log.
+# start_platform BUILD_DIR THREADS [POOL]: cadastre-platform on a free port of the demo's
+# identity store (after start_demo_project), logged in as the demo's user; sets url,
+# session (curl's headers of that login) and platform_pid. Without POOL, the server's
+# default pool size. Its log is $tmp/platform.log.
 start_platform() {
-  local port login auth
+  local port login auth pool=()
+  [[ -n ${3:-} ]] && pool=(--pool-size "$3")
   port=$(free_port)
   "$1/apps/cadastre-platform/cadastre-platform" --platform-dsn "$platform_dsn" --port "$port" --threads "$2" \
-    --pool-size "$3" --no-access-log --files-dir "$tmp/arquivos" 2>"$tmp/platform.log" &
-  pids+=($!)
+    "${pool[@]}" --no-access-log --files-dir "$tmp/arquivos" 2>"$tmp/platform.log" &
+  platform_pid=$!
+  pids+=("$platform_pid")
   url="http://127.0.0.1:$port"
   wait_http "$url/health-check/liveness"
   login=$(curl -fsS -d "email=$DEMO_EMAIL" -d "senha=$DEMO_PASSWORD" "$url/login")

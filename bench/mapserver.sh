@@ -109,15 +109,9 @@ srv="http://127.0.0.1:$srv_port"
 wait_http "$srv/health-check/liveness/"
 srv_auth=(-H "Authorization: Bearer $DEMO_TOKEN")
 
-plat_port=$(free_port)
-"$build/apps/cadastre-platform/cadastre-platform" --platform-dsn "$platform_dsn" --port "$plat_port" \
-  --threads $((conns + 4)) --pool-size "$conns" --no-access-log --files-dir "$tmp/arquivos" 2>"$tmp/platform.log" &
-pids+=($!)
-plat="http://127.0.0.1:$plat_port"
-wait_http "$plat/health-check/liveness"
-login=$(curl -fsS -d "email=$DEMO_EMAIL" -d "senha=$DEMO_PASSWORD" "$plat/login")
-plat_token=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["authToken"])' <<<"$login")
-plat_auth=(-H "X-Auth-Token: $plat_token" -H "X-Tn-Token: $DEMO_TN_TOKEN")
+start_platform "$build" $((conns + 4)) "$conns"
+plat=$url
+plat_auth=("${session[@]}")
 
 # ------------------------------------------------------------------ extents and tile ranges
 read -r cxmin cymin cxmax cymax < <(sql "select ST_XMin(e), ST_YMin(e), ST_XMax(e), ST_YMax(e) from

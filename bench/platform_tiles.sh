@@ -36,15 +36,7 @@ layer=$DEMO_PROJECT_LAYER_ID
 read -r xmin ymin xmax ymax < <(sql "select st_xmin(e), st_ymin(e), st_xmax(e), st_ymax(e) from
   (select st_extent(geom) as e from projeto.geometrias where camada_id = $layer) x" | tr '|' ' ')
 
-port=$(free_port)
-"$build/apps/cadastre-platform/cadastre-platform" --platform-dsn "$platform_dsn" --port "$port" \
-  --threads $((conns + 4)) --pool-size "$conns" --no-access-log --files-dir "$tmp/arquivos" 2>"$tmp/platform.log" &
-pids+=($!)
-url="http://127.0.0.1:$port"
-wait_http "$url/health-check/liveness"
-login=$(curl -fsS -d "email=$DEMO_EMAIL" -d "senha=$DEMO_PASSWORD" "$url/login")
-auth=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["authToken"])' <<<"$login")
-session=(-H "X-Auth-Token: $auth" -H "X-Tn-Token: $DEMO_TN_TOKEN")
+start_platform "$build" $((conns + 4)) "$conns"
 
 # The tiles covering the layer per zoom: "z x0 x1 y0 y1".
 zooms="14 15 16 17"

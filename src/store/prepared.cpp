@@ -115,8 +115,8 @@ Result exec(PGconn* c, const std::string& name, const std::vector<const char*>& 
                 &PQclear);
 }
 
-// `q`'s text for libpq: Sql marks its n-th value ":p" followed by n (Sql::placeholder),
-// written here as "$" and n; a "::" cast is no mark.
+// `q`'s text for libpq: each bound value's mark, ":p" and its number as Sql::bind writes
+// it, becomes "$" and the number; a "::" cast is not a mark.
 std::string libpq_text(const Sql& q) {
   const std::string& text = q.text();
   std::string sql;
@@ -207,7 +207,7 @@ std::vector<BinaryRow> run_prepared(soci::session& s, const Sql& q) {
   return run_prepared_binary(s, libpq_text(q), values);
 }
 
-std::vector<Row> fetch_text(soci::session& s, const Sql& q) {
+std::vector<BinaryRow> fetch_text(soci::session& s, const Sql& q) {
   PGconn* c = native_connection(s);
   std::vector<const char*> values;
   values.reserve(q.params().size());

@@ -47,7 +47,7 @@ std::vector<BinaryRow> run_prepared(soci::session& s, const Sql& q);
 /// output: store::fetch's answer for a statement that selects only text columns (SOCI
 /// converts a non-text column its own way), without SOCI's row-by-row conversion. For
 /// reads of many rows (a field's every value); NULL values bind as NULL.
-std::vector<std::vector<std::optional<std::string>>> fetch_text(soci::session& s, const Sql& q);
+std::vector<BinaryRow> fetch_text(soci::session& s, const Sql& q);
 
 /// A connection about to close (store::Pool calls it): its statements go with it, and so
 /// does its entry in the registry of what each connection has prepared, which would
