@@ -1,4 +1,4 @@
-// Prepared statements kept per pooled connection, read in binary (see prepared.hpp).
+// Statements through libpq, prepared per pooled connection when they repeat (prepared.hpp).
 #include "store/prepared.hpp"
 
 #include <libpq-fe.h>
@@ -9,6 +9,9 @@
 #include <cstdint>
 #include <list>
 #include <map>
+#include <set>
+#include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <memory>
 #include <mutex>
@@ -30,7 +33,7 @@ std::string digest(std::string_view text) {
   return out;
 }
 
-// ---------------------------------------------------------------- prepared binary statements
+// ---------------------------------------------------------------- statements through libpq
 
 namespace {
 
@@ -40,35 +43,39 @@ using Result = std::unique_ptr<PGresult, decltype(&PQclear)>;
 // failed attempt (which PostgreSQL would log as an ERROR). A connection is known by its
 // libpq handle and backend pid: a reconnect gets a new backend and starts afresh. The
 // 26000 fallback below still covers what this cannot see (e.g. a DISCARD ALL).
-//
-// Bounded: some statements are generated per layer and style (platform /vt2), so a
-// connection keeps at most kMaxPerConnection of them, the least recently used deallocated
-// first (each holds a parse tree and, once generic, a plan in its backend).
+// Bounded by kMaxPreparedPerConnection.
 class Prepared {
  public:
-  static constexpr std::size_t kMaxPerConnection = 64;
+  enum class State { unknown, ready, stale };
 
-  bool known(PGconn* c, const std::string& name) {
+  State state(PGconn* c, const std::string& name) {
     std::lock_guard lock(mutex_);
     auto& conn = conns_[c];
-    if (conn.pid != PQbackendPID(c)) conn = {PQbackendPID(c), {}, {}};
+    if (conn.pid != PQbackendPID(c)) conn = {PQbackendPID(c), {}, {}, {}};
+    if (conn.stale.count(name)) return State::stale;
     auto it = conn.names.find(name);
-    if (it == conn.names.end()) return false;
+    if (it == conn.names.end()) return State::unknown;
     conn.order.splice(conn.order.begin(), conn.order, it->second);
-    return true;
+    return State::ready;
   }
   /// Records `name` as prepared on `c`; returns the statement to deallocate, if any.
   std::optional<std::string> add(PGconn* c, const std::string& name) {
     std::lock_guard lock(mutex_);
     auto& conn = conns_[c];
+    conn.stale.erase(name);
     if (conn.names.count(name)) return std::nullopt;
     conn.order.push_front(name);
     conn.names[name] = conn.order.begin();
-    if (conn.order.size() <= kMaxPerConnection) return std::nullopt;
+    if (conn.order.size() <= kMaxPreparedPerConnection) return std::nullopt;
     std::string oldest = conn.order.back();
     conn.names.erase(oldest);
     conn.order.pop_back();
     return oldest;
+  }
+  /// `name` is prepared on `c` but must be prepared afresh before its next run.
+  void stale(PGconn* c, const std::string& name) {
+    std::lock_guard lock(mutex_);
+    conns_[c].stale.insert(name);
   }
   void forget(PGconn* c) {
     std::lock_guard lock(mutex_);
@@ -84,6 +91,7 @@ class Prepared {
     int pid = 0;
     std::list<std::string> order;  // most recently used first
     std::map<std::string, std::list<std::string>::iterator> names;
+    std::set<std::string> stale;
   };
   std::mutex mutex_;
   std::map<PGconn*, Connection> conns_;
@@ -107,12 +115,6 @@ std::string sqlstate(const PGresult* r) {
   std::string msg = r ? PQresultErrorMessage(r) : "";
   if (msg.empty()) msg = PQerrorMessage(c);
   throw soci::postgresql_soci_error(msg, sqlstate(r).c_str());
-}
-
-Result exec(PGconn* c, const std::string& name, const std::vector<const char*>& values) {
-  return Result(PQexecPrepared(c, name.c_str(), static_cast<int>(values.size()), values.data(),
-                               nullptr, nullptr, 1),
-                &PQclear);
 }
 
 // `q`'s text for libpq: each bound value's mark, ":p" and its number as Sql::bind writes
@@ -151,6 +153,120 @@ std::vector<BinaryRow> rows_of(const PGresult* r) {
   }
   return out;
 }
+
+// PostgreSQL type oids whose text store::fetch rewrites as SOCI did (sql.hpp): its callers
+// read a boolean as "1"/"0" and a float or numeric as "%.15g".
+constexpr Oid kBool = 16, kFloat4 = 700, kFloat8 = 701, kNumeric = 1700;
+
+// The rows of a text-format result as store::fetch answers them.
+std::vector<Row> soci_rows_of(const PGresult* r) {
+  std::vector<Row> out = rows_of(r);
+  const int cols = PQnfields(r);
+  for (int j = 0; j < cols; ++j) {
+    const Oid type = PQftype(r, j);
+    if (type != kBool && type != kFloat4 && type != kFloat8 && type != kNumeric) continue;
+    for (auto& row : out) {
+      auto& v = row[static_cast<std::size_t>(j)];
+      if (!v) continue;
+      if (type == kBool) {
+        v = *v == "t" ? "1" : "0";
+      } else {
+        char buf[40];
+        std::snprintf(buf, sizeof buf, "%.15g", std::strtod(v->c_str(), nullptr));
+        v = buf;
+      }
+    }
+  }
+  return out;
+}
+
+// Process-wide count of the runs of each statement text, so that store::fetch prepares
+// what repeats and sends a one-off statement (its text built around a request's ids) in one
+// round trip, unprepared. Bounded: forgets everything when it holds kMaxTexts texts.
+class Repeats {
+ public:
+  static constexpr std::size_t kMaxTexts = 8192;
+  bool repeated(const std::string& sql) {
+    const std::string name = digest(sql);
+    std::lock_guard lock(mutex_);
+    if (seen_.size() >= kMaxTexts) seen_.clear();
+    return !seen_.insert(name).second;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::set<std::string> seen_;
+};
+
+Repeats& repeats() {
+  static Repeats* r = new Repeats;  // never destroyed, as prepared_statements()
+  return *r;
+}
+
+// One statement through libpq: `values` as text (nullptr for NULL), results in `format`
+// (0 text, 1 binary). Prepared on the connection when `prepare`, else sent unprepared: by
+// PQexecParams, or PQexec for a text without values (which may hold several statements).
+Result run(PGconn* c, const std::string& sql, const std::vector<const char*>& values, bool prepare, int format) {
+  const int n = static_cast<int>(values.size());
+  if (!prepare) {
+    Result r(values.empty() && format == 0 ? PQexec(c, sql.c_str())
+                                           : PQexecParams(c, sql.c_str(), n, nullptr, values.data(), nullptr, nullptr,
+                                                          format),
+             &PQclear);
+    const auto st = PQresultStatus(r.get());
+    if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) fail(c, r.get());
+    return r;
+  }
+  const std::string name = "cad_" + digest(sql);
+  auto do_prepare = [&](bool stale) {
+    if (stale) Result(PQexec(c, ("deallocate " + name).c_str()), &PQclear);  // a name we made: cad_<hex>
+    Result p(PQprepare(c, name.c_str(), sql.c_str(), n, nullptr), &PQclear);
+    // 42P05 duplicate_prepared_statement: prepared already, which is all we need.
+    if (PQresultStatus(p.get()) != PGRES_COMMAND_OK && sqlstate(p.get()) != "42P05") fail(c, p.get());
+    if (auto evicted = prepared_statements().add(c, name))
+      Result(PQexec(c, ("deallocate " + *evicted).c_str()), &PQclear);
+  };
+  auto exec = [&] {
+    return Result(PQexecPrepared(c, name.c_str(), n, values.data(), nullptr, nullptr, format), &PQclear);
+  };
+  const auto state = prepared_statements().state(c, name);
+  if (state != Prepared::State::ready) do_prepare(state == Prepared::State::stale);
+  Result r = exec();
+  const auto failed = [&] {
+    const auto st = PQresultStatus(r.get());
+    return st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK;
+  };
+  if (failed()) {
+    const std::string code = sqlstate(r.get());
+    // 26000 invalid_sql_statement_name: the statement went away behind our back (DISCARD
+    // ALL). 0A000 "cached plan must not change result type": a table it reads changed its
+    // columns. Outside a transaction both are mended at once, by preparing it again;
+    // inside one the transaction has failed: the statement is marked stale, to be prepared
+    // afresh at its next run.
+    if (code == "26000" || code == "0A000") {
+      if (PQtransactionStatus(c) == PQTRANS_IDLE) {
+        do_prepare(code == "0A000");
+        r = exec();
+      } else if (code == "0A000") {
+        prepared_statements().stale(c, name);
+      }
+    }
+    if (failed()) fail(c, r.get());
+  }
+  return r;
+}
+
+std::vector<const char*> values_of(const std::vector<Value>& params) {
+  std::vector<const char*> values;
+  values.reserve(params.size());
+  for (const Value& v : params) values.push_back(v ? v->c_str() : nullptr);
+  return values;
+}
+
+// store::fetch's policy: a single statement that this process ran before is prepared.
+bool worth_preparing(const std::string& sql) {
+  return sql.find(';') == std::string::npos && repeats().repeated(sql);
+}
 }  // namespace
 
 void forget_prepared(PGconn* c) noexcept {
@@ -170,53 +286,37 @@ std::size_t prepared_connections() noexcept {
 
 std::vector<BinaryRow> run_prepared_binary(soci::session& s, const std::string& sql,
                                            const std::vector<std::string>& params) {
-  PGconn* c = native_connection(s);
-  const std::string name = "cad_" + digest(sql);
   std::vector<const char*> values;
   values.reserve(params.size());
   for (const auto& p : params) values.push_back(p.c_str());
-
-  auto prepare = [&] {
-    Result p(PQprepare(c, name.c_str(), sql.c_str(), static_cast<int>(params.size()), nullptr),
-             &PQclear);
-    // 42P05 duplicate_prepared_statement: prepared already, which is all we need.
-    if (PQresultStatus(p.get()) != PGRES_COMMAND_OK && sqlstate(p.get()) != "42P05")
-      fail(c, p.get());
-    if (auto evicted = prepared_statements().add(c, name)) {
-      Result d(PQexec(c, ("deallocate " + *evicted).c_str()), &PQclear);  // a name we made: cad_<hex>
-    }
-  };
-  if (!prepared_statements().known(c, name)) prepare();
-  Result r = exec(c, name, values);
-  // 26000 invalid_sql_statement_name: the statement went away behind our back.
-  if (PQresultStatus(r.get()) == PGRES_FATAL_ERROR && sqlstate(r.get()) == "26000") {
-    prepare();
-    r = exec(c, name, values);
-  }
-  if (PQresultStatus(r.get()) != PGRES_TUPLES_OK) fail(c, r.get());
-  return rows_of(r.get());
+  return rows_of(run(native_connection(s), sql, values, true, 1).get());
 }
 
-
 std::vector<BinaryRow> run_prepared(soci::session& s, const Sql& q) {
-  std::vector<std::string> values;
-  for (const Value& v : q.params()) {
-    if (!v) return fetch(s, q);  // a Row is a BinaryRow: texts or NULLs
-    values.push_back(*v);
-  }
-  return run_prepared_binary(s, libpq_text(q), values);
+  return rows_of(run(native_connection(s), libpq_text(q), values_of(q.params()), true, 1).get());
 }
 
 std::vector<BinaryRow> fetch_text(soci::session& s, const Sql& q) {
-  PGconn* c = native_connection(s);
-  std::vector<const char*> values;
-  values.reserve(q.params().size());
-  for (const Value& v : q.params()) values.push_back(v ? v->c_str() : nullptr);
-  Result r(PQexecParams(c, libpq_text(q).c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr,
-                        nullptr, 0),
-           &PQclear);
-  if (PQresultStatus(r.get()) != PGRES_TUPLES_OK) fail(c, r.get());
-  return rows_of(r.get());
+  const std::string sql = libpq_text(q);
+  return rows_of(run(native_connection(s), sql, values_of(q.params()), worth_preparing(sql), 0).get());
+}
+
+std::vector<Row> fetch(soci::session& s, const Sql& q) {
+  const std::string sql = libpq_text(q);
+  return soci_rows_of(run(native_connection(s), sql, values_of(q.params()), worth_preparing(sql), 0).get());
+}
+
+Value fetch_value(soci::session& s, const Sql& q) {
+  const std::string sql = libpq_text(q);
+  Result r = run(native_connection(s), sql, values_of(q.params()), worth_preparing(sql), 0);
+  if (PQntuples(r.get()) == 0 || PQnfields(r.get()) == 0 || PQgetisnull(r.get(), 0, 0)) return std::nullopt;
+  return std::string(PQgetvalue(r.get(), 0, 0), static_cast<std::size_t>(PQgetlength(r.get(), 0, 0)));
+}
+
+long long execute(soci::session& s, const Sql& q) {
+  const std::string sql = libpq_text(q);
+  Result r = run(native_connection(s), sql, values_of(q.params()), worth_preparing(sql), 0);
+  return std::strtoll(PQcmdTuples(r.get()), nullptr, 10);
 }
 
 }  // namespace cadastre::store

@@ -1,6 +1,7 @@
-// Statements prepared once per pooled connection and read in binary format: the hot reads
-// (tiles, a record's detail) are parsed and planned once per connection, and bytea comes
-// back as bytes, not as SOCI's hex text.
+// Statements through libpq, prepared per pooled connection when they repeat: the hot reads
+// (tiles, a page, a record's detail, the guard's and session's checks) are parsed and planned
+// once per connection, and binary results bring bytea as bytes, not as hex text.
+// store::fetch, fetch_value and execute (sql.hpp) run here too.
 #pragma once
 
 #include <cstddef>
@@ -16,6 +17,11 @@ class session;
 }
 
 namespace cadastre::store {
+
+/// How many statements a connection keeps prepared, the least recently used deallocated
+/// first: many are generated per layer (their ids written in), and each holds a parse tree
+/// and, once generic, a plan in its backend.
+inline constexpr std::size_t kMaxPreparedPerConnection = 128;
 
 /// Short hex digest of a text (FNV-1a 64): names prepared statements and versions ETags.
 std::string digest(std::string_view text);
@@ -36,17 +42,15 @@ std::vector<BinaryRow> run_prepared_binary(soci::session& s, const std::string& 
 class Sql;
 
 /// Runs `q` as run_prepared_binary does, each bound value's mark (":p" and its number)
-/// written as libpq's "$" and the number; the values go as text. A NULL value runs it
-/// unprepared, through store::fetch. For a
-/// hot read built by store::Sql whose text repeats while its values change (a bbox page):
-/// parsed once per connection, and planned once when PostgreSQL finds its generic plan as
-/// good as the custom ones. Columns come back as their bytes: select text.
+/// written as libpq's "$" and the number; the values go as text, a NULL as NULL. For a hot
+/// read built by store::Sql whose text repeats while its values change (a bbox page):
+/// prepared at its first run on a connection, where store::fetch waits for the process's
+/// second. Columns come back as their bytes: select text.
 std::vector<BinaryRow> run_prepared(soci::session& s, const Sql& q);
 
-/// Runs `q` unprepared straight through libpq and returns its rows as PostgreSQL's text
-/// output: store::fetch's answer for a statement that selects only text columns (SOCI
-/// converts a non-text column its own way), without SOCI's row-by-row conversion. For
-/// reads of many rows (a field's every value); NULL values bind as NULL.
+/// Runs `q` as store::fetch does and returns its rows as PostgreSQL's text output, without
+/// store::fetch's reading of booleans and numerics: for reads of many rows (a field's every
+/// value) that select text.
 std::vector<BinaryRow> fetch_text(soci::session& s, const Sql& q);
 
 /// A connection about to close (store::Pool calls it): its statements go with it, and so

@@ -36,10 +36,9 @@ class Sql {
   /// Binds a value and appends its placeholder; `cast` (e.g. "numeric(12,2)", from the
   /// catalog) is appended as ::cast so PostgreSQL parses the text as that type.
   Sql& bind(Value value, std::string_view cast = {});
-  /// Returns the placeholder for a bound value without appending it. Write it once: SOCI
-  /// numbers every occurrence of a placeholder as a parameter of its own, so one written
-  /// twice leaves a parameter unbound (bind the value again, or select it once in a
-  /// subquery and refer to that column).
+  /// Returns the placeholder for a bound value without appending it (":p" and its number,
+  /// which the store writes as libpq's "$" and the number; written twice, both are the one
+  /// value).
   std::string placeholder(Value value, std::string_view cast = {});
 
   const std::string& text() const noexcept { return text_; }
@@ -50,9 +49,12 @@ class Sql {
   std::vector<Value> params_;
 };
 
-/// Runs `q` and returns every row, each column as text.
+/// Runs `q` and returns every row, each column as PostgreSQL's text, except that a boolean
+/// reads "1"/"0" and a float or numeric "%.15g" (SOCI's reading, which callers rely on:
+/// select ::text for an exact numeric). Runs through libpq; a statement this process ran
+/// before is prepared on the connection (prepared.hpp), a first one sent unprepared.
 std::vector<Row> fetch(soci::session& s, const Sql& q);
-/// The first column of the first row (nullopt when no row or NULL).
+/// The first column of the first row as PostgreSQL's text (nullopt when no row or NULL).
 Value fetch_value(soci::session& s, const Sql& q);
 
 /// Appends " limit <size> offset <offset>" for `paging` (numbers, never request text).
