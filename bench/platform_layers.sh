@@ -4,9 +4,9 @@
 # docs/platform-projects.md, each next to its floor: the very statements the route ran for
 # one request, captured from PostgreSQL's log (bench/capture_sql.py) and run by pgbench
 # with as many connections as wrk has, twice: each statement parsed and planned at every
-# run (-M simple), and prepared once per connection (-M prepared). The server prepares its
-# hot statement (store::run_prepared: the page's, the categorisation's) and runs the rest
-# (the session's, the guard's) unprepared, so its rate lies between the two floors.
+# run (-M simple), and prepared once per connection (-M prepared). The server prepares a
+# statement without values, and one marked Sql::reuse_plan() (the page's, the fields', the
+# categorisation's); a search's, planned with its pattern, it does not (decision 0028).
 #   categorise   POST /camadas/categorizar?idCamada=&idCampo=<uso>        (a grouped count, stored)
 #   value page   GET /valores/camada/:id/pg?orderBy=area_terreno&pageNumber=200&pageSize=50
 #   value search GET /valores/search?campoId=<logradouro>&termo=sao jose&pageSize=20

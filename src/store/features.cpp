@@ -139,7 +139,7 @@ FeaturePage fetch_features(soci::session& s, const FeatureQuery& q) {
   Sql sql;
   append_feature_page(sql, q);
   // The list routes' page (a map client's bbox page: hot), prepared per connection.
-  return page_of(run_prepared(s, sql));
+  return page_of(fetch(s, sql.reuse_plan()));
 }
 
 std::string geometry_json(std::string_view alias) {

@@ -263,9 +263,14 @@ std::vector<const char*> values_of(const std::vector<Value>& params) {
   return values;
 }
 
-// store::fetch's policy: a single statement that this process ran before is prepared.
-bool worth_preparing(const std::string& sql) {
-  return sql.find(';') == std::string::npos && repeats().repeated(sql);
+// store::fetch's policy: a statement marked Sql::reuse_plan() is prepared; so is a single
+// statement without values that this process ran before. Without values, its one plan is
+// the one PostgreSQL would make at every run. With values, a generic plan can be far worse
+// than one made for them (a search's pattern, folded into the plan, finds its trigram
+// index; the generic plan cannot see it), so those are planned at every run unless marked.
+bool worth_preparing(const Sql& q, const std::string& sql, const std::vector<const char*>& values) {
+  if (q.reuses_plan()) return true;
+  return values.empty() && sql.find(';') == std::string::npos && repeats().repeated(sql);
 }
 }  // namespace
 
@@ -292,30 +297,30 @@ std::vector<BinaryRow> run_prepared_binary(soci::session& s, const std::string& 
   return rows_of(run(native_connection(s), sql, values, true, 1).get());
 }
 
-std::vector<BinaryRow> run_prepared(soci::session& s, const Sql& q) {
-  return rows_of(run(native_connection(s), libpq_text(q), values_of(q.params()), true, 1).get());
-}
-
 std::vector<BinaryRow> fetch_text(soci::session& s, const Sql& q) {
   const std::string sql = libpq_text(q);
-  return rows_of(run(native_connection(s), sql, values_of(q.params()), worth_preparing(sql), 0).get());
+  const auto values = values_of(q.params());
+  return rows_of(run(native_connection(s), sql, values, worth_preparing(q, sql, values), 0).get());
 }
 
 std::vector<Row> fetch(soci::session& s, const Sql& q) {
   const std::string sql = libpq_text(q);
-  return soci_rows_of(run(native_connection(s), sql, values_of(q.params()), worth_preparing(sql), 0).get());
+  const auto values = values_of(q.params());
+  return soci_rows_of(run(native_connection(s), sql, values, worth_preparing(q, sql, values), 0).get());
 }
 
 Value fetch_value(soci::session& s, const Sql& q) {
   const std::string sql = libpq_text(q);
-  Result r = run(native_connection(s), sql, values_of(q.params()), worth_preparing(sql), 0);
+  const auto values = values_of(q.params());
+  Result r = run(native_connection(s), sql, values, worth_preparing(q, sql, values), 0);
   if (PQntuples(r.get()) == 0 || PQnfields(r.get()) == 0 || PQgetisnull(r.get(), 0, 0)) return std::nullopt;
   return std::string(PQgetvalue(r.get(), 0, 0), static_cast<std::size_t>(PQgetlength(r.get(), 0, 0)));
 }
 
 long long execute(soci::session& s, const Sql& q) {
   const std::string sql = libpq_text(q);
-  Result r = run(native_connection(s), sql, values_of(q.params()), worth_preparing(sql), 0);
+  const auto values = values_of(q.params());
+  Result r = run(native_connection(s), sql, values, worth_preparing(q, sql, values), 0);
   return std::strtoll(PQcmdTuples(r.get()), nullptr, 10);
 }
 

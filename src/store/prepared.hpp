@@ -41,13 +41,6 @@ std::vector<BinaryRow> run_prepared_binary(soci::session& s, const std::string& 
 
 class Sql;
 
-/// Runs `q` as run_prepared_binary does, each bound value's mark (":p" and its number)
-/// written as libpq's "$" and the number; the values go as text, a NULL as NULL. For a hot
-/// read built by store::Sql whose text repeats while its values change (a bbox page):
-/// prepared at its first run on a connection, where store::fetch waits for the process's
-/// second. Columns come back as their bytes: select text.
-std::vector<BinaryRow> run_prepared(soci::session& s, const Sql& q);
-
 /// Runs `q` as store::fetch does and returns its rows as PostgreSQL's text output, without
 /// store::fetch's reading of booleans and numerics: for reads of many rows (a field's every
 /// value) that select text.

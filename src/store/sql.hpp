@@ -41,18 +41,30 @@ class Sql {
   /// value).
   std::string placeholder(Value value, std::string_view cast = {});
 
+  /// Marks a statement whose best plan does not depend on its values (ids and flags, not a
+  /// search's pattern or a range): store::fetch prepares it on each connection at its first
+  /// run, so it is parsed once and planned once PostgreSQL finds its generic plan as good as
+  /// the custom ones. Unmarked, a statement with values is planned with them at every run.
+  Sql& reuse_plan() noexcept {
+    reuse_plan_ = true;
+    return *this;
+  }
+  bool reuses_plan() const noexcept { return reuse_plan_; }
+
   const std::string& text() const noexcept { return text_; }
   const std::vector<Value>& params() const noexcept { return params_; }
 
  private:
   std::string text_;
   std::vector<Value> params_;
+  bool reuse_plan_ = false;
 };
 
 /// Runs `q` and returns every row, each column as PostgreSQL's text, except that a boolean
 /// reads "1"/"0" and a float or numeric "%.15g" (SOCI's reading, which callers rely on:
-/// select ::text for an exact numeric). Runs through libpq; a statement this process ran
-/// before is prepared on the connection (prepared.hpp), a first one sent unprepared.
+/// select ::text for an exact numeric). Runs through libpq. A statement without bound values
+/// that this process ran before is prepared on the connection (prepared.hpp), and so is one
+/// marked reuse_plan(); the others are planned at every run, with their values.
 std::vector<Row> fetch(soci::session& s, const Sql& q);
 /// The first column of the first row as PostgreSQL's text (nullopt when no row or NULL).
 Value fetch_value(soci::session& s, const Sql& q);

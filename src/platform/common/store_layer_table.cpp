@@ -55,6 +55,7 @@ std::vector<LayerField> layer_fields(soci::session& s, std::int64_t camada) {
   store::Sql q("select k.id::text, f.id::text, k.chave, k.nome, k.tipo, k.posicao::text from projeto.campos k "
                "join projeto.formularios f on f.id = k.formulario_id where f.camada_id = ");
   q.bind(std::to_string(camada), "bigint") << " order by f.ordem, f.id, k.ordem, k.id";
+  q.reuse_plan();  // every page, search and write of a layer's values reads them
   std::vector<LayerField> out;
   for (const store::Row& r : store::fetch(s, q))
     out.push_back({std::stoll(*r[0]), std::stoll(*r[1]), *r[2], *r[3], *r[4], std::stoi(*r[5])});
@@ -64,7 +65,7 @@ std::vector<LayerField> layer_fields(soci::session& s, std::int64_t camada) {
 std::optional<std::int64_t> layer_of_field(soci::session& s, std::int64_t campo) {
   store::Sql q("select f.camada_id::text from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
                "where k.id = ");
-  q.bind(std::to_string(campo), "bigint");
+  q.bind(std::to_string(campo), "bigint").reuse_plan();
   if (auto v = store::fetch_value(s, q)) return std::stoll(*v);
   return std::nullopt;
 }

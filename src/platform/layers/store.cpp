@@ -78,6 +78,7 @@ std::string list(const service::Caller& s, const ListFilter& f, bool with_projec
                (with_project ? " || jsonb_build_object('nomeProjeto', p.nome)" : "") +
                " order by c.projeto_id, c.ordem, c.id), '[]')::text");
   visible(q, s, f);
+  q.reuse_plan();  // ids and flags: a layer list's plan does not hang on them
   return fetch_text(s, q);
 }
 

@@ -229,7 +229,7 @@ Numbers numbers(store::Pool& pool, std::int64_t camada, std::int64_t campo) {
     store::Sql f("select k.tipo, k.chave from projeto.campos k join projeto.formularios f on f.id = k.formulario_id "
                  "where k.id = ");
     f.bind(id_text(campo), "bigint") << " and f.camada_id = ";
-    f.bind(id_text(camada), "bigint");
+    f.bind(id_text(camada), "bigint").reuse_plan();
     auto rows = store::fetch(s, f);
     if (rows.empty())
       throw Error(errc::invalid_argument, "idCampo: o campo " + id_text(campo) + " não é da camada " + id_text(camada),

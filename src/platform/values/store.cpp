@@ -223,6 +223,8 @@ store::Sql page_statement(std::int64_t camada, const std::vector<LayerField>& fi
   for (const LayerField& f : fields)
     if (!campo || f.id == *campo) shown.push_back(f);
   store::Sql q;
+  // Its values are the layer's id (offsets and sizes are written in): one plan serves.
+  q.reuse_plan();
   auto layer = [&] { q.bind(std::to_string(camada), "bigint"); };
   auto values = [&] {
     q << "coalesce((select " << common::values_object_sql(shown, "v") << " from " << table

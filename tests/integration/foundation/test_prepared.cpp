@@ -81,6 +81,25 @@ TEST_CASE("store::fetch prepares a statement at its second run in the process, n
   });
 }
 
+TEST_CASE("a statement with values is prepared only when marked to reuse its plan") {
+  store::Pool pool(one_connection());
+  pool.with([&](soci::session& s) {
+    for (int i = 0; i < 3; ++i) {
+      store::Sql q("select 'com valores '::text || ");
+      q.bind(std::to_string(i), "text");
+      CHECK(store::fetch_value(s, q) == "com valores " + std::to_string(i));
+    }
+    // Planned with its values at every run: a pattern's plan hangs on it.
+    CHECK(prepared_like(s, "com valores '::text") == "0");
+    for (int i = 0; i < 2; ++i) {
+      store::Sql q("select 'marcada '::text || ");
+      q.bind(std::to_string(i), "text").reuse_plan();
+      CHECK(store::fetch(s, q).at(0).at(0) == "marcada " + std::to_string(i));
+      CHECK(prepared_like(s, "marcada '::text") == "1");  // from its first run
+    }
+  });
+}
+
 TEST_CASE("store::fetch reads booleans and numerics as SOCI did, fetch_value as PostgreSQL writes them") {
   store::Pool pool(one_connection());
   pool.with([&](soci::session& s) {
