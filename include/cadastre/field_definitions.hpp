@@ -115,7 +115,10 @@ struct Plan {
 };
 
 /// Converts every value of `field` into `tipo` (400 naming tipo for a type it cannot take).
-Plan plan_conversion(const Definition& field, const std::vector<StoredValue>& values, const std::string& tipo);
+/// Without `keep_writes` (a dry run, which writes nothing) the values that convert are only
+/// counted: `writes` stays empty.
+Plan plan_conversion(const Definition& field, const std::vector<StoredValue>& values, const std::string& tipo,
+                     bool keep_writes = true);
 
 /// Splits every text of `field` at `separator` into new fields chave_1, chave_2... of `tipo`
 /// (as many as the most parts of a value, at most 20), in the same form, after it.

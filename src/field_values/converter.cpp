@@ -88,7 +88,8 @@ bool convertible_to(std::string_view tipo) noexcept {
   return false;
 }
 
-Plan plan_conversion(const Definition& field, const std::vector<StoredValue>& values, const std::string& tipo) {
+Plan plan_conversion(const Definition& field, const std::vector<StoredValue>& values, const std::string& tipo,
+                     bool keep_writes) {
   if (!convertible_to(tipo))
     throw Error(errc::invalid_argument,
                 "tipo: o conversor leva aos tipos texto, texto_longo, inteiro, decimal, data, booleano, lista e multipla",
@@ -102,7 +103,7 @@ Plan plan_conversion(const Definition& field, const std::vector<StoredValue>& va
   for (const auto& v : values) {
     Checked c = convert(field.def, v.value, target.def);
     if (!c.ok()) plan.fail([&] { return Failure{v.id, v.geometria, to_json(v.value), std::move(c.problem)}; });
-    else plan.writes.push_back({v.id, v.geometria, 0, to_json(v.value), *c.value});
+    else if (keep_writes) plan.writes.push_back({v.id, v.geometria, 0, to_json(v.value), *c.value});
   }
   plan.campos.push_back(std::move(target));
   return plan;

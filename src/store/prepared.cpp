@@ -297,10 +297,21 @@ std::vector<BinaryRow> run_prepared_binary(soci::session& s, const std::string& 
   return rows_of(run(native_connection(s), sql, values, true, 1).get());
 }
 
-std::vector<BinaryRow> fetch_text(soci::session& s, const Sql& q) {
+std::optional<std::string_view> TextRows::at(std::size_t row, std::size_t col) const noexcept {
+  const PGresult* r = result_.get();
+  const int i = static_cast<int>(row), j = static_cast<int>(col);
+  if (PQgetisnull(r, i, j)) return std::nullopt;
+  return std::string_view(PQgetvalue(r, i, j), static_cast<std::size_t>(PQgetlength(r, i, j)));
+}
+
+TextRows fetch_text(soci::session& s, const Sql& q) {
   const std::string sql = libpq_text(q);
   const auto values = values_of(q.params());
-  return rows_of(run(native_connection(s), sql, values, worth_preparing(q, sql, values), 0).get());
+  Result r = run(native_connection(s), sql, values, worth_preparing(q, sql, values), 0);
+  TextRows out;
+  out.rows_ = static_cast<std::size_t>(PQntuples(r.get()));
+  out.result_ = std::shared_ptr<const PGresult>(r.release(), [](const PGresult* p) { PQclear(const_cast<PGresult*>(p)); });
+  return out;
 }
 
 std::vector<Row> fetch(soci::session& s, const Sql& q) {

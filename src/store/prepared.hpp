@@ -5,12 +5,14 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 typedef struct pg_conn PGconn;
+typedef struct pg_result PGresult;
 
 namespace soci {
 class session;
@@ -41,10 +43,24 @@ std::vector<BinaryRow> run_prepared_binary(soci::session& s, const std::string& 
 
 class Sql;
 
+/// A result's text read in place: each value a view into libpq's result, valid while this
+/// lives. For reads of many rows (a field's every value), where copying each value into a
+/// row of its own would cost more than reading it.
+class TextRows {
+ public:
+  std::size_t size() const noexcept { return rows_; }
+  /// Column `col` of row `row` as PostgreSQL's text output; nullopt for NULL.
+  std::optional<std::string_view> at(std::size_t row, std::size_t col) const noexcept;
+
+ private:
+  friend TextRows fetch_text(soci::session& s, const Sql& q);
+  std::shared_ptr<const PGresult> result_;
+  std::size_t rows_ = 0;
+};
+
 /// Runs `q` as store::fetch does and returns its rows as PostgreSQL's text output, without
-/// store::fetch's reading of booleans and numerics: for reads of many rows (a field's every
-/// value) that select text.
-std::vector<BinaryRow> fetch_text(soci::session& s, const Sql& q);
+/// store::fetch's reading of booleans and numerics and without a copy of each value.
+TextRows fetch_text(soci::session& s, const Sql& q);
 
 /// A connection about to close (store::Pool calls it): its statements go with it, and so
 /// does its entry in the registry of what each connection has prepared, which would

@@ -4,6 +4,7 @@
 #include <soci/soci.h>
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <utility>
 
@@ -232,13 +233,16 @@ std::vector<field_values::StoredValue> values_of(soci::session& s, std::int64_t 
   const std::string column = "l." + common::field_column(field.def.id);
   Sql q("select l.id::text, " + column + "::text from " + common::layer_table(camada) + " l where " + column +
         " is not null order by l.id" + (lock ? " for update of l" : ""));
-  // Every value of the layer (100,000 at a large one): straight through libpq, every column text.
-  std::vector<store::Row> rows = store::fetch_text(s, q);
+  // Every value of the layer (100,000 at a large one), read in place from libpq's result.
+  store::TextRows rows = store::fetch_text(s, q);
   std::vector<field_values::StoredValue> out;
   out.reserve(rows.size());
-  for (const auto& r : rows) {
-    const std::int64_t geometria = std::stoll(*r[0]);
-    out.push_back({common::value_id(geometria, posicao), geometria, *common::stored_value(field.def.tipo, r[1])});
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const std::string_view id = *rows.at(i, 0);
+    std::int64_t geometria = 0;
+    std::from_chars(id.data(), id.data() + id.size(), geometria);
+    out.push_back({common::value_id(geometria, posicao), geometria,
+                   *common::stored_value(field.def.tipo, std::string(*rows.at(i, 1)))});
   }
   return out;
 }
@@ -545,7 +549,8 @@ Converted convert_values(const service::Caller& s, std::int64_t id, const Conver
                       "chave " + d.def.chave + " já existe na camada (campo " + std::to_string(other->def.id) + ")",
                       "split");
     } else {
-      out.plan = field_values::plan_conversion(field, values_of(db, place.camada, field, c.confirmar), c.tipo);
+      out.plan =
+          field_values::plan_conversion(field, values_of(db, place.camada, field, c.confirmar), c.tipo, c.confirmar);
       if (c.tipo != "inteiro" && c.tipo != "decimal")
         if (auto readers = readers_of(layer, field.def.chave, id); !readers.empty())
           throw Error(errc::conflict,

@@ -414,10 +414,10 @@ std::string export_project(soci::session& s, std::int64_t id) {
       ") g on g.id = a.geometria_id), '[]'), "
       "'eventos', coalesce((select jsonb_agg(to_jsonb(e)) from projeto.eventos e where e.projeto_id = " + P +
       "), '[]'))::text");
-  // Tens of megabytes for a large layer: straight through libpq, not copied by SOCI.
-  std::vector<store::Row> doc = store::fetch_text(s, q);
-  if (doc.empty() || !doc[0][0]) throw Error(errc::not_found, "projeto não encontrado", "id");
-  return std::move(*doc[0][0]);
+  // Tens of megabytes for a large layer.
+  store::Value doc = store::fetch_value(s, q);
+  if (!doc) throw Error(errc::not_found, "projeto não encontrado", "id");
+  return std::move(*doc);
 }
 
 std::string document_project(const std::string& document) {

@@ -457,6 +457,16 @@ TEST_CASE("texts become integers the Brazilian way; each value is a write or one
   CHECK(p.campos[0].def.id == 7);
 }
 
+TEST_CASE("a dry run's plan counts what converts and keeps no writes") {
+  std::vector<StoredValue> values = {text_value(1, 101, "12"), text_value(2, 102, "abc"), text_value(3, 103, "7")};
+  Plan p = plan_conversion(definition("texto"), values, "inteiro", false);
+  CHECK(p.total == 3);
+  CHECK(p.converted() == 2);
+  CHECK(p.writes.empty());
+  REQUIRE(p.failures.size() == 1);
+  CHECK(p.failures[0].valor == 2);
+}
+
 TEST_CASE("texts become decimals: comma decimal, dotted thousands, or a lone decimal point") {
   Definition f = definition("texto");
   Plan p = plan_conversion(f,
