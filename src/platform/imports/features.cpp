@@ -77,23 +77,20 @@ std::size_t vertices(const OGRGeometry& g) {
   return 1;  // other types (curves are made linear before they are counted)
 }
 
-std::string ewkb_hex(const OGRGeometry& g) {
-  std::vector<unsigned char> wkb(static_cast<std::size_t>(g.WkbSize()));
-  g.exportToWkb(wkbNDR, wkb.data(), wkbVariantOldOgc);
+// EWKB (little-endian, SRID 4674): COPY's binary form of a PostGIS geometry.
+std::string to_ewkb(const OGRGeometry& g) {
+  const std::size_t size = static_cast<std::size_t>(g.WkbSize());
+  std::string out(size + 4, '\0');
+  auto* p = reinterpret_cast<unsigned char*>(out.data());
+  // WKB's byte order and type, then the SRID, then the rest of the WKB.
+  g.exportToWkb(wkbNDR, p + 4, wkbVariantOldOgc);
+  p[0] = p[4];
   std::uint32_t type;
-  std::memcpy(&type, &wkb[1], 4);
+  std::memcpy(&type, p + 5, 4);
   type |= 0x20000000u;  // EWKB: an SRID follows the type
-  std::uint32_t srid = kSrid;
-  static constexpr char hex[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(2 * (wkb.size() + 4));
-  auto put = [&](const unsigned char* p, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) out.push_back(hex[p[i] >> 4]), out.push_back(hex[p[i] & 15]);
-  };
-  put(wkb.data(), 1);
-  put(reinterpret_cast<const unsigned char*>(&type), 4);  // little-endian hosts (x86, ARM)
-  put(reinterpret_cast<const unsigned char*>(&srid), 4);
-  put(wkb.data() + 5, wkb.size() - 5);
+  const std::uint32_t srid = kSrid;
+  std::memcpy(p + 1, &type, 4);  // little-endian hosts (x86, ARM)
+  std::memcpy(p + 5, &srid, 4);
   return out;
 }
 
@@ -318,10 +315,10 @@ class Builder {
       return refuse(n, "coordenadas fora de longitude/latitude depois da transformação (srid errado?)"), false;
     Out& o = target(family);
     Row row;
-    row.ewkb = ewkb_hex(*geom);
+    row.ewkb = to_ewkb(*geom);
     if (sink_) {  // repairing and transforming kept the family
       o.family = o.family.empty() || o.family == family ? family : "qualquer";
-      o.t.streamed_hex += row.ewkb.size();
+      o.t.streamed_bytes += row.ewkb.size();
       sink_(std::move(row.ewkb));
       row.ewkb.clear();
     }
@@ -369,7 +366,7 @@ class Builder {
   static std::string geometry_of(const Target& t) {
     std::string common;
     for (const auto& r : t.rows) {
-      int type = std::stoi(r.ewkb.substr(2, 2), nullptr, 16);
+      int type = static_cast<unsigned char>(r.ewkb.at(1));
       std::string f = type == 1 || type == 4 ? "ponto" : type == 2 || type == 5 ? "linha" : type == 3 || type == 6 ? "poligono" : "qualquer";
       if (common.empty()) common = f;
       if (f != common) return "qualquer";
@@ -437,9 +434,9 @@ std::string field_key(const std::string& name, std::vector<std::string>& taken) 
 std::int64_t stored_bytes(const std::vector<Target>& targets) {
   double bytes = 0;
   for (const Target& t : targets) {
-    bytes += 2.0 * static_cast<double>(t.streamed_hex / 2);  // hex: two characters a byte
+    bytes += 2.0 * static_cast<double>(t.streamed_bytes);
     for (const Row& r : t.rows) {
-      bytes += 200 + 2.0 * static_cast<double>(r.ewkb.size() / 2);
+      bytes += 200 + 2.0 * static_cast<double>(r.ewkb.size());
       for (const auto& v : r.values)
         if (v) bytes += 300 + 3.5 * static_cast<double>(v->size());
     }

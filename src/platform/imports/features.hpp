@@ -22,7 +22,7 @@ struct FieldDef {
 };
 
 struct Row {
-  std::string ewkb;  ///< hex EWKB, SRID 4674 (empty when it was streamed: GeometrySink)
+  std::string ewkb;  ///< EWKB bytes, SRID 4674 (empty when it was streamed: GeometrySink)
   std::vector<std::optional<std::string>> values;  ///< per field: the value's text, or none
 };
 
@@ -31,10 +31,10 @@ struct Target {
   std::string nome, geometria;  ///< geometria: ponto, linha, poligono or qualquer
   std::vector<FieldDef> fields;
   std::vector<Row> rows;
-  std::size_t streamed_hex = 0;  ///< the hex EWKB given to a GeometrySink, in all
+  std::size_t streamed_bytes = 0;  ///< the EWKB given to a GeometrySink, in all
 };
 
-/// Where a streamed read sends each geometry (hex EWKB, SRID 4674) as soon as its feature
+/// Where a streamed read sends each geometry (EWKB bytes, SRID 4674) as soon as its feature
 /// is accepted, in the order of its target's rows: the import copies it while the file is
 /// still being read. Only for a file of one target (every format but DXF).
 using GeometrySink = std::function<void(std::string ewkb)>;

@@ -1,14 +1,17 @@
 // Loading an import's layers: the layer, its form and fields with INSERTs, then the
-// geometries and values with COPY (the geometries' ids reserved from their sequence first,
-// since a connection in COPY runs nothing else): the values one row per geometry into the
-// layer's table (camadas.l<id>, made with the layer and its fields), whose column indexes
+// geometries with binary COPY and the values with COPY's text format (the geometries' ids
+// reserved from their sequence first, since a connection in COPY runs nothing else): the
+// values one row per geometry into the layer's table (camadas.l<id>, made with the layer and its fields), whose column indexes
 // a job of their own builds after the import has committed. See store.hpp.
 #include <libpq-fe.h>
 #include <soci/soci.h>
 
 #include <fmt/format.h>
 
+#include <endian.h>
+
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 
 #include "cadastre/json.hpp"
@@ -28,45 +31,22 @@ constexpr std::size_t kChunk = std::size_t{1} << 20;
 
 // One COPY ... FROM STDIN on the session's connection, fed in 1 MiB chunks. Destroyed
 // unfinished, it aborts the COPY (the transaction then rolls back).
-class Copy {
+class CopyIn {
  public:
-  Copy(soci::session& s, const std::string& target) : conn_(store::native_connection(s)) {
-    PGresult* r = PQexec(conn_, fmt::format("copy {} from stdin", target).c_str());
+  CopyIn(soci::session& s, const std::string& statement) : conn_(store::native_connection(s)) {
+    PGresult* r = PQexec(conn_, statement.c_str());
     bool ok = PQresultStatus(r) == PGRES_COPY_IN;
     PQclear(r);
     if (!ok) throw failure();
     active_ = true;
     buf_.reserve(kChunk + 4096);
   }
-  ~Copy() {
+  CopyIn(const CopyIn&) = delete;
+  CopyIn& operator=(const CopyIn&) = delete;
+  ~CopyIn() {
     if (!active_) return;
     PQputCopyEnd(conn_, "importação interrompida");
     while (PGresult* r = PQgetResult(conn_)) PQclear(r);
-  }
-  Copy& field(std::string_view v) {
-    if (!row_start_) buf_.push_back('\t');
-    row_start_ = false;
-    for (char c : v) {
-      switch (c) {
-        case '\\': buf_ += "\\\\"; break;
-        case '\t': buf_ += "\\t"; break;
-        case '\n': buf_ += "\\n"; break;
-        case '\r': buf_ += "\\r"; break;
-        default: buf_.push_back(c);
-      }
-    }
-    return *this;
-  }
-  Copy& null() {
-    if (!row_start_) buf_.push_back('\t');
-    row_start_ = false;
-    buf_ += "\\N";
-    return *this;
-  }
-  void end_row() {
-    buf_.push_back('\n');
-    row_start_ = true;
-    if (buf_.size() >= kChunk) flush();
   }
   void finish() {
     flush();
@@ -84,6 +64,12 @@ class Copy {
     if (!ok) throw Error(errc::invalid_argument, "o banco recusou as feições importadas (SQLSTATE " + state + ")", "file");
   }
 
+ protected:
+  void row_done() {
+    if (buf_.size() >= kChunk) flush();
+  }
+  std::string buf_;
+
  private:
   void flush() {
     if (buf_.empty()) return;
@@ -93,8 +79,85 @@ class Copy {
   Error failure() const { return Error(errc::unavailable, "falha ao gravar as feições no banco (COPY)"); }
 
   PGconn* conn_;
-  std::string buf_;
-  bool active_ = false, row_start_ = true;
+  bool active_ = false;
+};
+
+// COPY's text format, for the values: each one's text, read by PostgreSQL as its column's
+// type (the columns are of several types).
+class TextCopy : public CopyIn {
+ public:
+  TextCopy(soci::session& s, const std::string& target) : CopyIn(s, fmt::format("copy {} from stdin", target)) {}
+  TextCopy& field(std::string_view v) {
+    if (!row_start_) buf_.push_back('\t');
+    row_start_ = false;
+    for (char c : v) {
+      switch (c) {
+        case '\\': buf_ += "\\\\"; break;
+        case '\t': buf_ += "\\t"; break;
+        case '\n': buf_ += "\\n"; break;
+        case '\r': buf_ += "\\r"; break;
+        default: buf_.push_back(c);
+      }
+    }
+    return *this;
+  }
+  TextCopy& null() {
+    if (!row_start_) buf_.push_back('\t');
+    row_start_ = false;
+    buf_ += "\\N";
+    return *this;
+  }
+  void end_row() {
+    buf_.push_back('\n');
+    row_start_ = true;
+    row_done();
+  }
+
+ private:
+  bool row_start_ = true;
+};
+
+// COPY's binary format, for the geometries (id, camada_id, geom, criado_por,
+// atualizado_por): bigints as 8 bytes and the geometry as its EWKB, which PostgreSQL reads
+// as they are (no hex written here and parsed there, half the bytes sent).
+class GeometryCopy : public CopyIn {
+ public:
+  GeometryCopy(soci::session& s, const std::string& target)
+      : CopyIn(s, fmt::format("copy {} (id, camada_id, geom, criado_por, atualizado_por) from stdin (format binary)",
+                              target)) {
+    buf_.append("PGCOPY\n\377\r\n\0", 11);  // the signature, then no flags and no extension
+    put32(0);
+    put32(0);
+  }
+  void row(std::int64_t id, std::int64_t camada, std::string_view ewkb, std::int64_t user) {
+    put16(5);
+    bigint(id);
+    bigint(camada);
+    put32(static_cast<std::uint32_t>(ewkb.size()));
+    buf_.append(ewkb);
+    bigint(user);
+    bigint(user);
+    row_done();
+  }
+  void finish() {
+    put16(0xFFFF);  // the trailer: a field count of -1
+    CopyIn::finish();
+  }
+
+ private:
+  void put16(std::uint16_t v) {
+    v = htobe16(v);
+    buf_.append(reinterpret_cast<const char*>(&v), 2);
+  }
+  void put32(std::uint32_t v) {
+    v = htobe32(v);
+    buf_.append(reinterpret_cast<const char*>(&v), 4);
+  }
+  void bigint(std::int64_t v) {
+    put32(8);
+    std::uint64_t b = htobe64(static_cast<std::uint64_t>(v));
+    buf_.append(reinterpret_cast<const char*>(&b), 8);
+  }
 };
 
 std::int64_t insert_returning(soci::session& s, const Sql& q) {
@@ -167,7 +230,7 @@ void copy_values(soci::session& s, std::int64_t camada, const std::vector<std::i
   if (campos.empty()) return;
   std::string target = common::layer_table(camada) + " (id";
   for (auto c : campos) target += ", " + common::field_column(c);
-  Copy values(s, target + ")");
+  TextCopy values(s, target + ")");
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& row = rows[i].values;
     if (std::any_of(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(campos.size()),
@@ -189,12 +252,12 @@ class GeometryStream {
  public:
   static constexpr std::size_t kBlock = 50000;  // a streamed read's block: its count unknown
   GeometryStream(soci::session& s, std::int64_t camada, std::int64_t user, std::size_t block)
-      : s_(s), target_(common::geometry_partition(camada) + " (id, camada_id, geom, criado_por, atualizado_por)"),
-        layer_(text(camada)), user_(text(user)), block_(std::max<std::size_t>(block, 1)) {}
+      : s_(s), target_(common::geometry_partition(camada)), layer_(camada), user_(user),
+        block_(std::max<std::size_t>(block, 1)) {}
 
-  void add(std::string ewkb) {
+  void add(std::string_view ewkb) {
     if (used_ == ids_.size()) next_block();
-    copy_->field(text(ids_[used_++])).field(layer_).field(ewkb).field(user_).field(user_).end_row();
+    copy_->row(ids_[used_++], layer_, ewkb, user_);
   }
   // The ids given, in order.
   std::vector<std::int64_t> finish() {
@@ -215,11 +278,12 @@ class GeometryStream {
   }
 
   soci::session& s_;
-  const std::string target_, layer_, user_;
+  const std::string target_;
+  const std::int64_t layer_, user_;
   const std::size_t block_;
   std::vector<std::int64_t> ids_;
   std::size_t used_ = 0;
-  std::optional<Copy> copy_;
+  std::optional<GeometryCopy> copy_;
 };
 
 }  // namespace
