@@ -120,6 +120,28 @@ struct Plan {
 Plan plan_conversion(const Definition& field, const std::vector<StoredValue>& values, const std::string& tipo,
                      bool keep_writes = true);
 
+/// plan_conversion one value at a time, for values read in batches (the work on one batch
+/// overlaps the database's reading of the next): add() each value in the values' order,
+/// then finish(). plan_conversion is this over a vector.
+class ConversionPlanner {
+ public:
+  /// 400 naming tipo for a type the field cannot take, as plan_conversion.
+  ConversionPlanner(const Definition& field, const std::string& tipo, bool keep_writes = true);
+  /// A list or multiple choice whose options come from the values (the field has none):
+  /// options_from() must see every value before the first add().
+  bool needs_every_value() const noexcept;
+  /// The target's options, from the distinct texts of `values` (400 beyond a list's 500).
+  void options_from(const std::vector<StoredValue>& values);
+  void add(const StoredValue& v);
+  Plan finish() &&;
+
+ private:
+  FieldDef from_;
+  Definition target_;
+  bool keep_writes_;
+  Plan plan_;
+};
+
 /// Splits every text of `field` at `separator` into new fields chave_1, chave_2... of `tipo`
 /// (as many as the most parts of a value, at most 20), in the same form, after it.
 Plan plan_split(const Definition& field, const std::vector<StoredValue>& values, const std::string& tipo,

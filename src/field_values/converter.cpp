@@ -88,25 +88,43 @@ bool convertible_to(std::string_view tipo) noexcept {
   return false;
 }
 
-Plan plan_conversion(const Definition& field, const std::vector<StoredValue>& values, const std::string& tipo,
-                     bool keep_writes) {
+ConversionPlanner::ConversionPlanner(const Definition& field, const std::string& tipo, bool keep_writes)
+    : from_(field.def), keep_writes_(keep_writes) {
   if (!convertible_to(tipo))
     throw Error(errc::invalid_argument,
                 "tipo: o conversor leva aos tipos texto, texto_longo, inteiro, decimal, data, booleano, lista e multipla",
                 "tipo");
   if (tipo == field.def.tipo) throw Error(errc::invalid_argument, "tipo: o campo já é do tipo " + tipo, "tipo");
-  Plan plan;
-  plan.total = values.size();
-  Definition target = retyped(field, tipo);
-  if ((tipo == "lista" || tipo == "multipla") && target.def.opcoes.empty())
-    target.def.opcoes = derived_options(texts_of(values, field.def), tipo);
-  for (const auto& v : values) {
-    Checked c = convert(field.def, v.value, target.def);
-    if (!c.ok()) plan.fail([&] { return Failure{v.id, v.geometria, to_json(v.value), std::move(c.problem)}; });
-    else if (keep_writes) plan.writes.push_back({v.id, v.geometria, 0, to_json(v.value), *c.value});
-  }
-  plan.campos.push_back(std::move(target));
-  return plan;
+  target_ = retyped(field, tipo);
+}
+
+bool ConversionPlanner::needs_every_value() const noexcept {
+  const std::string& tipo = target_.def.tipo;
+  return (tipo == "lista" || tipo == "multipla") && target_.def.opcoes.empty();
+}
+
+void ConversionPlanner::options_from(const std::vector<StoredValue>& values) {
+  target_.def.opcoes = derived_options(texts_of(values, from_), target_.def.tipo);
+}
+
+void ConversionPlanner::add(const StoredValue& v) {
+  ++plan_.total;
+  Checked c = convert(from_, v.value, target_.def);
+  if (!c.ok()) plan_.fail([&] { return Failure{v.id, v.geometria, to_json(v.value), std::move(c.problem)}; });
+  else if (keep_writes_) plan_.writes.push_back({v.id, v.geometria, 0, to_json(v.value), *c.value});
+}
+
+Plan ConversionPlanner::finish() && {
+  plan_.campos.push_back(std::move(target_));
+  return std::move(plan_);
+}
+
+Plan plan_conversion(const Definition& field, const std::vector<StoredValue>& values, const std::string& tipo,
+                     bool keep_writes) {
+  ConversionPlanner planner(field, tipo, keep_writes);
+  if (planner.needs_every_value()) planner.options_from(values);
+  for (const auto& v : values) planner.add(v);
+  return std::move(planner).finish();
 }
 
 Plan plan_split(const Definition& field, const std::vector<StoredValue>& values, const std::string& tipo,

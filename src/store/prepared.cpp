@@ -15,6 +15,7 @@
 #include <optional>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 
 #include "store/pool.hpp"
 #include "store/sql.hpp"
@@ -304,14 +305,52 @@ std::optional<std::string_view> TextRows::at(std::size_t row, std::size_t col) c
   return std::string_view(PQgetvalue(r, i, j), static_cast<std::size_t>(PQgetlength(r, i, j)));
 }
 
+TextRows::TextRows(PGresult* result)
+    : result_(result, [](const PGresult* p) { PQclear(const_cast<PGresult*>(p)); }),
+      rows_(static_cast<std::size_t>(PQntuples(result))) {}
+
 TextRows fetch_text(soci::session& s, const Sql& q) {
   const std::string sql = libpq_text(q);
   const auto values = values_of(q.params());
-  Result r = run(native_connection(s), sql, values, worth_preparing(q, sql, values), 0);
-  TextRows out;
-  out.rows_ = static_cast<std::size_t>(PQntuples(r.get()));
-  out.result_ = std::shared_ptr<const PGresult>(r.release(), [](const PGresult* p) { PQclear(const_cast<PGresult*>(p)); });
-  return out;
+  return TextRows(run(native_connection(s), sql, values, worth_preparing(q, sql, values), 0).release());
+}
+
+void fetch_text_batches(soci::session& s, const Sql& q, std::size_t batch,
+                        const std::function<void(const TextRows&)>& fn) {
+  PGconn* c = native_connection(s);
+  if (PQtransactionStatus(c) != PQTRANS_INTRANS) throw std::logic_error("fetch_text_batches: fora de uma transação");
+  const std::string sql = libpq_text(q);
+  const std::string cursor = "cad_lotes_" + digest(sql);
+  run(c, "declare " + cursor + " no scroll cursor for " + sql, values_of(q.params()), false, 0);
+  const std::string next = "fetch " + std::to_string(batch) + " from " + cursor;
+  auto send = [&] {
+    if (PQsendQuery(c, next.c_str()) != 1) fail(c, nullptr);
+  };
+  auto drain = [&] {
+    while (PGresult* r = PQgetResult(c)) PQclear(r);
+  };
+  auto receive = [&] {  // the FETCH in flight
+    Result r(PQgetResult(c), &PQclear);
+    drain();
+    if (PQresultStatus(r.get()) != PGRES_TUPLES_OK) fail(c, r.get());
+    return r;
+  };
+  send();
+  for (;;) {
+    Result r = receive();
+    const auto n = static_cast<std::size_t>(PQntuples(r.get()));
+    if (n == 0) break;
+    const bool more = n == batch;
+    if (more) send();  // PostgreSQL reads the next batch while `fn` works on this one
+    try {
+      fn(TextRows(r.release()));
+    } catch (...) {
+      drain();
+      throw;
+    }
+    if (!more) break;
+  }
+  run(c, "close " + cursor, {}, false, 0);
 }
 
 std::vector<Row> fetch(soci::session& s, const Sql& q) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -53,7 +54,10 @@ class TextRows {
   std::optional<std::string_view> at(std::size_t row, std::size_t col) const noexcept;
 
  private:
+  explicit TextRows(PGresult* result);
   friend TextRows fetch_text(soci::session& s, const Sql& q);
+  friend void fetch_text_batches(soci::session& s, const Sql& q, std::size_t batch,
+                                 const std::function<void(const TextRows&)>& fn);
   std::shared_ptr<const PGresult> result_;
   std::size_t rows_ = 0;
 };
@@ -61,6 +65,13 @@ class TextRows {
 /// Runs `q` as store::fetch does and returns its rows as PostgreSQL's text output, without
 /// store::fetch's reading of booleans and numerics and without a copy of each value.
 TextRows fetch_text(soci::session& s, const Sql& q);
+
+/// Runs `q` (a select) through a cursor of the open transaction, `batch` rows at a time,
+/// handing each batch to `fn` while PostgreSQL reads the next: the caller's work on the
+/// rows overlaps the database's. For reads of many rows worked on one by one (the
+/// conversion's every value). Outside a transaction it throws std::logic_error.
+void fetch_text_batches(soci::session& s, const Sql& q, std::size_t batch,
+                        const std::function<void(const TextRows&)>& fn);
 
 /// A connection about to close (store::Pool calls it): its statements go with it, and so
 /// does its entry in the registry of what each connection has prepared, which would

@@ -23,6 +23,9 @@ namespace {
 
 using store::Sql;
 
+// How many values a conversion reads at a time (each batch converted while the next is read).
+constexpr std::size_t kConversionBatch = 10000;
+
 const std::map<std::string, std::string> kColumns = {
     {"id", "k.id"}, {"nome", "k.nome"}, {"chave", "k.chave"}, {"ordem", "k.ordem"}};
 
@@ -221,30 +224,64 @@ std::string array_literal(const std::vector<std::optional<std::string>>& items) 
   return out + "}";
 }
 
-// Every value of `field` (of layer `camada`), by geometry, with its computed id. `lock`:
-// the rows stay as read until the rewrite commits (a value edited meanwhile would otherwise
-// be overwritten from its old text).
-std::vector<field_values::StoredValue> values_of(soci::session& s, std::int64_t camada,
-                                                 const field_values::Definition& field, bool lock) {
+// The statement that reads every value of `field` (of layer `camada`) in the geometries'
+// order, and the position its values' ids are computed from. `lock`: the rows stay as read
+// until the rewrite commits (a value edited meanwhile would otherwise be overwritten from
+// its old text).
+struct ValuesRead {
+  Sql q;
+  int posicao = 0;
+};
+ValuesRead values_read(soci::session& s, std::int64_t camada, const field_values::Definition& field, bool lock) {
   // A value's id is computed from its geometry and its field's position (layer_table.hpp).
   Sql p("select posicao::text from projeto.campos where id = ");
   p.bind(std::to_string(field.def.id), "bigint");
   const int posicao = std::stoi(store::fetch_value(s, p).value_or("0"));
   const std::string column = "l." + common::field_column(field.def.id);
-  Sql q("select l.id::text, " + column + "::text from " + common::layer_table(camada) + " l where " + column +
-        " is not null order by l.id" + (lock ? " for update of l" : ""));
+  return {Sql("select l.id::text, " + column + "::text from " + common::layer_table(camada) + " l where " + column +
+              " is not null order by l.id" + (lock ? " for update of l" : "")),
+          posicao};
+}
+
+// Row `i` of `rows` (id, value) as the field's stored value.
+field_values::StoredValue stored_at(const store::TextRows& rows, std::size_t i, const field_values::Definition& field,
+                                    int posicao) {
+  const std::string_view id = *rows.at(i, 0);
+  std::int64_t geometria = 0;
+  std::from_chars(id.data(), id.data() + id.size(), geometria);
+  return {common::value_id(geometria, posicao), geometria,
+          *common::stored_value(field.def.tipo, std::string(*rows.at(i, 1)))};
+}
+
+// Every value of `field`, by geometry, with its computed id (`lock` as values_read).
+std::vector<field_values::StoredValue> values_of(soci::session& s, std::int64_t camada,
+                                                 const field_values::Definition& field, bool lock) {
+  ValuesRead read = values_read(s, camada, field, lock);
   // Every value of the layer (100,000 at a large one), read in place from libpq's result.
-  store::TextRows rows = store::fetch_text(s, q);
+  store::TextRows rows = store::fetch_text(s, read.q);
   std::vector<field_values::StoredValue> out;
   out.reserve(rows.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const std::string_view id = *rows.at(i, 0);
-    std::int64_t geometria = 0;
-    std::from_chars(id.data(), id.data() + id.size(), geometria);
-    out.push_back({common::value_id(geometria, posicao), geometria,
-                   *common::stored_value(field.def.tipo, std::string(*rows.at(i, 1)))});
-  }
+  for (std::size_t i = 0; i < rows.size(); ++i) out.push_back(stored_at(rows, i, field, read.posicao));
   return out;
+}
+
+// The plan converting `field`'s values to `tipo`, made while they are read: each batch of
+// values is converted while PostgreSQL reads the next (a dry run of 100,000 values spends
+// about as long in the library's rules as a third of its read).
+field_values::Plan plan_conversion(soci::session& s, std::int64_t camada, const field_values::Definition& field,
+                                   const std::string& tipo, bool confirm) {
+  field_values::ConversionPlanner planner(field, tipo, confirm);
+  if (planner.needs_every_value()) {  // the list's options come from every value first
+    std::vector<field_values::StoredValue> values = values_of(s, camada, field, confirm);
+    planner.options_from(values);
+    for (const auto& v : values) planner.add(v);
+    return std::move(planner).finish();
+  }
+  ValuesRead read = values_read(s, camada, field, confirm);
+  store::fetch_text_batches(s, read.q, kConversionBatch, [&](const store::TextRows& rows) {
+    for (std::size_t i = 0; i < rows.size(); ++i) planner.add(stored_at(rows, i, field, read.posicao));
+  });
+  return std::move(planner).finish();
 }
 
 void retype(soci::session& s, const field_values::Definition& d) {
@@ -549,8 +586,7 @@ Converted convert_values(const service::Caller& s, std::int64_t id, const Conver
                       "chave " + d.def.chave + " já existe na camada (campo " + std::to_string(other->def.id) + ")",
                       "split");
     } else {
-      out.plan =
-          field_values::plan_conversion(field, values_of(db, place.camada, field, c.confirmar), c.tipo, c.confirmar);
+      out.plan = plan_conversion(db, place.camada, field, c.tipo, c.confirmar);
       if (c.tipo != "inteiro" && c.tipo != "decimal")
         if (auto readers = readers_of(layer, field.def.chave, id); !readers.empty())
           throw Error(errc::conflict,

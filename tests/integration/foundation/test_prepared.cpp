@@ -4,6 +4,7 @@
 #include <soci/soci.h>
 
 #include <chrono>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
@@ -166,4 +167,45 @@ TEST_CASE("a closed connection leaves nothing in the registry of prepared statem
     CHECK(store::prepared_connections() == before + 1);
   }
   CHECK(store::prepared_connections() == before);
+}
+
+TEST_CASE("fetch_text_batches hands every row in order, a batch at a time, and only inside a transaction") {
+  store::Pool pool(one_connection());
+  pool.with([&](soci::session& s) {
+    const store::Sql q("select s.i::text, case when s.i % 7 = 0 then null else 'v' || s.i end "
+                       "from generate_series(1, 25) s(i) order by s.i");
+    CHECK_THROWS_AS(store::fetch_text_batches(s, q, 10, [](const store::TextRows&) {}), std::logic_error);
+    for (std::size_t batch : {std::size_t{10}, std::size_t{25}, std::size_t{5}, std::size_t{100}}) {
+      CAPTURE(batch);
+      soci::transaction tx(s);
+      std::vector<std::size_t> sizes;
+      int expected = 1;
+      store::fetch_text_batches(s, q, batch, [&](const store::TextRows& rows) {
+        sizes.push_back(rows.size());
+        for (std::size_t i = 0; i < rows.size(); ++i, ++expected) {
+          CHECK(rows.at(i, 0) == std::to_string(expected));
+          if (expected % 7 == 0) CHECK_FALSE(rows.at(i, 1));
+          else CHECK(rows.at(i, 1) == "v" + std::to_string(expected));
+        }
+      });
+      CHECK(expected == 26);
+      std::size_t whole = 0;
+      for (std::size_t n : sizes) {
+        CHECK(n <= batch);
+        whole += n;
+      }
+      CHECK(whole == 25);
+      CHECK(sizes.size() == (25 + batch - 1) / batch);
+      // The cursor is closed: the same read runs again in the transaction.
+      store::fetch_text_batches(s, q, batch, [](const store::TextRows&) {});
+      tx.commit();
+    }
+    // A failure in the caller's work leaves the connection ready once its transaction ends.
+    {
+      soci::transaction tx(s);
+      CHECK_THROWS_AS(store::fetch_text_batches(s, q, 10, [](const store::TextRows&) { throw std::runtime_error("x"); }),
+                      std::runtime_error);
+    }
+    CHECK(store::fetch_value(s, store::Sql("select 'pronta'")) == "pronta");
+  });
 }

@@ -467,6 +467,31 @@ TEST_CASE("a dry run's plan counts what converts and keeps no writes") {
   CHECK(p.failures[0].valor == 2);
 }
 
+TEST_CASE("a conversion planned value by value is the plan of the whole vector") {
+  std::vector<StoredValue> values = {text_value(1, 101, "12"), text_value(2, 102, "abc"), text_value(3, 103, "1.234")};
+  ConversionPlanner planner(definition("texto"), "inteiro");
+  CHECK_FALSE(planner.needs_every_value());
+  for (const auto& v : values) planner.add(v);
+  Plan p = std::move(planner).finish();
+  Plan whole = plan_conversion(definition("texto"), values, "inteiro");
+  CHECK(p.total == whole.total);
+  CHECK(p.failed == whole.failed);
+  REQUIRE(p.writes.size() == 2);
+  CHECK(p.writes[1].depois.text == "1234");
+  CHECK(p.failures[0].valor == whole.failures[0].valor);
+  REQUIRE(p.campos.size() == 1);
+  CHECK(p.campos[0].def.tipo == "inteiro");
+  // A list without options takes them from every value first.
+  ConversionPlanner list(definition("texto"), "lista");
+  CHECK(list.needs_every_value());
+  list.options_from(values);
+  for (const auto& v : values) list.add(v);
+  Plan l = std::move(list).finish();
+  CHECK(l.failed == 0);
+  CHECK(l.campos[0].def.opcoes == std::vector<std::string>{"12", "abc", "1.234"});
+  CHECK_THROWS_AS(ConversionPlanner(definition("texto"), "geometria"), cadastre::Error);
+}
+
 TEST_CASE("texts become decimals: comma decimal, dotted thousands, or a lone decimal point") {
   Definition f = definition("texto");
   Plan p = plan_conversion(f,
