@@ -78,6 +78,15 @@ class Prepared {
     std::lock_guard lock(mutex_);
     conns_[c].stale.insert(name);
   }
+  /// `name` is no longer prepared on `c` (the server lost it).
+  void drop(PGconn* c, const std::string& name) {
+    std::lock_guard lock(mutex_);
+    auto& conn = conns_[c];
+    if (auto it = conn.names.find(name); it != conn.names.end()) {
+      conn.order.erase(it->second);
+      conn.names.erase(it);
+    }
+  }
   void forget(PGconn* c) {
     std::lock_guard lock(mutex_);
     conns_.erase(c);
@@ -242,14 +251,16 @@ Result run(PGconn* c, const std::string& sql, const std::vector<const char*>& va
     // 26000 invalid_sql_statement_name: the statement went away behind our back (DISCARD
     // ALL). 0A000 "cached plan must not change result type": a table it reads changed its
     // columns. Outside a transaction both are mended at once, by preparing it again;
-    // inside one the transaction has failed: the statement is marked stale, to be prepared
-    // afresh at its next run.
+    // inside one the transaction has failed, and the next run prepares it afresh (a stale
+    // one deallocated first).
     if (code == "26000" || code == "0A000") {
       if (PQtransactionStatus(c) == PQTRANS_IDLE) {
         do_prepare(code == "0A000");
         r = exec();
       } else if (code == "0A000") {
         prepared_statements().stale(c, name);
+      } else {
+        prepared_statements().drop(c, name);
       }
     }
     if (failed()) fail(c, r.get());

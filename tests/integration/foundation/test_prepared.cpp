@@ -169,6 +169,27 @@ TEST_CASE("a closed connection leaves nothing in the registry of prepared statem
   CHECK(store::prepared_connections() == before);
 }
 
+TEST_CASE("a prepared statement the server dropped is prepared again, at once or at the next run") {
+  store::Pool pool(one_connection());
+  pool.with([&](soci::session& s) {
+    store::Sql q("select 'perdida '::text || ");
+    q.bind("1", "text").reuse_plan();
+    CHECK(store::fetch_value(s, q) == "perdida 1");
+    store::execute(s, store::Sql("deallocate all"));
+    CHECK(store::fetch_value(s, q) == "perdida 1");  // outside a transaction: at once
+    store::execute(s, store::Sql("deallocate all"));
+    {
+      soci::transaction tx(s);
+      CHECK_THROWS_AS(store::fetch_value(s, q), soci::soci_error);
+    }
+    for (int i = 0; i < 2; ++i) {
+      soci::transaction tx(s);
+      CHECK(store::fetch_value(s, q) == "perdida 1");
+      tx.commit();
+    }
+  });
+}
+
 TEST_CASE("fetch_text_batches hands every row in order, a batch at a time, and only inside a transaction") {
   store::Pool pool(one_connection());
   pool.with([&](soci::session& s) {
