@@ -1,7 +1,7 @@
-// Statements through libpq, prepared per pooled connection when they repeat: the hot reads
-// (tiles, a page, a record's detail, the guard's and session's checks) are parsed and planned
-// once per connection, and binary results bring bytea as bytes, not as hex text.
-// store::fetch, fetch_value and execute (sql.hpp) run here too.
+// Statements through libpq (store::fetch, fetch_value and execute of sql.hpp run here),
+// prepared per pooled connection where one plan serves their values (decision 0028): the
+// hot reads (tiles, a page, a record's detail, the guard's checks) are parsed and planned
+// once per connection. Binary results bring bytea as bytes, not as hex text.
 #pragma once
 
 #include <cstddef>
