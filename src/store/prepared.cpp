@@ -5,6 +5,7 @@
 #include <soci/postgresql/soci-postgresql.h>
 #include <soci/soci.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <list>
@@ -196,8 +197,8 @@ std::vector<Row> soci_rows_of(const PGresult* r) {
 class Repeats {
  public:
   static constexpr std::size_t kMaxTexts = 8192;
-  bool repeated(const std::string& sql) {
-    const std::string name = digest(sql);
+  /// Whether the statement named `name` (its text's digest) ran before.
+  bool repeated(const std::string& name) {
     std::lock_guard lock(mutex_);
     if (seen_.size() >= kMaxTexts) seen_.clear();
     return !seen_.insert(name).second;
@@ -214,11 +215,13 @@ Repeats& repeats() {
 }
 
 // One statement through libpq: `values` as text (nullptr for NULL), results in `format`
-// (0 text, 1 binary). Prepared on the connection when `prepare`, else sent unprepared: by
-// PQexecParams, or PQexec for a text without values (which may hold several statements).
-Result run(PGconn* c, const std::string& sql, const std::vector<const char*>& values, bool prepare, int format) {
+// (0 text, 1 binary). Prepared on the connection as `name` (its digest's "cad_<hex>") when
+// one is given, else sent unprepared: by PQexecParams, or PQexec for a text without values
+// (which may hold several statements).
+Result run(PGconn* c, const std::string& sql, const std::string& name, const std::vector<const char*>& values,
+           int format) {
   const int n = static_cast<int>(values.size());
-  if (!prepare) {
+  if (name.empty()) {
     Result r(values.empty() && format == 0 ? PQexec(c, sql.c_str())
                                            : PQexecParams(c, sql.c_str(), n, nullptr, values.data(), nullptr, nullptr,
                                                           format),
@@ -227,7 +230,6 @@ Result run(PGconn* c, const std::string& sql, const std::vector<const char*>& va
     if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) fail(c, r.get());
     return r;
   }
-  const std::string name = "cad_" + digest(sql);
   auto do_prepare = [&](bool stale) {
     if (stale) Result(PQexec(c, ("deallocate " + name).c_str()), &PQclear);  // a name we made: cad_<hex>
     Result p(PQprepare(c, name.c_str(), sql.c_str(), n, nullptr), &PQclear);
@@ -275,14 +277,25 @@ std::vector<const char*> values_of(const std::vector<Value>& params) {
   return values;
 }
 
-// store::fetch's policy: a statement marked Sql::reuse_plan() is prepared; so is a single
-// statement without values that this process ran before. Without values, its one plan is
-// the one PostgreSQL would make at every run. With values, a generic plan can be far worse
-// than one made for them (a search's pattern, folded into the plan, finds its trigram
-// index; the generic plan cannot see it), so those are planned at every run unless marked.
-bool worth_preparing(const Sql& q, const std::string& sql, const std::vector<const char*>& values) {
-  if (q.reuses_plan()) return true;
-  return values.empty() && sql.find(';') == std::string::npos && repeats().repeated(sql);
+std::string statement_name(const std::string& sql) { return "cad_" + digest(sql); }
+
+// Runs `q` with store::fetch's policy: a statement marked Sql::reuse_plan() is prepared; so
+// is a single statement without values that this process ran before. Without values, its
+// one plan is the one PostgreSQL would make at every run. With values, a generic plan can be
+// far worse than one made for them (a search's pattern, folded into the plan, finds its
+// trigram index; the generic plan cannot see it), so those are planned at every run unless
+// marked.
+Result run_sql(soci::session& s, const Sql& q, int format) {
+  const std::string sql = libpq_text(q);
+  const auto values = values_of(q.params());
+  std::string name;
+  if (q.reuses_plan()) {
+    name = statement_name(sql);
+  } else if (values.empty() && sql.find(';') == std::string::npos) {
+    name = statement_name(sql);
+    if (!repeats().repeated(name)) name.clear();
+  }
+  return run(native_connection(s), sql, name, values, format);
 }
 }  // namespace
 
@@ -306,7 +319,7 @@ std::vector<BinaryRow> run_prepared_binary(soci::session& s, const std::string& 
   std::vector<const char*> values;
   values.reserve(params.size());
   for (const auto& p : params) values.push_back(p.c_str());
-  return rows_of(run(native_connection(s), sql, values, true, 1).get());
+  return rows_of(run(native_connection(s), sql, statement_name(sql), values, 1).get());
 }
 
 std::optional<std::string_view> TextRows::at(std::size_t row, std::size_t col) const noexcept {
@@ -320,11 +333,7 @@ TextRows::TextRows(PGresult* result)
     : result_(result, [](const PGresult* p) { PQclear(const_cast<PGresult*>(p)); }),
       rows_(static_cast<std::size_t>(PQntuples(result))) {}
 
-TextRows fetch_text(soci::session& s, const Sql& q) {
-  const std::string sql = libpq_text(q);
-  const auto values = values_of(q.params());
-  return TextRows(run(native_connection(s), sql, values, worth_preparing(q, sql, values), 0).release());
-}
+TextRows fetch_text(soci::session& s, const Sql& q) { return TextRows(run_sql(s, q, 0).release()); }
 
 void fetch_text_batches(soci::session& s, const Sql& q, std::size_t batch,
                         const std::function<void(const TextRows&)>& fn) {
@@ -332,7 +341,8 @@ void fetch_text_batches(soci::session& s, const Sql& q, std::size_t batch,
   if (PQtransactionStatus(c) != PQTRANS_INTRANS) throw std::logic_error("fetch_text_batches: fora de uma transação");
   const std::string sql = libpq_text(q);
   const std::string cursor = "cad_lotes_" + digest(sql);
-  run(c, "declare " + cursor + " no scroll cursor for " + sql, values_of(q.params()), false, 0);
+  run(c, "declare " + cursor + " no scroll cursor for " + sql, {}, values_of(q.params()), 0);
+  batch = std::max<std::size_t>(batch, 1);  // "fetch 0" would read nothing, forever
   const std::string next = "fetch " + std::to_string(batch) + " from " + cursor;
   auto send = [&] {
     if (PQsendQuery(c, next.c_str()) != 1) fail(c, nullptr);
@@ -361,27 +371,19 @@ void fetch_text_batches(soci::session& s, const Sql& q, std::size_t batch,
     }
     if (!more) break;
   }
-  run(c, "close " + cursor, {}, false, 0);
+  run(c, "close " + cursor, {}, {}, 0);
 }
 
-std::vector<Row> fetch(soci::session& s, const Sql& q) {
-  const std::string sql = libpq_text(q);
-  const auto values = values_of(q.params());
-  return soci_rows_of(run(native_connection(s), sql, values, worth_preparing(q, sql, values), 0).get());
-}
+std::vector<Row> fetch(soci::session& s, const Sql& q) { return soci_rows_of(run_sql(s, q, 0).get()); }
 
 Value fetch_value(soci::session& s, const Sql& q) {
-  const std::string sql = libpq_text(q);
-  const auto values = values_of(q.params());
-  Result r = run(native_connection(s), sql, values, worth_preparing(q, sql, values), 0);
+  Result r = run_sql(s, q, 0);
   if (PQntuples(r.get()) == 0 || PQnfields(r.get()) == 0 || PQgetisnull(r.get(), 0, 0)) return std::nullopt;
   return std::string(PQgetvalue(r.get(), 0, 0), static_cast<std::size_t>(PQgetlength(r.get(), 0, 0)));
 }
 
 long long execute(soci::session& s, const Sql& q) {
-  const std::string sql = libpq_text(q);
-  const auto values = values_of(q.params());
-  Result r = run(native_connection(s), sql, values, worth_preparing(q, sql, values), 0);
+  Result r = run_sql(s, q, 0);
   return std::strtoll(PQcmdTuples(r.get()), nullptr, 10);
 }
 

@@ -36,9 +36,8 @@ class Sql {
   /// Binds a value and appends its placeholder; `cast` (e.g. "numeric(12,2)", from the
   /// catalog) is appended as ::cast so PostgreSQL parses the text as that type.
   Sql& bind(Value value, std::string_view cast = {});
-  /// Returns the placeholder for a bound value without appending it (":p" and its number,
-  /// which the store writes as libpq's "$" and the number; written twice, both are the one
-  /// value).
+  /// Binds a value and returns its mark without appending it: ":p" and its number, which
+  /// the store sends as libpq's "$" and the number (a mark written twice names one value).
   std::string placeholder(Value value, std::string_view cast = {});
 
   /// Marks a statement whose best plan does not depend on its values (ids and flags, not a

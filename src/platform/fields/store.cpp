@@ -271,12 +271,8 @@ std::vector<field_values::StoredValue> values_of(soci::session& s, std::int64_t 
 field_values::Plan plan_conversion(soci::session& s, std::int64_t camada, const field_values::Definition& field,
                                    const std::string& tipo, bool confirm) {
   field_values::ConversionPlanner planner(field, tipo, confirm);
-  if (planner.needs_every_value()) {  // the list's options come from every value first
-    std::vector<field_values::StoredValue> values = values_of(s, camada, field, confirm);
-    planner.options_from(values);
-    for (const auto& v : values) planner.add(v);
-    return std::move(planner).finish();
-  }
+  if (planner.needs_every_value())  // the list's options come from every value first
+    return field_values::plan_conversion(field, values_of(s, camada, field, confirm), tipo, confirm);
   ValuesRead read = values_read(s, camada, field, confirm);
   store::fetch_text_batches(s, read.q, kConversionBatch, [&](const store::TextRows& rows) {
     for (std::size_t i = 0; i < rows.size(); ++i) planner.add(stored_at(rows, i, field, read.posicao));

@@ -11,9 +11,7 @@
 #include "cadastre/error.hpp"
 #include "cadastre/json.hpp"
 #include "platform/common/layer_table.hpp"
-#include "store/prepared.hpp"
 #include "platform/layers/store.hpp"
-#include "store/prepared.hpp"
 #include "store/sql.hpp"
 
 namespace cadastre::platform::layer_styles {

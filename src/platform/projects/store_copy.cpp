@@ -19,7 +19,6 @@
 
 #include "cadastre/error.hpp"
 #include "platform/common/layer_table.hpp"
-#include "store/prepared.hpp"
 #include "store/sql.hpp"
 
 namespace cadastre::platform::projects {
