@@ -342,7 +342,7 @@ void fetch_text_batches(soci::session& s, const Sql& q, std::size_t batch,
   const std::string sql = libpq_text(q);
   const std::string cursor = "cad_lotes_" + digest(sql);
   run(c, "declare " + cursor + " no scroll cursor for " + sql, {}, values_of(q.params()), 0);
-  batch = std::max<std::size_t>(batch, 1);  // "fetch 0" would read nothing, forever
+  batch = std::max<std::size_t>(batch, 1);  // "fetch 0" reads no row: the read would end empty
   const std::string next = "fetch " + std::to_string(batch) + " from " + cursor;
   auto send = [&] {
     if (PQsendQuery(c, next.c_str()) != 1) fail(c, nullptr);
