@@ -133,10 +133,15 @@ class ConversionPlanner {
   /// The target's options, from the distinct texts of `values` (400 beyond a list's 500).
   void options_from(const std::vector<StoredValue>& values);
   void add(const StoredValue& v);
+  /// add() of value `id` of geometry `geometria` given by its text in the field's column
+  /// (not NULL): the text is copied only into what the plan keeps.
+  void add(std::int64_t id, std::int64_t geometria, std::string_view text);
   Plan finish() &&;
 
  private:
+  void add_text(std::int64_t id, std::int64_t geometria, std::string_view column, std::string_view text);
   FieldDef from_;
+  std::string column_;  ///< the field's column (column_of its type)
   Definition target_;
   bool keep_writes_;
   Plan plan_;

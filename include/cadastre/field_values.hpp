@@ -70,7 +70,18 @@ Checked check_value(const FieldDef& field, std::string_view json);
 /// type): "12" → inteiro 12, "12,5" → decimal 12.5, "sim" → booleano true,
 /// "31/12/2024" → data 2024-12-31, a multipla list → its options joined by "; "... The
 /// problem says why a value does not convert.
-Checked convert(const FieldDef& from, const Typed& stored, const FieldDef& to);
+///
+/// With `describe` false a failure's problem may be the bare kUndescribed, not a sentence
+/// naming the value: composing it is most of a failure's cost, and a plan of 100,000
+/// values that do not convert describes only the first 1,000 (kKeptFailures).
+Checked convert(const FieldDef& from, const Typed& stored, const FieldDef& to, bool describe = true);
+
+/// convert() of a stored value that is not NULL, given as its column (column_of its type)
+/// and its text there: what a converter reading many rows calls without copying each.
+Checked convert(std::string_view column, std::string_view text, const FieldDef& to, bool describe = true);
+
+/// A failure of convert() that was not described.
+inline constexpr const char* kUndescribed = "não converte";
 
 /// The options written in a text as a multiple choice is written back as text: separated
 /// by ";" (or by "," when there is no ";"), trimmed, without empties and repeats, in order.

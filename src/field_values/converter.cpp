@@ -89,7 +89,7 @@ bool convertible_to(std::string_view tipo) noexcept {
 }
 
 ConversionPlanner::ConversionPlanner(const Definition& field, const std::string& tipo, bool keep_writes)
-    : from_(field.def), keep_writes_(keep_writes) {
+    : from_(field.def), column_(column_of(field.def.tipo)), keep_writes_(keep_writes) {
   if (!convertible_to(tipo))
     throw Error(errc::invalid_argument,
                 "tipo: o conversor leva aos tipos texto, texto_longo, inteiro, decimal, data, booleano, lista e multipla",
@@ -108,10 +108,25 @@ void ConversionPlanner::options_from(const std::vector<StoredValue>& values) {
 }
 
 void ConversionPlanner::add(const StoredValue& v) {
+  if (v.value.text) return add_text(v.id, v.geometria, v.value.column, *v.value.text);
   ++plan_.total;
   Checked c = convert(from_, v.value, target_.def);
-  if (!c.ok()) plan_.fail([&] { return Failure{v.id, v.geometria, to_json(v.value), std::move(c.problem)}; });
-  else if (keep_writes_) plan_.writes.push_back({v.id, v.geometria, 0, to_json(v.value), *c.value});
+  if (!c.ok()) plan_.fail([&] { return Failure{v.id, v.geometria, "null", std::move(c.problem)}; });
+  else if (keep_writes_) plan_.writes.push_back({v.id, v.geometria, 0, "null", *c.value});
+}
+
+void ConversionPlanner::add(std::int64_t id, std::int64_t geometria, std::string_view text) {
+  add_text(id, geometria, column_, text);
+}
+
+void ConversionPlanner::add_text(std::int64_t id, std::int64_t geometria, std::string_view column,
+                                 std::string_view text) {
+  ++plan_.total;
+  // Only the failures the plan keeps are described; the others are counted.
+  Checked c = convert(column, text, target_.def, plan_.failed < kKeptFailures);
+  auto before = [&] { return to_json(Typed{std::string(column), std::string(text)}); };
+  if (!c.ok()) plan_.fail([&] { return Failure{id, geometria, before(), std::move(c.problem)}; });
+  else if (keep_writes_) plan_.writes.push_back({id, geometria, 0, before(), *c.value});
 }
 
 Plan ConversionPlanner::finish() && {

@@ -15,6 +15,11 @@
 #include "core/utf8.hpp"
 
 namespace cadastre::field_values {
+
+// Types are compared with string_view literals: their lengths first, then the bytes (a
+// std::string compared with a char* compares the bytes always).
+using namespace std::string_view_literals;
+
 namespace {
 
 // Longest texts (in characters): a one-line text, and the column's own limit.
@@ -25,12 +30,13 @@ Checked stored(std::string_view tipo, std::optional<std::string> text) {
   return {Typed{std::string(column_of(tipo)), std::move(text)}, {}};
 }
 
-std::string trim(std::string_view s) {
+std::string_view trimmed(std::string_view s) {
   auto space = [](unsigned char c) { return std::isspace(c) != 0; };
   while (!s.empty() && space(s.front())) s.remove_prefix(1);
   while (!s.empty() && space(s.back())) s.remove_suffix(1);
-  return std::string(s);
+  return s;
 }
+std::string trim(std::string_view s) { return std::string(trimmed(s)); }
 
 // Writes a number for messages without trailing zeros ("100", "2.5").
 std::string shown(double v) {
@@ -142,7 +148,7 @@ struct Decimal {
   bool negative = false;
   std::string whole, fraction;  ///< digits; whole without leading zeros ("0" for zero)
   std::string text() const {
-    std::string out = negative && (whole != "0" || fraction.find_first_not_of('0') != std::string::npos) ? "-" : "";
+    std::string out = negative && (whole != "0"sv || fraction.find_first_not_of('0') != std::string::npos) ? "-" : "";
     out += whole;
     if (!fraction.empty()) out += "." + fraction;
     return out;
@@ -154,9 +160,8 @@ struct Decimal {
 // grouping threes are thousands), "-3"; also "12.5" (a single point that does not group
 // three digits is a decimal point).
 std::optional<Decimal> brazilian_number(std::string_view text) {
-  std::string s = trim(text);
   Decimal d;
-  std::string_view v = s;
+  std::string_view v = trimmed(text);
   if (!v.empty() && (v.front() == '-' || v.front() == '+')) {
     d.negative = v.front() == '-';
     v.remove_prefix(1);
@@ -285,7 +290,7 @@ Checked check_decimal(const FieldDef& f, simdjson::dom::element e, std::string_v
   return stored(f.tipo, trim(token));
 }
 
-Checked check_multiple(const FieldDef& f, simdjson::dom::element e) {
+Checked check_multiple(const FieldDef& f, simdjson::dom::element e, bool required) {
   simdjson::dom::array items;
   if (e.get(items)) return fail("esperada uma lista de opções");
   std::set<std::string_view> seen;
@@ -297,44 +302,46 @@ Checked check_multiple(const FieldDef& f, simdjson::dom::element e) {
     if (!seen.insert(v).second) return fail("opção repetida: " + std::string(v));
     out += (out.size() > 1 ? "," : "") + json_quote(v);
   }
-  if (seen.empty()) return f.obrigatorio ? fail("obrigatório") : stored(f.tipo, std::nullopt);
+  if (seen.empty()) return required ? fail("obrigatório") : stored(f.tipo, std::nullopt);
   if (auto p = count_outside(f, seen.size(), "opções"); !p.empty()) return fail(p);
   return stored(f.tipo, out + "]");
 }
 
-Checked check_element(const FieldDef& f, simdjson::dom::element e, std::string_view json) {
+// `required`: whether an empty value is refused (the field's obrigatorio, or false for a
+// conversion: a value empty before stays empty).
+Checked check_element(const FieldDef& f, simdjson::dom::element e, std::string_view json, bool required) {
   const std::string& t = f.tipo;
-  if (t == "calculado") return fail("campo calculado: o valor vem da fórmula, não do cliente");
-  if (e.is_null()) return f.obrigatorio ? fail("obrigatório") : stored(t, std::nullopt);
-  if (t == "multipla") return check_multiple(f, e);
-  if (t == "inteiro") return check_integer(f, e);
-  if (t == "decimal") return check_decimal(f, e, json);
-  if (t == "booleano") {
+  if (t == "calculado"sv) return fail("campo calculado: o valor vem da fórmula, não do cliente");
+  if (e.is_null()) return required ? fail("obrigatório") : stored(t, std::nullopt);
+  if (t == "multipla"sv) return check_multiple(f, e, required);
+  if (t == "inteiro"sv) return check_integer(f, e);
+  if (t == "decimal"sv) return check_decimal(f, e, json);
+  if (t == "booleano"sv) {
     if (!e.is_bool()) return fail("esperado verdadeiro ou falso");
     return stored(t, e.get_bool().value() ? "true" : "false");
   }
   std::string_view v;
-  if (t == "lista_dominio" && e.is_int64()) {
+  if (t == "lista_dominio"sv && e.is_int64()) {
     return stored(t, std::to_string(e.get_int64().value()));  // numeric domain codes
   }
   if (e.get(v)) return fail("esperado um texto");
-  if (v.empty()) return f.obrigatorio ? fail("obrigatório") : stored(t, std::nullopt);
-  if (t == "texto") return check_text(f, v, kMaxText);
-  if (t == "texto_longo") return check_text(f, v, kMaxLongText);
-  if (t == "lista") {
+  if (v.empty()) return required ? fail("obrigatório") : stored(t, std::nullopt);
+  if (t == "texto"sv) return check_text(f, v, kMaxText);
+  if (t == "texto_longo"sv) return check_text(f, v, kMaxLongText);
+  if (t == "lista"sv) {
     if (!is_option(f, v)) return fail("não é uma das opções: " + std::string(v));
     return stored(t, std::string(v));
   }
-  if (t == "lista_dominio") {
+  if (t == "lista_dominio"sv) {
     if (utf8::characters(v) > kMaxText) return fail("código longo demais");
     return stored(t, std::string(v));  // the domain table's codes are the store's check
   }
-  if (t == "data") {
+  if (t == "data"sv) {
     auto d = iso_date(v);
     if (!d) return fail("data inválida: " + std::string(v) + " (use aaaa-mm-dd, uma data do calendário)");
     return stored(t, *d);
   }
-  if (t == "foto") {
+  if (t == "foto"sv) {
     if (!media_reference(v)) return fail("referência de foto inválida");
     return stored(t, std::string(v));
   }
@@ -343,11 +350,10 @@ Checked check_element(const FieldDef& f, simdjson::dom::element e, std::string_v
 
 // The stored value as text for a text-family target (a multiple choice's options joined
 // by `separator`).
-std::optional<std::string> as_text(const Typed& s, const char* separator = "; ") {
-  const std::string& v = *s.text;
-  if (s.column == "texto" || s.column == "numero" || s.column == "data") return v;
-  if (s.column == "booleano") return v == "t" || v == "true" ? "sim" : "não";
-  if (s.column == "lista") {  // a multiple choice: its options joined by "; "
+std::optional<std::string> as_text(std::string_view column, std::string_view v, const char* separator = "; ") {
+  if (column == "texto"sv || column == "numero"sv || column == "data"sv) return std::string(v);
+  if (column == "booleano"sv) return v == "t"sv || v == "true"sv ? "sim" : "não";
+  if (column == "lista"sv) {  // a multiple choice: its options joined by "; "
     simdjson::dom::parser parser;
     simdjson::dom::array items;
     if (parser.parse(v).get(items)) return std::nullopt;
@@ -362,42 +368,50 @@ std::optional<std::string> as_text(const Typed& s, const char* separator = "; ")
   return std::nullopt;
 }
 
-// The candidate JSON for `to` from a stored value, or a problem.
-std::pair<std::string, std::string> candidate(const Typed& s, const std::string& to) {
-  const std::string& v = *s.text;
-  auto text = as_text(s);
-  std::string shown_value = text ? *text : v;
-  if (to == "inteiro" || to == "decimal") {
-    std::optional<Decimal> d = s.column == "numero"  ? plain_number(v)
-                               : s.column == "texto" ? brazilian_number(v)
+// The value as a sentence shows it: as text (a multiple choice's options joined), or as
+// stored.
+std::string shown(std::string_view column, std::string_view v) { return as_text(column, v).value_or(std::string(v)); }
+
+// The candidate JSON for `to` from the stored text `v` of a `column`, or a problem: a
+// sentence naming the value when `describe`, else kUndescribed.
+std::pair<std::string, std::string> candidate(std::string_view column, std::string_view v, const std::string& to,
+                                              bool describe) {
+  auto problem = [&](const char* what) -> std::pair<std::string, std::string> {
+    if (!describe) return {"", kUndescribed};  // a failure only counted: no sentence composed
+    return {"", "'" + shown(column, v) + "' " + what};
+  };
+  if (to == "inteiro"sv || to == "decimal"sv) {
+    std::optional<Decimal> d = column == "numero"sv  ? plain_number(v)
+                               : column == "texto"sv ? brazilian_number(v)
                                                      : std::nullopt;
-    if (!d) return {"", "'" + shown_value + "' não é um número"};
-    if (to == "inteiro" && !d->integral()) return {"", "'" + shown_value + "' não é um número inteiro"};
-    if (to == "inteiro") {
+    if (!d) return problem("não é um número");
+    if (to == "inteiro"sv && !d->integral()) return problem("não é um número inteiro");
+    if (to == "inteiro"sv) {
       d->fraction.clear();
-      if (!fits_int64(*d)) return {"", "'" + shown_value + "' está fora do intervalo dos inteiros"};
+      if (!fits_int64(*d)) return problem("está fora do intervalo dos inteiros");
     }
     return {d->text(), ""};
   }
-  if (to == "booleano") {
+  if (to == "booleano"sv) {
     std::optional<bool> b;
-    if (s.column == "booleano") b = v == "t" || v == "true";
-    else if (s.column == "texto") b = brazilian_boolean(v);
-    else if (auto n = s.column == "numero" ? plain_number(v) : std::nullopt;
-             n && n->integral() && (n->whole == "0" || n->whole == "1"))
-      b = n->whole == "1";
-    if (!b) return {"", "'" + shown_value + "' não é sim nem não"};
+    if (column == "booleano"sv) b = v == "t"sv || v == "true"sv;
+    else if (column == "texto"sv) b = brazilian_boolean(v);
+    else if (auto n = column == "numero"sv ? plain_number(v) : std::nullopt;
+             n && n->integral() && (n->whole == "0"sv || n->whole == "1"sv))
+      b = n->whole == "1"sv;
+    if (!b) return problem("não é sim nem não");
     return {*b ? "true" : "false", ""};
   }
-  if (to == "data") {
+  if (to == "data"sv) {
     std::optional<std::string> d;
-    if (s.column == "data" || s.column == "texto") d = brazilian_date(trim(v));
-    if (!d) return {"", "'" + shown_value + "' não é uma data válida (dd/mm/aaaa ou aaaa-mm-dd)"};
+    if (column == "data"sv || column == "texto"sv) d = brazilian_date(trimmed(v));
+    if (!d) return problem("não é uma data válida (dd/mm/aaaa ou aaaa-mm-dd)");
     return {json_quote(*d), ""};
   }
-  if (to == "multipla") {
-    if (s.column == "lista") return {v, ""};
-    if (!text) return {"", "'" + v + "' não vira uma lista de opções"};
+  auto text = as_text(column, v);
+  if (to == "multipla"sv) {
+    if (column == "lista"sv) return {std::string(v), ""};
+    if (!text) return problem("não vira uma lista de opções");
     std::vector<std::string> items = list_items(*text);
     std::string out = "[";
     for (const auto& item : items) out += (out.size() > 1 ? "," : "") + json_quote(item);
@@ -417,16 +431,18 @@ const std::vector<std::string>& type_names() {
 }
 
 std::string_view column_of(std::string_view tipo) noexcept {
-  if (tipo == "texto" || tipo == "texto_longo" || tipo == "lista" || tipo == "lista_dominio" || tipo == "foto")
+  if (tipo == "texto"sv || tipo == "texto_longo"sv || tipo == "lista"sv || tipo == "lista_dominio"sv || tipo == "foto"sv)
     return "texto";
-  if (tipo == "inteiro" || tipo == "decimal" || tipo == "calculado") return "numero";
-  if (tipo == "data") return "data";
-  if (tipo == "booleano") return "booleano";
-  if (tipo == "multipla") return "lista";
+  if (tipo == "inteiro"sv || tipo == "decimal"sv || tipo == "calculado"sv) return "numero";
+  if (tipo == "data"sv) return "data";
+  if (tipo == "booleano"sv) return "booleano";
+  if (tipo == "multipla"sv) return "lista";
   return {};
 }
 
-Checked check_value(const FieldDef& field, std::string_view json) {
+namespace {
+
+Checked check_json(const FieldDef& field, std::string_view json, bool required) {
   thread_local simdjson::dom::parser parser;
   simdjson::dom::element e;
   try {
@@ -435,27 +451,41 @@ Checked check_value(const FieldDef& field, std::string_view json) {
     // simdjson refuses integers past 64 bits and doubles past their range: still numbers.
     std::string token = trim(json);
     bool numeric = !token.empty() && token.find_first_not_of("0123456789+-.eE") == std::string::npos;
-    if (numeric && column_of(field.tipo) == "numero") return fail("número fora do intervalo");
+    if (numeric && column_of(field.tipo) == "numero"sv) return fail("número fora do intervalo");
     return fail("valor não é JSON válido");
   }
-  return check_element(field, e, json);
+  return check_element(field, e, json, required);
 }
 
-// The stored column says how to read the value, so the source definition is not needed.
-Checked convert(const FieldDef&, const Typed& stored_value, const FieldDef& to) {
-  if (to.tipo == "calculado") return fail("um campo calculado tira os valores da fórmula: não se converte para ele");
+// The refusal of a target no value converts into, if it is one.
+std::optional<Checked> unconvertible(const FieldDef& to) {
+  if (to.tipo == "calculado"sv) return fail("um campo calculado tira os valores da fórmula: não se converte para ele");
   if (column_of(to.tipo).empty()) return fail("tipo de campo desconhecido: " + to.tipo);
-  if (!stored_value.text) return stored(to.tipo, std::nullopt);
-  auto [json, problem] = candidate(stored_value, to.tipo);
-  if (!problem.empty()) return fail(problem);
+  return std::nullopt;
+}
+
+}  // namespace
+
+Checked check_value(const FieldDef& field, std::string_view json) { return check_json(field, json, field.obrigatorio); }
+
+// The stored column says how to read the value, so the source definition is not needed.
+Checked convert(const FieldDef&, const Typed& stored_value, const FieldDef& to, bool describe) {
+  if (!stored_value.text) {
+    if (auto refused = unconvertible(to)) return *refused;
+    return stored(to.tipo, std::nullopt);
+  }
+  return convert(stored_value.column, *stored_value.text, to, describe);
+}
+
+Checked convert(std::string_view column, std::string_view text, const FieldDef& to, bool describe) {
+  if (auto refused = unconvertible(to)) return *refused;
+  auto [json, problem] = candidate(column, text, to.tipo, describe);
+  if (!problem.empty()) return fail(std::move(problem));
   // The target's own rules (options, bounds, pattern) hold for converted values too; an
   // empty value stays empty even in a required field (it was already empty).
-  FieldDef rules = to;
-  rules.obrigatorio = false;
-  Checked c = check_value(rules, json);
-  if (!c.ok()) {
-    std::string was = as_text(stored_value).value_or(*stored_value.text);
-    c.problem = "'" + was + "': " + c.problem;
+  Checked c = check_json(to, json, false);
+  if (!c.ok() && describe) {
+    c.problem = "'" + shown(column, text) + "': " + c.problem;
   }
   return c;
 }
@@ -475,15 +505,15 @@ std::vector<std::string> list_items(std::string_view text) {
 std::string to_json(const Typed& s) {
   if (!s.text) return "null";
   const std::string& v = *s.text;
-  if (s.column == "numero") return plain_number(v) ? plain_number(v)->text() : "null";
-  if (s.column == "booleano") return v == "t" || v == "true" ? "true" : "false";
-  if (s.column == "lista") return v;
+  if (s.column == "numero"sv) return plain_number(v) ? plain_number(v)->text() : "null";
+  if (s.column == "booleano"sv) return v == "t"sv || v == "true"sv ? "true" : "false";
+  if (s.column == "lista"sv) return v;
   return json_quote(v);
 }
 
 std::optional<std::string> display(const Typed& s) {
   if (!s.text) return std::nullopt;
-  return as_text(s, ", ").value_or(*s.text);
+  return as_text(s.column, *s.text, ", ").value_or(*s.text);
 }
 
 }  // namespace cadastre::field_values

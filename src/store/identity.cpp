@@ -40,34 +40,41 @@ std::optional<std::pair<Principal, std::string>> fetch_principal(soci::session& 
 // one is older than a tenth of the idle limit (at most a minute): many requests racing on
 // one token after a cache expiry then read, rather than queue on the row's lock.
 std::optional<Principal> fetch_session(soci::session& s, const std::string& hash) {
+  // Prepared once per connection (the hash is an index's key: one plan serves every token),
+  // as every request whose token is not in the cache runs it.
+  Sql q("select u.id::text, u.email, u.nome, t.id::text, t.slug, u.adm::int::text, u.adm_plataforma::int::text, "
+        "  s.id::text, coalesce(u.provedor_id, 0)::text, coalesce(pt.leitura::int, 0)::text, "
+        "  coalesce(pt.escrita::int, 0)::text, "
+        "  (s.usada_em < now() - least(interval '60 seconds', coalesce(s.ociosa_max, interval '1 hour') / 10))::int::text "
+        "from plataforma.sessoes s join plataforma.usuarios u on u.id = s.usuario_id "
+        "  join plataforma.tenants t on t.id = s.tenant_id "
+        "  left join plataforma.provedores p on p.id = u.provedor_id "
+        "  left join plataforma.provedor_tenants pt on pt.provedor_id = u.provedor_id and pt.tenant_id = s.tenant_id "
+        "where s.token_hash = ");
+  q.bind(hash) << " and s.revogada_em is null and s.expira_em > now() "
+                  "  and (s.ociosa_max is null or s.usada_em + s.ociosa_max > now()) "
+                  "  and u.ativo and t.ativo and (u.tenant_id = s.tenant_id or (p.ativo and pt.tenant_id is not null))";
+  std::vector<Row> rows = fetch(s, q.reuse_plan());
+  if (rows.empty()) return std::nullopt;
+  const Row& r = rows.front();
+  auto number = [&](std::size_t i) { return std::stoll(r[i].value_or("0")); };
   Principal p;
-  long long uid = 0, tid = 0, sid = 0, provider = 0;
-  int adm = 0, adm_plataforma = 0, leitura = 0, escrita = 0, stale = 0;
-  s << "select u.id, u.email, u.nome, t.id, t.slug, u.adm::int, u.adm_plataforma::int, s.id, "
-       "  coalesce(u.provedor_id, 0), coalesce(pt.leitura::int, 0), coalesce(pt.escrita::int, 0), "
-       "  (s.usada_em < now() - least(interval '60 seconds', coalesce(s.ociosa_max, interval '1 hour') / 10))::int "
-       "from plataforma.sessoes s join plataforma.usuarios u on u.id = s.usuario_id "
-       "  join plataforma.tenants t on t.id = s.tenant_id "
-       "  left join plataforma.provedores p on p.id = u.provedor_id "
-       "  left join plataforma.provedor_tenants pt on pt.provedor_id = u.provedor_id and pt.tenant_id = s.tenant_id "
-       "where s.token_hash = :h and s.revogada_em is null and s.expira_em > now() "
-       "  and (s.ociosa_max is null or s.usada_em + s.ociosa_max > now()) "
-       "  and u.ativo and t.ativo and (u.tenant_id = s.tenant_id or (p.ativo and pt.tenant_id is not null))",
-      soci::use(hash), soci::into(uid), soci::into(p.email), soci::into(p.nome), soci::into(tid),
-      soci::into(p.tenant_slug), soci::into(adm), soci::into(adm_plataforma), soci::into(sid), soci::into(provider),
-      soci::into(leitura), soci::into(escrita), soci::into(stale);
-  if (!s.got_data()) return std::nullopt;
-  if (stale)
-    s << "update plataforma.sessoes set usada_em = now() where id = :id "
-         "and usada_em < now() - least(interval '60 seconds', coalesce(ociosa_max, interval '1 hour') / 10)",
-        soci::use(sid);
-  p.user_id = uid;
-  p.tenant_id = tid;
-  p.session_id = sid;
-  p.provider_id = provider;
-  p.admin = provider == 0 && adm != 0;
-  p.platform_admin = provider == 0 && adm_plataforma != 0;
-  if (provider != 0) p.provider_grant = LayerPermission{"*", leitura != 0, escrita != 0};
+  p.user_id = number(0);
+  p.email = r[1].value_or("");
+  p.nome = r[2].value_or("");
+  p.tenant_id = number(3);
+  p.tenant_slug = r[4].value_or("");
+  p.session_id = number(7);
+  p.provider_id = number(8);
+  p.admin = p.provider_id == 0 && number(5) != 0;
+  p.platform_admin = p.provider_id == 0 && number(6) != 0;
+  if (p.provider_id != 0) p.provider_grant = LayerPermission{"*", number(9) != 0, number(10) != 0};
+  if (number(11) != 0) {
+    Sql touch("update plataforma.sessoes set usada_em = now() where id = ");
+    touch.bind(std::to_string(p.session_id), "bigint")
+        << " and usada_em < now() - least(interval '60 seconds', coalesce(ociosa_max, interval '1 hour') / 10)";
+    execute(s, touch);
+  }
   return p;
 }
 }  // namespace

@@ -18,6 +18,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "store/in_order_worker.hpp"
 #include "store/pool.hpp"
 #include "store/sql.hpp"
 
@@ -335,6 +336,59 @@ TextRows::TextRows(PGresult* result)
 
 TextRows fetch_text(soci::session& s, const Sql& q) { return TextRows(run_sql(s, q, 0).release()); }
 
+namespace {
+
+// libpq's pipeline mode on a connection for the life of this object: queries are sent
+// without waiting for the answers of those before. Leaving it (also by an exception) sends
+// a synchronisation point, consumes what is still in flight and leaves the connection as
+// any other statement expects it.
+class Pipeline {
+ public:
+  explicit Pipeline(PGconn* c) : c_(c) {
+    if (PQenterPipelineMode(c_) != 1) fail(c_, nullptr);
+  }
+  Pipeline(const Pipeline&) = delete;
+  Pipeline& operator=(const Pipeline&) = delete;
+  ~Pipeline() {
+    if (PQpipelineSync(c_) == 1) {
+      // Every query's results end with a NULL; the synchronisation's result comes last.
+      for (int nulls = 0; nulls < 64 && PQstatus(c_) == CONNECTION_OK;) {
+        PGresult* r = PQgetResult(c_);
+        if (!r) {
+          ++nulls;
+          continue;
+        }
+        const bool synced = PQresultStatus(r) == PGRES_PIPELINE_SYNC;
+        PQclear(r);
+        if (synced) break;
+      }
+    }
+    PQexitPipelineMode(c_);  // fails only on a broken connection, which the pool drops
+  }
+
+  /// Sends `sql` (no values) and asks the server to send its answer at once.
+  void send(const std::string& sql) {
+    if (PQsendQueryParams(c_, sql.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0) != 1 ||
+        PQsendFlushRequest(c_) != 1 || PQflush(c_) != 0)
+      fail(c_, nullptr);
+  }
+  /// The rows of the oldest query in flight.
+  Result receive() {
+    Result r(PQgetResult(c_), &PQclear);
+    if (PQresultStatus(r.get()) != PGRES_TUPLES_OK) fail(c_, r.get());
+    if (PGresult* more = PQgetResult(c_)) {  // a query's results end with a NULL
+      PQclear(more);
+      fail(c_, nullptr);
+    }
+    return r;
+  }
+
+ private:
+  PGconn* c_;
+};
+
+}  // namespace
+
 void fetch_text_batches(soci::session& s, const Sql& q, std::size_t batch,
                         const std::function<void(const TextRows&)>& fn) {
   PGconn* c = native_connection(s);
@@ -344,32 +398,23 @@ void fetch_text_batches(soci::session& s, const Sql& q, std::size_t batch,
   run(c, "declare " + cursor + " no scroll cursor for " + sql, {}, values_of(q.params()), 0);
   batch = std::max<std::size_t>(batch, 1);  // "fetch 0" reads no row: the read would end empty
   const std::string next = "fetch " + std::to_string(batch) + " from " + cursor;
-  auto send = [&] {
-    if (PQsendQuery(c, next.c_str()) != 1) fail(c, nullptr);
-  };
-  auto drain = [&] {
-    while (PGresult* r = PQgetResult(c)) PQclear(r);
-  };
-  auto receive = [&] {  // the FETCH in flight
-    Result r(PQgetResult(c), &PQclear);
-    drain();
-    if (PQresultStatus(r.get()) != PGRES_TUPLES_OK) fail(c, r.get());
-    return r;
-  };
-  send();
-  for (;;) {
-    Result r = receive();
-    const auto n = static_cast<std::size_t>(PQntuples(r.get()));
-    if (n == 0) break;
-    const bool more = n == batch;
-    if (more) send();  // PostgreSQL reads the next batch while `fn` works on this one
-    try {
-      fn(TextRows(r.release()));
-    } catch (...) {
-      drain();
-      throw;
+  {
+    // Two FETCHes are kept in flight, so PostgreSQL starts on batch k+1 the moment it has
+    // sent batch k, without a round trip between them; `fn` works on one batch while this
+    // thread takes the next from libpq. At most four batches are held: worked on, waiting,
+    // arriving, and the one PostgreSQL is reading.
+    InOrderWorker<TextRows> worker([&fn](TextRows& rows) { fn(rows); });
+    Pipeline pipeline(c);
+    pipeline.send(next);
+    pipeline.send(next);
+    for (;;) {
+      Result r = pipeline.receive();
+      const auto n = static_cast<std::size_t>(PQntuples(r.get()));
+      if (n > 0) worker.give(TextRows(r.release()));
+      if (n < batch) break;  // the FETCH still in flight reads nothing: the pipeline's end consumes it
+      pipeline.send(next);
     }
-    if (!more) break;
+    worker.finish();
   }
   run(c, "close " + cursor, {}, {}, 0);
 }

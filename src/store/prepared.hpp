@@ -68,8 +68,10 @@ TextRows fetch_text(soci::session& s, const Sql& q);
 
 /// Runs `q` (a select) through a cursor of the open transaction, `batch` rows at a time,
 /// handing each batch to `fn` while PostgreSQL reads the next: the caller's work on the
-/// rows overlaps the database's. For reads of many rows worked on one by one (the
-/// conversion's every value). Outside a transaction it throws std::logic_error.
+/// rows overlaps the database's. `fn` runs on a thread of its own (in_order_worker.hpp),
+/// one batch at a time and in order, and must not use the session; what it throws is
+/// rethrown here. For reads of many rows worked on one by one (the conversion's every
+/// value). Outside a transaction it throws std::logic_error.
 void fetch_text_batches(soci::session& s, const Sql& q, std::size_t batch,
                         const std::function<void(const TextRows&)>& fn);
 

@@ -23,8 +23,10 @@ namespace {
 
 using store::Sql;
 
-// How many values a conversion reads at a time (each batch converted while the next is read).
-constexpr std::size_t kConversionBatch = 10000;
+// How many values a conversion reads at a time (each batch converted while the next is
+// read). The last batch is converted after the read ends: 2,500 values keep that tail
+// under a millisecond (10,000 made the dry run of 100,000 values 4 ms slower).
+constexpr std::size_t kConversionBatch = 2500;
 
 const std::map<std::string, std::string> kColumns = {
     {"id", "k.id"}, {"nome", "k.nome"}, {"chave", "k.chave"}, {"ordem", "k.ordem"}};
@@ -243,14 +245,19 @@ ValuesRead values_read(soci::session& s, std::int64_t camada, const field_values
           posicao};
 }
 
-// Row `i` of `rows` (id, value) as the field's stored value.
-field_values::StoredValue stored_at(const store::TextRows& rows, std::size_t i, const field_values::Definition& field,
-                                    int posicao) {
+// Row `i` of `rows` (id, value; the value never NULL): the geometry, the value's id
+// computed from it and `posicao`, and the value's text in place.
+struct RowValue {
+  std::int64_t geometria = 0, id = 0;
+  std::string_view text;
+};
+RowValue row_value(const store::TextRows& rows, std::size_t i, int posicao) {
+  RowValue r;
   const std::string_view id = *rows.at(i, 0);
-  std::int64_t geometria = 0;
-  std::from_chars(id.data(), id.data() + id.size(), geometria);
-  return {common::value_id(geometria, posicao), geometria,
-          *common::stored_value(field.def.tipo, std::string(*rows.at(i, 1)))};
+  std::from_chars(id.data(), id.data() + id.size(), r.geometria);
+  r.id = common::value_id(r.geometria, posicao);
+  r.text = *rows.at(i, 1);
+  return r;
 }
 
 // Every value of `field`, by geometry, with its computed id (`lock` as values_read).
@@ -261,7 +268,11 @@ std::vector<field_values::StoredValue> values_of(soci::session& s, std::int64_t 
   store::TextRows rows = store::fetch_text(s, read.q);
   std::vector<field_values::StoredValue> out;
   out.reserve(rows.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) out.push_back(stored_at(rows, i, field, read.posicao));
+  const std::string column(field_values::column_of(field.def.tipo));
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    RowValue r = row_value(rows, i, read.posicao);
+    out.push_back({r.id, r.geometria, field_values::Typed{column, std::string(r.text)}});
+  }
   return out;
 }
 
@@ -275,7 +286,10 @@ field_values::Plan plan_conversion(soci::session& s, std::int64_t camada, const 
     return field_values::plan_conversion(field, values_of(s, camada, field, confirm), tipo, confirm);
   ValuesRead read = values_read(s, camada, field, confirm);
   store::fetch_text_batches(s, read.q, kConversionBatch, [&](const store::TextRows& rows) {
-    for (std::size_t i = 0; i < rows.size(); ++i) planner.add(stored_at(rows, i, field, read.posicao));
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      RowValue r = row_value(rows, i, read.posicao);
+      planner.add(r.id, r.geometria, r.text);
+    }
   });
   return std::move(planner).finish();
 }

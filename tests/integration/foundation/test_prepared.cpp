@@ -1,12 +1,14 @@
 // Prepared statements kept per connection (store/prepared.hpp) are bounded: statements
 // generated per layer and style must not pile up in a backend for the connection's life.
 #include <doctest/doctest.h>
+#include <soci/postgresql/soci-postgresql.h>
 #include <soci/soci.h>
 
 #include <chrono>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "store/dsn.hpp"
 #include "store/pool.hpp"
@@ -228,5 +230,34 @@ TEST_CASE("fetch_text_batches hands every row in order, a batch at a time, and o
                       std::runtime_error);
     }
     CHECK(store::fetch_value(s, store::Sql("select 'pronta'")) == "pronta");
+  });
+}
+
+TEST_CASE("fetch_text_batches: a read that fails midway throws the database's error and leaves the connection ready") {
+  store::Pool pool(one_connection());
+  pool.with([&](soci::session& s) {
+    // Row 13 divides by zero (computed as the cursor reaches it: no sort before): the FETCH
+    // reading it fails, with another FETCH in flight behind it.
+    const store::Sql q("select s.i::text, (100 / (13 - s.i))::text from generate_series(1, 40) s(i)");
+    for (std::size_t batch : {std::size_t{1}, std::size_t{5}, std::size_t{12}}) {
+      CAPTURE(batch);
+      std::vector<std::string> seen;
+      std::string state;
+      {
+        soci::transaction tx(s);
+        try {
+          store::fetch_text_batches(s, q, batch, [&](const store::TextRows& rows) {
+            for (std::size_t i = 0; i < rows.size(); ++i) seen.emplace_back(*rows.at(i, 0));
+          });
+        } catch (const soci::postgresql_soci_error& e) {
+          state = e.sqlstate();
+        }
+      }  // rolled back
+      CHECK(state == "22012");
+      // The rows before the failing one, in order, as far as whole batches came.
+      CHECK(seen.size() == 12 / batch * batch);
+      for (std::size_t i = 0; i < seen.size(); ++i) CHECK(seen[i] == std::to_string(i + 1));
+      CHECK(store::fetch_value(s, store::Sql("select 'pronta'")) == "pronta");
+    }
   });
 }

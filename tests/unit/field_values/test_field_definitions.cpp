@@ -492,6 +492,20 @@ TEST_CASE("a conversion planned value by value is the plan of the whole vector")
   CHECK_THROWS_AS(ConversionPlanner(definition("texto"), "geometria"), cadastre::Error);
 }
 
+TEST_CASE("a plan describes its first 1,000 failures and counts the others") {
+  ConversionPlanner planner(definition("texto"), "decimal", false);
+  for (std::int64_t i = 1; i <= 2500; ++i) planner.add(text_value(i, 100 + i, i % 2 ? "Rua " + std::to_string(i) : "7"));
+  Plan p = std::move(planner).finish();
+  CHECK(p.total == 2500);
+  CHECK(p.failed == 1250);
+  CHECK(p.converted() == 1250);
+  REQUIRE(p.failures.size() == kKeptFailures);
+  CHECK(p.failures.front().valor == 1);
+  CHECK(p.failures.front().motivo == "'Rua 1' não é um número");
+  CHECK(p.failures.back().valor == 1999);
+  CHECK(p.failures.back().motivo == "'Rua 1999' não é um número");
+}
+
 TEST_CASE("texts become decimals: comma decimal, dotted thousands, or a lone decimal point") {
   Definition f = definition("texto");
   Plan p = plan_conversion(f,

@@ -306,6 +306,32 @@ TEST_CASE("converting to texts, lists and multiple choices") {
   CHECK_FALSE(convert(field("inteiro"), Typed{"numero", "1"}, field("calculado")).ok());
 }
 
+TEST_CASE("a conversion not described fails and succeeds as the described one, without the sentence") {
+  FieldDef required = field("inteiro");
+  required.obrigatorio = true;  // a conversion keeps an empty value empty even so
+  required.maximo = "100";
+  for (const auto& [column, text] : std::vector<std::pair<std::string, std::string>>{
+           {"texto", "12"}, {"texto", "1.234"}, {"texto", "Rua A, 2"}, {"texto", "2,5"}, {"texto", " 7 "},
+           {"numero", "99.0"}, {"data", "2024-12-31"}, {"texto", "101"}}) {
+    Typed stored{column, text};
+    Checked described = convert(field("texto"), stored, required);
+    Checked quiet = convert(field("texto"), stored, required, false);
+    INFO(column << " " << text);
+    CHECK(described.ok() == quiet.ok());
+    if (described.ok()) {
+      CHECK(quiet.value->text == described.value->text);
+    } else {
+      CHECK(described.problem.find("'" + text + "'") == 0);  // the described sentence names the value
+      CHECK(quiet.problem.find(text) == std::string::npos);
+    }
+  }
+  CHECK(convert(field("texto"), Typed{"texto", "Rua A"}, field("decimal"), false).problem == kUndescribed);
+  CHECK(convert(field("texto"), Typed{"texto", "Rua A"}, field("data"), false).problem == kUndescribed);
+  CHECK(convert(field("texto"), Typed{"texto", "talvez"}, field("booleano"), false).problem == kUndescribed);
+  Checked empty = convert(field("texto"), Typed{"texto", ""}, required, false);
+  CHECK_FALSE(empty.ok());  // an empty text is no number; a NULL would stay NULL
+}
+
 TEST_CASE("display shows a stored value as a report prints it") {
   CHECK(display(Typed{"texto", "Rua A"}) == "Rua A");
   CHECK(display(Typed{"numero", "1.50"}) == "1.50");  // the stored scale, not a float's rounding
