@@ -14,8 +14,8 @@
 #               geometries and values)
 #   transfer    GET /projetos/transferir?id=<that copy>&tenant=valinhos  (the copy moved to the other
 #               municipality's database by two-phase commit; both databases' statements count)
-# Prints each case's median route and floor time and floor/route (the route's speed as a
-# fraction of its statements'; the target is >= 0.9).
+# Prints each case's median route and floor time, floor/route (the route's speed as a
+# fraction of its statements'; the target is >= 0.9) and each round's two times.
 #
 #   bench/platform_rewrites.sh [rounds=3] [geometries=100000]
 #   BENCH_NO_BUILD=1 CADASTRE_BUILD_DIR=build CADASTRE_BUILD_TYPE=Check bench/platform_rewrites.sh
@@ -109,7 +109,8 @@ for c in "${cases[@]}"; do
   IFS='|' read -r name _ <<<"$c"
   rt=$(median <<<"${route_t[$i]}")
   ft=$(median <<<"${floor_t[$i]}")
-  printf '%-42s %10.3f %10.3f %8.2f\n' "$name" "$rt" "$ft" "$(awk -v a="$rt" -v b="$ft" 'BEGIN { print b / a }')"
+  printf '%-42s %10.3f %10.3f %8.2f   rodadas: %s/ %s\n' "$name" "$rt" "$ft" "$(awk -v a="$rt" -v b="$ft" 'BEGIN { print b / a }')" \
+    "$(printf '%.3f ' ${route_t[$i]})" "$(printf '%.3f ' ${floor_t[$i]})"
   i=$((i + 1))
 done
 echo "(rotas: curl, uma requisição; pisos: o tempo das instruções dessa requisição no PostgreSQL, somado do log;"

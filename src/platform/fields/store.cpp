@@ -277,8 +277,8 @@ std::vector<field_values::StoredValue> values_of(soci::session& s, std::int64_t 
 }
 
 // The plan converting `field`'s values to `tipo`, made while they are read: each batch of
-// values is converted while PostgreSQL reads the next (a dry run of 100,000 values spends
-// about as long in the library's rules as a third of its read).
+// values is converted (on the read's worker thread, store::fetch_text_batches) while
+// PostgreSQL reads the next.
 field_values::Plan plan_conversion(soci::session& s, std::int64_t camada, const field_values::Definition& field,
                                    const std::string& tipo, bool confirm) {
   field_values::ConversionPlanner planner(field, tipo, confirm);
