@@ -254,8 +254,10 @@ TEST_CASE("fetch_text_batches: a read that fails midway throws the database's er
         }
       }  // rolled back
       CHECK(state == "22012");
-      // The rows before the failing one, in order, as far as whole batches came.
-      CHECK(seen.size() == 12 / batch * batch);
+      // Some rows before the failing one, in order and by whole batches: those the worker
+      // took before the failure reached the reader (a batch still waiting then is dropped).
+      CHECK(seen.size() <= 12);
+      CHECK(seen.size() % batch == 0);
       for (std::size_t i = 0; i < seen.size(); ++i) CHECK(seen[i] == std::to_string(i + 1));
       CHECK(store::fetch_value(s, store::Sql("select 'pronta'")) == "pronta");
     }
