@@ -59,7 +59,7 @@ std::string insert(soci::session& s, const std::string& table, const std::string
 
 // The relation the rows of `table` are read from: the table itself, or the document's array.
 std::string relation(const CopySource& src, const std::string& table, const std::string& key) {
-  if (src.document.empty()) return "projeto." + table;
+  if (!src.document) return "projeto." + table;
   return "jsonb_populate_recordset(null::projeto." + table + ", (select d->'" + key + "' from doc))";
 }
 
@@ -94,31 +94,22 @@ std::vector<LayerCopy> layer_copies(const std::string& json) {
   return out;
 }
 
-// The arrays of an export_project() document by key, as their JSON text there (numbers
-// keep their digits): each statement of a copy is sent the ones it reads.
-std::map<std::string, std::string, std::less<>> document_arrays(const std::string& document) {
-  std::map<std::string, std::string, std::less<>> out;
-  if (document.empty()) return out;
-  simdjson::ondemand::parser parser;
-  simdjson::padded_string json(document);
-  simdjson::ondemand::document doc = parser.iterate(json);
-  for (auto field : doc.get_object()) {
-    std::string_view key = field.unescaped_key();
-    simdjson::ondemand::value v = field.value();
-    if (v.type() != simdjson::ondemand::json_type::array) continue;
-    simdjson::ondemand::array a = v.get_array();
-    out.emplace(key, std::string(std::string_view(a.raw_json())));
-  }
-  return out;
-}
-
-// {"key": array, ...} of the `keys` of `arrays` that it has.
-std::string document_of(const std::map<std::string, std::string, std::less<>>& arrays,
-                        std::initializer_list<std::string_view> keys) {
-  std::string out = "{";
+// {"key": array, ...} of the `keys` of the document's `parts` that it has (numbers keep
+// their digits): each statement of a copy is sent the ones it reads.
+std::string document_of(const DocumentParts& parts, std::initializer_list<std::string_view> keys) {
+  std::size_t size = 2;
   for (std::string_view k : keys)
-    if (auto a = arrays.find(k); a != arrays.end())
-      out += (out.size() > 1 ? ",\"" : "\"") + a->first + "\":" + a->second;
+    if (auto a = parts.find(k); a != parts.end()) size += a->first.size() + a->second.size() + 4;
+  std::string out;
+  out.reserve(size);
+  out += "{";
+  for (std::string_view k : keys)
+    if (auto a = parts.find(k); a != parts.end()) {
+      out += out.size() > 1 ? ",\"" : "\"";
+      out += a->first;
+      out += "\":";
+      out += a->second;
+    }
   return out + "}";
 }
 
@@ -151,7 +142,7 @@ std::string insert_values(const CopySource& src, const std::vector<FieldCopy>& f
     old_columns += ", " + common::field_column(f.old_field) + " " + common::column_type(f.tipo);
   }
   const std::string old_layer = std::to_string(fields.front().old_layer);
-  std::string rows = src.document.empty()
+  std::string rows = !src.document
                          ? common::layer_table(fields.front().old_layer) + " l"
                          : "jsonb_to_recordset((select e->'linhas' from doc, jsonb_array_elements(d->'valores') e "
                            "where e->>'camada' = '" + old_layer + "')) as l(id bigint" + old_columns + ")";
@@ -169,12 +160,10 @@ Copied copy_contents(soci::session& s, const CopySource& src, std::int64_t from,
                      const CopyOptions& o, std::int64_t user) {
   const std::string FROM = std::to_string(from), TO = std::to_string(to), USER = std::to_string(user);
   const std::string now = "now()";
-  // The document's arrays: each statement is sent the ones it reads.
-  const auto arrays = document_arrays(src.document);
   auto with_doc = [&](store::Sql& q, std::initializer_list<std::string_view> keys) {
     q << "with ";
-    if (src.document.empty()) return;
-    q << "doc as materialized (select ", q.bind(document_of(arrays, keys), "jsonb"), q << " as d), ";
+    if (!src.document) return;
+    q << "doc as materialized (select ", q.bind(document_of(*src.document, keys), "jsonb"), q << " as d), ";
   };
   Copied c;
 
@@ -274,7 +263,7 @@ Copied copy_contents(soci::session& s, const CopySource& src, std::int64_t from,
     // Read from the tables, the source layers as constants: planned on their partitions,
     // each layer's geometries read from its own (not held whole in a CTE: geometries are
     // large). A document's are parsed once, into src_g.
-    const bool tables = src.document.empty();
+    const bool tables = !src.document;
     const std::string only_copied = tables ? " where g.camada_id = any('{" + from_layers + "}'::bigint[])" : "";
     const std::string geometries_of = tables ? "projeto.geometrias" : "src_g";
     store::Sql q3;
@@ -419,13 +408,37 @@ std::string export_project(soci::session& s, std::int64_t id) {
   return std::move(*doc);
 }
 
-std::string document_project(const std::string& document) {
+DocumentParts document_parts(std::string& document) {
+  DocumentParts out;
+  if (document.empty()) return out;
+  document.reserve(document.size() + simdjson::SIMDJSON_PADDING);
   simdjson::ondemand::parser parser;
-  simdjson::padded_string json(document);
-  simdjson::ondemand::document doc = parser.iterate(json);
-  simdjson::ondemand::object project;
-  if (doc.find_field("projeto").get_object().get(project) != simdjson::SUCCESS) return "null";
-  return std::string(std::string_view(project.raw_json()));
+  simdjson::ondemand::document doc =
+      parser.iterate(simdjson::padded_string_view(document.data(), document.size(), document.capacity()));
+  for (auto field : doc.get_object()) {
+    std::string_view key = field.unescaped_key();
+    simdjson::ondemand::value v = field.value();
+    switch (v.type()) {
+      case simdjson::ondemand::json_type::array: {
+        simdjson::ondemand::array a = v.get_array();
+        out.emplace(key, std::string_view(a.raw_json()));
+        break;
+      }
+      case simdjson::ondemand::json_type::object: {
+        simdjson::ondemand::object o = v.get_object();
+        out.emplace(key, std::string_view(o.raw_json()));
+        break;
+      }
+      default:  // export_project() writes arrays and the project's object only
+        break;
+    }
+  }
+  return out;
+}
+
+std::string document_project(const DocumentParts& parts) {
+  auto p = parts.find("projeto");
+  return p == parts.end() ? "null" : std::string(p->second);
 }
 
 }  // namespace cadastre::platform::projects

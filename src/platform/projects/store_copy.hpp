@@ -10,8 +10,10 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace soci {
@@ -20,11 +22,15 @@ class session;
 
 namespace cadastre::platform::projects {
 
+/// The members of an export_project() document ("projeto", "camadas", "geometrias"...), each
+/// as its JSON text: views into the document, which must outlive them.
+using DocumentParts = std::map<std::string, std::string_view, std::less<>>;
+
 /// Where the rows come from: the tenant's own tables (with the SQL condition a layer must
 /// meet to be copied, on alias `c`), or a document of export_project().
 struct CopySource {
-  std::string layer_filter = "true";  ///< local: e.g. the caller may see the layer
-  std::string document;               ///< non-empty: the rows come from this JSON
+  std::string layer_filter = "true";       ///< local: e.g. the caller may see the layer
+  const DocumentParts* document = nullptr;  ///< set: the rows come from this document
 };
 
 struct CopyOptions {
@@ -58,9 +64,13 @@ Copied copy_contents(soci::session& s, const CopySource& source, std::int64_t fr
 /// Project `id` and everything under it as one JSON document (geometries as hex EWKB):
 /// what copy_contents() reads in another database. Includes the project row ("projeto").
 std::string export_project(soci::session& s, std::int64_t id);
+/// `document` (of export_project()) parsed once into its members. It gains the parser's
+/// padding as spare capacity, so that it is read in place: a transfer's document is tens
+/// of megabytes, and each copy of it is as many page faults.
+DocumentParts document_parts(std::string& document);
 /// The JSON text of the project row in an export_project() document (its "projeto"),
 /// "null" when it has none.
-std::string document_project(const std::string& document);
+std::string document_project(const DocumentParts& parts);
 
 /// Raises the statement timeout of the current transaction for a copy of a large project
 /// (the pool's default is sized for requests, not for copying 100,000 geometries).

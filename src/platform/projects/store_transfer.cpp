@@ -109,6 +109,9 @@ Transferred transfer(const service::Caller& scope, std::int64_t id, const store:
     return d;
   });
 
+  // The document is parsed once, here, and read in place by every statement below.
+  const DocumentParts parts = document_parts(doc);
+
   // 2. The target. Whatever fails here, the origin's half is rolled back before answering.
   std::int64_t new_id = 0;
   try {
@@ -120,9 +123,9 @@ Transferred transfer(const service::Caller& scope, std::int64_t id, const store:
                    "somente_leitura, criado_por, criado_em) select r.nome, r.descricao, r.tipo, r.ativo, r.publicado, "
                    "r.notas, r.versao, r.somente_leitura, " + std::to_string(owner) + ", r.criado_em "
                    "from jsonb_populate_record(null::projeto.projetos, ");
-      p.bind(document_project(doc), "jsonb") << ") r returning id::text";
+      p.bind(document_project(parts), "jsonb") << ") r returning id::text";
       std::int64_t to = std::stoll(*store::fetch_value(s, p));
-      Copied c = copy_contents(s, CopySource{"true", doc}, id, to,
+      Copied c = copy_contents(s, CopySource{"true", &parts}, id, to,
                                {.geometries = true, .values = true, .history = true, .keep_users = false}, owner);
       copies = std::make_unique<FileCopies>(files, scope.tenant.slug, target.slug, c.copies);
       copies->record(s);

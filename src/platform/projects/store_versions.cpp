@@ -35,7 +35,7 @@ std::int64_t copy_project(const service::Caller& scope, const CopyRequest& r, co
     if (!created) throw Error(errc::not_found, "projeto " + src + " não encontrado", "idProjeto");
     std::int64_t to = std::stoll(*created);
     // Only what the caller may see is copied: a private layer stays behind.
-    CopySource from{guard::layer_role_sql(scope, "c.id") + " is not null", ""};
+    CopySource from{guard::layer_role_sql(scope, "c.id") + " is not null"};
     Copied c = copy_contents(s, from, r.id, to, {.geometries = r.geometrias, .values = r.valores}, scope.user.user_id);
     files = std::make_unique<FileCopies>(file_store, scope.tenant.slug, scope.tenant.slug, c.copies);
     files->record(s);
