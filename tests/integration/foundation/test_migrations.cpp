@@ -93,7 +93,8 @@ TEST_CASE("a tenant of the previous schema keeps every geometry, value and value
 
   CHECK(store::migrate(conn, "tenant") ==
         std::vector<std::string>{"0035_camadas_tabelas", "0036_geometrias_particionadas", "0037_camadas_leitura",
-                                 "0038_indices_apos_importacao", "0039_total_geometrias"});
+                                 "0038_indices_apos_importacao", "0039_total_geometrias",
+                                 "0040_anexar_uma_leitura"});
   PQfinish(conn);
   auto value = [&](const std::string& sql) { return test::query_value(dsn, sql); };
   CHECK(value("select to_regclass('projeto.valores') is null") == "t");
