@@ -351,8 +351,9 @@ class Pipeline {
   Pipeline& operator=(const Pipeline&) = delete;
   ~Pipeline() {
     if (PQpipelineSync(c_) == 1) {
-      // Every query's results end with a NULL; the synchronisation's result comes last.
-      for (int nulls = 0; nulls < 64 && PQstatus(c_) == CONNECTION_OK;) {
+      // Each query still in flight ends its results with a NULL; the synchronisation's
+      // result comes after them all.
+      for (int nulls = 0; nulls <= in_flight_ && PQstatus(c_) == CONNECTION_OK;) {
         PGresult* r = PQgetResult(c_);
         if (!r) {
           ++nulls;
@@ -371,6 +372,7 @@ class Pipeline {
     if (PQsendQueryParams(c_, sql.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0) != 1 ||
         PQsendFlushRequest(c_) != 1 || PQflush(c_) != 0)
       fail(c_, nullptr);
+    ++in_flight_;
   }
   /// The rows of the oldest query in flight.
   Result receive() {
@@ -380,11 +382,13 @@ class Pipeline {
       PQclear(more);
       fail(c_, nullptr);
     }
+    --in_flight_;
     return r;
   }
 
  private:
   PGconn* c_;
+  int in_flight_ = 0;  ///< queries sent whose results were not all taken
 };
 
 }  // namespace
