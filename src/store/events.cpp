@@ -4,7 +4,6 @@
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
-#include <soci/soci.h>
 
 #include <chrono>
 #include <memory>
@@ -34,12 +33,13 @@ std::int64_t publish_event(soci::session& s, std::int64_t tenant, std::string_vi
                            const std::optional<std::vector<std::int64_t>>& sessions) {
   if (sessions && sessions->empty()) return 0;
   if (json.size() > kMaxEventJson) throw Error(errc::internal, "evento grande demais para publicar");
-  long long t = tenant, id = 0;
-  std::string ty(type), js(json), ids = sessions ? id_array(*sessions) : std::string();
-  soci::indicator ind = sessions ? soci::i_ok : soci::i_null;
-  s << "select plataforma.publicar_evento(:t, :ty, :js, :ids::bigint[])", soci::use(t, "t"), soci::use(ty, "ty"),
-      soci::use(js, "js"), soci::use(ids, ind, "ids"), soci::into(id);
-  return id;
+  // Prepared once per connection: every write a layer's viewers see publishes one.
+  Sql q("select plataforma.publicar_evento(");
+  q.bind(std::to_string(tenant), "bigint") << ", ";
+  q.bind(std::string(type)) << ", ";
+  q.bind(std::string(json)) << ", ";
+  q.bind(sessions ? Value(id_array(*sessions)) : std::nullopt, "bigint[]") << ")::text";
+  return std::stoll(fetch_value(s, q.reuse_plan()).value());
 }
 
 std::int64_t publish_event(Pool& platform, std::int64_t tenant, std::string_view type, std::string_view json,
@@ -86,15 +86,20 @@ void EventFollower::run() {
     } else if (up && handlers_.on_resync) {
       handlers_.on_resync();
     }
-    // Delivers the rows after last_, slice by slice; false when the connection failed.
+    // Delivers the rows after last_, slice by slice; false when the connection failed. The
+    // read is prepared once per connection: every instance runs it at every event.
     static const std::string kRead =
         "select id, tenant_id, tipo, json, sessoes::text from plataforma.eventos where id > $1::bigint order by id "
         "limit " + std::to_string(kSlice);
+    if (up) {
+      Result prepared(PQprepare(conn.get(), "eventos_depois", kRead.c_str(), 1, nullptr), &PQclear);
+      up = PQresultStatus(prepared.get()) == PGRES_COMMAND_OK;
+    }
     auto catch_up = [&] {
       for (;;) {
         std::string after = std::to_string(last_.load());
         const char* params[] = {after.c_str()};
-        Result r(PQexecParams(conn.get(), kRead.c_str(), 1, nullptr, params, nullptr, nullptr, 0), &PQclear);
+        Result r(PQexecPrepared(conn.get(), "eventos_depois", 1, params, nullptr, nullptr, 0), &PQclear);
         if (PQresultStatus(r.get()) != PGRES_TUPLES_OK) return false;
         int rows = PQntuples(r.get());
         for (int i = 0; i < rows; ++i) {

@@ -27,7 +27,9 @@ std::vector<Viewer> open_sessions(store::Pool& platform, std::int64_t tenant_id,
        "and (s.ociosa_max is null or s.usada_em + s.ociosa_max > now()) "
        "and u.ativo and t.ativo and (u.tenant_id = s.tenant_id or (p.ativo and pt.tenant_id is not null))";
   if (user_id) q << " and s.usuario_id = ", q.bind(std::to_string(*user_id), "bigint");
-  auto rows = platform.with([&](soci::session& db) { return store::fetch(db, q); });
+  // Prepared once per connection (a plan for any tenant): every write a layer's viewers
+  // see asks it.
+  auto rows = platform.with([&](soci::session& db) { return store::fetch(db, q.reuse_plan()); });
   std::vector<Viewer> out;
   out.reserve(rows.size());
   for (const store::Row& r : rows) out.push_back({std::stoll(*r[0]), std::stoll(*r[1]), *r[2] == "true"});
@@ -50,7 +52,7 @@ std::vector<std::int64_t> sessions_seeing(const service::Caller& s, std::int64_t
   q.bind(users + "}", "bigint[]"), q << ", ", q.bind(admins + "}", "boolean[]");
   q << ") as x(u, a) where projeto.papel_camada(", q.bind(std::to_string(layer_id), "bigint");
   q << ", x.u, x.a) is not null";
-  auto rows = s.db->with([&](soci::session& db) { return store::fetch(db, q); });
+  auto rows = s.db->with([&](soci::session& db) { return store::fetch(db, q.reuse_plan()); });
   std::vector<std::int64_t> out;
   for (const store::Row& r : rows) {
     const auto& sessions = by_user[{std::stoll(*r[0]), *r[1] == "true"}];
