@@ -129,8 +129,8 @@ struct Runner::State {
 
   // A job was queued through this process: a worker looks at once.
   void nudge();
-  // Queues jobs left pendente to follow a job of `tenant` (Context::follow).
-  void queue_followers(std::int64_t tenant, const std::vector<sql::Follower>& jobs);
+  // Queues the jobs left pendente to follow `claim`'s job (Context::follow), in its place.
+  void queue_followers(const queue::Claim& claim, const std::vector<sql::Follower>& jobs);
   void run();
   void work(const queue::Claim& claim);
   void execute(Item& it, Current& current);
@@ -334,7 +334,7 @@ void Runner::State::execute(Item& it, Current& current) {
   auto status = it.db->lease();
   auto started = sql::start(*status, claim.job, claim.attempt);
   if (!started) {  // ended meanwhile (cancelled while pendente, or committed by a process that died) or gone
-    queue_followers(claim.tenant_id, sql::followers(*status, claim.job));
+    queue_followers(claim, sql::followers(*status, claim.job));
     done(claim);
     return;
   }
@@ -404,14 +404,16 @@ void Runner::State::execute(Item& it, Current& current) {
   publish(it, *status);
   // Before this job leaves the queue: with it still executando there, the tenant's cap
   // keeps its followers from being claimed by another worker ahead of it.
-  if (!failure) queue_followers(claim.tenant_id, ctx.followers());
+  if (!failure) queue_followers(claim, ctx.followers());
   done(claim);
 }
 
-void Runner::State::queue_followers(std::int64_t tenant, const std::vector<sql::Follower>& jobs) {
+// The followers take `claim`'s place in its tenant's line: next, ahead of the jobs queued
+// after it.
+void Runner::State::queue_followers(const queue::Claim& claim, const std::vector<sql::Follower>& jobs) {
   if (jobs.empty()) return;
   setup.platform->with([&](soci::session& s) {
-    for (const auto& f : jobs) queue::add(s, tenant, f.id, setup.lane, f.handler, std::nullopt);
+    for (const auto& f : jobs) queue::add(s, claim.tenant_id, f.id, setup.lane, f.handler, std::nullopt, claim.id);
   });
   nudge();
 }

@@ -83,10 +83,13 @@ struct Claim {
   int attempt = 0;  ///< claims so far, this one included
 };
 
-/// Queues job `job` of tenant `tenant` on `lane`.
+/// Queues job `job` of tenant `tenant` on `lane`. `after`: the queue row (Claim::id) of the
+/// job it follows, still queued; it then takes that job's place in the tenant's line, ahead
+/// of the jobs queued after it (platform migration 0014).
 void add(soci::session& s, std::int64_t tenant, std::int64_t job, const std::string& lane, const std::string& handler,
-         const std::optional<std::string>& entrada);
-/// Claims the oldest job of `lane` whose handler is among `handlers`, pendente or with an
+         const std::optional<std::string>& entrada, std::optional<std::int64_t> after = {});
+/// Claims the oldest job of `lane` (by its place: its own, or its predecessor's for a
+/// follower) whose handler is among `handlers`, pendente or with an
 /// expired lease, of a tenant running fewer than `per_tenant` jobs of the lane, the tenant
 /// served longest ago first (plataforma.tarefas_turnos): held by `holder` for `lease`. One claimer at a time (an advisory lock), so the cap holds across
 /// instances; rows another statement holds are skipped (SKIP LOCKED).

@@ -19,10 +19,17 @@ std::string number(std::int64_t v) { return std::to_string(v); }
 }  // namespace
 
 void add(soci::session& s, std::int64_t tenant, std::int64_t job, const std::string& lane, const std::string& handler,
-         const std::optional<std::string>& entrada) {
-  Sql q("insert into plataforma.tarefas (tenant_id, importacao_id, fila, tipo, entrada) values (");
+         const std::optional<std::string>& entrada, std::optional<std::int64_t> after) {
+  Sql q("insert into plataforma.tarefas (tenant_id, importacao_id, fila, tipo, entrada, posicao) values (");
   q.bind(number(tenant), "bigint"), q << ", ", q.bind(number(job), "bigint"), q << ", ", q.bind(lane);
-  q << ", ", q.bind(handler), q << ", ", q.bind(entrada), q << ") on conflict (tenant_id, importacao_id) do nothing";
+  q << ", ", q.bind(handler), q << ", ", q.bind(entrada), q << ", ";
+  if (after) {  // the predecessor's place, itself perhaps inherited
+    q << "(select coalesce(p.posicao, p.id) from plataforma.tarefas p where p.id = ";
+    q.bind(number(*after), "bigint") << ")";
+  } else {
+    q << "null";
+  }
+  q << ") on conflict (tenant_id, importacao_id) do nothing";
   store::execute(s, q);
 }
 
@@ -36,7 +43,7 @@ std::optional<Claim> claim(soci::session& s, const std::string& lane, const std:
        "where r.tenant_id = t.tenant_id and r.fila = t.fila and r.estado = 'executando' and r.prazo >= now()) < ";
   q.bind(std::to_string(per_tenant), "integer");
   q << " order by (select u.turno from plataforma.tarefas_turnos u where u.tenant_id = t.tenant_id and u.fila = "
-       "t.fila) nulls first, t.id limit 1 for update of t skip locked) "
+       "t.fila) nulls first, coalesce(t.posicao, t.id), t.id limit 1 for update of t skip locked) "
        "update plataforma.tarefas t set estado = 'executando', titular = ";
   q.bind(holder), q << ", prazo = now() + make_interval(secs => ", q.bind(number(lease.count()), "integer");
   q << "), tentativas = t.tentativas + 1 from escolhida where t.id = escolhida.id "

@@ -119,3 +119,38 @@ TEST_CASE_FIXTURE(ImportsFixture, "a follower left unqueued by a process that di
   CHECK(db("select count(*) from projeto.camadas where projeto_id = " + n(c.projeto)) == "1");
   CHECK(reaches_value(*this, "select count(*) from plataforma.tarefas", "0", true) == "0");
 }
+
+TEST_CASE_FIXTURE(ImportsFixture, "the job that follows an import takes the import's place in its tenant's line: it "
+                                  "runs before the imports the tenant queued meanwhile") {
+  auto c = cast();
+  // The first import is held 1.5 s (a trigger on its layer's row), long enough for the
+  // second to be queued behind it; the jobs' starts are recorded in order.
+  db("create function teste_devagar() returns trigger language plpgsql as $$ begin "
+     "if new.nome = 'Devagar' then perform pg_sleep(1.5); end if; return new; end $$");
+  db("create trigger teste_devagar before insert on projeto.camadas for each row execute function teste_devagar()");
+  db("create table teste_inicios (ordem bigserial, importacao bigint)");
+  db("create function teste_inicio() returns trigger language plpgsql as $$ begin "
+     "insert into teste_inicios (importacao) values (new.id); return null; end $$");
+  db("create trigger teste_inicio after update of estado on projeto.importacoes for each row "
+     "when (new.estado = 'executando' and old.estado <> 'executando') execute function teste_inicio()");
+
+  const std::int64_t first = submitted(route("shp", "lugar-1", c.projeto, "Devagar"),
+                                       shapefile_zip(named_points(5)), "p.zip", c.owner);
+  const std::int64_t second = submitted(route("shp", "lugar-2", c.projeto, "Depois"),
+                                        shapefile_zip(named_points(5)), "p.zip", c.owner);
+  const std::string first_done = finished(first, c.owner).estado, second_done = finished(second, c.owner).estado;
+  const std::string follows_first = db("select id from projeto.importacoes where apos = " + n(first));
+  const std::string follows_second = db("select id from projeto.importacoes where apos = " + n(second));
+  for (const std::string& f : {follows_first, follows_second})
+    reaches_value(*this, "select estado from projeto.importacoes where id = " + f, "concluida");
+  const std::string starts = db("select string_agg(importacao::text, ',' order by ordem) from teste_inicios");
+  db("drop trigger teste_inicio on projeto.importacoes; drop function teste_inicio(); drop table teste_inicios; "
+     "drop trigger teste_devagar on projeto.camadas; drop function teste_devagar()");
+
+  CHECK(first_done == "concluida");
+  CHECK(second_done == "concluida");
+  REQUIRE(!follows_first.empty());
+  // The first import, its indexes, then the second import and its indexes.
+  CHECK(starts == n(first) + "," + follows_first + "," + n(second) + "," + follows_second);
+  CHECK(reaches_value(*this, "select count(*) from plataforma.tarefas", "0", true) == "0");
+}
