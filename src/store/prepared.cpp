@@ -10,7 +10,8 @@
 #include <cstdint>
 #include <list>
 #include <map>
-#include <set>
+#include <unordered_map>
+#include <unordered_set>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -47,46 +48,56 @@ using Result = std::unique_ptr<PGresult, decltype(&PQclear)>;
 // libpq handle and backend pid: a reconnect gets a new backend and starts afresh. The
 // 26000 fallback below still covers what this cannot see (e.g. a DISCARD ALL).
 // Bounded by kMaxPreparedPerConnection.
+//
+// A statement is known by its whole text, and named on its connection by a number of this
+// process: never by a digest of the text, whose collision (a tenant's administrator names
+// the fields written into a layer's statements) would run one statement for another.
 class Prepared {
  public:
   enum class State { unknown, ready, stale };
+  struct Found {
+    State state = State::unknown;
+    std::string name;  ///< its name on the connection; a new one when unknown
+  };
 
-  State state(PGconn* c, const std::string& name) {
+  Found find(PGconn* c, const std::string& sql) {
     std::lock_guard lock(mutex_);
-    auto& conn = conns_[c];
-    if (conn.pid != PQbackendPID(c)) conn = {PQbackendPID(c), {}, {}, {}};
-    if (conn.stale.count(name)) return State::stale;
-    auto it = conn.names.find(name);
-    if (it == conn.names.end()) return State::unknown;
-    conn.order.splice(conn.order.begin(), conn.order, it->second);
-    return State::ready;
+    Connection& conn = connection(c);
+    auto it = conn.by_text.find(sql);
+    if (it == conn.by_text.end()) return {State::unknown, "cad_" + std::to_string(++named_)};
+    conn.order.splice(conn.order.begin(), conn.order, it->second.position);
+    return {it->second.stale ? State::stale : State::ready, it->second.name};
   }
-  /// Records `name` as prepared on `c`; returns the statement to deallocate, if any.
-  std::optional<std::string> add(PGconn* c, const std::string& name) {
+  /// Records `sql` as prepared on `c` as `name`; returns the statement to deallocate, if any.
+  std::optional<std::string> add(PGconn* c, const std::string& sql, const std::string& name) {
     std::lock_guard lock(mutex_);
-    auto& conn = conns_[c];
-    conn.stale.erase(name);
-    if (conn.names.count(name)) return std::nullopt;
-    conn.order.push_front(name);
-    conn.names[name] = conn.order.begin();
+    Connection& conn = connection(c);
+    if (auto it = conn.by_text.find(sql); it != conn.by_text.end()) {
+      it->second.stale = false;
+      return std::nullopt;
+    }
+    auto [it, added] = conn.by_text.emplace(sql, Entry{name, {}, false});
+    conn.order.push_front(&it->first);
+    it->second.position = conn.order.begin();
     if (conn.order.size() <= kMaxPreparedPerConnection) return std::nullopt;
-    std::string oldest = conn.order.back();
-    conn.names.erase(oldest);
+    auto oldest = conn.by_text.find(*conn.order.back());
+    std::string evicted = std::move(oldest->second.name);
     conn.order.pop_back();
-    return oldest;
+    conn.by_text.erase(oldest);
+    return evicted;
   }
-  /// `name` is prepared on `c` but must be prepared afresh before its next run.
-  void stale(PGconn* c, const std::string& name) {
+  /// `sql` is prepared on `c` but must be prepared afresh before its next run.
+  void stale(PGconn* c, const std::string& sql) {
     std::lock_guard lock(mutex_);
-    conns_[c].stale.insert(name);
+    if (auto it = connection(c).by_text.find(sql); it != connection(c).by_text.end()) it->second.stale = true;
   }
-  /// `name` is no longer prepared on `c` (the server lost it).
-  void drop(PGconn* c, const std::string& name) {
+  /// `sql` is no longer prepared on `c` (the server lost it).
+  void drop(PGconn* c, const std::string& sql) {
     std::lock_guard lock(mutex_);
-    auto& conn = conns_[c];
-    if (auto it = conn.names.find(name); it != conn.names.end()) {
-      conn.order.erase(it->second);
-      conn.names.erase(it);
+    Connection& conn = connection(c);
+    if (auto it = conn.by_text.find(sql); it != conn.by_text.end()) {
+      conn.order.erase(it->second.position);
+      conn.by_text.erase(it);
     }
   }
   void forget(PGconn* c) {
@@ -99,14 +110,28 @@ class Prepared {
   }
 
  private:
+  struct Entry {
+    std::string name;
+    std::list<const std::string*>::iterator position;  // in Connection::order
+    bool stale = false;
+  };
   struct Connection {
     int pid = 0;
-    std::list<std::string> order;  // most recently used first
-    std::map<std::string, std::list<std::string>::iterator> names;
-    std::set<std::string> stale;
+    std::list<const std::string*> order;  // the texts (keys of by_text), most recently used first
+    std::unordered_map<std::string, Entry> by_text;
   };
+  Connection& connection(PGconn* c) {
+    Connection& conn = conns_[c];
+    if (conn.pid != PQbackendPID(c)) {
+      conn.by_text.clear();
+      conn.order.clear();
+      conn.pid = PQbackendPID(c);
+    }
+    return conn;
+  }
   std::mutex mutex_;
   std::map<PGconn*, Connection> conns_;
+  std::uint64_t named_ = 0;
 };
 
 // Never destroyed: pools held by static objects close their connections (and call
@@ -135,18 +160,15 @@ std::string libpq_text(const Sql& q) {
   const std::string& text = q.text();
   std::string sql;
   sql.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const bool mark = text[i] == ':' && i + 2 < text.size() && text[i + 1] == 'p' &&
+  std::size_t copied = 0;  // text before this is in sql
+  for (std::size_t i = text.find(':'); i != std::string::npos; i = text.find(':', i + 1)) {
+    const bool mark = i + 2 < text.size() && text[i + 1] == 'p' &&
                       std::isdigit(static_cast<unsigned char>(text[i + 2])) && (i == 0 || text[i - 1] != ':');
-    if (!mark) {
-      sql += text[i];
-      continue;
-    }
-    sql += '$';
-    for (i += 2; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i) sql += text[i];
-    --i;
+    if (!mark) continue;
+    sql.append(text, copied, i - copied).push_back('$');
+    copied = i + 2;  // the number follows as it is
   }
-  return sql;
+  return sql.append(text, copied, std::string::npos);
 }
 
 // The rows of a successful result, each column's bytes (nullopt for NULL).
@@ -192,22 +214,24 @@ std::vector<Row> soci_rows_of(const PGresult* r) {
   return out;
 }
 
-// Process-wide count of the runs of each statement text, so that store::fetch prepares
-// what repeats and sends a one-off statement (its text built around a request's ids) in one
-// round trip, unprepared. Bounded: forgets everything when it holds kMaxTexts texts.
+// Process-wide memory of the statement texts that ran, so that store::fetch prepares what
+// repeats and sends a one-off statement (its text built around a request's ids) in one
+// round trip, unprepared. Texts are kept as hashes: two that collide only make one of them
+// prepared at its first run. Bounded: forgets everything when it holds kMaxTexts.
 class Repeats {
  public:
   static constexpr std::size_t kMaxTexts = 8192;
-  /// Whether the statement named `name` (its text's digest) ran before.
-  bool repeated(const std::string& name) {
+  /// Whether the statement `sql` ran before.
+  bool repeated(const std::string& sql) {
+    const std::size_t h = std::hash<std::string>{}(sql);
     std::lock_guard lock(mutex_);
     if (seen_.size() >= kMaxTexts) seen_.clear();
-    return !seen_.insert(name).second;
+    return !seen_.insert(h).second;
   }
 
  private:
   std::mutex mutex_;
-  std::set<std::string> seen_;
+  std::unordered_set<std::size_t> seen_;
 };
 
 Repeats& repeats() {
@@ -216,13 +240,12 @@ Repeats& repeats() {
 }
 
 // One statement through libpq: `values` as text (nullptr for NULL), results in `format`
-// (0 text, 1 binary). Prepared on the connection as `name` (its digest's "cad_<hex>") when
-// one is given, else sent unprepared: by PQexecParams, or PQexec for a text without values
-// (which may hold several statements).
-Result run(PGconn* c, const std::string& sql, const std::string& name, const std::vector<const char*>& values,
-           int format) {
+// (0 text, 1 binary). Prepared on the connection (named by Prepared) when `prepare`, else
+// sent unprepared: by PQexecParams, or PQexec for a text without values (which may hold
+// several statements).
+Result run(PGconn* c, const std::string& sql, bool prepare, const std::vector<const char*>& values, int format) {
   const int n = static_cast<int>(values.size());
-  if (name.empty()) {
+  if (!prepare) {
     Result r(values.empty() && format == 0 ? PQexec(c, sql.c_str())
                                            : PQexecParams(c, sql.c_str(), n, nullptr, values.data(), nullptr, nullptr,
                                                           format),
@@ -231,18 +254,17 @@ Result run(PGconn* c, const std::string& sql, const std::string& name, const std
     if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) fail(c, r.get());
     return r;
   }
+  const auto [state, name] = prepared_statements().find(c, sql);
   auto do_prepare = [&](bool stale) {
-    if (stale) Result(PQexec(c, ("deallocate " + name).c_str()), &PQclear);  // a name we made: cad_<hex>
+    if (stale) Result(PQexec(c, ("deallocate " + name).c_str()), &PQclear);  // a name we made: cad_<n>
     Result p(PQprepare(c, name.c_str(), sql.c_str(), n, nullptr), &PQclear);
-    // 42P05 duplicate_prepared_statement: prepared already, which is all we need.
-    if (PQresultStatus(p.get()) != PGRES_COMMAND_OK && sqlstate(p.get()) != "42P05") fail(c, p.get());
-    if (auto evicted = prepared_statements().add(c, name))
+    if (PQresultStatus(p.get()) != PGRES_COMMAND_OK) fail(c, p.get());
+    if (auto evicted = prepared_statements().add(c, sql, name))
       Result(PQexec(c, ("deallocate " + *evicted).c_str()), &PQclear);
   };
   auto exec = [&] {
     return Result(PQexecPrepared(c, name.c_str(), n, values.data(), nullptr, nullptr, format), &PQclear);
   };
-  const auto state = prepared_statements().state(c, name);
   if (state != Prepared::State::ready) do_prepare(state == Prepared::State::stale);
   Result r = exec();
   const auto failed = [&] {
@@ -261,9 +283,9 @@ Result run(PGconn* c, const std::string& sql, const std::string& name, const std
         do_prepare(code == "0A000");
         r = exec();
       } else if (code == "0A000") {
-        prepared_statements().stale(c, name);
+        prepared_statements().stale(c, sql);
       } else {
-        prepared_statements().drop(c, name);
+        prepared_statements().drop(c, sql);
       }
     }
     if (failed()) fail(c, r.get());
@@ -278,8 +300,6 @@ std::vector<const char*> values_of(const std::vector<Value>& params) {
   return values;
 }
 
-std::string statement_name(const std::string& sql) { return "cad_" + digest(sql); }
-
 // Runs `q` with store::fetch's policy: a statement marked Sql::reuse_plan() is prepared; so
 // is a single statement without values that this process ran before. Without values, its
 // one plan is the one PostgreSQL would make at every run. With values, a generic plan can be
@@ -289,14 +309,9 @@ std::string statement_name(const std::string& sql) { return "cad_" + digest(sql)
 Result run_sql(soci::session& s, const Sql& q, int format) {
   const std::string sql = libpq_text(q);
   const auto values = values_of(q.params());
-  std::string name;
-  if (q.reuses_plan()) {
-    name = statement_name(sql);
-  } else if (values.empty() && sql.find(';') == std::string::npos) {
-    name = statement_name(sql);
-    if (!repeats().repeated(name)) name.clear();
-  }
-  return run(native_connection(s), sql, name, values, format);
+  const bool prepare = q.reuses_plan() ||
+                       (values.empty() && sql.find(';') == std::string::npos && repeats().repeated(sql));
+  return run(native_connection(s), sql, prepare, values, format);
 }
 }  // namespace
 
@@ -320,7 +335,7 @@ std::vector<BinaryRow> run_prepared_binary(soci::session& s, const std::string& 
   std::vector<const char*> values;
   values.reserve(params.size());
   for (const auto& p : params) values.push_back(p.c_str());
-  return rows_of(run(native_connection(s), sql, statement_name(sql), values, 1).get());
+  return rows_of(run(native_connection(s), sql, true, values, 1).get());
 }
 
 std::optional<std::string_view> TextRows::at(std::size_t row, std::size_t col) const noexcept {

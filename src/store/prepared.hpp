@@ -26,14 +26,15 @@ namespace cadastre::store {
 /// and, once generic, a plan in its backend.
 inline constexpr std::size_t kMaxPreparedPerConnection = 128;
 
-/// Short hex digest of a text (FNV-1a 64): names prepared statements and versions ETags.
+/// Short hex digest of a text (FNV-1a 64, not collision-resistant): versions ETags and names
+/// cursors. Prepared statements are known by their whole text (prepared.cpp).
 std::string digest(std::string_view text);
 
 /// One row of a binary-format result: each column's raw bytes (nullopt for NULL).
 using BinaryRow = std::vector<std::optional<std::string>>;
 
-/// Runs `sql` (parameters $1..$n, passed as text) as the prepared statement named after
-/// its digest, preparing it on this connection when it is not yet, and returns the rows in
+/// Runs `sql` (parameters $1..$n, passed as text) as a prepared statement, preparing it on
+/// this connection when it is not yet, and returns the rows in
 /// binary format (SOCI only reads bytea's hex text form, twice the size plus a decode).
 /// Statements stay prepared on the connection for its lifetime, so hot reads are parsed
 /// and planned once per connection. Failures throw soci::postgresql_soci_error with

@@ -60,6 +60,30 @@ TEST_CASE("a connection keeps a bounded number of prepared statements, the least
   });
 }
 
+TEST_CASE("a prepared statement is known by its whole text and named by a number, never by a digest of the text") {
+  // A digest's collision would run one statement for another: a tenant's administrator
+  // names the fields written into a layer's statements.
+  store::Pool pool(one_connection());
+  pool.with([&](soci::session& s) {
+    for (int round = 0; round < 2; ++round)
+      for (const std::string word : {"um", "dois"}) {
+        store::Sql q("select '" + word + "'::text || ");
+        q.bind(std::to_string(round), "text").reuse_plan();
+        CHECK(store::fetch_value(s, q) == word + std::to_string(round));
+      }
+    store::Sql names("select string_agg(name, ',' order by name) from pg_prepared_statements "
+                     "where statement ~ '^select ''(um|dois)''::text'");
+    const std::string got = store::fetch_value(s, names).value_or("");
+    CHECK(got.find(',') != std::string::npos);  // two statements, one name each
+    for (std::size_t at = 0, next; at < got.size(); at = next + 1) {
+      next = std::min(got.find(',', at), got.size());
+      const std::string name = got.substr(at, next - at);
+      CHECK(name.rfind("cad_", 0) == 0);
+      CHECK(name.find_first_not_of("0123456789", 4) == std::string::npos);
+    }
+  });
+}
+
 TEST_CASE("store::fetch prepares a statement at its second run in the process, not its first") {
   store::Pool pool(one_connection());
   pool.with([&](soci::session& s) {
