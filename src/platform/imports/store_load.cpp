@@ -1,5 +1,5 @@
 // Loading an import's layers: the layer, its form and fields with INSERTs, then the
-// geometries with binary COPY and the values with COPY's text format (the geometries' ids
+// geometries and the values with binary COPY (the geometries' ids
 // reserved from their sequence first, since a connection in COPY runs nothing else): the
 // values one row per geometry into the layer's table (camadas.l<id>, made with the layer and its fields), whose column indexes
 // a job of their own builds after the import has committed. See store.hpp.
@@ -8,8 +8,6 @@
 
 #include <fmt/format.h>
 
-#include <endian.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -17,12 +15,14 @@
 #include "cadastre/json.hpp"
 #include "platform/common/layer_table.hpp"
 #include "platform/imports/store.hpp"
+#include "store/copy_binary.hpp"
 #include "store/pool.hpp"
 #include "store/sql.hpp"
 
 namespace cadastre::platform::imports {
 namespace {
 
+namespace copy_binary = store::copy_binary;
 using store::Sql;
 
 std::string text(std::int64_t v) { return std::to_string(v); }
@@ -82,82 +82,78 @@ class CopyIn {
   bool active_ = false;
 };
 
-// COPY's text format, for the values: each one's text, read by PostgreSQL as its column's
-// type (the columns are of several types).
-class TextCopy : public CopyIn {
+// COPY's binary format (store/copy_binary.hpp): the header at the start, the trailer at
+// the end.
+class BinaryCopy : public CopyIn {
  public:
-  TextCopy(soci::session& s, const std::string& target) : CopyIn(s, fmt::format("copy {} from stdin", target)) {}
-  TextCopy& field(std::string_view v) {
-    if (!row_start_) buf_.push_back('\t');
-    row_start_ = false;
-    for (char c : v) {
-      switch (c) {
-        case '\\': buf_ += "\\\\"; break;
-        case '\t': buf_ += "\\t"; break;
-        case '\n': buf_ += "\\n"; break;
-        case '\r': buf_ += "\\r"; break;
-        default: buf_.push_back(c);
-      }
-    }
-    return *this;
-  }
-  TextCopy& null() {
-    if (!row_start_) buf_.push_back('\t');
-    row_start_ = false;
-    buf_ += "\\N";
-    return *this;
-  }
-  void end_row() {
-    buf_.push_back('\n');
-    row_start_ = true;
-    row_done();
-  }
-
- private:
-  bool row_start_ = true;
-};
-
-// COPY's binary format, for the geometries (id, camada_id, geom, criado_por,
-// atualizado_por): bigints as 8 bytes and the geometry as its EWKB, which PostgreSQL reads
-// as they are (no hex written here and parsed there, half the bytes sent).
-class GeometryCopy : public CopyIn {
- public:
-  GeometryCopy(soci::session& s, const std::string& target)
-      : CopyIn(s, fmt::format("copy {} (id, camada_id, geom, criado_por, atualizado_por) from stdin (format binary)",
-                              target)) {
-    buf_.append("PGCOPY\n\377\r\n\0", 11);  // the signature, then no flags and no extension
-    put32(0);
-    put32(0);
-  }
-  void row(std::int64_t id, std::int64_t camada, std::string_view ewkb, std::int64_t user) {
-    put16(5);
-    bigint(id);
-    bigint(camada);
-    put32(static_cast<std::uint32_t>(ewkb.size()));
-    buf_.append(ewkb);
-    bigint(user);
-    bigint(user);
-    row_done();
+  BinaryCopy(soci::session& s, const std::string& target)
+      : CopyIn(s, fmt::format("copy {} from stdin (format binary)", target)) {
+    copy_binary::header(buf_);
   }
   void finish() {
-    put16(0xFFFF);  // the trailer: a field count of -1
+    copy_binary::trailer(buf_);
     CopyIn::finish();
+  }
+};
+
+// The geometries (id, camada_id, geom, criado_por, atualizado_por): bigints as 8 bytes and
+// the geometry as its EWKB, which PostgreSQL reads as it is (no hex written here and
+// parsed there, half the bytes sent).
+class GeometryCopy : public BinaryCopy {
+ public:
+  GeometryCopy(soci::session& s, const std::string& target)
+      : BinaryCopy(s, target + " (id, camada_id, geom, criado_por, atualizado_por)") {}
+  void row(std::int64_t id, std::int64_t camada, std::string_view ewkb, std::int64_t user) {
+    copy_binary::row(buf_, 5);
+    copy_binary::bigint(buf_, id);
+    copy_binary::bigint(buf_, camada);
+    copy_binary::bytes(buf_, ewkb);
+    copy_binary::bigint(buf_, user);
+    copy_binary::bigint(buf_, user);
+    row_done();
+  }
+};
+
+// The values (id, then a column per field): each value's text encoded as its column's
+// type reads it (numeric, date, text...), so PostgreSQL stores it without parsing it. A
+// text the type would refuse fails the import, as PostgreSQL's refusal did in the text
+// format (the values' texts are written by features.cpp in the forms their types read).
+class ValuesCopy : public BinaryCopy {
+ public:
+  ValuesCopy(soci::session& s, const std::string& target, std::vector<std::string> types,
+             std::vector<std::string> names)
+      : BinaryCopy(s, target), types_(std::move(types)), names_(std::move(names)) {}
+  void row(std::int64_t id, const std::vector<std::optional<std::string>>& values, std::int64_t feature) {
+    copy_binary::row(buf_, static_cast<std::uint16_t>(types_.size() + 1));
+    copy_binary::bigint(buf_, id);
+    for (std::size_t k = 0; k < types_.size(); ++k) {
+      if (!values[k]) {
+        copy_binary::null(buf_);
+        continue;
+      }
+      if (!encode(types_[k], *values[k]))
+        throw Error(errc::invalid_argument,
+                    fmt::format("feição {}, campo {}: o valor não é do tipo do campo ({})", feature, names_[k], types_[k]),
+                    "file");
+    }
+    row_done();
   }
 
  private:
-  void put16(std::uint16_t v) {
-    v = htobe16(v);
-    buf_.append(reinterpret_cast<const char*>(&v), 2);
+  // `text` as a field of `type` (common::column_type's names); false when the type does not
+  // read it.
+  bool encode(const std::string& type, const std::string& text) {
+    if (type == "numeric") return copy_binary::numeric(buf_, text);
+    if (type == "date") return copy_binary::date(buf_, text);
+    if (type == "boolean") return copy_binary::boolean(buf_, text);
+    if (type == "jsonb") {
+      copy_binary::jsonb(buf_, text);
+    } else {
+      copy_binary::bytes(buf_, text);
+    }
+    return true;
   }
-  void put32(std::uint32_t v) {
-    v = htobe32(v);
-    buf_.append(reinterpret_cast<const char*>(&v), 4);
-  }
-  void bigint(std::int64_t v) {
-    put32(8);
-    std::uint64_t b = htobe64(static_cast<std::uint64_t>(v));
-    buf_.append(reinterpret_cast<const char*>(&b), 8);
-  }
+  std::vector<std::string> types_, names_;  // per field: its column's type, its name
 };
 
 std::int64_t insert_returning(soci::session& s, const Sql& q) {
@@ -223,22 +219,24 @@ std::vector<std::int64_t> insert_fields(soci::session& s, std::int64_t formulari
 }
 
 // The rows' values into the layer's table: one row per geometry with a value, a column per
-// field (text to a typed column: COPY reads the value's text as the column's type).
+// field (`campos`, the ids of `fields`), in COPY's binary format.
 void copy_values(soci::session& s, std::int64_t camada, const std::vector<std::int64_t>& campos,
-                 const std::vector<Row>& rows, const std::vector<std::int64_t>& ids, jobs::Context& ctx,
-                 std::int64_t done, std::int64_t total) {
+                 const std::vector<FieldDef>& fields, const std::vector<Row>& rows, const std::vector<std::int64_t>& ids,
+                 jobs::Context& ctx, std::int64_t done, std::int64_t total) {
   if (campos.empty()) return;
   std::string target = common::layer_table(camada) + " (id";
   for (auto c : campos) target += ", " + common::field_column(c);
-  TextCopy values(s, target + ")");
+  std::vector<std::string> types, names;
+  for (const FieldDef& f : fields) {
+    types.push_back(common::column_type(f.tipo));
+    names.push_back(f.nome);
+  }
+  ValuesCopy values(s, target + ")", std::move(types), std::move(names));
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& row = rows[i].values;
     if (std::any_of(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(campos.size()),
-                    [](const auto& v) { return v.has_value(); })) {
-      values.field(text(ids[i]));
-      for (std::size_t k = 0; k < campos.size(); ++k) row[k] ? values.field(*row[k]) : values.null();
-      values.end_row();
-    }
+                    [](const auto& v) { return v.has_value(); }))
+      values.row(ids[i], row, static_cast<std::int64_t>(i) + 1);
     if (i % 10000 == 9999) ctx.progress(done, total);
   }
   values.finish();
@@ -332,7 +330,7 @@ jobs::Layer load_target(soci::session& s, const LoadInfo& info, const Target& t,
     geometries.add(r.ewkb);
     if (++done % 10000 == 0) ctx.progress(done, total);
   }
-  copy_values(s, created.camada, created.campos, t.rows, geometries.finish(), ctx, done, total);
+  copy_values(s, created.camada, created.campos, t.fields, t.rows, geometries.finish(), ctx, done, total);
   attach_layer(s, created.camada);
   bump_generation(s, created.camada);
   return {created.camada, t.nome.substr(0, 200), t.geometria, static_cast<std::int64_t>(t.rows.size())};
@@ -401,7 +399,7 @@ void stream_file(store::Pool& db, const LoadInfo& info, const std::string& tipo,
     type.bind(text(l.camada), "bigint");
     store::execute(s, type);
     const std::int64_t n = static_cast<std::int64_t>(t.rows.size());
-    copy_values(s, l.camada, insert_fields(s, l.formulario, t.fields), t.rows, ids, ctx, n, n);
+    copy_values(s, l.camada, insert_fields(s, l.formulario, t.fields), t.fields, t.rows, ids, ctx, n, n);
     attach_layer(s, l.camada);
     bump_generation(s, l.camada);
     finish_load(s, info, tipo, {{l.camada, nome.substr(0, 200), t.geometria, n}}, ctx);
