@@ -2,8 +2,7 @@
 
 #include <endian.h>
 
-#include <cstring>
-#include <vector>
+#include <algorithm>
 
 namespace cadastre::store::copy_binary {
 namespace {
@@ -89,11 +88,9 @@ bool numeric(std::string& out, std::string_view text) {
 
   // The value is 0.<digits> × 10^point. Leading and trailing zeros go; then zeros before
   // bring the point to a multiple of 4, so the digits group into base-10000 digits.
-  long point = integer + exponent;
-  const std::size_t first = digits.find_first_not_of('0');
-  std::vector<std::uint16_t> groups;
-  long weight = 0;
-  if (first != std::string::npos) {
+  long point = integer + exponent, weight = 0;
+  std::size_t groups = 0;
+  if (const std::size_t first = digits.find_first_not_of('0'); first != std::string::npos) {
     point -= static_cast<long>(first);
     digits.erase(0, first);
     digits.erase(digits.find_last_not_of('0') + 1);
@@ -102,17 +99,17 @@ bool numeric(std::string& out, std::string_view text) {
     point += pad;
     digits.append((4 - digits.size() % 4) % 4, '0');
     weight = point / 4 - 1;
-    if (weight > 32767 || weight < -32768 || digits.size() / 4 > 32767) return false;
-    for (std::size_t g = 0; g < digits.size(); g += 4)
-      groups.push_back(static_cast<std::uint16_t>((digits[g] - '0') * 1000 + (digits[g + 1] - '0') * 100 +
-                                                  (digits[g + 2] - '0') * 10 + (digits[g + 3] - '0')));
+    groups = digits.size() / 4;
+    if (weight > 32767 || weight < -32768 || groups > 32767) return false;
   }
-  put32(out, static_cast<std::uint32_t>(8 + 2 * groups.size()));
-  put16(out, static_cast<std::uint16_t>(groups.size()));
+  put32(out, static_cast<std::uint32_t>(8 + 2 * groups));
+  put16(out, static_cast<std::uint16_t>(groups));
   put16(out, static_cast<std::uint16_t>(static_cast<std::int16_t>(weight)));
-  put16(out, negative && !groups.empty() ? kNegative : kPositive);
+  put16(out, negative && groups > 0 ? kNegative : kPositive);
   put16(out, static_cast<std::uint16_t>(dscale));
-  for (std::uint16_t g : groups) put16(out, g);
+  for (std::size_t g = 0; g < digits.size() && groups > 0; g += 4)
+    put16(out, static_cast<std::uint16_t>((digits[g] - '0') * 1000 + (digits[g + 1] - '0') * 100 +
+                                          (digits[g + 2] - '0') * 10 + (digits[g + 3] - '0')));
   return true;
 }
 
