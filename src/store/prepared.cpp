@@ -89,7 +89,8 @@ class Prepared {
   /// `sql` is prepared on `c` but must be prepared afresh before its next run.
   void stale(PGconn* c, const std::string& sql) {
     std::lock_guard lock(mutex_);
-    if (auto it = connection(c).by_text.find(sql); it != connection(c).by_text.end()) it->second.stale = true;
+    Connection& conn = connection(c);
+    if (auto it = conn.by_text.find(sql); it != conn.by_text.end()) it->second.stale = true;
   }
   /// `sql` is no longer prepared on `c` (the server lost it).
   void drop(PGconn* c, const std::string& sql) {
