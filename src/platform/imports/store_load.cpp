@@ -120,40 +120,54 @@ class GeometryCopy : public BinaryCopy {
 // format (the values' texts are written by features.cpp in the forms their types read).
 class ValuesCopy : public BinaryCopy {
  public:
-  ValuesCopy(soci::session& s, const std::string& target, std::vector<std::string> types,
-             std::vector<std::string> names)
-      : BinaryCopy(s, target), types_(std::move(types)), names_(std::move(names)) {}
+  ValuesCopy(soci::session& s, const std::string& target, const std::vector<FieldDef>& fields)
+      : BinaryCopy(s, target) {
+    for (const FieldDef& f : fields) {
+      std::string type = common::column_type(f.tipo);
+      const Encoding e = type == "numeric" ? Encoding::numeric
+                         : type == "date"  ? Encoding::date
+                         : type == "boolean" ? Encoding::boolean
+                         : type == "jsonb"   ? Encoding::jsonb
+                                             : Encoding::bytes;
+      columns_.push_back({e, std::move(type), f.nome});
+    }
+  }
   void row(std::int64_t id, const std::vector<std::optional<std::string>>& values, std::int64_t feature) {
-    copy_binary::row(buf_, static_cast<std::uint16_t>(types_.size() + 1));
+    copy_binary::row(buf_, static_cast<std::uint16_t>(columns_.size() + 1));
     copy_binary::bigint(buf_, id);
-    for (std::size_t k = 0; k < types_.size(); ++k) {
+    for (std::size_t k = 0; k < columns_.size(); ++k) {
       if (!values[k]) {
         copy_binary::null(buf_);
         continue;
       }
-      if (!encode(types_[k], *values[k]))
+      const Column& c = columns_[k];
+      if (!encode(c.encoding, *values[k]))
         throw Error(errc::invalid_argument,
-                    fmt::format("feição {}, campo {}: o valor não é do tipo do campo ({})", feature, names_[k], types_[k]),
+                    fmt::format("feição {}, campo {}: o valor não é do tipo do campo ({})", feature, c.name, c.type),
                     "file");
     }
     row_done();
   }
 
  private:
-  // `text` as a field of `type` (common::column_type's names); false when the type does not
-  // read it.
-  bool encode(const std::string& type, const std::string& text) {
-    if (type == "numeric") return copy_binary::numeric(buf_, text);
-    if (type == "date") return copy_binary::date(buf_, text);
-    if (type == "boolean") return copy_binary::boolean(buf_, text);
-    if (type == "jsonb") {
-      copy_binary::jsonb(buf_, text);
-    } else {
-      copy_binary::bytes(buf_, text);
+  // How a column's values are written, chosen once from its type (common::column_type).
+  enum class Encoding { numeric, date, boolean, jsonb, bytes };
+  struct Column {
+    Encoding encoding;
+    std::string type, name;  // for the message of a value the type does not read
+  };
+  // `text` as `e` writes it; false when the column's type does not read it.
+  bool encode(Encoding e, const std::string& text) {
+    switch (e) {
+      case Encoding::numeric: return copy_binary::numeric(buf_, text);
+      case Encoding::date: return copy_binary::date(buf_, text);
+      case Encoding::boolean: return copy_binary::boolean(buf_, text);
+      case Encoding::jsonb: copy_binary::jsonb(buf_, text); return true;
+      case Encoding::bytes: copy_binary::bytes(buf_, text); return true;
     }
-    return true;
+    return false;
   }
-  std::vector<std::string> types_, names_;  // per field: its column's type, its name
+  std::vector<Column> columns_;  // per field
 };
 
 std::int64_t insert_returning(soci::session& s, const Sql& q) {
@@ -226,12 +240,7 @@ void copy_values(soci::session& s, std::int64_t camada, const std::vector<std::i
   if (campos.empty()) return;
   std::string target = common::layer_table(camada) + " (id";
   for (auto c : campos) target += ", " + common::field_column(c);
-  std::vector<std::string> types, names;
-  for (const FieldDef& f : fields) {
-    types.push_back(common::column_type(f.tipo));
-    names.push_back(f.nome);
-  }
-  ValuesCopy values(s, target + ")", std::move(types), std::move(names));
+  ValuesCopy values(s, target + ")", fields);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& row = rows[i].values;
     if (std::any_of(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(campos.size()),
