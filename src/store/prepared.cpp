@@ -301,18 +301,28 @@ std::vector<const char*> values_of(const std::vector<Value>& params) {
   return values;
 }
 
-// Runs `q` with store::fetch's policy: a statement marked Sql::reuse_plan() is prepared; so
-// is a single statement without values that this process ran before. Without values, its
-// one plan is the one PostgreSQL would make at every run. With values, a generic plan can be
-// far worse than one made for them (a search's pattern, folded into the plan, finds its
-// trigram index; the generic plan cannot see it), so those are planned at every run unless
-// marked.
+// A Sql as libpq runs it, with store::fetch's policy: a statement marked Sql::reuse_plan()
+// is prepared; so is a single statement without values that this process ran before.
+// Without values, its one plan is the one PostgreSQL would make at every run. With values,
+// a generic plan can be far worse than one made for them (a search's pattern, folded into
+// the plan, finds its trigram index; the generic plan cannot see it), so those are planned
+// at every run unless marked. `values` point into the Sql, which must outlive this.
+struct Statement {
+  std::string sql;
+  std::vector<const char*> values;
+  bool prepare = false;
+};
+
+Statement statement_of(const Sql& q) {
+  Statement st{libpq_text(q), values_of(q.params()), false};
+  st.prepare = q.reuses_plan() ||
+               (st.values.empty() && st.sql.find(';') == std::string::npos && repeats().repeated(st.sql));
+  return st;
+}
+
 Result run_sql(soci::session& s, const Sql& q, int format) {
-  const std::string sql = libpq_text(q);
-  const auto values = values_of(q.params());
-  const bool prepare = q.reuses_plan() ||
-                       (values.empty() && sql.find(';') == std::string::npos && repeats().repeated(sql));
-  return run(native_connection(s), sql, prepare, values, format);
+  const Statement st = statement_of(q);
+  return run(native_connection(s), st.sql, st.prepare, st.values, format);
 }
 }  // namespace
 
@@ -356,8 +366,8 @@ namespace {
 
 // libpq's pipeline mode on a connection for the life of this object: queries are sent
 // without waiting for the answers of those before. Leaving it (also by an exception) sends
-// a synchronisation point, consumes what is still in flight and leaves the connection as
-// any other statement expects it.
+// a synchronisation point unless sync() did, consumes what is still in flight and leaves
+// the connection as any other statement expects it.
 class Pipeline {
  public:
   explicit Pipeline(PGconn* c) : c_(c) {
@@ -366,7 +376,7 @@ class Pipeline {
   Pipeline(const Pipeline&) = delete;
   Pipeline& operator=(const Pipeline&) = delete;
   ~Pipeline() {
-    if (PQpipelineSync(c_) == 1) {
+    if (synced_ || PQpipelineSync(c_) == 1) {
       // Each query still in flight ends its results with a NULL; the synchronisation's
       // result comes after them all.
       for (int nulls = 0; nulls <= in_flight_ && PQstatus(c_) == CONNECTION_OK;) {
@@ -390,10 +400,26 @@ class Pipeline {
       fail(c_, nullptr);
     ++in_flight_;
   }
-  /// The rows of the oldest query in flight.
-  Result receive() {
+  /// Queues `st`, as the prepared statement `name` when that is not empty; sync() sends it.
+  void queue(const Statement& st, const std::string& name) {
+    const int n = static_cast<int>(st.values.size());
+    const int sent = name.empty()
+                         ? PQsendQueryParams(c_, st.sql.c_str(), n, nullptr, st.values.data(), nullptr, nullptr, 0)
+                         : PQsendQueryPrepared(c_, name.c_str(), n, st.values.data(), nullptr, nullptr, 0);
+    if (sent != 1) fail(c_, nullptr);
+    ++in_flight_;
+  }
+  /// Sends what is queued with a synchronisation point: PostgreSQL runs it as one implicit
+  /// transaction and sends every answer at its end.
+  void sync() {
+    if (PQpipelineSync(c_) != 1) fail(c_, nullptr);
+    synced_ = true;
+  }
+  /// The result of the oldest query in flight, whatever its status (PGRES_PIPELINE_ABORTED
+  /// for one after a failed query).
+  Result take() {
     Result r(PQgetResult(c_), &PQclear);
-    if (PQresultStatus(r.get()) != PGRES_TUPLES_OK) fail(c_, r.get());
+    if (!r) fail(c_, nullptr);  // a broken connection
     if (PGresult* more = PQgetResult(c_)) {  // a query's results end with a NULL
       PQclear(more);
       fail(c_, nullptr);
@@ -401,10 +427,17 @@ class Pipeline {
     --in_flight_;
     return r;
   }
+  /// The rows of the oldest query in flight.
+  Result receive() {
+    Result r = take();
+    if (PQresultStatus(r.get()) != PGRES_TUPLES_OK) fail(c_, r.get());
+    return r;
+  }
 
  private:
   PGconn* c_;
   int in_flight_ = 0;  ///< queries sent whose results were not all taken
+  bool synced_ = false;
 };
 
 }  // namespace
@@ -440,6 +473,44 @@ void fetch_text_batches(soci::session& s, const Sql& q, std::size_t batch,
 }
 
 std::vector<Row> fetch(soci::session& s, const Sql& q) { return soci_rows_of(run_sql(s, q, 0).get()); }
+
+Ahead fetch_ahead(soci::session& s, const Sql& first, const Sql& second) {
+  PGconn* c = native_connection(s);
+  const Statement a = statement_of(first), b = statement_of(second);
+  // The name to send a statement by: empty for one sent unprepared. Preparing a statement,
+  // and mending one gone stale, are run()'s: one not ready on this connection goes there.
+  auto name_of = [&](const Statement& st) -> std::optional<std::string> {
+    if (!st.prepare) return std::string();
+    auto [state, name] = prepared_statements().find(c, st.sql);
+    if (state != Prepared::State::ready) return std::nullopt;
+    return name;
+  };
+  const auto ok = [](const Result& r) { return PQresultStatus(r.get()) == PGRES_TUPLES_OK; };
+  Ahead out;
+  // Inside the caller's transaction a failed `second` would fail the transaction.
+  if (PQtransactionStatus(c) == PQTRANS_IDLE) {
+    const auto name_a = name_of(a), name_b = name_a ? name_of(b) : std::nullopt;
+    if (name_b) {
+      Result ra(nullptr, &PQclear), rb(nullptr, &PQclear);
+      {
+        Pipeline pipeline(c);
+        pipeline.queue(a, *name_a);
+        pipeline.queue(b, *name_b);
+        pipeline.sync();
+        ra = pipeline.take();
+        rb = pipeline.take();
+      }
+      if (ok(ra)) {
+        out.first = soci_rows_of(ra.get());
+        if (ok(rb)) out.second = soci_rows_of(rb.get());
+        return out;
+      }
+      // `first` failed (perhaps a statement gone stale): run() mends it or throws its error.
+    }
+  }
+  out.first = soci_rows_of(run(c, a.sql, a.prepare, a.values, 0).get());
+  return out;
+}
 
 Value fetch_value(soci::session& s, const Sql& q) {
   Result r = run_sql(s, q, 0);

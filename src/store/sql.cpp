@@ -20,8 +20,9 @@ void append_page(Sql& sql, const query::Paging& paging) {
   sql << " limit " << std::to_string(paging.size) << " offset " << std::to_string(paging.offset);
 }
 
-PageRows fetch_page(soci::session& s, const Sql& sql) {
-  auto rows = fetch(s, sql);
+PageRows fetch_page(soci::session& s, const Sql& sql) { return page_rows(fetch(s, sql)); }
+
+PageRows page_rows(const std::vector<Row>& rows) {
   PageRows page;
   if (rows.empty()) return page;
   page.total = std::stoll(rows[0].at(0).value_or("0"));

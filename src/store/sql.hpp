@@ -68,6 +68,21 @@ std::vector<Row> fetch(soci::session& s, const Sql& q);
 /// The first column of the first row as PostgreSQL's text (nullopt when no row or NULL).
 Value fetch_value(soci::session& s, const Sql& q);
 
+/// What fetch_ahead answers: `first`'s rows, and `second`'s when it ran.
+struct Ahead {
+  std::vector<Row> first;
+  std::optional<std::vector<Row>> second;
+};
+/// Two reads in one round trip, where the caller built `second` from what it expects
+/// `first` to answer (a layer's fields, remembered from an earlier request): both are sent
+/// before either answer is read (libpq's pipeline mode, one implicit transaction), so the
+/// request waits for the database once where it would wait twice. Each runs as fetch runs
+/// it. The caller compares `first`'s rows with what it expected, and runs its statement
+/// again from those rows when they differ or `second` is missing: it failed, or was not
+/// yet prepared on this connection, or the connection is in a transaction (then the two
+/// run one after the other; `first` alone runs here). A failure of `first` throws.
+Ahead fetch_ahead(soci::session& s, const Sql& first, const Sql& second);
+
 /// Appends " limit <size> offset <offset>" for `paging` (numbers, never request text).
 void append_page(Sql& sql, const query::Paging& paging);
 
@@ -79,6 +94,8 @@ struct PageRows {
 };
 /// Reads the two text columns (total, records array) of the single row that `sql` returns.
 PageRows fetch_page(soci::session& s, const Sql& sql);
+/// The same of rows fetched already.
+PageRows page_rows(const std::vector<Row>& rows);
 /// Runs a statement; returns the affected row count.
 long long execute(soci::session& s, const Sql& q);
 

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,6 +28,9 @@
 
 namespace soci {
 class session;
+}
+namespace cadastre::store {
+class Pool;
 }
 
 namespace cadastre::platform::common {
@@ -71,9 +75,19 @@ struct LayerField {
   /// field_values::column_of(tipo): texto, numero, data, booleano or lista.
   std::string family() const { return std::string(field_values::column_of(tipo)); }
   std::string column() const { return field_column(id); }
+  bool operator==(const LayerField&) const = default;
 };
 /// Every field of layer `camada`, in form order then field order (id breaking ties).
 std::vector<LayerField> layer_fields(soci::session& s, std::int64_t camada);
+/// layer_fields' statement, and the fields of its rows: for store::fetch_ahead.
+store::Sql layer_fields_statement(std::int64_t camada);
+std::vector<LayerField> layer_fields_of(const std::vector<store::Row>& rows);
+
+/// The fields of layer `camada` of the database `db` as a request of this process last
+/// read them (remember_fields): a guess to build a statement ahead of their read, never an
+/// answer, since another instance may have changed them since. At most 16,384 fields in all.
+std::shared_ptr<const std::vector<LayerField>> fields_seen(const store::Pool& db, std::int64_t camada);
+void remember_fields(const store::Pool& db, std::int64_t camada, const std::vector<LayerField>& fields);
 /// The layer of field `campo` (nullopt for an unknown field).
 std::optional<std::int64_t> layer_of_field(soci::session& s, std::int64_t campo);
 

@@ -51,15 +51,24 @@ std::string value_id_sql(const std::string& geometria, const std::string& posica
   return "(" + std::to_string(kValueIdBase) + " + (" + geometria + ") * 1024 + (" + posicao + "))";
 }
 
-std::vector<LayerField> layer_fields(soci::session& s, std::int64_t camada) {
+store::Sql layer_fields_statement(std::int64_t camada) {
   store::Sql q("select k.id::text, f.id::text, k.chave, k.nome, k.tipo, k.posicao::text from projeto.campos k "
                "join projeto.formularios f on f.id = k.formulario_id where f.camada_id = ");
   q.bind(std::to_string(camada), "bigint") << " order by f.ordem, f.id, k.ordem, k.id";
   q.reuse_plan();  // every page, search and write of a layer's values reads them
+  return q;
+}
+
+std::vector<LayerField> layer_fields_of(const std::vector<store::Row>& rows) {
   std::vector<LayerField> out;
-  for (const store::Row& r : store::fetch(s, q))
+  out.reserve(rows.size());
+  for (const store::Row& r : rows)
     out.push_back({std::stoll(*r[0]), std::stoll(*r[1]), *r[2], *r[3], *r[4], std::stoi(*r[5])});
   return out;
+}
+
+std::vector<LayerField> layer_fields(soci::session& s, std::int64_t camada) {
+  return layer_fields_of(store::fetch(s, layer_fields_statement(camada)));
 }
 
 std::optional<std::int64_t> layer_of_field(soci::session& s, std::int64_t campo) {

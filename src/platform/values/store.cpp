@@ -263,23 +263,51 @@ store::Sql page_statement(std::int64_t camada, const std::vector<LayerField>& fi
   return q;
 }
 
+namespace {
+
+// The page's statement from the layer's fields; throws the request's error for a field
+// (idCampo, orderBy) the layer does not have.
+store::Sql page_plan(std::int64_t camada, const std::vector<LayerField>& fields, std::optional<std::int64_t> campo,
+                     const Page& page) {
+  if (campo) field_of_layer(fields, camada, *campo, "idCampo");
+  std::optional<OrderField> order;
+  if (page.order_by != "id") {
+    // orderBy is the chave of a field of the layer: its id and column type.
+    auto f = std::find_if(fields.begin(), fields.end(), [&](const LayerField& x) { return x.chave == page.order_by; });
+    if (f == fields.end())
+      throw Error(errc::invalid_argument,
+                  "orderBy: a camada " + std::to_string(camada) + " não tem o campo '" + page.order_by +
+                      "' (use uma chave ou id)",
+                  "orderBy");
+    order = OrderField{f->id, common::column_type(f->tipo)};
+  }
+  return page_statement(camada, fields, campo, order, page);
+}
+
+}  // namespace
+
 store::PageRows page_of_layer(store::Pool& pool, std::int64_t camada, std::optional<std::int64_t> campo,
                               const Page& page) {
   return pool.with([&](soci::session& s) {
-    const std::vector<LayerField> fields = common::layer_fields(s, camada);
-    if (campo) field_of_layer(fields, camada, *campo, "idCampo");
-    std::optional<OrderField> order;
-    if (page.order_by != "id") {
-      // orderBy is the chave of a field of the layer: its id and column type.
-      auto f = std::find_if(fields.begin(), fields.end(), [&](const LayerField& x) { return x.chave == page.order_by; });
-      if (f == fields.end())
-        throw Error(errc::invalid_argument,
-                    "orderBy: a camada " + std::to_string(camada) + " não tem o campo '" + page.order_by +
-                        "' (use uma chave ou id)",
-                    "orderBy");
-      order = OrderField{f->id, common::column_type(f->tipo)};
+    const store::Sql read_fields = common::layer_fields_statement(camada);
+    std::optional<std::vector<LayerField>> fields;
+    // With the fields a request last read, the page goes with their read (one round trip),
+    // and stands when the read finds them unchanged.
+    if (auto seen = common::fields_seen(pool, camada)) {
+      std::optional<store::Sql> ahead;
+      try {
+        ahead = page_plan(camada, *seen, campo, page);
+      } catch (const Error&) {  // perhaps a field added since: the fields read below tell
+      }
+      if (ahead) {
+        store::Ahead got = store::fetch_ahead(s, read_fields, *ahead);
+        fields = common::layer_fields_of(got.first);
+        if (got.second && *fields == *seen) return store::page_rows(*got.second);
+      }
     }
-    return store::fetch_page(s, page_statement(camada, fields, campo, order, page));
+    if (!fields) fields = common::layer_fields_of(store::fetch(s, read_fields));
+    common::remember_fields(pool, camada, *fields);
+    return store::fetch_page(s, page_plan(camada, *fields, campo, page));
   });
 }
 

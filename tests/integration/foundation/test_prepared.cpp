@@ -287,3 +287,59 @@ TEST_CASE("fetch_text_batches: a read that fails midway throws the database's er
     }
   });
 }
+
+TEST_CASE("fetch_ahead runs two prepared reads in one round trip, and leaves a failed second to the caller") {
+  store::Pool pool(one_connection());
+  pool.with([&](soci::session& s) {
+    auto marked = [](const std::string& text, const std::string& value) {
+      store::Sql q(text);
+      q.bind(value, "int").reuse_plan();
+      return q;
+    };
+    // now() is the transaction's start: the same for both only when they ran as one.
+    const store::Sql first = marked("select now()::text || ' antes ' || ", "1");
+    const store::Sql second = marked("select now()::text || ' depois ' || 10 / ", "2");
+    auto when = [](const std::vector<store::Row>& rows) { return rows.at(0).at(0)->substr(0, rows.at(0).at(0)->find(" antes")); };
+    auto when2 = [](const std::vector<store::Row>& rows) { return rows.at(0).at(0)->substr(0, rows.at(0).at(0)->find(" depois")); };
+    // Not yet prepared on this connection: `first` alone runs, preparing itself.
+    store::Ahead got = store::fetch_ahead(s, first, second);
+    CHECK(got.first.at(0).at(0)->ends_with(" antes 1"));
+    CHECK_FALSE(got.second.has_value());
+    CHECK(store::fetch(s, second).at(0).at(0)->ends_with(" depois 5"));
+    // Both prepared: both answer, in one pipeline and one implicit transaction.
+    got = store::fetch_ahead(s, first, second);
+    CHECK(got.first.at(0).at(0)->ends_with(" antes 1"));
+    REQUIRE(got.second.has_value());
+    CHECK(got.second->at(0).at(0)->ends_with(" depois 5"));
+    CHECK(when(got.first) == when2(*got.second));
+    CHECK(prepared_like(s, "' (antes|depois) '") == "2");
+    // A second that fails (10 / 0) is not answered; the caller runs it again and gets the
+    // error; the connection is ready for what comes next.
+    const store::Sql failing = marked("select now()::text || ' depois ' || 10 / ", "0");
+    got = store::fetch_ahead(s, first, failing);
+    CHECK(got.first.at(0).at(0)->ends_with(" antes 1"));
+    CHECK_FALSE(got.second.has_value());
+    CHECK(store::fetch_value(s, store::Sql("select 'pronta'")) == "pronta");
+    // A first that fails throws its error, run alone (unprepared yet) or in the pipeline,
+    // and the connection stays ready.
+    const store::Sql bad_first = marked("select now()::text || ' antes ' || 1 / ", "0");
+    for (int i = 0; i < 2; ++i) {
+      std::string state;
+      try {
+        store::fetch_ahead(s, bad_first, second);
+      } catch (const soci::postgresql_soci_error& e) {
+        state = e.sqlstate();
+      }
+      CHECK(state == "22012");
+      CHECK(store::fetch_value(s, store::Sql("select 'pronta'")) == "pronta");
+    }
+    // Inside a transaction the two do not go together (a failed second would fail it).
+    {
+      soci::transaction tx(s);
+      got = store::fetch_ahead(s, first, second);
+      CHECK(got.first.at(0).at(0)->ends_with(" antes 1"));
+      CHECK_FALSE(got.second.has_value());
+      CHECK(store::fetch_value(s, store::Sql("select 'na transação'")) == "na transação");
+    }
+  });
+}
