@@ -12,8 +12,9 @@
 #   value search GET /valores/search?campoId=<logradouro>&termo=sao jose&pageSize=20
 #   layer list   GET /camadas?idProjeto=<the demo project>
 # Prints requests/s and p99 per route, pgbench transactions/s of both floors, and the
-# ratio route/floor (target >= 0.7). The floor holds every statement of the request (the guard's included),
-# so the ratio is what HTTP, the session and the JSON cost.
+# ratio route/floor (issue #30's target for the value workloads: >= 0.9; the layer list is not one). The
+# floor holds every statement of the request (the guard's included), so the ratio is what HTTP, the
+# session and the JSON cost.
 #
 #   bench/platform_layers.sh [seconds=10] [connections=8] [geometries=100000]
 #   BENCH_SQL_DIR=/tmp/pisos bench/platform_layers.sh   (keeps each case's captured statements)
@@ -99,5 +100,5 @@ for c in "${cases[@]}"; do
     "$(awk -v a="$rps" -v b="$prepared" 'BEGIN { print a / b }')"
   i=$((i + 1))
 done
-echo "alvo: razão servidor/pgbench >= 0.7 ($geometries lotes × 10 campos, $(nproc) CPUs, tudo na mesma máquina)"
+echo "alvo: razão servidor/pgbench >= 0.9 nas três primeiras ($geometries lotes × 10 campos, $(nproc) CPUs, tudo na mesma máquina)"
 echo "(simple: cada instrução analisada e planejada a cada execução; prepared: uma vez por conexão)"
