@@ -106,6 +106,8 @@ int main(int argc, char** argv) {
     o.pool.statement_timeout =
         std::chrono::milliseconds(f.get_int("statement-timeout-ms", 15000, "CADASTRE_STATEMENT_TIMEOUT_MS"));
     o.token_ttl = std::chrono::milliseconds(f.get_int("token-ttl-ms", 5000, "CADASTRE_TOKEN_TTL_MS"));
+    // A read's guard answer kept for the same caller and record (at most 1 s; 0: none).
+    o.guard_ttl = std::chrono::milliseconds(f.get_int("guard-ttl-ms", 1000, "CADASTRE_GUARD_TTL_MS"));
     o.sessions.idle = std::chrono::minutes(f.get_int("session-idle-min", 480, "CADASTRE_SESSION_IDLE_MIN"));
     o.sessions.absolute = std::chrono::hours(24 * f.get_int("session-max-days", 30, "CADASTRE_SESSION_MAX_DAYS"));
     cli::read_secret_check_flags(f, o.secret_checks);

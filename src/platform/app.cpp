@@ -1,6 +1,7 @@
 #include "platform/app.hpp"
 
 #include "platform/guard/guard.hpp"
+#include "platform/guard/memory.hpp"
 #include "platform/schemas.hpp"
 #include "service/health.hpp"
 
@@ -24,8 +25,9 @@ App::App(AppOptions options) : options_(std::move(options)) {
   tenant.application_name = "cadastre-platform";
   tenants_ = std::make_unique<store::TenantPools>(tenant, options_.connections_per_server);
   tenancy_ = std::make_unique<service::Tenancy>(*identity_, *tenants_, catalogs_);
+  guard_memory_ = std::make_shared<guard::Memory>(options_.guard_ttl);
   tenancy_->set_record_guard([this](const service::Scope& s, const http::Access& a, const http::Request& req) {
-    return guard::resolve(*platform_, s, a, req);
+    return guard::resolve(*platform_, guard_memory_.get(), s, a, req);
   });
   mailer_ = std::make_unique<mail::Mailer>(options_.smtp);
   if (!options_.outbound.allowed_hosts.empty() || !options_.outbound.allowed_networks.empty())

@@ -28,6 +28,9 @@
 #include "store/tenants.hpp"
 
 namespace cadastre::platform {
+namespace guard {
+class Memory;
+}
 
 /// What an upload may declare before anything of it is decoded (cadastre/limits.hpp;
 /// docs/operations.md, "Limits", lists each flag).
@@ -74,6 +77,9 @@ struct AppOptions {
   /// tenants there (--connections-per-server; store/budget.hpp).
   std::size_t connections_per_server = 64;
   std::chrono::milliseconds token_ttl{5000};
+  /// How long a read may use the guard's answer for the same caller and record
+  /// (guard/memory.hpp; at most 1 s). 0 asks the database at every request.
+  std::chrono::milliseconds guard_ttl{0};
   store::SessionLimits sessions;
   store::SecretCheckLimits secret_checks;  ///< failed password checks (store/secret_checks.hpp)
   DecodeLimits decode;
@@ -133,6 +139,8 @@ class App {
   /// searches) share a quarter of its pool in this process (service/bulkhead.hpp).
   service::Bulkhead& heavy_reads() noexcept { return *heavy_reads_; }
   store::TenantPools& tenants() noexcept { return *tenants_; }
+  /// The guard's answers kept for reads (guard/memory.hpp).
+  const std::shared_ptr<guard::Memory>& guard_memory() noexcept { return guard_memory_; }
   const service::Tenancy& tenancy() const noexcept { return *tenancy_; }
   /// This process's sockets' subscriptions: the events every instance publishes
   /// (store::publish_event) reach them through the follower.
@@ -163,6 +171,7 @@ class App {
   std::unique_ptr<store::TenantPools> tenants_;
   store::CatalogCache catalogs_;
   std::unique_ptr<service::Tenancy> tenancy_;
+  std::shared_ptr<guard::Memory> guard_memory_;  ///< shared with the requests that mark a write's end
   service::EventBus events_;
   std::unique_ptr<store::EventFollower> follower_;  ///< every instance's events → events_ (and revocations → identity_)
   std::unique_ptr<mail::Mailer> mailer_;

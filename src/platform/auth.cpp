@@ -5,6 +5,7 @@
 // builds the Scope and enforces the route's permission before the handler runs.
 #include "cadastre/error.hpp"
 #include "platform/app.hpp"
+#include "platform/guard/memory.hpp"
 #include "store/crypto.hpp"
 
 namespace cadastre::platform {
@@ -71,6 +72,15 @@ void add_auth_scheme(App& app) {
       throw Error(errc::tenant_forbidden, "município desconhecido ou inativo");
     req.tenant = tenant->slug;
     service::Scope scope = app.tenancy().scope(std::move(*user), std::move(*tenant));
+    if (req.method != "GET" && req.method != "HEAD") {
+      // A write: the guard's answers kept for this tenant's reads are forgotten now and when
+      // it ends, and none is used or kept meanwhile (guard/memory.hpp).
+      const std::shared_ptr<guard::Memory>& memory = app.guard_memory();
+      if (memory->enabled()) {
+        memory->write_began(scope.tenant.id);
+        scope.at_end([memory, tenant = scope.tenant.id] { memory->write_ended(tenant); });
+      }
+    }
     scope.enforce(route.access, req);
     req.auth = std::move(scope);
   };

@@ -96,6 +96,12 @@ void Scope::enforce(const http::Access& access, const http::Request& req) {
   }
 }
 
+void Scope::at_end(std::function<void()> fn) {
+  // A null pointer with a deleter: the deleter runs when the last copy goes. It holds what
+  // an earlier call gave, which therefore runs after.
+  at_end_ = std::shared_ptr<void>(nullptr, [fn = std::move(fn), before = std::move(at_end_)](void*) { fn(); });
+}
+
 const Scope& scope(const http::Request& req) {
   if (const auto* s = std::any_cast<Scope>(&req.auth)) return *s;
   throw std::logic_error("rota sem escopo de município (esquema de autenticação sem Scope)");

@@ -83,6 +83,10 @@ class Scope {
   /// auth schemes, never by handlers.
   void enforce(const http::Access& access, const http::Request& req);
 
+  /// Runs `fn` when the request ends (when the last copy of this scope goes, after the
+  /// handler's answer): an auth scheme marks a write's end with it. `fn` must not throw.
+  void at_end(std::function<void()> fn);
+
  private:
   friend class Caller;  // a store's view of this request
   store::Identity* identity_;
@@ -90,6 +94,7 @@ class Scope {
   const RecordGuard* records_;
   LayerRef route_layer_;
   std::optional<Grant> grant_;
+  std::shared_ptr<void> at_end_;  ///< its deleter runs what at_end() was given
 };
 
 /// The scope the route's auth scheme established (std::logic_error, so a 500, when the

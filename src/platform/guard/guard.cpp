@@ -4,6 +4,7 @@
 #include "cadastre/query.hpp"
 #include "platform/body_fields.hpp"
 #include "platform/guard/accounts.hpp"
+#include "platform/guard/memory.hpp"
 #include "platform/guard/store.hpp"
 
 namespace cadastre::platform::guard {
@@ -23,10 +24,13 @@ bool allows(const Standing& st, std::string_view role) noexcept {
   return true;
 }
 
-service::Grant require(const service::Scope& s, std::string_view record, std::int64_t id, std::string_view role,
-                       std::string_view field) {
+namespace {
+
+// The grant of `role` on the record `id` found at `at` (nullopt: none), or the request's
+// error.
+service::Grant grant_of(const std::optional<Located>& at, std::string_view record, std::int64_t id,
+                        std::string_view role, std::string_view field) {
   if (rank(role) <= 0) throw std::logic_error("papel mal declarado na permissão: " + std::string(role));
-  std::optional<Located> at = locate(s, record, id);
   // Another tenant's ids live in another database: they are simply unknown here. And a
   // record the caller holds nothing on is not shown, as if it did not exist.
   if (!at || at->standing.held.empty())
@@ -58,6 +62,27 @@ service::Grant require(const service::Scope& s, std::string_view record, std::in
   return g;
 }
 
+// Where the record stands for a route's permission: kept by `memory` for a read, else
+// asked of the database (and kept, for a read, when the caller holds a role there: a
+// share granted elsewhere is seen at once).
+std::optional<Located> located(Memory* memory, const service::Scope& s, const http::Request& req,
+                               std::string_view record, std::int64_t id) {
+  if (!memory || !memory->enabled() || (req.method != "GET" && req.method != "HEAD")) return locate(s, record, id);
+  const Memory::Key key{s.tenant.id, std::string(record), id, s.user.user_id, s.user.admin || s.user.platform_admin};
+  if (auto kept = memory->find(key)) return kept;
+  const std::uint64_t ticket = memory->ticket(key.tenant);
+  std::optional<Located> at = locate(s, record, id);
+  if (at && !at->standing.held.empty()) memory->keep(key, ticket, *at);  // a refusal is never kept
+  return at;
+}
+
+}  // namespace
+
+service::Grant require(const service::Scope& s, std::string_view record, std::int64_t id, std::string_view role,
+                       std::string_view field) {
+  return grant_of(locate(s, record, id), record, id, role, field);
+}
+
 namespace {
 
 // The id member `name` of the request's JSON body (a route whose record is named by its
@@ -70,7 +95,7 @@ std::int64_t body_id(const http::Request& req, const std::string& name) {
 
 }  // namespace
 
-service::Grant resolve(store::Pool& platform, const service::Scope& s, const http::Access& a,
+service::Grant resolve(store::Pool& platform, Memory* memory, const service::Scope& s, const http::Access& a,
                        const http::Request& req) {
   const std::string& role = !a.raise_flag.empty() && req.query_value(a.raise_flag) == "true" ? a.raised_role : a.role;
   std::string name = a.param;
@@ -79,7 +104,7 @@ service::Grant resolve(store::Pool& platform, const service::Scope& s, const htt
     name = name.substr(6);
     std::int64_t id = body_id(req, name);
     return is_account_record(a.record) ? require_account(platform, s, a.record, id, role, name)
-                                       : require(s, a.record, id, role, name);
+                                       : grant_of(located(memory, s, req, a.record, id), a.record, id, role, name);
   }
   if (name.size() > 2 && name.front() == '{') {
     name = name.substr(1, name.size() - 2);
@@ -91,7 +116,7 @@ service::Grant resolve(store::Pool& platform, const service::Scope& s, const htt
   }
   std::int64_t id = query::parse_integer(text, name, 1, INT64_MAX);
   return is_account_record(a.record) ? require_account(platform, s, a.record, id, role, name)
-                                     : require(s, a.record, id, role, name);
+                                     : grant_of(located(memory, s, req, a.record, id), a.record, id, role, name);
 }
 
 }  // namespace cadastre::platform::guard

@@ -40,10 +40,13 @@ struct Standing {
 /// require) and for the answers of /permissoes alike.
 bool allows(const Standing& standing, std::string_view role) noexcept;
 
+class Memory;
+
 /// The grant of the route's permission (installed on the platform's Tenancy, with the
-/// platform's pool for the records of guard/accounts.hpp).
-service::Grant resolve(store::Pool& platform, const service::Scope& scope, const http::Access& access,
-                       const http::Request& req);
+/// platform's pool for the records of guard/accounts.hpp). A read (GET, HEAD) may take a
+/// record's place and the caller's standing from `memory` (guard/memory.hpp; null: never).
+service::Grant resolve(store::Pool& platform, Memory* memory, const service::Scope& scope,
+                       const http::Access& access, const http::Request& req);
 
 /// The caller's grant on a record named by data (a body's idCamada): the same checks as a
 /// route's permission, for `role` ("leitura", "edicao", "admin", "gestao"). `field` names
