@@ -2,13 +2,14 @@
 // or a list read again and again by a user pays the guard's statement once a second
 // instead of at every request (issue #30: "reads pay once per request"; decision 0029).
 //
-// - Only reads (GET and HEAD) use and fill it, and only with answers that hold a role (a
-//   refusal is never kept); a write always asks the database.
+// - Only reads use and fill it (GET and HEAD asking for "leitura"), and only with answers
+//   that hold a role (a refusal is never kept); everything else asks the database.
 // - An answer is kept `ttl` (at most 1 s): a permission changed elsewhere (another instance,
 //   a job, SQL by hand) takes effect within it.
-// - A write through this process (any other method) forgets its tenant's answers when it
-//   starts and again when it ends, and no answer is used or kept while one is in flight:
-//   what this process changes takes effect at once.
+// - A request that may write (any other method; a GET asking for more than "leitura", or
+//   for an administrator: platform/auth.cpp) forgets its tenant's answers when it starts
+//   and again when it ends, and no answer is used or kept while one is in flight: what
+//   this process changes takes effect at once.
 // - At most kMaxEntries answers; a full memory forgets them all.
 #pragma once
 

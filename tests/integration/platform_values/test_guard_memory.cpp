@@ -104,6 +104,22 @@ TEST_CASE_FIXTURE(Remembering, "a revoked share stops a read within a second, an
   refused(*write, 404, "nao_encontrado");
   CHECK(w.db("select count(*) from camadas.l" + Lots::n(w.layer) + " where id = " + Lots::n(g)) == "0");
 
+  // A GET that asks for more than reading (an administrator's list; some such GETs act,
+  // as the conversion's) asks at every request: a role lowered by SQL is refused at once.
+  const std::string permissions = "/permissoes/" + Lots::n(w.project);
+  const std::string set_role = "update projeto.projeto_usuarios set papel = '%' where projeto_id = " +
+                               Lots::n(w.project) + " and usuario_id = " + Lots::n(w.reader.user_id) + " returning 1";
+  auto role = [&](const std::string& papel) {
+    std::string sql = set_role;
+    w.db(sql.replace(sql.find('%'), 1, papel));
+  };
+  share_again();
+  role("admin");
+  REQUIRE(status(permissions) == 200);
+  role("leitura");
+  refused(*get(permissions, w.reader), 403, "acesso_negado");
+  w.db(revoke);
+
   // Revoked through this instance (the owner's DELETE): the next read is refused at once,
   // though the one before it was answered from what was kept (a refusal is never kept).
   share_again();
