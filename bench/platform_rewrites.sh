@@ -27,7 +27,8 @@
 # connection, against the route back to back on one connection (wrk -c1).
 #
 # Prints each case's median route and floor time, floor/route (the route's speed as a
-# fraction of its statements'; the target is >= 0.9) and each round's two times.
+# fraction of its statements'; the target is >= 0.9) as the median of each request's own
+# ratio, then (in parentheses) the ratio of the two medians, and each round's two times.
 #
 #   bench/platform_rewrites.sh [rounds=3] [geometries=100000] [dry_runs=9]
 #   BENCH_NO_BUILD=1 CADASTRE_BUILD_DIR=build CADASTRE_BUILD_TYPE=Check bench/platform_rewrites.sh
@@ -147,14 +148,19 @@ done
 reload "alter system reset log_min_duration_statement" "alter system reset log_line_prefix"
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
+# The ratio is the median of each request's floor/route: a request against its own
+# statements. (The ratio of the two medians, in parentheses, may pair one round's route with
+# another's floor.)
 line() {  # name route-times floor-times
-  local rt ft
+  local rt ft paired
   rt=$(median <<<"$2")
   ft=$(median <<<"$3")
-  printf '%-42s %10.3f %10.3f %8.2f   %s: %s/ %s\n' "$1" "$rt" "$ft" "$(awk -v a="$rt" -v b="$ft" 'BEGIN { print b / a }')" \
-    "$4" "$(printf '%.3f ' $2)" "$(printf '%.3f ' $3)"
+  paired=$(paste -d' ' <(tr ' ' '\n' <<<"$2" | grep -v '^$') <(tr ' ' '\n' <<<"$3" | grep -v '^$') |
+    awk '{ print $2 / $1 }' | median)
+  printf '%-42s %10.3f %10.3f %8.2f (%.2f)   %s: %s/ %s\n' "$1" "$rt" "$ft" "$paired" \
+    "$(awk -v a="$rt" -v b="$ft" 'BEGIN { print b / a }')" "$4" "$(printf '%.3f ' $2)" "$(printf '%.3f ' $3)"
 }
-printf '\n%-42s %10s %10s %8s\n' "mediana (s)" "rota" "piso" "piso/rota"
+printf '\n%-42s %10s %10s %8s\n' "mediana (s)" "rota" "piso" "piso/rota (razão das medianas)"
 line "simulação (logradouro → decimal)" "$dry_route" "$dry_floor" "requisições"
 printf '%-42s %10.4f %10.4f %8.2f   (wrk -c1 e pgbench -c1 das instruções, 10 s cada)\n' \
   "  em sequência: rota / instruções repetidas" "$(awk -v r="$dry_rps" 'BEGIN { print 1 / r }')" \
