@@ -67,6 +67,9 @@ TEST_CASE_FIXTURE(LayersFixture, "a private layer's geometry and value edits rea
                              std::to_string(c.stranger.user_id) + ") returning id");
   std::int64_t beta_p = std::stoll(db("insert into projeto.projetos (nome, criado_por) values ('Beta', " +
                                       std::to_string(c.beta.user_id) + ") returning id", "beta"));
+  // The layers' creation events, published above, are delivered before the sockets open:
+  // a socket hears what is published after it.
+  settle_events();
   PatientSocket owner(app->server().port(), c.owner), editor(app->server().port(), c.editor),
       reader(app->server().port(), c.reader), stranger(app->server().port(), c.stranger),
       beta(app->server().port(), c.beta);
@@ -123,6 +126,7 @@ TEST_CASE_FIXTURE(LayersFixture, "an import job's events reach its creator's ses
   std::int64_t beta_p = std::stoll(db("insert into projeto.projetos (nome, criado_por) values ('Beta', " +
                                       std::to_string(c.beta.user_id) + ") returning id", "beta"));
   Session phone = login("dono@alfa.gov.br", "senha-alfa");  // the creator's second session
+  settle_events();  // the layer's creation is delivered before the sockets open
   PatientSocket owner(app->server().port(), c.owner), owner_phone(app->server().port(), phone),
       editor(app->server().port(), c.editor), reader(app->server().port(), c.reader),
       stranger(app->server().port(), c.stranger), beta(app->server().port(), c.beta);

@@ -43,6 +43,7 @@ TEST_CASE_FIXTURE(LayersFixture, "a layer's writes reach its viewers' sockets in
   std::int64_t ficha = form(lotes);
   std::int64_t campo = field(ficha, "inscricao", "texto"), angulo = field(ficha, "angulo", "decimal");
   std::int64_t g = geometry(lotes, "POLYGON((-48 -27,-48 -26.99,-47.99 -26.99,-48 -27))");
+  settle_events();  // what was published above is delivered before the sockets open
   Socket reader(app->server().port(), c.reader);  // a read-only share hears everything it sees
   Socket owner(app->server().port(), c.owner);
 
@@ -130,6 +131,7 @@ TEST_CASE_FIXTURE(LayersFixture, "a layer's events reach only the sessions that 
                              std::to_string(c.stranger.user_id) + ") returning id");
   std::int64_t beta_p = std::stoll(db("insert into projeto.projetos (nome, criado_por) values ('Beta', " +
                                       std::to_string(c.beta.user_id) + ") returning id", "beta"));
+  settle_events();  // the layers' creation is delivered before the sockets open
   Socket owner(app->server().port(), c.owner), editor(app->server().port(), c.editor),
       reader(app->server().port(), c.reader), stranger(app->server().port(), c.stranger),
       beta(app->server().port(), c.beta);
