@@ -52,16 +52,6 @@ bool has_credential(const http::Request& req) {
   return req.header("X-Auth-Token") || req.header("Authorization");
 }
 
-// Whether a request may change what the guard answers: every method but GET and HEAD, and
-// a GET that asks for more than reading (a few routes of the specification act on a GET:
-// a project's transfer, for one), or for an administrator's.
-bool may_write(const http::Request& req, const http::Access& a) {
-  using Kind = http::Access::Kind;
-  if (req.method != "GET" && req.method != "HEAD") return true;
-  if (a.kind == Kind::admin || a.kind == Kind::platform_admin) return true;
-  return a.kind == Kind::record && (a.role != "leitura" || !a.raise_flag.empty());
-}
-
 }  // namespace
 
 void add_auth_scheme(App& app) {
@@ -82,7 +72,7 @@ void add_auth_scheme(App& app) {
       throw Error(errc::tenant_forbidden, "município desconhecido ou inativo");
     req.tenant = tenant->slug;
     service::Scope scope = app.tenancy().scope(std::move(*user), std::move(*tenant));
-    if (may_write(req, route.access)) {
+    if (guard::may_write(req, route.access)) {
       // The guard's answers kept for this tenant's reads are forgotten now and when the
       // request ends, and none is used or kept meanwhile (guard/memory.hpp).
       const std::shared_ptr<guard::Memory>& memory = app.guard_memory();

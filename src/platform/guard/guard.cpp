@@ -62,19 +62,14 @@ service::Grant grant_of(const std::optional<Located>& at, std::string_view recor
   return g;
 }
 
-// A request that may use the memory: a read (GET, HEAD) that asks for "leitura". A GET
-// that asks for more may act (a few routes of the specification change state on a GET).
-bool reads_only(const http::Request& req, std::string_view role) {
-  return (req.method == "GET" || req.method == "HEAD") && role == "leitura";
-}
-
 // Where the record stands for a route's permission: kept by `memory` for a read, else
 // asked of the database (and kept, for a read, when the caller holds a role there: a
 // share granted elsewhere is seen at once).
 std::optional<Located> located(Memory* memory, const service::Scope& s, const http::Request& req,
-                               std::string_view record, std::int64_t id, std::string_view role) {
-  if (!memory || !reads_only(req, role)) return locate(s, record, id);
-  const Memory::Key key{s.tenant.id, std::string(record), id, s.user.user_id, s.user.admin || s.user.platform_admin};
+                               const http::Access& a, std::int64_t id) {
+  const std::string& record = a.record;
+  if (!memory || may_write(req, a)) return locate(s, record, id);
+  const Memory::Key key{s.tenant.id, record, id, s.user.user_id, s.user.admin || s.user.platform_admin};
   if (auto kept = memory->find(key)) return kept;
   const std::uint64_t ticket = memory->ticket(key.tenant);
   std::optional<Located> at = locate(s, record, id);
@@ -110,7 +105,7 @@ service::Grant resolve(store::Pool& platform, Memory* memory, const service::Sco
     name = name.substr(6);
     std::int64_t id = body_id(req, name);
     return is_account_record(a.record) ? require_account(platform, s, a.record, id, role, name)
-                                       : grant_of(located(memory, s, req, a.record, id, role), a.record, id, role, name);
+                                       : grant_of(located(memory, s, req, a, id), a.record, id, role, name);
   }
   if (name.size() > 2 && name.front() == '{') {
     name = name.substr(1, name.size() - 2);
@@ -122,7 +117,7 @@ service::Grant resolve(store::Pool& platform, Memory* memory, const service::Sco
   }
   std::int64_t id = query::parse_integer(text, name, 1, INT64_MAX);
   return is_account_record(a.record) ? require_account(platform, s, a.record, id, role, name)
-                                     : grant_of(located(memory, s, req, a.record, id, role), a.record, id, role, name);
+                                     : grant_of(located(memory, s, req, a, id), a.record, id, role, name);
 }
 
 }  // namespace cadastre::platform::guard

@@ -4,6 +4,13 @@
 
 namespace cadastre::platform::guard {
 
+bool may_write(const http::Request& req, const http::Access& a) {
+  using Kind = http::Access::Kind;
+  if (req.method != "GET" && req.method != "HEAD") return true;
+  if (a.kind == Kind::admin || a.kind == Kind::platform_admin) return true;
+  return a.kind == Kind::record && (a.role != "leitura" || !a.raise_flag.empty());
+}
+
 Memory::Memory(std::chrono::milliseconds ttl) : ttl_(std::clamp(ttl, std::chrono::milliseconds(0), kMaxTtl)) {}
 
 std::optional<Located> Memory::find(const Key& key) {

@@ -2,12 +2,13 @@
 // or a list read again and again by a user pays the guard's statement once a second
 // instead of at every request (issue #30: "reads pay once per request"; decision 0029).
 //
-// - Only reads use and fill it (GET and HEAD asking for "leitura"), and only with answers
-//   that hold a role (a refusal is never kept); everything else asks the database.
+// - Only reads use and fill it (a GET or HEAD asking for "leitura": not may_write()), and
+//   only with answers that hold a role (a refusal is never kept); everything else asks the
+//   database.
 // - An answer is kept `ttl` (at most 1 s): a permission changed elsewhere (another instance,
 //   a job, SQL by hand) takes effect within it.
-// - A request that may write (any other method; a GET asking for more than "leitura", or
-//   for an administrator: platform/auth.cpp) forgets its tenant's answers when it starts
+// - A request that may write (may_write(): any other method; a GET asking for more than
+//   "leitura", or for an administrator) forgets its tenant's answers when it starts
 //   and again when it ends, and no answer is used or kept while one is in flight: what
 //   this process changes takes effect at once.
 // - At most kMaxEntries answers; a full memory forgets them all.
@@ -21,9 +22,17 @@
 #include <string>
 #include <tuple>
 
+#include "http/http.hpp"
 #include "platform/guard/store.hpp"
 
 namespace cadastre::platform::guard {
+
+/// Whether a request may change what the guard answers: every method but GET and HEAD, and
+/// a GET that asks for more than reading a record (a few routes of the specification act
+/// on a GET: a project's transfer, for one), or for an administrator's. Such a request
+/// forgets its tenant's answers (the auth scheme); any other asking for a record's role
+/// may use and fill the memory (resolve).
+bool may_write(const http::Request& req, const http::Access& access);
 
 class Memory {
  public:
